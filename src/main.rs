@@ -1,0 +1,3 @@
+fn main() {
+    println!("ChessPI {}", env!("CARGO_PKG_VERSION"));
+}
