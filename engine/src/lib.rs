@@ -1,4 +1,4 @@
-//! ChessPI's chess engine: rules, notation, perft (and, later, search).
+//! ChessPI's chess engine: rules, notation, perft, search and levels.
 //!
 //! The crate knows nothing of the UI, files or hardware. Every parser returns a typed error
 //! and never panics.
@@ -7,11 +7,18 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod eval;
 pub mod fen;
+pub mod game;
+pub mod level;
 pub mod moves;
 pub mod perft;
+pub mod pgn;
 pub mod position;
+pub mod san;
+pub mod search;
 pub mod types;
+pub mod uci;
 mod zobrist;
 
 pub use bitboard::Bitboard;

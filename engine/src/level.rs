@@ -1,0 +1,1 @@
+//! Playing levels 1..10 with their measured Elo.

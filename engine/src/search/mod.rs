@@ -1,0 +1,1 @@
+//! Search: iterative deepening PVS with a transposition table.

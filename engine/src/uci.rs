@@ -1,0 +1,1 @@
+//! The UCI protocol: parsing commands into a typed form; the binary dispatches them.
