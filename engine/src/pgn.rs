@@ -812,7 +812,7 @@ mod tests {
     fn tags_with_escapes_and_stray_quotes() {
         assert_eq!(
             parse_tag_strict(r#"[Event "A \"quoted\" \\ name"] rest"#),
-            Some(("Event".to_string(), r#"A "quoted" \ name"#.to_string(), 31))
+            Some(("Event".to_string(), r#"A "quoted" \ name"#.to_string(), 30))
         );
         assert_eq!(parse_tag_strict(r#"[Event "The "Big" Open"]"#), None);
         assert_eq!(
