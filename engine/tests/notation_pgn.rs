@@ -268,6 +268,9 @@ fn a_bad_game_names_the_move_and_the_next_game_is_read() {
     assert!(games[3].is_ok());
 }
 
+/// Whether an error kind is the one expected.
+type KindCheck = fn(&PgnErrorKind) -> bool;
+
 fn first_error(text: &str) -> chesspi_engine::PgnError {
     read_games(text)
         .into_iter()
@@ -278,7 +281,7 @@ fn first_error(text: &str) -> chesspi_engine::PgnError {
 #[test]
 fn every_problem_has_its_error_and_reading_goes_on() {
     let good = "[Event \"Good\"]\n\n1. e4 e5 1-0\n";
-    let cases: &[(&str, fn(&PgnErrorKind) -> bool)] = &[
+    let cases: &[(&str, KindCheck)] = &[
         ("[Event Broken]\n1. e4 *\n", |k| {
             matches!(k, PgnErrorKind::MalformedTag { .. })
         }),
