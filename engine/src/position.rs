@@ -775,6 +775,30 @@ impl Position {
         self.checkers = self.attackers_to(self.king_of(self.turn), self.occupied()) & self.them();
     }
 
+    /// Same placement, side to move, castling rights and en passant possibility — the FIDE
+    /// sense of "the same position" for repetitions (move counters are ignored).
+    pub fn is_same_position(&self, other: &Position) -> bool {
+        self.roles == other.roles
+            && self.colors == other.colors
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+    }
+
+    /// Whether `color` lacks the material to ever checkmate (a lone king, or king and one
+    /// minor piece with nothing else of its own). Used when the opponent's flag falls.
+    pub fn cannot_mate(&self, color: Color) -> bool {
+        let own = self.colors[color as usize];
+        let heavy = self.roles[Role::Pawn as usize]
+            | self.roles[Role::Rook as usize]
+            | self.roles[Role::Queen as usize];
+        if (own & heavy).nonempty() {
+            return false;
+        }
+        let minors = own & (self.roles[Role::Knight as usize] | self.roles[Role::Bishop as usize]);
+        minors.count() <= 1
+    }
+
     /// Recomputes the hash from scratch (tests check the incremental one against it).
     pub fn compute_hash(&self) -> u64 {
         let mut hash = 0;
