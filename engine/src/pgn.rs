@@ -10,6 +10,7 @@
 //! game yields an error naming the game and the move, and reading goes on with the next one.
 
 use crate::fen::FenError;
+use crate::game::{Game, GameError, Outcome, Termination};
 use crate::moves::Move;
 use crate::position::{IllegalMoveError, Position};
 use crate::san::{self, SanError};
@@ -48,6 +49,16 @@ impl GameResult {
             Some(Color::White) => GameResult::WhiteWins,
             Some(Color::Black) => GameResult::BlackWins,
             None => GameResult::Draw,
+        }
+    }
+}
+
+impl From<Option<Outcome>> for GameResult {
+    /// The result of a game that ended with this outcome, or `*` while it goes on.
+    fn from(outcome: Option<Outcome>) -> GameResult {
+        match outcome {
+            Some(outcome) => GameResult::from_winner(outcome.winner),
+            None => GameResult::Unknown,
         }
     }
 }
@@ -116,6 +127,37 @@ impl PgnGame {
         pos
     }
 
+    /// Replays the game as a [`Game`]. When the moves do not end the game by themselves but
+    /// the PGN gives a result, the game is ended with it: a win by time forfeit or
+    /// abandonment if the `Termination` tag says so and by resignation otherwise; a draw by
+    /// the claimable draw if there is one and by agreement otherwise.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] if the moves go on after the rules ended the game (fivefold
+    /// repetition, 75-move rule, insufficient material).
+    pub fn to_game(&self) -> Result<Game, GameError> {
+        let mut game = Game::from_moves(self.start, &self.moves)?;
+        if game.is_over() {
+            return Ok(game);
+        }
+        let termination = self.tag("Termination").map(str::to_ascii_lowercase);
+        let winner = match self.result {
+            GameResult::Unknown => return Ok(game),
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        };
+        let outcome = match (winner, termination.as_deref()) {
+            (Some(w), Some("time forfeit")) => Outcome::win(w, Termination::Time),
+            (Some(w), Some("abandoned")) => Outcome::win(w, Termination::Abandonment),
+            (Some(w), _) => Outcome::win(w, Termination::Resignation),
+            (None, Some("time forfeit")) => Outcome::draw(Termination::Time),
+            (None, _) => Outcome::draw(game.claimable_draw().unwrap_or(Termination::Agreement)),
+        };
+        game.set_outcome(outcome)?;
+        Ok(game)
+    }
+
     /// The game as PGN (see [`write_game`]).
     ///
     /// # Errors
@@ -162,7 +204,16 @@ pub fn write_game<N: AsRef<str>, V: AsRef<str>>(
     if let Some(&mv) = moves.get(sans.len()) {
         return Err(IllegalMoveError { mv });
     }
+    Ok(format_game(tags, start, sans, result))
+}
 
+/// The PGN text of a game whose moves are already in SAN.
+fn format_game<N: AsRef<str>, V: AsRef<str>>(
+    tags: &[(N, V)],
+    start: &Position,
+    sans: Vec<String>,
+    result: GameResult,
+) -> String {
     let mut out = String::new();
     let given = |name: &str| {
         tags.iter()
@@ -220,7 +271,26 @@ pub fn write_game<N: AsRef<str>, V: AsRef<str>>(
         line_len += token.len();
     }
     out.push('\n');
-    Ok(out)
+    out
+}
+
+/// Writes a [`Game`] as PGN with [`write_game`], its result taken from the game's outcome.
+/// Unless `tags` has one, a `Termination` tag is added to a finished game: `time forfeit`,
+/// `abandoned` or `normal`, the values the PGN standard defines.
+pub fn write_game_record<N: AsRef<str>, V: AsRef<str>>(game: &Game, tags: &[(N, V)]) -> String {
+    let mut all: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (n.as_ref(), v.as_ref())).collect();
+    if let Some(outcome) = game.outcome()
+        && !all.iter().any(|(n, _)| *n == "Termination")
+    {
+        let value = match outcome.termination {
+            Termination::Time => "time forfeit",
+            Termination::Abandonment => "abandoned",
+            _ => "normal",
+        };
+        all.push(("Termination", value));
+    }
+    let sans = san::moves_to_san(game.initial_position(), game.moves());
+    format_game(&all, game.initial_position(), sans, game.outcome().into())
 }
 
 fn push_tag(out: &mut String, name: &str, value: &str) {

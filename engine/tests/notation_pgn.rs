@@ -387,3 +387,80 @@ fn nothing_to_read() {
     assert_eq!(games.len(), 1);
     assert!(games[0].as_ref().unwrap().moves.is_empty());
 }
+
+mod game_records {
+    use super::*;
+    use chesspi_engine::game::{Game, Outcome, Termination};
+    use chesspi_engine::pgn::write_game_record;
+
+    fn played(ucis: &[&str]) -> Game {
+        let start = Position::startpos();
+        Game::from_moves(start, &line(&start, ucis)).unwrap()
+    }
+
+    fn reread(game: &Game) -> (String, Game) {
+        let text = write_game_record(game, &[("White", "Me")]);
+        let mut games = read_games(&text);
+        assert_eq!(games.len(), 1);
+        let read = games.remove(0).unwrap();
+        assert_eq!(read.moves, game.moves());
+        (text, read.to_game().unwrap())
+    }
+
+    #[test]
+    fn checkmate() {
+        let game = played(&["f2f3", "e7e5", "g2g4", "d8h4"]);
+        let (text, back) = reread(&game);
+        assert!(
+            text.contains("[Result \"0-1\"]\n[Termination \"normal\"]\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("1. f3 e5 2. g4 Qh4# 0-1\n"), "{text}");
+        assert_eq!(back.outcome(), game.outcome());
+        assert_eq!(back.outcome().unwrap().termination, Termination::Checkmate);
+    }
+
+    #[test]
+    fn outcomes_the_moves_do_not_show() {
+        let mut game = played(&["e2e4"]);
+        game.resign(Color::Black).unwrap();
+        let (text, back) = reread(&game);
+        assert!(text.ends_with("1. e4 1-0\n"), "{text}");
+        assert_eq!(
+            back.outcome(),
+            Some(Outcome::win(Color::White, Termination::Resignation))
+        );
+
+        let mut game = played(&["e2e4", "e7e5"]);
+        game.flag(Color::White).unwrap();
+        let (text, back) = reread(&game);
+        assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+        assert_eq!(
+            back.outcome(),
+            Some(Outcome::win(Color::Black, Termination::Time))
+        );
+
+        let mut game = played(&["d2d4"]);
+        game.agree_draw().unwrap();
+        let (_, back) = reread(&game);
+        assert_eq!(back.outcome(), Some(Outcome::draw(Termination::Agreement)));
+
+        let mut game = played(&[
+            "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+        ]);
+        game.claim_draw().unwrap();
+        let (_, back) = reread(&game);
+        assert_eq!(
+            back.outcome(),
+            Some(Outcome::draw(Termination::ThreefoldRepetition))
+        );
+
+        // A game in progress.
+        let game = played(&["e2e4"]);
+        let (text, back) = reread(&game);
+        assert!(!text.contains("Termination"));
+        assert!(text.ends_with("1. e4 *\n"));
+        assert_eq!(back.outcome(), None);
+        assert_eq!(back.moves(), game.moves());
+    }
+}
