@@ -581,14 +581,14 @@ impl<'a> Lexer<'a> {
     /// as many files leave inner quotes unescaped, a line of the form `[Name "…"]` is also
     /// accepted with everything between the first and the last quote as the value.
     fn tag(&mut self) -> Token<'a> {
-        let line_end = self.find(b'\n');
-        let line = &self.text[self.at..line_end];
-        match parse_tag_strict(line) {
+        match parse_tag_strict(&self.text[self.at..]) {
             Some((name, value, used)) => {
                 self.advance_to(self.at + used);
                 Token::Tag { name, value }
             }
             None => {
+                let line_end = self.find(b'\n');
+                let line = &self.text[self.at..line_end];
                 self.advance_to(line_end);
                 match parse_tag_lenient(line) {
                     Some((name, value)) => Token::Tag { name, value },
@@ -599,8 +599,8 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Parses `[Name "value"]` at the start of `line`; returns the name, the unescaped value and
-/// the number of bytes used.
+/// Parses `[Name "value"]` at the start of `line`, which must all be on one line; returns
+/// the name, the unescaped value and the number of bytes used.
 fn parse_tag_strict(line: &str) -> Option<(String, String, usize)> {
     let bytes = line.as_bytes();
     let mut i = 1; // past '['
@@ -631,6 +631,7 @@ fn parse_tag_strict(line: &str) -> Option<(String, String, usize)> {
     loop {
         match *bytes.get(i)? {
             b'"' => break,
+            b'\n' => return None,
             b'\\' if matches!(bytes.get(i + 1), Some(b'"' | b'\\')) => {
                 value.push_str(&line[run_start..i]);
                 value.push(char::from(bytes[i + 1]));
