@@ -1,16 +1,8 @@
-//! UCI moves: reading never panics, and a move that is read prints as the same text.
+//! Fuzz target: see `checks::uci_move`.
 #![no_main]
 
-mod common;
+#[path = "../checks.rs"]
+#[allow(dead_code)]
+mod checks;
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let Some((pos, text)) = common::position_and_text(data) else {
-        return;
-    };
-    if let Ok(mv) = pos.parse_uci_move(text) {
-        assert!(pos.is_legal(mv));
-        assert_eq!(mv.to_string(), text);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::uci_move(data));
