@@ -430,6 +430,7 @@ pub struct PgnReader<'a> {
 }
 
 impl<'a> PgnReader<'a> {
+    /// A reader at the start of `text` (a leading byte-order mark is skipped).
     pub fn new(text: &'a str) -> PgnReader<'a> {
         PgnReader {
             lexer: Lexer::new(text.strip_prefix('\u{feff}').unwrap_or(text)),
@@ -717,11 +718,12 @@ fn read_one(lexer: &mut Lexer<'_>, games_started: &mut usize) -> Option<Result<P
                 if game.depth > 0 {
                     continue;
                 }
-                if let Ok(result) = symbol.parse::<GameResult>() {
+                // A result may follow a move number directly (`23.1-0`).
+                let san = strip_move_number(symbol);
+                if let Ok(result) = symbol.parse::<GameResult>().or_else(|_| san.parse()) {
                     game.result = Some(result);
                     break;
                 }
-                let san = strip_move_number(symbol);
                 if san.is_empty() || san.bytes().all(|b| b == b'.') || is_annotation(san) {
                     continue;
                 }

@@ -357,7 +357,7 @@ fn movetext_variants() {
     let text = "\u{feff}; a file comment\n\
                 [Event \"Glued\"]\r\n\r\n\
                 1.e4 e5 2.Nf3 $1 {comment (with a paren} Nc6 (2...d6 3.d4 {x} (3.Bc4)) \
-                3.Bb5 !? a6 4.Ba4 4...Nf6? e.p. 1/2-1/2\n\
+                3.Bb5 !? a6 4.Ba4 4...Nf6? e.p. 5.1/2-1/2\n\
                 \n\
                 [Event \"Next\"]\n\
                 [Result \"1-0\"]\n\
