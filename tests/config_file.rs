@@ -38,7 +38,12 @@ fn defaults_have_the_documented_values() {
     assert_eq!(c.display.backlight, BacklightLocation::Auto);
     assert_eq!(c.display.dim_after, Some(Duration::from_secs(120)));
     assert_eq!(c.display.blank_after, Some(Duration::from_secs(600)));
-    assert_eq!(c.engine.default_level, 3);
+    // The engine's own defaults, so a missing config plays like the engine alone.
+    assert_eq!(
+        c.engine.default_level,
+        chesspi_engine::level::Level::DEFAULT.number()
+    );
+    assert_eq!(c.engine.hash_mb, chesspi_engine::search::DEFAULT_HASH_MB);
     assert_eq!(c.engine.max_think_time, Duration::from_secs(3));
     assert_eq!(c.battery.source, BatterySourceKind::Gpio);
     assert_eq!(c.battery.gpio.full.pin, 5);

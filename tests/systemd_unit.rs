@@ -194,3 +194,55 @@ fn polkit_rule_allows_only_power_off_for_chesspi() {
         "grants must not extend to a group"
     );
 }
+
+/// Runs the polkit rule in JavaScript with a stand-in `polkit` object, where `node` is
+/// installed: only the two power-off actions, only for `chesspi`, answer "yes".
+#[test]
+fn polkit_rule_answers_as_intended_when_run() {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("skipped: node not installed, the polkit rule was only checked as text");
+        return;
+    }
+    const HARNESS: &str = r#"
+        const fs = require("fs");
+        let rule = null;
+        const polkit = { Result: { YES: "yes", NO: "no" }, addRule: f => { rule = f; } };
+        eval(fs.readFileSync(process.argv[1], "utf8"));
+        for (const line of process.argv.slice(2)) {
+            const [user, id] = line.split(" ");
+            console.log(String(rule({ id }, { user, isInGroup: () => true })));
+        }
+    "#;
+    let cases = [
+        ("chesspi org.freedesktop.login1.power-off", "yes"),
+        (
+            "chesspi org.freedesktop.login1.power-off-multiple-sessions",
+            "yes",
+        ),
+        (
+            "chesspi org.freedesktop.login1.power-off-ignore-inhibit",
+            "undefined",
+        ),
+        ("chesspi org.freedesktop.login1.reboot", "undefined"),
+        ("chesspi org.freedesktop.login1.suspend", "undefined"),
+        ("pi org.freedesktop.login1.power-off", "undefined"),
+    ];
+    let out = Command::new("node")
+        .arg("-e")
+        .arg(HARNESS)
+        .arg(repo_file("systemd/50-chesspi-poweroff.rules"))
+        .args(cases.iter().map(|(case, _)| *case))
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let expected: Vec<&str> = cases.iter().map(|(_, answer)| *answer).collect();
+    assert_eq!(answers, expected);
+}

@@ -49,7 +49,7 @@ pub(super) struct RawEngine {
 impl Default for RawEngine {
     fn default() -> Self {
         Self {
-            default_level: 3,
+            default_level: 4,
             max_think_seconds: 3.0,
             hash_mb: 16,
         }
