@@ -1,11 +1,15 @@
 //! Files the app keeps: where they live and how they are written without ever being torn.
 
+pub mod archive;
 pub mod atomic;
 pub mod autosave;
 pub mod dirs;
+pub mod export;
 pub mod quarantine;
 pub mod timestamp;
 
+pub use archive::{Archive, ArchiveError, ArchivedGame, GameHeader, GameId, GameSummary};
 pub use atomic::write_atomic;
 pub use autosave::{AutosaveError, AutosaveStore, Clocks, GameMode, LoadOutcome, SavedGame};
 pub use dirs::{StateDirError, resolve_state_dir, state_dir};
+pub use export::{ExportError, ExportReport, export_all, find_usb_mounts};
