@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomic;
 use super::quarantine::quarantine;
+use super::sealed::{seal, unseal};
 use super::timestamp::UtcDateTime;
 
 /// The autosave file's name in the state directory.
@@ -32,9 +33,6 @@ const FORMAT_NAME: &str = "chesspi-autosave";
 
 /// The format version this build writes and reads.
 pub const AUTOSAVE_VERSION: u32 = 1;
-
-/// Starts the checksum line, the file's last line.
-const CHECKSUM_PREFIX: &str = "# fnv1a64 ";
 
 /// Who plays the game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -332,12 +330,9 @@ pub fn encode(game: &SavedGame, sequence: u64) -> String {
     // Serializing plain strings and numbers cannot fail; fall back to an empty body (which
     // loads as a checksum-valid but malformed file) rather than panic.
     let body = toml::to_string(&raw).unwrap_or_default();
-    let mut text = String::with_capacity(body.len() + 40);
-    text.push_str("# ChessPI game in progress. Written after every move; do not edit.\n");
-    text.push_str(&body);
-    let sum = fnv1a64(text.as_bytes());
-    text.push_str(&format!("{CHECKSUM_PREFIX}{sum:016x}\n"));
-    text
+    seal(&format!(
+        "# ChessPI game in progress. Written after every move; do not edit.\n{body}"
+    ))
 }
 
 /// Reads autosave text back into a checked game and its sequence number.
@@ -349,7 +344,7 @@ pub fn decode(bytes: &[u8]) -> Result<(SavedGame, u64), AutosaveError> {
         return Err(AutosaveError::Empty);
     }
     let text = std::str::from_utf8(bytes).map_err(|_| AutosaveError::NotText)?;
-    let body = verify_checksum(text).ok_or(AutosaveError::Checksum)?;
+    let body = unseal(text).ok_or(AutosaveError::Checksum)?;
 
     // Read format and version first, so a newer file is reported as such rather than as
     // unknown keys.
@@ -371,28 +366,6 @@ pub fn decode(bytes: &[u8]) -> Result<(SavedGame, u64), AutosaveError> {
         .map_err(|e| AutosaveError::Syntax(e.message().trim_end().to_string()))?;
     let sequence = raw.sequence;
     Ok((raw.into_saved_game()?, sequence))
-}
-
-/// The text before the checksum line, if the file ends with a correct one.
-fn verify_checksum(text: &str) -> Option<&str> {
-    let without_newline = text.strip_suffix('\n')?;
-    let line_start = without_newline.rfind('\n').map_or(0, |i| i + 1);
-    let (body, last_line) = text.split_at(line_start);
-    let hex = last_line
-        .strip_prefix(CHECKSUM_PREFIX)?
-        .strip_suffix('\n')?;
-    // Compared as text: exactly the 16 lower-case digits the writer produces.
-    (hex == format!("{:016x}", fnv1a64(body.as_bytes()))).then_some(body)
-}
-
-/// FNV-1a, 64 bits: detects accidental damage, which is all that is needed here.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
 }
 
 fn duration_ms(d: Duration) -> u64 {
@@ -688,12 +661,7 @@ mod tests {
     fn checksum_line_is_required_and_checked() {
         let game = SavedGame::new(GameMode::TwoPlayers, Game::new());
         let text = encode(&game, 7);
-        assert!(
-            text.lines()
-                .last()
-                .expect("line")
-                .starts_with(CHECKSUM_PREFIX)
-        );
+        assert!(text.lines().last().expect("line").starts_with("# fnv1a64 "));
         let (back, seq) = decode(text.as_bytes()).expect("decode");
         assert_eq!(seq, 7);
         assert_eq!(back.id, game.id);

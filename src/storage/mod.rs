@@ -6,6 +6,8 @@ pub mod autosave;
 pub mod dirs;
 pub mod export;
 pub mod quarantine;
+mod sealed;
+pub mod stats;
 pub mod timestamp;
 
 pub use archive::{Archive, ArchiveError, ArchivedGame, GameHeader, GameId, GameSummary};
@@ -13,3 +15,5 @@ pub use atomic::write_atomic;
 pub use autosave::{AutosaveError, AutosaveStore, Clocks, GameMode, LoadOutcome, SavedGame};
 pub use dirs::{StateDirError, resolve_state_dir, state_dir};
 pub use export::{ExportError, ExportReport, export_all, find_usb_mounts};
+pub use quarantine::Recovery;
+pub use stats::{PlayerResult, Stats, StatsLoad, StatsStore, StatsSummary};

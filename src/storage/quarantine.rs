@@ -7,6 +7,35 @@ use std::path::{Path, PathBuf};
 use super::atomic::sync_dir;
 use super::timestamp::UtcDateTime;
 
+/// A file that was refused at start-up and set aside: the app logs `reason` and shows it once.
+#[derive(Debug)]
+pub struct Recovery<E> {
+    /// Why the file was refused.
+    pub reason: E,
+    /// Where the file now is, or why it could not be moved (it is then still in place and is
+    /// replaced by the next save).
+    pub quarantined_path: io::Result<PathBuf>,
+}
+
+impl<E> Recovery<E> {
+    /// Sets `path` aside now and records why.
+    pub fn set_aside(path: &Path, reason: E) -> Recovery<E> {
+        Recovery {
+            reason,
+            quarantined_path: quarantine(path, UtcDateTime::now()),
+        }
+    }
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for Recovery<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.quarantined_path {
+            Ok(p) => write!(f, "{}; the file was kept as {}", self.reason, p.display()),
+            Err(e) => write!(f, "{}; the file could not be set aside: {e}", self.reason),
+        }
+    }
+}
+
 /// Renames `path` to `<name>.bad-<YYYYMMDDTHHMMSSZ>` (with `-2`, `-3`… if that name is taken)
 /// and returns the new path. The rename is made durable so the bad file does not come back
 /// after a power cut.
