@@ -7,6 +7,7 @@ pub mod dirs;
 pub mod export;
 pub mod quarantine;
 mod sealed;
+pub mod settings;
 pub mod stats;
 pub mod timestamp;
 
@@ -16,4 +17,5 @@ pub use autosave::{AutosaveError, AutosaveStore, Clocks, GameMode, LoadOutcome, 
 pub use dirs::{StateDirError, resolve_state_dir, state_dir};
 pub use export::{ExportError, ExportReport, export_all, find_usb_mounts};
 pub use quarantine::Recovery;
+pub use settings::{DeviceSettings, IdleTime, SettingsError, SettingsLoad, SettingsStore};
 pub use stats::{PlayerResult, Stats, StatsLoad, StatsStore, StatsSummary};
