@@ -97,8 +97,11 @@ struct Report {
     fen: String,
 }
 
+/// Reads a report from a complete line (a line cut by the kill is no report). The first report
+/// of a child shares its line with libtest's `test powercut_child ... `.
 fn parse_report(line: &str) -> Option<Report> {
-    let rest = line.strip_prefix("SAVED ")?;
+    let line = line.strip_suffix('\n')?;
+    let rest = &line[line.find("SAVED ")? + "SAVED ".len()..];
     let mut parts = rest.splitn(3, ' ');
     Some(Report {
         seq: parts.next()?.parse().ok()?,
@@ -153,7 +156,7 @@ fn sigkill_during_saves_never_loses_a_saved_move() {
             if reader.read_line(&mut line).expect("read child") == 0 {
                 break;
             }
-            reports.extend(parse_report(line.trim_end()));
+            reports.extend(parse_report(&line));
         }
         std::thread::sleep(Duration::from_micros(rng.below(20_000)));
         child.kill().expect("SIGKILL child");
@@ -164,7 +167,7 @@ fn sigkill_during_saves_never_loses_a_saved_move() {
         );
         let mut rest = String::new();
         reader.read_to_string(&mut rest).expect("read child");
-        reports.extend(rest.lines().filter_map(parse_report));
+        reports.extend(rest.split_inclusive('\n').filter_map(parse_report));
         if reports.len() as u64 > wait_for {
             killed_mid_run += 1;
         }

@@ -263,9 +263,10 @@ impl AutosaveStore {
         Ok(sequence)
     }
 
-    /// Reads the autosave. Never fails: an unusable file is renamed aside and reported as
-    /// [`LoadOutcome::Recovered`]. Leftover temporary files of interrupted saves are removed
-    /// (their save never returned, so their move was never shown).
+    /// Reads the autosave; call once at start-up, before any save. Never fails: an unusable
+    /// file is renamed aside and reported as [`LoadOutcome::Recovered`]. Leftover temporary
+    /// files of interrupted saves are removed (their save never returned, so their move was
+    /// never shown).
     pub fn load(&mut self) -> LoadOutcome {
         self.remove_stale_temp_files();
         let bytes = match std::fs::read(&self.path) {

@@ -77,6 +77,8 @@ pub struct DeviceSettings {
 pub enum SettingsError {
     /// The file exists but could not be read.
     Unreadable(io::Error),
+    /// The file could not be written.
+    Write(io::Error),
     /// Empty, not text, cut short or damaged (checksum mismatch).
     Damaged,
     /// Not TOML of the expected shape.
@@ -96,6 +98,7 @@ impl fmt::Display for SettingsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Unreadable(e) => write!(f, "cannot read the device settings: {e}"),
+            Self::Write(e) => write!(f, "cannot save the device settings: {e}"),
             Self::Damaged => write!(f, "the device settings file is incomplete or damaged"),
             Self::Syntax(m) => write!(f, "the device settings file is malformed: {m}"),
             Self::UnsupportedVersion(v) => {
@@ -112,7 +115,7 @@ impl fmt::Display for SettingsError {
 impl std::error::Error for SettingsError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Unreadable(e) => Some(e),
+            Self::Unreadable(e) | Self::Write(e) => Some(e),
             _ => None,
         }
     }
@@ -223,15 +226,15 @@ impl SettingsStore {
     /// config now in effect.
     ///
     /// # Errors
-    /// [`SettingsError::Invalid`] (nothing is saved) or [`SettingsError::Unreadable`] for a
-    /// write error (the previous file is unchanged).
+    /// [`SettingsError::Invalid`] (nothing is saved) or [`SettingsError::Write`] (the previous
+    /// file is unchanged).
     pub fn update(
         &self,
         settings: &DeviceSettings,
         admin: &Config,
     ) -> Result<Config, SettingsError> {
         let config = settings.overlay(admin)?;
-        write_atomic(&self.path, encode(settings).as_bytes()).map_err(SettingsError::Unreadable)?;
+        write_atomic(&self.path, encode(settings).as_bytes()).map_err(SettingsError::Write)?;
         Ok(config)
     }
 }
