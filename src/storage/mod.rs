@@ -1,7 +1,21 @@
 //! Files the app keeps: where they live and how they are written without ever being torn.
 
+pub mod archive;
 pub mod atomic;
+pub mod autosave;
 pub mod dirs;
+pub mod export;
+pub mod quarantine;
+mod sealed;
+pub mod settings;
+pub mod stats;
+pub mod timestamp;
 
+pub use archive::{Archive, ArchiveError, ArchivedGame, GameHeader, GameId, GameSummary};
 pub use atomic::write_atomic;
+pub use autosave::{AutosaveError, AutosaveStore, Clocks, GameMode, LoadOutcome, SavedGame};
 pub use dirs::{StateDirError, resolve_state_dir, state_dir};
+pub use export::{ExportError, ExportReport, export_all, find_usb_mounts};
+pub use quarantine::Recovery;
+pub use settings::{DeviceSettings, IdleTime, SettingsError, SettingsLoad, SettingsStore};
+pub use stats::{PlayerResult, Stats, StatsLoad, StatsStore, StatsSummary};

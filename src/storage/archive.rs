@@ -1,0 +1,667 @@
+//! Saved games: one PGN file per game in `<state>/games/`, readable by any chess program.
+//!
+//! A file is named `<number>-<game id>.pgn`: the number grows with every store, so "newest
+//! first" does not depend on the clock (a Pi without network may boot with a wrong date); the
+//! game id (also in the `ChessPIGameId` tag) lets a game stored unfinished, or stored again after
+//! a crash, replace its earlier file instead of appearing twice.
+//!
+//! Besides the seven-tag roster each file has `UTCDate`, `UTCTime`, `Termination`, `PlyCount`
+//! and ChessPI's own tags: `ChessPIGameId`, `ChessPIMode` and the levels and colours that mode
+//! needs, so an unfinished game can be resumed exactly.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use chesspi_engine::game::{Game, GameError, Termination};
+use chesspi_engine::level::Level;
+use chesspi_engine::pgn::{self, GameResult, PgnError, PgnGame};
+use chesspi_engine::{Color, IllegalMoveError};
+
+use super::atomic::{sync_dir, write_atomic};
+use super::autosave::{GameMode, SavedGame, TERMINATIONS, color_name, new_game_id};
+use super::timestamp::UtcDateTime;
+
+/// The archive's directory name in the state directory.
+pub const GAMES_DIR: &str = "games";
+
+/// The PGN `Termination` value of an unfinished game (PGN standard, section 9.8.1).
+const UNTERMINATED: &str = "unterminated";
+
+/// Names one archived game (the file name without `.pgn`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(String);
+
+impl GameId {
+    /// The id as text, e.g. `000012-1a2b3c4d5e6f7a8b`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// An id from text (as shown by [`GameId::as_str`]), if it has the archive's form.
+    pub fn parse(text: &str) -> Option<GameId> {
+        parse_file_stem(text).map(|_| GameId(text.to_string()))
+    }
+
+    /// The store number: larger is newer.
+    fn number(&self) -> u64 {
+        parse_file_stem(&self.0).map_or(0, |(n, _)| n)
+    }
+
+    fn file_name(&self) -> String {
+        format!("{}.pgn", self.0)
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `NNNNNN-<hex>` → (number, game id).
+fn parse_file_stem(stem: &str) -> Option<(u64, u64)> {
+    let (number, id) = stem.split_once('-')?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if id.len() != 16 || !id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return None;
+    }
+    Some((number.parse().ok()?, u64::from_str_radix(id, 16).ok()?))
+}
+
+/// What the Games screen shows for one readable game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameHeader {
+    /// The archive id.
+    pub id: GameId,
+    /// White's name, e.g. `You` or `ChessPI level 4 (~1400)`.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The PGN date, `YYYY.MM.DD` (parts may be `??`).
+    pub date: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*` (unfinished).
+    pub result: GameResult,
+    /// Why it ended, as written in the `Termination` tag (e.g. `checkmate`), if given.
+    pub termination: Option<String>,
+    /// Number of half-moves.
+    pub plies: usize,
+    /// The computer's level in a game against it.
+    pub level: Option<u8>,
+}
+
+impl GameHeader {
+    /// Whether the game can be continued ([`Archive::resume`]).
+    pub fn is_unfinished(&self) -> bool {
+        self.result == GameResult::Unknown
+    }
+
+    /// Number of full moves, as people count them.
+    pub fn move_count(&self) -> usize {
+        self.plies.div_ceil(2)
+    }
+}
+
+/// One entry of [`Archive::list`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameSummary {
+    /// A game that reads back.
+    Game(GameHeader),
+    /// A file that does not hold exactly one readable game. It can still be deleted.
+    Damaged {
+        /// The archive id.
+        id: GameId,
+        /// Why it cannot be read.
+        reason: String,
+    },
+}
+
+impl GameSummary {
+    /// The archive id.
+    pub fn id(&self) -> &GameId {
+        match self {
+            GameSummary::Game(h) => &h.id,
+            GameSummary::Damaged { id, .. } => id,
+        }
+    }
+}
+
+/// A game read back from the archive, for review.
+#[derive(Debug, Clone)]
+pub struct ArchivedGame {
+    /// Names, date, result.
+    pub header: GameHeader,
+    /// Tags, start position and moves as stored.
+    pub pgn: PgnGame,
+}
+
+impl ArchivedGame {
+    /// The game replayed from its start position, for stepping through the moves
+    /// (`Game::positions`). The outcome is what the rules give; the stored result is in
+    /// [`GameHeader::result`].
+    ///
+    /// # Errors
+    /// A move is illegal (never for a game the engine's PGN reader accepted).
+    pub fn replay(&self) -> Result<Game, GameError> {
+        Game::from_moves(self.pgn.start, &self.pgn.moves)
+    }
+}
+
+/// What [`Archive::import_pgn`] did.
+#[derive(Debug, Default)]
+pub struct ImportReport {
+    /// Games stored, in file order.
+    pub imported: Vec<GameId>,
+    /// Games of the file that could not be read, with why.
+    pub failed: Vec<PgnError>,
+}
+
+/// Why an archive operation failed.
+#[derive(Debug)]
+pub enum ArchiveError {
+    /// Reading, writing, listing or deleting failed.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// No game with this id.
+    NotFound(GameId),
+    /// The file does not hold exactly one readable game.
+    Damaged {
+        /// The game.
+        id: GameId,
+        /// Why.
+        reason: String,
+    },
+    /// [`Archive::resume`] on a game that has a result.
+    Finished(GameId),
+    /// The game to store has a move that is not legal (a bug in the caller).
+    Illegal(IllegalMoveError),
+    /// [`Archive::resume`]: the mode tags are missing or wrong.
+    BadMode {
+        /// The game.
+        id: GameId,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ArchiveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Self::NotFound(id) => write!(f, "no saved game {id}"),
+            Self::Damaged { id, reason } => write!(f, "saved game {id} is damaged: {reason}"),
+            Self::Finished(id) => write!(f, "saved game {id} is finished and cannot be resumed"),
+            Self::Illegal(e) => write!(f, "cannot store the game: {e}"),
+            Self::BadMode { id, reason } => {
+                write!(f, "saved game {id} cannot be resumed: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArchiveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            Self::Illegal(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ArchiveError + '_ {
+    move |source| ArchiveError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The name the archive gives the computer at a level, e.g. `ChessPI level 4 (~1400)`.
+pub fn computer_name(level: Level) -> String {
+    format!("ChessPI level {} (~{})", level.number(), level.elo())
+}
+
+/// The local player's name in PGN files.
+pub const LOCAL_PLAYER: &str = "You";
+
+/// White's and Black's names for a mode.
+pub fn player_names(mode: &GameMode) -> (String, String) {
+    let you = LOCAL_PLAYER.to_string();
+    match mode {
+        GameMode::VsComputer { human, level } => match human {
+            Color::White => (you, computer_name(*level)),
+            Color::Black => (computer_name(*level), you),
+        },
+        GameMode::TwoPlayers => ("Player 1".to_string(), "Player 2".to_string()),
+        GameMode::ComputerVsComputer { white, black } => {
+            (computer_name(*white), computer_name(*black))
+        }
+        GameMode::Lan { local, peer } => match local {
+            Color::White => (you, peer.clone()),
+            Color::Black => (peer.clone(), you),
+        },
+    }
+}
+
+/// The PGN tags of a saved game (the `Result` tag follows from the moves and outcome).
+pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
+    let (white, black) = player_names(&game.mode);
+    let started = UtcDateTime::from_unix_seconds(game.started_unix);
+    let termination = game
+        .game
+        .outcome()
+        .map_or(UNTERMINATED, |o| o.termination.describe());
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".into(), "ChessPI game".into()),
+        ("Site".into(), "ChessPI".into()),
+        ("Date".into(), started.pgn_date()),
+        ("Round".into(), "-".into()),
+        ("White".into(), white),
+        ("Black".into(), black),
+        ("UTCDate".into(), started.pgn_date()),
+        ("UTCTime".into(), started.pgn_time()),
+        ("Termination".into(), termination.into()),
+        ("PlyCount".into(), game.game.moves().len().to_string()),
+        ("ChessPIGameId".into(), format!("{:016x}", game.id)),
+    ];
+    let mut push = |name: &str, value: String| tags.push((name.to_string(), value));
+    match &game.mode {
+        GameMode::VsComputer { human, level } => {
+            push("ChessPIMode", "vs-computer".into());
+            push("ChessPILevel", level.number().to_string());
+            push("ChessPIHuman", color_name(Some(*human)).into());
+        }
+        GameMode::TwoPlayers => push("ChessPIMode", "two-players".into()),
+        GameMode::ComputerVsComputer { white, black } => {
+            push("ChessPIMode", "computer-vs-computer".into());
+            push("ChessPIWhiteLevel", white.number().to_string());
+            push("ChessPIBlackLevel", black.number().to_string());
+        }
+        GameMode::Lan { local, peer } => {
+            push("ChessPIMode", "lan".into());
+            push("ChessPILocal", color_name(Some(*local)).into());
+            push("ChessPIPeer", peer.clone());
+        }
+    }
+    tags
+}
+
+/// The game as one PGN text.
+///
+/// # Errors
+/// A move is not legal where it is played (impossible for a [`Game`] built by playing moves).
+pub fn to_pgn(game: &SavedGame) -> Result<String, IllegalMoveError> {
+    let result = game
+        .game
+        .outcome()
+        .map_or(GameResult::Unknown, |o| GameResult::from_winner(o.winner));
+    pgn::write_game(
+        &pgn_tags(game),
+        game.game.initial_position(),
+        game.game.moves(),
+        result,
+    )
+}
+
+/// The games in `<state>/games/`.
+#[derive(Debug, Clone)]
+pub struct Archive {
+    dir: PathBuf,
+}
+
+impl Archive {
+    /// The archive in `state_dir`, creating its directory if needed.
+    ///
+    /// # Errors
+    /// The directory cannot be created.
+    pub fn open(state_dir: &Path) -> Result<Archive, ArchiveError> {
+        let dir = state_dir.join(GAMES_DIR);
+        std::fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+        Ok(Archive { dir })
+    }
+
+    /// The directory holding the PGN files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Stores a game, finished or not, replacing an earlier file of the same game (same
+    /// [`SavedGame::id`]). Returns its new archive id.
+    ///
+    /// # Errors
+    /// I/O errors; [`ArchiveError::Illegal`] if a move is not legal.
+    pub fn store(&self, game: &SavedGame) -> Result<GameId, ArchiveError> {
+        let text = to_pgn(game).map_err(ArchiveError::Illegal)?;
+        self.store_text(game.id, &text)
+    }
+
+    /// Writes `text` as the newest file of game `game_id`, then removes older files of the same
+    /// game. In that order, a crash in between leaves two copies rather than none.
+    fn store_text(&self, game_id: u64, text: &str) -> Result<GameId, ArchiveError> {
+        let entries = self.entries()?;
+        let next = entries.iter().map(GameId::number).max().unwrap_or(0) + 1;
+        let id = GameId(format!("{next:06}-{game_id:016x}"));
+        let path = self.dir.join(id.file_name());
+        write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
+        let mut removed = false;
+        for old in entries {
+            if parse_file_stem(&old.0).map(|(_, g)| g) == Some(game_id) {
+                let old_path = self.dir.join(old.file_name());
+                std::fs::remove_file(&old_path).map_err(io_error(&old_path))?;
+                removed = true;
+            }
+        }
+        if removed {
+            sync_dir(&self.dir).map_err(io_error(&self.dir))?;
+        }
+        Ok(id)
+    }
+
+    /// Every archive id, in no particular order. Files that do not have the archive's name
+    /// form are ignored (a person may keep other files there).
+    fn entries(&self) -> Result<Vec<GameId>, ArchiveError> {
+        let read = std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))?;
+        let mut ids = Vec::new();
+        for entry in read {
+            let entry = entry.map_err(io_error(&self.dir))?;
+            let name = entry.file_name();
+            let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".pgn")) else {
+                continue;
+            };
+            if let Some(id) = GameId::parse(stem) {
+                ids.push(id);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Every game, newest first. Damaged files are listed as [`GameSummary::Damaged`].
+    ///
+    /// # Errors
+    /// The directory cannot be listed.
+    pub fn list(&self) -> Result<Vec<GameSummary>, ArchiveError> {
+        let mut ids = self.entries()?;
+        ids.sort_by_key(|id| std::cmp::Reverse(id.number()));
+        Ok(ids
+            .into_iter()
+            .map(|id| match self.load(&id) {
+                Ok(game) => GameSummary::Game(game.header),
+                Err(e) => GameSummary::Damaged {
+                    reason: match e {
+                        ArchiveError::Damaged { reason, .. } => reason,
+                        other => other.to_string(),
+                    },
+                    id,
+                },
+            })
+            .collect())
+    }
+
+    /// Reads one game.
+    ///
+    /// # Errors
+    /// [`ArchiveError::NotFound`], [`ArchiveError::Damaged`], or an I/O error.
+    pub fn load(&self, id: &GameId) -> Result<ArchivedGame, ArchiveError> {
+        let path = self.dir.join(id.file_name());
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(ArchiveError::NotFound(id.clone()));
+            }
+            Err(e) => return Err(io_error(&path)(e)),
+        };
+        let damaged = |reason: String| ArchiveError::Damaged {
+            id: id.clone(),
+            reason,
+        };
+        let text = std::str::from_utf8(&bytes).map_err(|_| damaged("not UTF-8 text".into()))?;
+        let mut games = pgn::read_games(text).into_iter();
+        let game = match (games.next(), games.next()) {
+            (Some(Ok(game)), None) => game,
+            (None, _) => return Err(damaged("no game in the file".into())),
+            (Some(Err(e)), _) => return Err(damaged(e.to_string())),
+            (Some(Ok(_)), Some(_)) => return Err(damaged("more than one game in the file".into())),
+        };
+        Ok(ArchivedGame {
+            header: header_of(id.clone(), &game),
+            pgn: game,
+        })
+    }
+
+    /// The stored PGN text of one game, unchanged.
+    ///
+    /// # Errors
+    /// [`ArchiveError::NotFound`] or an I/O error.
+    pub fn read_text(&self, id: &GameId) -> Result<String, ArchiveError> {
+        let path = self.dir.join(id.file_name());
+        std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => ArchiveError::NotFound(id.clone()),
+            _ => io_error(&path)(e),
+        })
+    }
+
+    /// Deletes one game (the app asks for confirmation first).
+    ///
+    /// # Errors
+    /// [`ArchiveError::NotFound`] or an I/O error.
+    pub fn delete(&self, id: &GameId) -> Result<(), ArchiveError> {
+        let path = self.dir.join(id.file_name());
+        std::fs::remove_file(&path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => ArchiveError::NotFound(id.clone()),
+            _ => io_error(&path)(e),
+        })?;
+        sync_dir(&self.dir).map_err(io_error(&self.dir))
+    }
+
+    /// An unfinished game (result `*`) made ready to continue, with its mode, id and start
+    /// date. Storing it again (or its autosave) replaces this archive entry.
+    ///
+    /// # Errors
+    /// [`ArchiveError::Finished`] if the game has a result; [`ArchiveError::BadMode`] if the
+    /// ChessPI tags are wrong; errors of [`Archive::load`].
+    pub fn resume(&self, id: &GameId) -> Result<SavedGame, ArchiveError> {
+        let archived = self.load(id)?;
+        if !archived.header.is_unfinished() {
+            return Err(ArchiveError::Finished(id.clone()));
+        }
+        let bad_mode = |reason: String| ArchiveError::BadMode {
+            id: id.clone(),
+            reason,
+        };
+        let mode = mode_from_tags(&archived.pgn).map_err(bad_mode)?;
+        let game = archived.replay().map_err(|e| bad_mode(e.to_string()))?;
+        let game_id = archived
+            .pgn
+            .tag("ChessPIGameId")
+            .and_then(|t| u64::from_str_radix(t, 16).ok())
+            .or_else(|| parse_file_stem(id.as_str()).map(|(_, g)| g))
+            .unwrap_or_else(new_game_id);
+        let mut saved = SavedGame::new(mode, game);
+        saved.id = game_id;
+        if let Some(started) = started_unix(&archived.pgn) {
+            saved.started_unix = started;
+        }
+        Ok(saved)
+    }
+
+    /// Stores every game of a PGN text (e.g. from a USB stick). Games written by ChessPI keep
+    /// their game id, so importing an export again replaces rather than duplicates them.
+    ///
+    /// # Errors
+    /// An I/O error while storing (games stored before it stay stored).
+    pub fn import_pgn(&self, text: &str) -> Result<ImportReport, ArchiveError> {
+        let mut report = ImportReport::default();
+        for game in pgn::read_games(text) {
+            match game {
+                Ok(game) => {
+                    let game_id = game
+                        .tag("ChessPIGameId")
+                        .and_then(|t| u64::from_str_radix(t, 16).ok())
+                        .unwrap_or_else(new_game_id);
+                    let mut tags = game.tags.clone();
+                    tags.retain(|(n, _)| n != "ChessPIGameId");
+                    tags.push(("ChessPIGameId".into(), format!("{game_id:016x}")));
+                    let text = pgn::write_game(&tags, &game.start, &game.moves, game.result)
+                        .map_err(ArchiveError::Illegal)?;
+                    report.imported.push(self.store_text(game_id, &text)?);
+                }
+                Err(e) => report.failed.push(e),
+            }
+        }
+        Ok(report)
+    }
+
+    /// [`Archive::import_pgn`] on a file.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not UTF-8; errors of [`Archive::import_pgn`].
+    pub fn import_file(&self, path: &Path) -> Result<ImportReport, ArchiveError> {
+        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+        self.import_pgn(&text)
+    }
+
+    /// Every readable game as one PGN text, oldest first (the order a database expects), and
+    /// the ids of damaged files left out.
+    ///
+    /// # Errors
+    /// The directory cannot be listed.
+    pub fn all_pgn(&self) -> Result<(String, usize, Vec<GameId>), ArchiveError> {
+        let mut ids = self.entries()?;
+        ids.sort_by_key(GameId::number);
+        let mut out = String::new();
+        let mut count = 0;
+        let mut damaged = Vec::new();
+        for id in ids {
+            // Re-written from the parsed game so the export is uniform even if a file was
+            // edited by hand; the parse also keeps damaged files out.
+            let text = self.load(&id).ok().and_then(|g| g.pgn.to_pgn().ok());
+            match text {
+                Some(text) => {
+                    if count > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str(&text);
+                    count += 1;
+                }
+                None => damaged.push(id),
+            }
+        }
+        Ok((out, count, damaged))
+    }
+}
+
+fn header_of(id: GameId, game: &PgnGame) -> GameHeader {
+    let tag = |name: &str| game.tag(name).unwrap_or("?").to_string();
+    let level = match game.tag("ChessPIMode") {
+        Some("vs-computer") => game.tag("ChessPILevel").and_then(|l| l.parse().ok()),
+        _ => None,
+    };
+    GameHeader {
+        id,
+        white: tag("White"),
+        black: tag("Black"),
+        date: game.tag("Date").unwrap_or("????.??.??").to_string(),
+        result: game.result,
+        termination: game.tag("Termination").map(str::to_string),
+        plies: game.moves.len(),
+        level,
+    }
+}
+
+fn tag_color(game: &PgnGame, name: &str) -> Result<Color, String> {
+    match game.tag(name) {
+        Some("white") => Ok(Color::White),
+        Some("black") => Ok(Color::Black),
+        Some(other) => Err(format!("{name} is \"{other}\", expected white or black")),
+        None => Err(format!("no {name} tag")),
+    }
+}
+
+fn tag_level(game: &PgnGame, name: &str) -> Result<Level, String> {
+    let text = game.tag(name).ok_or_else(|| format!("no {name} tag"))?;
+    text.parse()
+        .ok()
+        .and_then(Level::new)
+        .ok_or_else(|| format!("{name} is \"{text}\", expected 1..10"))
+}
+
+/// The mode recorded in ChessPI's tags; a game from elsewhere (no `ChessPIMode`) continues as a
+/// two-player game.
+fn mode_from_tags(game: &PgnGame) -> Result<GameMode, String> {
+    Ok(match game.tag("ChessPIMode") {
+        Some("vs-computer") => GameMode::VsComputer {
+            human: tag_color(game, "ChessPIHuman")?,
+            level: tag_level(game, "ChessPILevel")?,
+        },
+        Some("two-players") | None => GameMode::TwoPlayers,
+        Some("computer-vs-computer") => GameMode::ComputerVsComputer {
+            white: tag_level(game, "ChessPIWhiteLevel")?,
+            black: tag_level(game, "ChessPIBlackLevel")?,
+        },
+        Some("lan") => GameMode::Lan {
+            local: tag_color(game, "ChessPILocal")?,
+            peer: game.tag("ChessPIPeer").unwrap_or("?").to_string(),
+        },
+        Some(other) => return Err(format!("unknown ChessPIMode \"{other}\"")),
+    })
+}
+
+/// Seconds since the epoch of the `UTCDate`/`UTCTime` tags (days from the civil date).
+fn started_unix(game: &PgnGame) -> Option<u64> {
+    let date = game.tag("UTCDate")?;
+    let time = game.tag("UTCTime").unwrap_or("00:00:00");
+    let mut d = date.split('.').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut t = time.split(':').map(|p| p.parse::<u64>().ok());
+    let (hh, mm, ss) = (t.next()??, t.next()??, t.next()??);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&day) || hh > 23 || mm > 59 || ss > 59 {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let days = u64::try_from(days).ok()?;
+    Some(days * 86_400 + hh * 3600 + mm * 60 + ss)
+}
+
+/// The termination written in a `Termination` tag by this module, if it is one of the engine's.
+pub fn termination_from_tag(text: &str) -> Option<Termination> {
+    TERMINATIONS.into_iter().find(|t| t.describe() == text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_stems() {
+        assert_eq!(parse_file_stem("000012-00000000000000ff"), Some((12, 255)));
+        assert_eq!(parse_file_stem("12-ff"), None);
+        assert_eq!(parse_file_stem("x-00000000000000ff"), None);
+        assert_eq!(parse_file_stem("000012-00000000000000FF"), None);
+    }
+
+    #[test]
+    fn utc_tags_give_back_the_start_time() {
+        let mut game = SavedGame::new(GameMode::TwoPlayers, Game::new());
+        game.started_unix = 1_795_321_525;
+        let text = to_pgn(&game).expect("pgn");
+        let parsed = pgn::read_games(&text)
+            .into_iter()
+            .next()
+            .expect("one game")
+            .expect("readable");
+        assert_eq!(started_unix(&parsed), Some(1_795_321_525));
+    }
+}

@@ -1,0 +1,347 @@
+//! Settings changed on the device (Settings screen), kept in `<state>/settings.toml` and laid
+//! over the admin's config. The admin's file in `/etc` is never rewritten.
+//!
+//! Only settings the config has can be changed: the default level, the brightness and the idle
+//! times before dimming and blanking. A value not set on the device follows the config.
+//!
+//! The file is written by the app only (it carries a checksum line): a damaged or impossible
+//! file is set aside and ignored, reported once.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chesspi_engine::level::Level;
+use serde::{Deserialize, Serialize};
+
+use super::atomic::write_atomic;
+use super::quarantine::Recovery;
+use super::sealed::{seal, unseal};
+use crate::config::Config;
+
+/// The settings file's name in the state directory.
+pub const SETTINGS_FILE: &str = "settings.toml";
+
+const FORMAT_NAME: &str = "chesspi-settings";
+const SETTINGS_VERSION: u32 = 1;
+
+/// An idle time: after this long without input, or never.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleTime {
+    /// Never.
+    Never,
+    /// After this long.
+    After(Duration),
+}
+
+impl IdleTime {
+    fn from_seconds(secs: u64) -> IdleTime {
+        if secs == 0 {
+            IdleTime::Never
+        } else {
+            IdleTime::After(Duration::from_secs(secs))
+        }
+    }
+
+    fn seconds(self) -> u64 {
+        match self {
+            IdleTime::Never => 0,
+            IdleTime::After(d) => d.as_secs(),
+        }
+    }
+
+    fn as_option(self) -> Option<Duration> {
+        match self {
+            IdleTime::Never => None,
+            IdleTime::After(d) => Some(d),
+        }
+    }
+}
+
+/// Settings changed on the device; `None` follows the admin config.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeviceSettings {
+    /// Level of a new game against the computer.
+    pub default_level: Option<Level>,
+    /// Brightness while in use, percent (1..=100).
+    pub brightness_percent: Option<u8>,
+    /// Idle time before dimming.
+    pub dim_after: Option<IdleTime>,
+    /// Idle time before the backlight goes off.
+    pub blank_after: Option<IdleTime>,
+}
+
+/// Why device settings were refused.
+#[derive(Debug)]
+pub enum SettingsError {
+    /// The file exists but could not be read.
+    Unreadable(io::Error),
+    /// The file could not be written.
+    Write(io::Error),
+    /// Empty, not text, cut short or damaged (checksum mismatch).
+    Damaged,
+    /// Not TOML of the expected shape.
+    Syntax(String),
+    /// A format or version this build does not read.
+    UnsupportedVersion(String),
+    /// A value out of range, or settings that contradict each other or the config.
+    Invalid {
+        /// The setting.
+        key: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreadable(e) => write!(f, "cannot read the device settings: {e}"),
+            Self::Write(e) => write!(f, "cannot save the device settings: {e}"),
+            Self::Damaged => write!(f, "the device settings file is incomplete or damaged"),
+            Self::Syntax(m) => write!(f, "the device settings file is malformed: {m}"),
+            Self::UnsupportedVersion(v) => {
+                write!(
+                    f,
+                    "the device settings file has an unsupported format ({v})"
+                )
+            }
+            Self::Invalid { key, message } => write!(f, "setting `{key}`: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Unreadable(e) | Self::Write(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl DeviceSettings {
+    /// The admin config with these settings laid over it.
+    ///
+    /// If the brightness is set below the config's dimmed brightness, the dimmed brightness is
+    /// lowered to it: dimming must never brighten the screen.
+    ///
+    /// # Errors
+    /// [`SettingsError::Invalid`]: brightness outside 1..=100, or blanking not after dimming
+    /// (the same rule as the config's).
+    pub fn overlay(&self, admin: &Config) -> Result<Config, SettingsError> {
+        let mut config = admin.clone();
+        if let Some(level) = self.default_level {
+            config.engine.default_level = level.number();
+        }
+        if let Some(b) = self.brightness_percent {
+            if !(1..=100).contains(&b) {
+                return Err(SettingsError::Invalid {
+                    key: "brightness_percent",
+                    message: format!("must be 1..=100, got {b}"),
+                });
+            }
+            config.display.brightness_percent = b;
+            config.display.dim_brightness_percent = config.display.dim_brightness_percent.min(b);
+        }
+        if let Some(t) = self.dim_after {
+            config.display.dim_after = t.as_option();
+        }
+        if let Some(t) = self.blank_after {
+            config.display.blank_after = t.as_option();
+        }
+        if let (Some(dim), Some(blank)) = (config.display.dim_after, config.display.blank_after)
+            && blank <= dim
+        {
+            return Err(SettingsError::Invalid {
+                key: "blank_after_seconds",
+                message: format!(
+                    "the screen must go off after it dims ({} s), or never",
+                    dim.as_secs()
+                ),
+            });
+        }
+        Ok(config)
+    }
+
+    /// [`DeviceSettings::overlay`] for start-up: settings that no longer fit the config (the
+    /// admin changed it) are ignored, with the reason to log.
+    pub fn effective(&self, admin: &Config) -> (Config, Option<SettingsError>) {
+        match self.overlay(admin) {
+            Ok(config) => (config, None),
+            Err(e) => (admin.clone(), Some(e)),
+        }
+    }
+}
+
+/// What [`SettingsStore::load`] found.
+#[derive(Debug)]
+pub struct SettingsLoad {
+    /// The settings to use (none changed if there was no file or it was refused).
+    pub settings: DeviceSettings,
+    /// Set when the file was refused and set aside.
+    pub recovered: Option<Recovery<SettingsError>>,
+}
+
+/// Reads and writes `<state>/settings.toml`.
+#[derive(Debug, Clone)]
+pub struct SettingsStore {
+    path: PathBuf,
+}
+
+impl SettingsStore {
+    /// A store in `state_dir`.
+    pub fn new(state_dir: &Path) -> SettingsStore {
+        SettingsStore {
+            path: state_dir.join(SETTINGS_FILE),
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads the settings; never fails (see [`SettingsLoad`]).
+    pub fn load(&self) -> SettingsLoad {
+        let result = match std::fs::read(&self.path) {
+            Ok(bytes) => decode(&bytes),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(DeviceSettings::default()),
+            Err(e) => Err(SettingsError::Unreadable(e)),
+        };
+        match result {
+            Ok(settings) => SettingsLoad {
+                settings,
+                recovered: None,
+            },
+            Err(reason) => SettingsLoad {
+                settings: DeviceSettings::default(),
+                recovered: Some(Recovery::set_aside(&self.path, reason)),
+            },
+        }
+    }
+
+    /// Checks `settings` against the admin config, saves them atomically and returns the
+    /// config now in effect.
+    ///
+    /// # Errors
+    /// [`SettingsError::Invalid`] (nothing is saved) or [`SettingsError::Write`] (the previous
+    /// file is unchanged).
+    pub fn update(
+        &self,
+        settings: &DeviceSettings,
+        admin: &Config,
+    ) -> Result<Config, SettingsError> {
+        let config = settings.overlay(admin)?;
+        write_atomic(&self.path, encode(settings).as_bytes()).map_err(SettingsError::Write)?;
+        Ok(config)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSettings {
+    format: String,
+    version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    default_level: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    brightness_percent: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dim_after_seconds: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    blank_after_seconds: Option<u64>,
+}
+
+fn encode(settings: &DeviceSettings) -> String {
+    let raw = RawSettings {
+        format: FORMAT_NAME.to_string(),
+        version: SETTINGS_VERSION,
+        default_level: settings.default_level.map(Level::number),
+        brightness_percent: settings.brightness_percent,
+        dim_after_seconds: settings.dim_after.map(IdleTime::seconds),
+        blank_after_seconds: settings.blank_after.map(IdleTime::seconds),
+    };
+    // Plain numbers and strings always serialize; an empty body would load as malformed.
+    let body = toml::to_string(&raw).unwrap_or_default();
+    seal(&format!(
+        "# ChessPI settings changed on the device (written by ChessPI; the admin's \
+         configuration is /etc/chesspi/chesspi.toml). Do not edit.\n{body}"
+    ))
+}
+
+fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| SettingsError::Damaged)?;
+    let body = unseal(text).ok_or(SettingsError::Damaged)?;
+    let raw: RawSettings = toml::from_str(body)
+        .map_err(|e| SettingsError::Syntax(e.message().trim_end().to_string()))?;
+    if raw.format != FORMAT_NAME || raw.version != SETTINGS_VERSION {
+        return Err(SettingsError::UnsupportedVersion(format!(
+            "{} version {}",
+            raw.format, raw.version
+        )));
+    }
+    let default_level = raw
+        .default_level
+        .map(|n| {
+            Level::new(n).ok_or(SettingsError::Invalid {
+                key: "default_level",
+                message: format!("must be 1..=10, got {n}"),
+            })
+        })
+        .transpose()?;
+    if let Some(b) = raw.brightness_percent
+        && !(1..=100).contains(&b)
+    {
+        return Err(SettingsError::Invalid {
+            key: "brightness_percent",
+            message: format!("must be 1..=100, got {b}"),
+        });
+    }
+    Ok(DeviceSettings {
+        default_level,
+        brightness_percent: raw.brightness_percent,
+        dim_after: raw.dim_after_seconds.map(IdleTime::from_seconds),
+        blank_after: raw.blank_after_seconds.map(IdleTime::from_seconds),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values behind a valid checksum are still checked.
+    #[test]
+    fn sealed_but_impossible_files_are_refused() {
+        let all = DeviceSettings {
+            default_level: Level::new(5),
+            brightness_percent: Some(80),
+            dim_after: Some(IdleTime::Never),
+            blank_after: Some(IdleTime::After(Duration::from_secs(300))),
+        };
+        let text = encode(&all);
+        assert_eq!(decode(text.as_bytes()).expect("decode"), all);
+        let body = unseal(&text).expect("sealed");
+        let cases = [
+            (body.replace("version = 1", "version = 7"), "version 7"),
+            (
+                body.replace("default_level = 5", "default_level = 0"),
+                "default_level",
+            ),
+            (
+                body.replace("brightness_percent = 80", "brightness_percent = 101"),
+                "brightness_percent",
+            ),
+            (
+                body.replace("brightness_percent = 80", "brightness_percent = -1"),
+                "malformed",
+            ),
+            (format!("{body}hash_mb = 4\n"), "hash_mb"),
+        ];
+        for (bad, needle) in cases {
+            let err = decode(seal(&bad).as_bytes()).expect_err(needle);
+            assert!(err.to_string().contains(needle), "{err} lacks {needle}");
+        }
+    }
+}

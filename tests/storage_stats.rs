@@ -1,0 +1,162 @@
+//! Player statistics: Elo arithmetic, counting rules, and the file surviving damage.
+
+use std::fs;
+
+use chesspi::storage::stats::{INITIAL_RATING, PROVISIONAL_GAMES, expected_score};
+use chesspi::storage::{GameMode, PlayerResult, SavedGame, Stats, StatsStore};
+use chesspi_engine::Color;
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+
+fn level(n: u8) -> Level {
+    Level::new(n).expect("level")
+}
+
+#[test]
+fn elo_update_follows_the_standard_formula() {
+    assert!((expected_score(1200.0, 1200.0) - 0.5).abs() < 1e-12);
+    assert!((expected_score(1200.0, 1400.0) - 0.240_253).abs() < 1e-6);
+
+    // Level 3 is rated 1200, like a new player: a win is worth K/2 = 16.
+    let mut stats = Stats::new();
+    assert_eq!(stats.rating(), INITIAL_RATING);
+    let change = stats.record(level(3), PlayerResult::Win);
+    assert_eq!((change.before, change.after), (1200, 1216));
+
+    // A win against level 4 (1400) from 1200: 32 * (1 - 0.240253) = 24.31.
+    let mut stats = Stats::new();
+    stats.record(level(4), PlayerResult::Win);
+    assert!(
+        (stats.rating() - 1224.3119).abs() < 1e-3,
+        "{}",
+        stats.rating()
+    );
+
+    // A loss against level 1 (800) from 1200: 32 * (0 - 0.909091) = -29.09.
+    let mut stats = Stats::new();
+    stats.record(level(1), PlayerResult::Loss);
+    assert!(
+        (stats.rating() - 1170.909).abs() < 1e-2,
+        "{}",
+        stats.rating()
+    );
+}
+
+#[test]
+fn k_factor_halves_after_the_provisional_games() {
+    let mut stats = Stats::new();
+    for _ in 0..PROVISIONAL_GAMES {
+        // Draws against an equal opponent keep the rating at 1200.
+        stats.record(level(3), PlayerResult::Draw);
+    }
+    assert!(!stats.summary().provisional);
+    assert_eq!(stats.summary().rating, 1200);
+    let change = stats.record(level(3), PlayerResult::Win);
+    assert_eq!((change.before, change.after), (1200, 1208));
+}
+
+#[test]
+fn summary_counts_per_level_and_in_total() {
+    let mut stats = Stats::new();
+    stats.record(level(2), PlayerResult::Win);
+    stats.record(level(2), PlayerResult::Loss);
+    stats.record(level(10), PlayerResult::Loss);
+    stats.record(level(5), PlayerResult::Draw);
+    let s = stats.summary();
+    assert!(s.provisional);
+    assert_eq!(s.rated_games, 4);
+    assert_eq!(s.levels.len(), 10);
+    assert_eq!(s.levels[1].level, level(2));
+    assert_eq!((s.levels[1].record.wins, s.levels[1].record.losses), (1, 1));
+    assert_eq!(s.levels[9].record.losses, 1);
+    assert_eq!(s.levels[4].record.draws, 1);
+    assert_eq!(s.levels[4].level_elo, level(5).elo());
+    assert_eq!((s.total.wins, s.total.draws, s.total.losses), (1, 1, 2));
+    assert_eq!(s.total.games(), 4);
+}
+
+fn finished_vs_computer(human: Color) -> SavedGame {
+    let mut game = Game::new();
+    for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let mv = game.position().parse_uci_move(text).expect("move");
+        game.play(mv).expect("play");
+    }
+    SavedGame::new(
+        GameMode::VsComputer {
+            human,
+            level: level(6),
+        },
+        game,
+    )
+}
+
+#[test]
+fn only_finished_games_against_the_computer_count_and_only_once() {
+    let mut stats = Stats::new();
+    let lost = finished_vs_computer(Color::White);
+    assert_eq!(
+        PlayerResult::of_game(&lost),
+        Some((level(6), PlayerResult::Loss))
+    );
+    assert!(stats.record_game(&lost).is_some());
+    assert!(stats.record_game(&lost).is_none(), "counted twice");
+    let won = finished_vs_computer(Color::Black);
+    assert!(stats.record_game(&won).is_some());
+    assert_eq!(stats.level_record(level(6)).wins, 1);
+    assert_eq!(stats.level_record(level(6)).losses, 1);
+
+    let mut two = finished_vs_computer(Color::White);
+    two.mode = GameMode::TwoPlayers;
+    assert!(stats.record_game(&two).is_none());
+    let unfinished = SavedGame::new(
+        GameMode::VsComputer {
+            human: Color::White,
+            level: level(6),
+        },
+        Game::new(),
+    );
+    assert!(stats.record_game(&unfinished).is_none());
+    assert_eq!(stats.summary().rated_games, 2);
+}
+
+#[test]
+fn store_round_trip_and_damage_restarts_the_record() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = StatsStore::new(dir.path());
+    let fresh = store.load();
+    assert!(fresh.recovered.is_none());
+    assert_eq!(fresh.stats, Stats::new());
+
+    let mut stats = Stats::new();
+    stats.record(level(4), PlayerResult::Win);
+    stats.record_game(&finished_vs_computer(Color::White));
+    store.save(&stats).expect("save");
+    let loaded = store.load();
+    assert!(loaded.recovered.is_none());
+    assert_eq!(loaded.stats, stats);
+    // The duplicate guard survives a restart.
+    let mut again = loaded.stats;
+    let lost = finished_vs_computer(Color::White);
+    assert!(again.record_game(&lost).is_some());
+
+    let good = fs::read_to_string(store.path()).expect("read");
+    let bad_files: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        good.as_bytes()[..good.len() / 2].to_vec(),
+        vec![0xff; 50],
+        good.replace("rating = ", "rating = 9").into_bytes(),
+    ];
+    for bad in bad_files {
+        fs::write(store.path(), &bad).expect("write");
+        let loaded = store.load();
+        let recovery = loaded.recovered.expect("recovered");
+        let aside = recovery.quarantined_path.as_ref().expect("set aside");
+        assert_eq!(fs::read(aside).expect("read"), bad);
+        assert!(!recovery.to_string().is_empty());
+        assert_eq!(loaded.stats, Stats::new());
+        assert!(!store.path().exists());
+    }
+    // Saving after a restart works.
+    store.save(&stats).expect("save");
+    assert_eq!(store.load().stats, stats);
+}
