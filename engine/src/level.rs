@@ -37,18 +37,19 @@ const fn budget(nodes: u64, depth: u32, temperature: i32, max_loss: i32) -> Budg
 const MOVE_TIME_CAP: Duration = Duration::from_secs(3);
 
 /// Budgets of levels 1..=10. Level 10's node budget is what about 0.4 s buys on the
-/// development machine (see docs/BENCHMARKS.md), i.e. about 3 s on a Pi 3.
+/// development machine (about 1 M nodes/s, see docs/BENCHMARKS.md), i.e. about 3 s on a Pi 3;
+/// the levels below roughly halve it, and below level 8 add imprecision.
 const BUDGETS: [Budget; 10] = [
-    budget(300, 1, 120, 600),
-    budget(1_000, 2, 80, 400),
-    budget(3_000, 3, 50, 250),
-    budget(8_000, 4, 30, 150),
-    budget(20_000, 5, 20, 100),
-    budget(50_000, 6, 10, 50),
-    budget(120_000, 8, 5, 25),
-    budget(250_000, 12, 0, 0),
-    budget(600_000, 64, 0, 0),
-    budget(1_500_000, 64, 0, 0),
+    budget(200, 1, 150, 700),
+    budget(300, 1, 100, 450),
+    budget(800, 2, 80, 350),
+    budget(1_500, 2, 60, 260),
+    budget(4_000, 3, 45, 200),
+    budget(10_000, 4, 32, 150),
+    budget(25_000, 5, 22, 100),
+    budget(60_000, 7, 12, 60),
+    budget(150_000, 64, 0, 0),
+    budget(400_000, 64, 0, 0),
 ];
 
 /// Elo of each level. ESTIMATES until measured: see docs/BENCHMARKS.md "## Search" for which
