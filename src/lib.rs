@@ -1,0 +1,4 @@
+pub mod battery;
+pub mod config;
+pub mod power;
+pub mod storage;
