@@ -40,14 +40,14 @@ const MOVE_TIME_CAP: Duration = Duration::from_secs(3);
 /// development machine (about 1 M nodes/s, see docs/BENCHMARKS.md), i.e. about 3 s on a Pi 3;
 /// the levels below roughly halve it, and below level 8 add imprecision.
 const BUDGETS: [Budget; 10] = [
-    budget(200, 1, 150, 700),
-    budget(300, 1, 100, 450),
-    budget(800, 2, 80, 350),
-    budget(1_500, 2, 60, 260),
-    budget(4_000, 3, 45, 200),
-    budget(10_000, 4, 32, 150),
-    budget(25_000, 5, 22, 100),
-    budget(60_000, 7, 12, 60),
+    budget(2_500, 3, 54, 235),
+    budget(4_500, 3, 44, 196),
+    budget(6_500, 4, 38, 175),
+    budget(9_500, 4, 33, 152),
+    budget(14_000, 5, 29, 134),
+    budget(20_000, 5, 24, 110),
+    budget(30_000, 6, 12, 50),
+    budget(60_000, 64, 0, 0),
     budget(150_000, 64, 0, 0),
     budget(400_000, 64, 0, 0),
 ];
