@@ -61,10 +61,10 @@ const BUDGETS: [Budget; 10] = [
 ///   ≈1645); the two anchors agree within 10 Elo with the chain between them.
 /// - level 10: full strength measured against phalanx, sjeng, gnuchess and glaurung (≈2700-2800
 ///   at blitz); 2750 is an estimate from those, not from a level-10 match against them.
-/// - levels 8 and 9: the self-play gaps (7→8 +512, 8→9 +394, 9→10 see BENCHMARKS) overshoot
-///   the ladder-anchored level 10, as self-play does; they are scaled down to fit between
-///   level 7 and level 10, so these two are ESTIMATES.
-const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2380, 2620, 2750];
+/// - levels 8 and 9: the self-play gaps (7→8 +512, 8→9 +394, 9→10 +545, 1451 in all) overshoot
+///   the ladder-anchored level 10 (680 above level 7), as self-play does; they are scaled by
+///   680/1451 to fit between level 7 and level 10, so these two are ESTIMATES.
+const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2310, 2500, 2750];
 
 impl Level {
     /// Level 4: a fair game for a casual player.
