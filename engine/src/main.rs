@@ -22,7 +22,8 @@ const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 /// Options set with `setoption`.
 struct Options {
     hash_mb: usize,
-    level: Level,
+    /// A kiosk level (1..=10) bounding every search, or `None` for full strength.
+    level: Option<Level>,
     limit_strength: bool,
     uci_elo: u32,
     move_overhead: Duration,
@@ -30,14 +31,12 @@ struct Options {
 
 impl Options {
     /// The level that bounds searches, if any: `UCI_LimitStrength` picks one by Elo, else the
-    /// `Level` option below 10 (level 10 is full strength under the GUI's own limits).
+    /// `Level` option (0, the default, is full strength under the GUI's own limits).
     fn playing_level(&self) -> Option<Level> {
         if self.limit_strength {
             Some(Level::nearest_to_elo(self.uci_elo))
-        } else if self.level < Level::MAX {
-            Some(self.level)
         } else {
-            None
+            self.level
         }
     }
 }
@@ -65,7 +64,7 @@ impl Engine {
             history: vec![position.hash()],
             options: Options {
                 hash_mb: DEFAULT_HASH_MB,
-                level: Level::MAX,
+                level: None,
                 limit_strength: false,
                 uci_elo: Level::MAX.elo(),
                 move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
@@ -108,7 +107,7 @@ impl Engine {
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
                 );
                 println!("option name Clear Hash type button");
-                println!("option name Level type spin default 10 min 1 max 10");
+                println!("option name Level type spin default 0 min 0 max 10");
                 println!("option name UCI_LimitStrength type check default false");
                 println!(
                     "option name UCI_Elo type spin default {} min {} max {}",
@@ -184,9 +183,8 @@ impl Engine {
             }
             "clear hash" => self.searcher().clear(),
             "level" => {
-                let n = number(10)?;
-                self.options.level =
-                    Level::new(n as u8).ok_or_else(|| format!("level {n} is not within 1..10"))?;
+                // 0 switches levels off; 1..=10 are the kiosk's levels.
+                self.options.level = Level::new(number(10)? as u8);
             }
             "uci_limitstrength" => {
                 self.options.limit_strength = match value {

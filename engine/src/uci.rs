@@ -5,6 +5,7 @@
 use crate::fen::FenError;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::uci_move::UciMoveError;
 use std::fmt;
 use std::time::Duration;
 
@@ -95,7 +96,7 @@ impl fmt::Display for UciError {
                 index,
                 text,
                 reason,
-            } => write!(f, "move {} '{text}' rejected: {reason}", index + 1),
+            } => write!(f, "move {} ({text}) rejected: {reason}", index + 1),
             UciError::BadDebug(word) => write!(f, "debug expects on or off, not '{word}'"),
             UciError::UnknownGoArgument(word) => write!(f, "unknown go argument '{word}'"),
         }
@@ -104,50 +105,13 @@ impl fmt::Display for UciError {
 
 impl std::error::Error for UciError {}
 
-/// Why a UCI move text (`e2e4`, `e7e8q`) was rejected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UciMoveError {
-    /// Not of the form square, square, optional promotion letter.
-    Syntax,
-    /// Well formed but not a legal move in the position.
-    Illegal,
-}
-
-impl fmt::Display for UciMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            UciMoveError::Syntax => "not UCI move notation (such as e2e4 or e7e8q)",
-            UciMoveError::Illegal => "not a legal move in this position",
-        })
-    }
-}
-
-impl std::error::Error for UciMoveError {}
-
-/// Finds the legal move written in UCI notation. Castling is the king's two-square move.
+/// Finds the legal move written in UCI notation (kept as the protocol's entry point; the
+/// notation itself is [`Position::parse_uci_move`]).
 ///
 /// # Errors
-/// [`UciMoveError::Syntax`] for malformed text, [`UciMoveError::Illegal`] otherwise.
+/// [`UciMoveError`] for malformed text, the null move, or an illegal move.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, UciMoveError> {
-    let well_formed = matches!(text.len(), 4 | 5)
-        && text.is_ascii()
-        && text
-            .get(0..2)
-            .is_some_and(|s| s.parse::<crate::Square>().is_ok())
-        && text
-            .get(2..4)
-            .is_some_and(|s| s.parse::<crate::Square>().is_ok())
-        && text
-            .get(4..)
-            .is_some_and(|p| p.is_empty() || matches!(p, "q" | "r" | "b" | "n"));
-    if !well_formed {
-        return Err(UciMoveError::Syntax);
-    }
-    pos.legal_moves()
-        .iter()
-        .copied()
-        .find(|mv| mv.to_string() == text)
-        .ok_or(UciMoveError::Illegal)
+    pos.parse_uci_move(text)
 }
 
 impl UciCommand {
@@ -353,7 +317,7 @@ mod tests {
             UciCommand::parse("position startpos moves e2e5"),
             Err(UciError::BadMove {
                 index: 0,
-                reason: UciMoveError::Illegal,
+                reason: UciMoveError::Illegal { .. },
                 ..
             })
         ));
@@ -361,14 +325,14 @@ mod tests {
             UciCommand::parse("position startpos moves e2e4 e7e5q"),
             Err(UciError::BadMove {
                 index: 1,
-                reason: UciMoveError::Illegal,
+                reason: UciMoveError::Illegal { .. },
                 ..
             })
         ));
         assert!(matches!(
             UciCommand::parse("position startpos moves zz"),
             Err(UciError::BadMove {
-                reason: UciMoveError::Syntax,
+                reason: UciMoveError::Syntax { .. },
                 ..
             })
         ));
