@@ -4,4 +4,8 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod app;
+pub mod battery;
 pub mod cli;
+pub mod config;
+pub mod power;
+pub mod storage;

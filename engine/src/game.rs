@@ -197,6 +197,11 @@ impl Game {
         &self.moves
     }
 
+    /// The moves in SAN (`e4`, `Nf3`, `O-O`, `exd8=Q#`), for move lists and PGN.
+    pub fn san_moves(&self) -> Vec<String> {
+        crate::san::moves_to_san(self.initial_position(), &self.moves)
+    }
+
     /// The Zobrist hash of every position so far, the current one last (for repetition
     /// detection in the search).
     pub fn history_hashes(&self) -> &[u64] {
@@ -385,6 +390,7 @@ mod tests {
             Some(Outcome::win(Color::Black, Termination::Checkmate))
         );
         assert_eq!(game.outcome().unwrap().result_str(), "0-1");
+        assert_eq!(game.san_moves(), ["f3", "e5", "g4", "Qh4#"]);
         assert!(matches!(
             game.play(Move::new(
                 crate::Square::E2,

@@ -19,10 +19,14 @@ pub mod san;
 pub mod search;
 pub mod types;
 pub mod uci;
+pub mod uci_move;
 mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::FenError;
 pub use moves::{Move, MoveKind, MoveList};
+pub use pgn::{GameResult, PgnError, PgnGame};
 pub use position::{CastlingRights, CastlingSide, IllegalMoveError, Position};
+pub use san::{ParseSanError, San, SanError};
 pub use types::{Color, File, Piece, Rank, Role, Square};
+pub use uci_move::UciMoveError;

@@ -1,1 +1,363 @@
-fn main() {}
+//! `chesspi-engine`: ChessPI's engine as a UCI program, and `chesspi-engine bench`.
+//!
+//! The main thread reads commands; a search runs on its own thread, owning the [`Searcher`]
+//! until it finishes, so `stop`, `isready` and `quit` are answered at once.
+
+use chesspi_engine::level::Level;
+use chesspi_engine::search::{
+    Clock, DEFAULT_HASH_MB, SearchInfo, SearchLimits, SearchResult, Searcher, bench,
+};
+use chesspi_engine::uci::{self, GoParams, UciCommand, UciError};
+use chesspi_engine::{Color, Position, perft};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+const MAX_HASH_MB: usize = 1024;
+const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+
+/// Options set with `setoption`.
+struct Options {
+    hash_mb: usize,
+    level: Level,
+    limit_strength: bool,
+    uci_elo: u32,
+    move_overhead: Duration,
+}
+
+impl Options {
+    /// The level that bounds searches, if any: `UCI_LimitStrength` picks one by Elo, else the
+    /// `Level` option below 10 (level 10 is full strength under the GUI's own limits).
+    fn playing_level(&self) -> Option<Level> {
+        if self.limit_strength {
+            Some(Level::nearest_to_elo(self.uci_elo))
+        } else if self.level < Level::MAX {
+            Some(self.level)
+        } else {
+            None
+        }
+    }
+}
+
+/// Engine state between commands.
+struct Engine {
+    position: Position,
+    /// Hash of every position of the game so far, the current one last.
+    history: Vec<u64>,
+    options: Options,
+    /// The searcher while idle; a running search owns it and hands it back when joined.
+    searcher: Option<Searcher>,
+    job: Option<JoinHandle<Searcher>>,
+    stop: Arc<AtomicBool>,
+    /// Whether the running search waits for `stop` (`go infinite`, `go ponder`).
+    wait_for_stop: bool,
+    seed: u64,
+}
+
+impl Engine {
+    fn new() -> Engine {
+        let position = Position::startpos();
+        Engine {
+            position,
+            history: vec![position.hash()],
+            options: Options {
+                hash_mb: DEFAULT_HASH_MB,
+                level: Level::MAX,
+                limit_strength: false,
+                uci_elo: Level::MAX.elo(),
+                move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            },
+            searcher: Some(Searcher::new(DEFAULT_HASH_MB)),
+            job: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            wait_for_stop: false,
+            seed: 0x2545_F491_4F6C_DD1D,
+        }
+    }
+
+    /// Stops a running search (its thread prints `bestmove`) and takes the searcher back.
+    fn finish_search(&mut self) {
+        if let Some(job) = self.job.take() {
+            self.stop.store(true, Ordering::Relaxed);
+            match job.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    println!("info string search thread failed; starting afresh");
+                    self.searcher = Some(Searcher::new(self.options.hash_mb));
+                }
+            }
+        }
+    }
+
+    fn searcher(&mut self) -> &mut Searcher {
+        self.finish_search();
+        self.searcher
+            .get_or_insert_with(|| Searcher::new(DEFAULT_HASH_MB))
+    }
+
+    /// Handles one command; returns false when the engine should exit.
+    fn handle(&mut self, command: UciCommand) -> bool {
+        match command {
+            UciCommand::Uci => {
+                println!("id name ChessPI {}", env!("CARGO_PKG_VERSION"));
+                println!("id author the ChessPI authors");
+                println!(
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+                );
+                println!("option name Clear Hash type button");
+                println!("option name Level type spin default 10 min 1 max 10");
+                println!("option name UCI_LimitStrength type check default false");
+                println!(
+                    "option name UCI_Elo type spin default {} min {} max {}",
+                    Level::MAX.elo(),
+                    Level::MIN.elo(),
+                    Level::MAX.elo()
+                );
+                println!(
+                    "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+                );
+                println!("uciok");
+            }
+            UciCommand::IsReady => println!("readyok"),
+            UciCommand::UciNewGame => {
+                self.searcher().clear();
+                let start = Position::startpos();
+                self.position = start;
+                self.history = vec![start.hash()];
+            }
+            UciCommand::Position { start, moves } => {
+                self.finish_search();
+                let mut pos = start;
+                self.history = vec![pos.hash()];
+                for mv in moves {
+                    pos.play_unchecked(mv);
+                    self.history.push(pos.hash());
+                }
+                self.position = pos;
+            }
+            UciCommand::SetOption { name, value } => {
+                self.finish_search();
+                if let Err(e) = self.set_option(&name, value.as_deref()) {
+                    println!("info string {e}");
+                }
+            }
+            UciCommand::Perft(depth) => {
+                self.finish_search();
+                let mut total = 0;
+                for (mv, count) in perft::divide(&self.position, depth) {
+                    println!("{mv}: {count}");
+                    total += count;
+                }
+                if depth == 0 {
+                    total = 1;
+                }
+                println!();
+                println!("Nodes searched: {total}");
+            }
+            UciCommand::Go(params) => self.go(&params),
+            UciCommand::Stop | UciCommand::PonderHit => self.finish_search(),
+            UciCommand::Quit => {
+                self.finish_search();
+                return false;
+            }
+            UciCommand::Debug(_) => {}
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let number = |max: u64| -> Result<u64, String> {
+            let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+            v.parse::<u64>()
+                .ok()
+                .filter(|n| *n <= max)
+                .ok_or_else(|| format!("'{v}' is not a valid value for '{name}'"))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mb = number(MAX_HASH_MB as u64)?.max(1) as usize;
+                self.options.hash_mb = mb;
+                self.searcher().set_hash_size(mb);
+            }
+            "clear hash" => self.searcher().clear(),
+            "level" => {
+                let n = number(10)?;
+                self.options.level =
+                    Level::new(n as u8).ok_or_else(|| format!("level {n} is not within 1..10"))?;
+            }
+            "uci_limitstrength" => {
+                self.options.limit_strength = match value {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err("UCI_LimitStrength expects true or false".into()),
+                }
+            }
+            "uci_elo" => self.options.uci_elo = number(u32::MAX as u64)? as u32,
+            "move overhead" => {
+                self.options.move_overhead = Duration::from_millis(number(MAX_MOVE_OVERHEAD_MS)?);
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn limits(&mut self, params: &GoParams) -> SearchLimits {
+        let pos = &self.position;
+        let (time, inc) = match pos.turn() {
+            Color::White => (params.wtime, params.winc),
+            Color::Black => (params.btime, params.binc),
+        };
+        let mut limits = match time {
+            Some(remaining) if !params.infinite && params.movetime.is_none() => {
+                SearchLimits::from_clock(
+                    Clock {
+                        remaining,
+                        increment: inc.unwrap_or_default(),
+                        moves_to_go: params.movestogo,
+                    },
+                    self.options.move_overhead,
+                )
+            }
+            _ => SearchLimits::default(),
+        };
+        limits.depth = params.depth;
+        limits.nodes = params.nodes;
+        limits.mate = params.mate;
+        limits.movetime = params.movetime.map(|t| {
+            t.saturating_sub(self.options.move_overhead)
+                .max(Duration::from_millis(1))
+        });
+        limits.infinite = params.infinite || params.ponder;
+        for text in &params.searchmoves {
+            match uci::parse_move(pos, text) {
+                Ok(mv) => limits.searchmoves.push(mv),
+                Err(e) => println!("info string searchmoves '{text}' ignored: {e}"),
+            }
+        }
+        if let Some(level) = self.options.playing_level() {
+            self.seed = self
+                .seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let level_limits = level.limits(self.seed);
+            limits.depth = min_some(limits.depth, level_limits.depth);
+            limits.nodes = min_some(limits.nodes, level_limits.nodes);
+            limits.movetime = min_some(limits.movetime, level_limits.movetime);
+            limits.weakness = level_limits.weakness;
+        }
+        limits
+    }
+
+    fn go(&mut self, params: &GoParams) {
+        self.finish_search();
+        let limits = self.limits(params);
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.options.hash_mb));
+        let root = self.position;
+        let history = self.history.clone();
+        self.stop.store(false, Ordering::Relaxed);
+        let stop = Arc::clone(&self.stop);
+        let wait_for_stop = limits.infinite;
+        self.wait_for_stop = wait_for_stop;
+        self.job = Some(std::thread::spawn(move || {
+            let result = searcher.search(&root, &history, &limits, &stop, &mut print_info);
+            // UCI: after `go infinite` the move comes only when the GUI says stop.
+            while wait_for_stop && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            print_bestmove(&result);
+            searcher
+        }));
+    }
+}
+
+fn min_some<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn print_info(info: &SearchInfo) {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let mut out = io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.score,
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.time.as_millis(),
+        pv.join(" ")
+    );
+    let _ = out.flush();
+}
+
+fn print_bestmove(result: &SearchResult) {
+    let mut out = io::stdout().lock();
+    let _ = match (result.best_move, result.ponder) {
+        (Some(mv), Some(ponder)) => writeln!(out, "bestmove {mv} ponder {ponder}"),
+        (Some(mv), None) => writeln!(out, "bestmove {mv}"),
+        // No legal move: UCI's null move.
+        (None, _) => writeln!(out, "bestmove 0000"),
+    };
+    let _ = out.flush();
+}
+
+fn run_bench(args: &[String]) {
+    let depth = match args.first().map(|d| d.parse::<u32>()) {
+        None => bench::BENCH_DEPTH,
+        Some(Ok(d)) if (1..=64).contains(&d) => d,
+        Some(_) => {
+            eprintln!("usage: chesspi-engine bench [depth 1..64]");
+            std::process::exit(2);
+        }
+    };
+    let (nodes, elapsed) = bench::run(depth, |i, n| {
+        eprintln!("position {:2}: {n} nodes", i + 1);
+    });
+    let nps = nodes as u128 * 1_000_000 / elapsed.as_micros().max(1);
+    eprintln!("depth {depth}, {} ms", elapsed.as_millis());
+    println!("{nodes} nodes {nps} nps");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("bench") {
+        run_bench(&args[1..]);
+        return;
+    }
+    let mut engine = Engine::new();
+    let stdin = io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let keep_going = match UciCommand::parse(&line) {
+            Ok(command) => engine.handle(command),
+            Err(UciError::Empty) => true,
+            Err(e) => {
+                println!("info string {e}");
+                true
+            }
+        };
+        let _ = io::stdout().flush();
+        if !keep_going {
+            return;
+        }
+    }
+    // End of input: let a bounded search finish (so `echo "go depth 8" | chesspi-engine`
+    // works), but stop an infinite one.
+    if let Some(job) = engine.job.take() {
+        if engine.wait_for_stop {
+            engine.stop.store(true, Ordering::Relaxed);
+        }
+        let _ = job.join();
+    }
+}

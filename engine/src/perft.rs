@@ -11,11 +11,11 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves() as u64,
         _ => {
             let mut nodes = 0;
-            for &mv in pos.legal_moves().iter() {
+            pos.for_each_legal_move(|mv| {
                 let mut child = *pos;
                 child.play_unchecked(mv);
                 nodes += perft(&child, depth - 1);
-            }
+            });
             nodes
         }
     }

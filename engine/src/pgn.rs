@@ -1,1 +1,824 @@
 //! Portable Game Notation: writing games and reading the main line of real-world files.
+//!
+//! Writing follows the PGN export format: the seven-tag roster first, `SetUp`/`FEN` when the
+//! game does not start from the standard position, then SAN movetext in lines of fewer than
+//! 80 characters, ending with the result.
+//!
+//! Reading is lenient about what real files contain (comments, NAGs, variations, annotation
+//! glyphs, move numbers glued to moves, missing result tokens) and strict about the moves
+//! themselves: every main-line move is replayed and must be legal and unambiguous. A broken
+//! game yields an error naming the game and the move, and reading goes on with the next one.
+
+use crate::fen::FenError;
+use crate::moves::Move;
+use crate::position::{IllegalMoveError, Position};
+use crate::san::{self, SanError};
+use crate::types::Color;
+use std::fmt;
+use std::str::FromStr;
+
+/// The result of a game as PGN writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+    /// `*`: unfinished, or the result is not known.
+    #[default]
+    Unknown,
+}
+
+impl GameResult {
+    /// The PGN token: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// The result for a game won by `winner`, or drawn (`None`).
+    pub const fn from_winner(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Error for a string that is not a PGN result token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseGameResultError;
+
+impl fmt::Display for ParseGameResultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a PGN result (expected 1-0, 0-1, 1/2-1/2 or *)")
+    }
+}
+
+impl std::error::Error for ParseGameResultError {}
+
+impl FromStr for GameResult {
+    type Err = ParseGameResultError;
+    /// Reads `1-0`, `0-1`, `1/2-1/2` (or `½-½`) and `*`.
+    fn from_str(s: &str) -> Result<GameResult, ParseGameResultError> {
+        match s {
+            "1-0" => Ok(GameResult::WhiteWins),
+            "0-1" => Ok(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" => Ok(GameResult::Draw),
+            "*" => Ok(GameResult::Unknown),
+            _ => Err(ParseGameResultError),
+        }
+    }
+}
+
+/// One game read from PGN (or to be written): its tags in file order, the position it starts
+/// from, its main line and its result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Every tag pair as read, `SetUp` and `FEN` included.
+    pub tags: Vec<(String, String)>,
+    /// The standard position, or the one given by the `FEN` tag.
+    pub start: Position,
+    /// The main line, each move legal in the position it is played in.
+    pub moves: Vec<Move>,
+    /// The result token at the end of the movetext, or else the `Result` tag.
+    pub result: GameResult,
+}
+
+impl PgnGame {
+    /// The value of the first tag with this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The position after the last move.
+    pub fn end_position(&self) -> Position {
+        let mut pos = self.start;
+        for &mv in &self.moves {
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    /// The game as PGN (see [`write_game`]).
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] if a move is not legal where it is played (a game read by this
+    /// module never has one).
+    pub fn to_pgn(&self) -> Result<String, IllegalMoveError> {
+        write_game(&self.tags, &self.start, &self.moves, self.result)
+    }
+}
+
+/// The seven-tag roster, in export order, with the value written when a tag is not given.
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// Export format keeps movetext lines under 80 characters.
+const MAX_LINE: usize = 79;
+
+/// Writes one game as PGN, ending with a newline; separate several games in a file with an
+/// empty line.
+///
+/// Tags: the seven-tag roster comes first, taking values from `tags` where given (`?` or
+/// `????.??.??` otherwise; `Result` is always `result`), then `SetUp "1"` and `FEN` when
+/// `start` is not the standard position, then the remaining `tags` in order. `SetUp`/`FEN`
+/// entries in `tags` are ignored (they are derived from `start`). Characters not allowed in a
+/// tag name are dropped; quotes and backslashes in values are escaped and line breaks become
+/// spaces.
+///
+/// # Errors
+/// [`IllegalMoveError`] for the first move that is not legal where it is played.
+pub fn write_game<N: AsRef<str>, V: AsRef<str>>(
+    tags: &[(N, V)],
+    start: &Position,
+    moves: &[Move],
+    result: GameResult,
+) -> Result<String, IllegalMoveError> {
+    let sans = san::moves_to_san(start, moves);
+    if let Some(&mv) = moves.get(sans.len()) {
+        return Err(IllegalMoveError { mv });
+    }
+
+    let mut out = String::new();
+    let given = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.as_ref() == name)
+            .map(|(_, v)| v.as_ref())
+    };
+    for (name, default) in ROSTER {
+        let value = if name == "Result" {
+            result.as_str()
+        } else {
+            given(name).unwrap_or(default)
+        };
+        push_tag(&mut out, name, value);
+    }
+    if *start != Position::startpos() {
+        push_tag(&mut out, "SetUp", "1");
+        push_tag(&mut out, "FEN", &start.to_fen());
+    }
+    for (name, value) in tags {
+        let name = name.as_ref();
+        if !ROSTER.iter().any(|(r, _)| *r == name) && name != "SetUp" && name != "FEN" {
+            push_tag(&mut out, name, value.as_ref());
+        }
+    }
+    out.push('\n');
+
+    let mut tokens = Vec::with_capacity(sans.len() * 3 / 2 + 1);
+    let mut number = start.fullmove_number();
+    let mut turn = start.turn();
+    for (i, san) in sans.into_iter().enumerate() {
+        match turn {
+            Color::White => tokens.push(format!("{number}.")),
+            Color::Black if i == 0 => tokens.push(format!("{number}...")),
+            Color::Black => {}
+        }
+        tokens.push(san);
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = !turn;
+    }
+    tokens.push(result.as_str().to_string());
+
+    let mut line_len = 0;
+    for token in tokens {
+        if line_len > 0 && line_len + 1 + token.len() > MAX_LINE {
+            out.push('\n');
+            line_len = 0;
+        }
+        if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(&token);
+        line_len += token.len();
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    let name: String = name.chars().filter(|&c| is_tag_name_char(c)).collect();
+    if name.is_empty() {
+        return;
+    }
+    out.push('[');
+    out.push_str(&name);
+    out.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]\n");
+}
+
+fn is_tag_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// What went wrong in one game of a PGN file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnError {
+    /// 1-based number of the game in the file.
+    pub game: usize,
+    /// 1-based line where the problem was found.
+    pub line: usize,
+    pub kind: PgnErrorKind,
+}
+
+/// The kinds of [`PgnError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PgnErrorKind {
+    /// A `[` that does not start a well-formed `[Name "value"]` tag pair.
+    MalformedTag { text: String },
+    /// The `FEN` tag does not hold a valid position.
+    BadFen(FenError),
+    /// `SetUp "1"` without a `FEN` tag.
+    MissingFen,
+    /// A `Variant` tag naming something other than standard chess.
+    UnsupportedVariant(String),
+    /// A main-line move that is not SAN, or not legal, or ambiguous where it is played.
+    Move {
+        /// Full-move number of the move.
+        number: u32,
+        /// Which side played it.
+        turn: Color,
+        /// The move as written.
+        san: String,
+        error: SanError,
+    },
+    /// A `{` comment that runs to the end of the text.
+    UnterminatedComment,
+    /// A `(` variation still open where the game ends.
+    UnclosedVariation,
+    /// A character that cannot appear where it was found (a stray `}`, `]` or `"`).
+    UnexpectedChar(char),
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}, ", self.game)?;
+        match &self.kind {
+            PgnErrorKind::Move {
+                number,
+                turn,
+                san,
+                error,
+            } => {
+                let dots = if *turn == Color::White { "." } else { "..." };
+                write!(f, "move {number}{dots} {san} (line {}): ", self.line)?;
+                match error {
+                    SanError::Syntax(e) => write!(f, "not SAN: {}", e.reason),
+                    SanError::Illegal { .. } => f.write_str("illegal"),
+                    SanError::Ambiguous { .. } => f.write_str("ambiguous"),
+                }
+            }
+            kind => {
+                write!(f, "line {}: ", self.line)?;
+                match kind {
+                    PgnErrorKind::MalformedTag { text } => {
+                        write!(f, "malformed tag pair '{}'", text.escape_default())
+                    }
+                    PgnErrorKind::BadFen(e) => write!(f, "FEN tag: {e}"),
+                    PgnErrorKind::MissingFen => f.write_str("SetUp \"1\" without a FEN tag"),
+                    PgnErrorKind::UnsupportedVariant(v) => {
+                        write!(f, "unsupported variant '{}'", v.escape_default())
+                    }
+                    PgnErrorKind::UnterminatedComment => {
+                        f.write_str("comment '{' not closed before the end of the text")
+                    }
+                    PgnErrorKind::UnclosedVariation => {
+                        f.write_str("variation '(' not closed before the end of the game")
+                    }
+                    PgnErrorKind::UnexpectedChar(c) => {
+                        write!(f, "unexpected '{}'", c.escape_default())
+                    }
+                    PgnErrorKind::Move { .. } => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for PgnError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            PgnErrorKind::BadFen(e) => Some(e),
+            PgnErrorKind::Move { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Reads every game of a PGN text. Each game is read or fails on its own.
+pub fn read_games(text: &str) -> Vec<Result<PgnGame, PgnError>> {
+    games(text).collect()
+}
+
+/// An iterator over the games of a PGN text, reading one game per step.
+pub fn games(text: &str) -> PgnReader<'_> {
+    PgnReader::new(text)
+}
+
+/// Reads games one at a time from a PGN text; see [`games`].
+#[derive(Debug, Clone)]
+pub struct PgnReader<'a> {
+    lexer: Lexer<'a>,
+    games_started: usize,
+}
+
+impl<'a> PgnReader<'a> {
+    pub fn new(text: &'a str) -> PgnReader<'a> {
+        PgnReader {
+            lexer: Lexer::new(text.strip_prefix('\u{feff}').unwrap_or(text)),
+            games_started: 0,
+        }
+    }
+}
+
+impl Iterator for PgnReader<'_> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        read_one(&mut self.lexer, &mut self.games_started)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token<'a> {
+    Tag {
+        name: String,
+        value: String,
+    },
+    MalformedTag(String),
+    /// A move, move number, result or annotation glyph.
+    Symbol(&'a str),
+    Nag,
+    Comment,
+    UnterminatedComment,
+    Open,
+    Close,
+    Unexpected(char),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Lexer<'a> {
+    text: &'a str,
+    at: usize,
+    line: usize,
+}
+
+/// Characters that end a symbol token.
+fn is_delimiter(b: u8) -> bool {
+    b.is_ascii_whitespace() || b"{}()[];\"$".contains(&b)
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str) -> Lexer<'a> {
+        Lexer {
+            text,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    /// Moves to `to`, counting the line breaks passed.
+    fn advance_to(&mut self, to: usize) {
+        let to = to.min(self.text.len());
+        self.line += self.bytes()[self.at..to]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.at = to;
+    }
+
+    /// Index of the next `byte` from `at`, or the end of the text.
+    fn find(&self, byte: u8) -> usize {
+        self.bytes()[self.at..]
+            .iter()
+            .position(|&b| b == byte)
+            .map_or(self.text.len(), |i| self.at + i)
+    }
+
+    /// The next token and the line it starts on; `None` at the end of the text.
+    fn next_token(&mut self) -> Option<(Token<'a>, usize)> {
+        loop {
+            let &b = self.bytes().get(self.at)?;
+            if b.is_ascii_whitespace() {
+                self.advance_to(self.at + 1);
+                continue;
+            }
+            let line = self.line;
+            // An escape line: '%' in the first column.
+            if b == b'%' && (self.at == 0 || self.bytes()[self.at - 1] == b'\n') {
+                let end = self.find(b'\n');
+                self.advance_to(end);
+                continue;
+            }
+            let token = match b {
+                b';' => {
+                    let end = self.find(b'\n');
+                    self.advance_to(end);
+                    continue;
+                }
+                b'{' => {
+                    let end = self.find(b'}');
+                    if end == self.text.len() {
+                        self.advance_to(end);
+                        Token::UnterminatedComment
+                    } else {
+                        self.advance_to(end + 1);
+                        Token::Comment
+                    }
+                }
+                b'[' => self.tag(),
+                b'(' => {
+                    self.advance_to(self.at + 1);
+                    Token::Open
+                }
+                b')' => {
+                    self.advance_to(self.at + 1);
+                    Token::Close
+                }
+                b'$' => {
+                    let digits = self.bytes()[self.at + 1..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    self.advance_to(self.at + 1 + digits);
+                    if digits == 0 {
+                        Token::Unexpected('$')
+                    } else {
+                        Token::Nag
+                    }
+                }
+                b'}' | b']' | b'"' => {
+                    self.advance_to(self.at + 1);
+                    Token::Unexpected(char::from(b))
+                }
+                _ => {
+                    let start = self.at;
+                    let len = self.bytes()[start..]
+                        .iter()
+                        .take_while(|&&b| !is_delimiter(b))
+                        .count();
+                    self.advance_to(start + len);
+                    // Delimiters are ASCII, so both ends are on character boundaries.
+                    Token::Symbol(&self.text[start..start + len])
+                }
+            };
+            return Some((token, line));
+        }
+    }
+
+    /// Reads a tag pair starting at `[`. Values may escape `"` and `\` with a backslash;
+    /// as many files leave inner quotes unescaped, a line of the form `[Name "…"]` is also
+    /// accepted with everything between the first and the last quote as the value.
+    fn tag(&mut self) -> Token<'a> {
+        let line_end = self.find(b'\n');
+        let line = &self.text[self.at..line_end];
+        match parse_tag_strict(line) {
+            Some((name, value, used)) => {
+                self.advance_to(self.at + used);
+                Token::Tag { name, value }
+            }
+            None => {
+                self.advance_to(line_end);
+                match parse_tag_lenient(line) {
+                    Some((name, value)) => Token::Tag { name, value },
+                    None => Token::MalformedTag(line.trim_end().to_string()),
+                }
+            }
+        }
+    }
+}
+
+/// Parses `[Name "value"]` at the start of `line`; returns the name, the unescaped value and
+/// the number of bytes used.
+fn parse_tag_strict(line: &str) -> Option<(String, String, usize)> {
+    let bytes = line.as_bytes();
+    let mut i = 1; // past '['
+    let skip_blanks = |i: &mut usize| {
+        while bytes.get(*i).is_some_and(|b| *b == b' ' || *b == b'\t') {
+            *i += 1;
+        }
+    };
+    skip_blanks(&mut i);
+    let name_start = i;
+    while bytes
+        .get(i)
+        .is_some_and(|&b| is_tag_name_char(char::from(b)))
+    {
+        i += 1;
+    }
+    if i == name_start {
+        return None;
+    }
+    let name = &line[name_start..i];
+    skip_blanks(&mut i);
+    if bytes.get(i) != Some(&b'"') {
+        return None;
+    }
+    i += 1;
+    let mut value = String::new();
+    let mut run_start = i;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => break,
+            b'\\' if matches!(bytes.get(i + 1), Some(b'"' | b'\\')) => {
+                value.push_str(&line[run_start..i]);
+                value.push(char::from(bytes[i + 1]));
+                i += 2;
+                run_start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    value.push_str(&line[run_start..i]);
+    i += 1;
+    skip_blanks(&mut i);
+    if bytes.get(i) != Some(&b']') {
+        return None;
+    }
+    Some((name.to_string(), value, i + 1))
+}
+
+/// Parses a whole line `[Name "any text"]`, taking the value between the first and the last
+/// quote as it is.
+fn parse_tag_lenient(line: &str) -> Option<(String, String)> {
+    let inner = line.trim_end().strip_prefix('[')?.strip_suffix(']')?;
+    let inner = inner.trim_end().strip_suffix('"')?;
+    let (name, value) = inner.split_once('"')?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().all(is_tag_name_char) {
+        return None;
+    }
+    Some((name.to_string(), value.to_string()))
+}
+
+/// Strips a move number (`12.`, `12...`, or bare digits) from the front of a symbol.
+fn strip_move_number(symbol: &str) -> &str {
+    let digits = symbol.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &symbol[digits..];
+    let dots = rest.bytes().take_while(|&b| b == b'.').count();
+    if dots > 0 || rest.is_empty() {
+        &rest[dots..]
+    } else {
+        symbol
+    }
+}
+
+/// Symbols that carry no move: annotation glyphs written apart from the move (`!?`, `+-`,
+/// `=`), ellipses, and `e.p.` notes.
+fn is_annotation(symbol: &str) -> bool {
+    symbol == "e.p."
+        || symbol == "…"
+        || (symbol != "--" && !symbol.is_empty() && symbol.bytes().all(|b| b"!?+-=/".contains(&b)))
+}
+
+/// Reads the next game, or returns `None` once only whitespace and comments are left.
+fn read_one(lexer: &mut Lexer<'_>, games_started: &mut usize) -> Option<Result<PgnGame, PgnError>> {
+    let mut game = GameBuilder::default();
+    loop {
+        let before = *lexer;
+        let Some((token, line)) = lexer.next_token() else {
+            break;
+        };
+        if !game.started && !matches!(token, Token::Comment) {
+            game.started = true;
+            *games_started += 1;
+            game.number = *games_started;
+        }
+        match token {
+            Token::Tag { name, value } => {
+                if game.in_movetext {
+                    // The next game's tags: this game had no result token.
+                    *lexer = before;
+                    break;
+                }
+                game.tags.push((name, value));
+            }
+            Token::MalformedTag(text) => {
+                if game.in_movetext {
+                    *lexer = before;
+                    break;
+                }
+                game.fail(line, PgnErrorKind::MalformedTag { text });
+            }
+            Token::Symbol(symbol) => {
+                game.enter_movetext(line);
+                if game.depth > 0 {
+                    continue;
+                }
+                if let Ok(result) = symbol.parse::<GameResult>() {
+                    game.result = Some(result);
+                    break;
+                }
+                let san = strip_move_number(symbol);
+                if san.is_empty() || san.bytes().all(|b| b == b'.') || is_annotation(san) {
+                    continue;
+                }
+                game.play(san, line);
+            }
+            Token::Nag => game.enter_movetext(line),
+            Token::Comment => {}
+            Token::UnterminatedComment => game.fail(line, PgnErrorKind::UnterminatedComment),
+            Token::Open => {
+                game.enter_movetext(line);
+                game.depth += 1;
+            }
+            Token::Close => {
+                game.enter_movetext(line);
+                if game.depth == 0 {
+                    game.fail(line, PgnErrorKind::UnexpectedChar(')'));
+                } else {
+                    game.depth -= 1;
+                }
+            }
+            Token::Unexpected(c) => game.fail(line, PgnErrorKind::UnexpectedChar(c)),
+        }
+    }
+    if !game.started {
+        return None;
+    }
+    Some(game.finish(lexer.line))
+}
+
+/// A game being read.
+#[derive(Debug, Default)]
+struct GameBuilder {
+    started: bool,
+    number: usize,
+    tags: Vec<(String, String)>,
+    /// Set on entering the movetext, from the tags.
+    position: Option<Position>,
+    start: Option<Position>,
+    moves: Vec<Move>,
+    in_movetext: bool,
+    depth: usize,
+    result: Option<GameResult>,
+    error: Option<PgnError>,
+}
+
+impl GameBuilder {
+    /// Keeps the first error: later ones are usually its consequences.
+    fn fail(&mut self, line: usize, kind: PgnErrorKind) {
+        if self.error.is_none() {
+            self.error = Some(PgnError {
+                game: self.number,
+                line,
+                kind,
+            });
+        }
+    }
+
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets up the start position from the tags when the movetext begins.
+    fn enter_movetext(&mut self, line: usize) {
+        if self.in_movetext {
+            return;
+        }
+        self.in_movetext = true;
+        if let Some(variant) = self.tag("Variant") {
+            let known = [
+                "standard",
+                "chess",
+                "normal",
+                "from position",
+                "fromposition",
+            ];
+            if !known.contains(&variant.trim().to_ascii_lowercase().as_str()) {
+                let kind = PgnErrorKind::UnsupportedVariant(variant.to_string());
+                self.fail(line, kind);
+            }
+        }
+        let start = match (self.tag("FEN"), self.tag("SetUp")) {
+            (Some(fen), _) => Position::from_fen(fen).map_err(PgnErrorKind::BadFen),
+            (None, Some("1")) => Err(PgnErrorKind::MissingFen),
+            (None, _) => Ok(Position::startpos()),
+        };
+        match start {
+            Ok(pos) => {
+                self.start = Some(pos);
+                self.position = Some(pos);
+            }
+            Err(kind) => self.fail(line, kind),
+        }
+    }
+
+    fn play(&mut self, text: &str, line: usize) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(pos) = self.position.as_mut() else {
+            return;
+        };
+        match san::parse_san(pos, text) {
+            Ok(mv) => {
+                pos.play_unchecked(mv);
+                self.moves.push(mv);
+            }
+            Err(error) => {
+                let kind = PgnErrorKind::Move {
+                    number: pos.fullmove_number(),
+                    turn: pos.turn(),
+                    san: text.to_string(),
+                    error,
+                };
+                self.fail(line, kind);
+            }
+        }
+    }
+
+    fn finish(mut self, line: usize) -> Result<PgnGame, PgnError> {
+        // A game of tags only still has a start position to check.
+        self.enter_movetext(line);
+        if self.depth > 0 {
+            self.fail(line, PgnErrorKind::UnclosedVariation);
+        }
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        let result = self
+            .result
+            .or_else(|| self.tag("Result").and_then(|r| r.parse().ok()))
+            .unwrap_or_default();
+        Ok(PgnGame {
+            start: self.start.unwrap_or_default(),
+            tags: self.tags,
+            moves: self.moves,
+            result,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_are_stripped() {
+        assert_eq!(strip_move_number("12."), "");
+        assert_eq!(strip_move_number("12...Nf6"), "Nf6");
+        assert_eq!(strip_move_number("1.e4"), "e4");
+        assert_eq!(strip_move_number("7"), "");
+        assert_eq!(strip_move_number("0-0"), "0-0");
+        assert_eq!(strip_move_number("e4"), "e4");
+    }
+
+    #[test]
+    fn tags_with_escapes_and_stray_quotes() {
+        assert_eq!(
+            parse_tag_strict(r#"[Event "A \"quoted\" \\ name"] rest"#),
+            Some(("Event".to_string(), r#"A "quoted" \ name"#.to_string(), 30))
+        );
+        assert_eq!(parse_tag_strict(r#"[Event "The "Big" Open"]"#), None);
+        assert_eq!(
+            parse_tag_lenient(r#"[Event "The "Big" Open"]  "#),
+            Some(("Event".to_string(), r#"The "Big" Open"#.to_string()))
+        );
+        assert_eq!(parse_tag_lenient("[Event]"), None);
+    }
+}

@@ -103,8 +103,9 @@ impl MoveSet {
     #[inline]
     pub fn len(&self) -> usize {
         let n = self.to.count() as usize;
-        if self.role == Role::Pawn {
-            n + 3 * (self.to & BACK_RANKS).count() as usize
+        // A pawn's moves either all promote (from the seventh rank) or none do.
+        if self.role == Role::Pawn && (self.to & BACK_RANKS).nonempty() {
+            4 * n
         } else {
             n
         }
@@ -207,7 +208,7 @@ impl Position {
         if pos.turn == Color::Black {
             pos.hash ^= zobrist::black_to_move();
         }
-        pos.checkers = pos.attackers_to(pos.king_of(pos.turn), pos.occupied()) & pos.them();
+        pos.checkers = pos.checkers_by(!pos.turn);
         if let Some(ep) = setup.ep_square {
             pos.set_ep_if_capturable(ep);
         }
@@ -338,10 +339,34 @@ impl Position {
             | (rook_attacks(sq, occupied) & orth)
     }
 
-    /// Whether `by` attacks `sq` with the given occupancy.
+    /// Whether `by` attacks `sq` with the given occupancy. Cheapest tests first, stopping at
+    /// the first attacker found (this runs for every king move in move generation).
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
-        (self.attackers_to(sq, occupied) & self.colors[by as usize]).nonempty()
+        let theirs = self.colors[by as usize];
+        let queens = self.roles[Role::Queen as usize];
+        ((knight_attacks(sq) & self.roles[Role::Knight as usize] & theirs).nonempty())
+            || ((pawn_attacks(!by, sq) & self.roles[Role::Pawn as usize] & theirs).nonempty())
+            || ((king_attacks(sq) & self.roles[Role::King as usize] & theirs).nonempty())
+            || ((bishop_attacks(sq, occupied)
+                & (self.roles[Role::Bishop as usize] | queens)
+                & theirs)
+                .nonempty())
+            || ((rook_attacks(sq, occupied) & (self.roles[Role::Rook as usize] | queens) & theirs)
+                .nonempty())
+    }
+
+    /// Pieces of `by` giving check to the other king (kings never give check).
+    #[inline]
+    fn checkers_by(&self, by: Color) -> Bitboard {
+        let king = self.king_of(!by);
+        let occ = self.occupied();
+        let queens = self.roles[Role::Queen as usize];
+        ((pawn_attacks(!by, king) & self.roles[Role::Pawn as usize])
+            | (knight_attacks(king) & self.roles[Role::Knight as usize])
+            | (bishop_attacks(king, occ) & (self.roles[Role::Bishop as usize] | queens))
+            | (rook_attacks(king, occ) & (self.roles[Role::Rook as usize] | queens)))
+            & self.colors[by as usize]
     }
 
     /// Pieces of the side to move pinned to their king.
@@ -565,17 +590,26 @@ impl Position {
     /// Turns a move set into moves, with promotions, castling and en passant marked.
     #[inline]
     fn expand(&self, set: MoveSet, list: &mut MoveList) {
+        self.expand_into(set, &mut |mv| list.push(mv));
+    }
+
+    #[inline]
+    fn expand_into(&self, set: MoveSet, emit: &mut impl FnMut(Move)) {
         match set.role {
             Role::Pawn => {
-                for to in set.to {
-                    if BACK_RANKS.contains(to) {
+                if (set.to & BACK_RANKS).nonempty() {
+                    for to in set.to {
                         for role in Role::PROMOTIONS {
-                            list.push(Move::new(set.from, to, MoveKind::Promotion(role)));
+                            emit(Move::new(set.from, to, MoveKind::Promotion(role)));
                         }
-                    } else if Some(to) == self.ep_square && set.from.file() != to.file() {
-                        list.push(Move::new(set.from, to, MoveKind::EnPassant));
+                    }
+                    return;
+                }
+                for to in set.to {
+                    if Some(to) == self.ep_square && set.from.file() != to.file() {
+                        emit(Move::new(set.from, to, MoveKind::EnPassant));
                     } else {
-                        list.push(Move::normal(set.from, to));
+                        emit(Move::normal(set.from, to));
                     }
                 }
             }
@@ -583,18 +617,27 @@ impl Position {
                 for to in set.to {
                     let distance = (to.file() as i32 - set.from.file() as i32).abs();
                     if distance == 2 {
-                        list.push(Move::new(set.from, to, MoveKind::Castle));
+                        emit(Move::new(set.from, to, MoveKind::Castle));
                     } else {
-                        list.push(Move::normal(set.from, to));
+                        emit(Move::normal(set.from, to));
                     }
                 }
             }
             _ => {
                 for to in set.to {
-                    list.push(Move::normal(set.from, to));
+                    emit(Move::normal(set.from, to));
                 }
             }
         }
+    }
+
+    /// Calls `visit` with every legal move, without building a list.
+    #[inline]
+    pub fn for_each_legal_move(&self, mut visit: impl FnMut(Move)) {
+        self.for_each_move_set(|set| {
+            self.expand_into(set, &mut visit);
+            false
+        });
     }
 
     /// Number of legal moves, without listing them.
@@ -772,7 +815,7 @@ impl Position {
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::black_to_move();
-        self.checkers = self.attackers_to(self.king_of(self.turn), self.occupied()) & self.them();
+        self.checkers = self.checkers_by(!self.turn);
     }
 
     /// Same placement, side to move, castling rights and en passant possibility — the FIDE

@@ -1,0 +1,29 @@
+# Build image for `cross build --target aarch64-unknown-linux-gnu` (see cross.toml).
+#
+# Debian bookworm, like Raspberry Pi OS Bookworm on the device: its glibc (2.36) bounds the
+# symbols the binary needs, and its arm64 libinput (1.22) is new enough for Slint's KMS backend.
+# cross's own images are Ubuntu 24.04 (glibc 2.39: the binary would not start on the device) or,
+# for 0.2.5, too old for that libinput.
+FROM debian:bookworm-slim
+
+ARG DEBIAN_FRONTEND=noninteractive
+RUN dpkg --add-architecture arm64 \
+ && apt-get update \
+ && apt-get install -y --no-install-recommends \
+      ca-certificates gcc g++ libc6-dev make pkg-config \
+      gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross \
+      binutils-aarch64-linux-gnu qemu-user \
+      libc6:arm64 libinput-dev:arm64 libudev-dev:arm64 libxkbcommon-dev:arm64 \
+      libgbm-dev:arm64 \
+ && rm -rf /var/lib/apt/lists/*
+
+# cross runs cargo from the host's toolchain inside this image; these tell it how to link and
+# where the arm64 .pc files are (only those: never the host's).
+ENV CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64 \
+    CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc \
+    CXX_aarch64_unknown_linux_gnu=aarch64-linux-gnu-g++ \
+    AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar \
+    PKG_CONFIG_ALLOW_CROSS=1 \
+    PKG_CONFIG_LIBDIR_aarch64_unknown_linux_gnu=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+    PKG_CONFIG_SYSROOT_DIR_aarch64_unknown_linux_gnu=/

@@ -1,0 +1,163 @@
+//! What bounds a search: depth, nodes, time, and the deliberate weakness of low levels.
+
+use crate::moves::Move;
+use std::time::Duration;
+
+/// Every limit of one search; `None` fields do not limit. With no limit at all the search runs
+/// until stopped (or to the maximum depth).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchLimits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget: the search stops when it is spent (deterministic, unlike time).
+    pub nodes: Option<u64>,
+    /// Hard wall-clock limit for the whole search.
+    pub movetime: Option<Duration>,
+    /// No new iteration starts after this much time (from clock management).
+    pub soft_time: Option<Duration>,
+    /// Hard stop from clock management.
+    pub hard_time: Option<Duration>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<u32>,
+    /// Ignore time limits until stopped (`go infinite`, pondering).
+    pub infinite: bool,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Deliberate imprecision of the weak levels.
+    pub weakness: Option<Weakness>,
+}
+
+/// The side to move's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    pub remaining: Duration,
+    pub increment: Duration,
+    /// Moves until the next time control, if there is one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Moves left in the game assumed when the control gives none (sudden death).
+const ASSUMED_MOVES_TO_GO: u32 = 30;
+/// Never plan on more than this many moves: keeps a reserve with long repeating controls.
+const MAX_MOVES_TO_GO: u32 = 50;
+
+impl SearchLimits {
+    /// Soft and hard time for one move from the clock, after the GUI's `overhead` per move.
+    pub fn from_clock(clock: Clock, overhead: Duration) -> SearchLimits {
+        let remaining = clock.remaining.saturating_sub(overhead);
+        let moves = clock
+            .moves_to_go
+            .unwrap_or(ASSUMED_MOVES_TO_GO)
+            .clamp(1, MAX_MOVES_TO_GO);
+        let base = remaining / moves + clock.increment * 3 / 4;
+        // The last move before a control may use most of the clock; otherwise keep a reserve.
+        let max_share = if moves == 1 {
+            remaining * 4 / 5
+        } else {
+            remaining * 2 / 5
+        };
+        let hard = (base * 3).min(max_share).max(Duration::from_millis(1));
+        let soft = (base * 3 / 5).min(hard);
+        SearchLimits {
+            soft_time: Some(soft),
+            hard_time: Some(hard),
+            ..SearchLimits::default()
+        }
+    }
+}
+
+/// Deliberate imprecision: instead of the best root move, pick among the near-best with
+/// probability falling off with the loss (a softmax), never beyond `max_loss`. Weak levels
+/// thus play plausible second-best moves and occasional mistakes rather than random moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Weakness {
+    /// Softmax temperature in centipawns: a move this much worse is e times less likely.
+    pub temperature: i32,
+    /// Moves losing more than this against the best are never chosen.
+    pub max_loss: i32,
+    pub seed: u64,
+}
+
+impl Weakness {
+    /// Picks a move from scored root moves `(move, score)` (scores from the last complete
+    /// iteration; unscored moves carry `i32::MIN`). The list must not be empty.
+    pub(super) fn choose_from(&self, scored: &[(Move, i32)]) -> Option<Move> {
+        let best = scored.iter().map(|&(_, s)| s).max()?;
+        let first_best = scored.iter().find(|&&(_, s)| s == best).map(|&(m, _)| m);
+        if best == i32::MIN {
+            return first_best;
+        }
+        let temperature = self.temperature.max(1) as f64;
+        let weights: Vec<(Move, f64)> = scored
+            .iter()
+            .filter(|&&(_, s)| s != i32::MIN && best - s <= self.max_loss)
+            .map(|&(m, s)| (m, (-(best - s) as f64 / temperature).exp()))
+            .collect();
+        let total: f64 = weights.iter().map(|&(_, w)| w).sum();
+        // A uniform number in [0, total) from the seed (splitmix64 finaliser).
+        let mut z = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let mut point = (z >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for &(m, w) in &weights {
+            if point < w {
+                return Some(m);
+            }
+            point -= w;
+        }
+        first_best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Square;
+
+    #[test]
+    fn clock_budget_is_sane() {
+        let limits = SearchLimits::from_clock(
+            Clock {
+                remaining: Duration::from_secs(60),
+                increment: Duration::from_millis(600),
+                moves_to_go: None,
+            },
+            Duration::from_millis(10),
+        );
+        let soft = limits.soft_time.unwrap();
+        let hard = limits.hard_time.unwrap();
+        assert!(soft > Duration::from_millis(500) && soft < Duration::from_secs(3));
+        assert!(hard >= soft && hard < Duration::from_secs(24));
+        // Nearly out of time: never more than the clock holds.
+        let limits = SearchLimits::from_clock(
+            Clock {
+                remaining: Duration::from_millis(30),
+                increment: Duration::ZERO,
+                moves_to_go: Some(1),
+            },
+            Duration::from_millis(10),
+        );
+        assert!(limits.hard_time.unwrap() <= Duration::from_millis(20));
+    }
+
+    #[test]
+    fn weakness_stays_within_max_loss() {
+        let a = Move::new(Square::E2, Square::E4, crate::MoveKind::Normal);
+        let b = Move::new(Square::D2, Square::D4, crate::MoveKind::Normal);
+        let c = Move::new(Square::G2, Square::G4, crate::MoveKind::Normal);
+        let scored = [(a, 50), (b, 30), (c, -400), (c, i32::MIN)];
+        let mut seen_b = false;
+        for seed in 0..200 {
+            let w = Weakness {
+                temperature: 40,
+                max_loss: 100,
+                seed,
+            };
+            let mv = w.choose_from(&scored).unwrap();
+            assert!(mv == a || mv == b);
+            seen_b |= mv == b;
+        }
+        assert!(seen_b);
+    }
+}
