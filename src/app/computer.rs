@@ -1,9 +1,9 @@
 //! The computer player: one worker thread that owns the engine's searcher and answers
 //! requests one at a time, so the UI thread never waits for a search.
 
-use super::controller::{Purpose, ThinkRequest};
-use chesspi_engine::search::Searcher;
-use chesspi_engine::Move;
+use super::controller::{Purpose, Reply, ThinkRequest};
+use chesspi_engine::game::Game;
+use chesspi_engine::search::{Score, SearchLimits, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -13,12 +13,18 @@ use std::time::{Duration, Instant};
 /// Hash table size of the app's searcher: small, the Pi 3 has 1 GB for everything.
 const HASH_MB: usize = 16;
 
+/// The computer accepts a draw when it judges itself at least this far behind (centipawns).
+const DRAW_ACCEPT_MARGIN: i32 = 50;
+/// Search effort for judging a draw offer: a quick, fixed look.
+const DRAW_NODES: u64 = 200_000;
+const DRAW_TIME: Duration = Duration::from_secs(2);
+
 /// The worker's answer to one request.
 #[derive(Debug, Clone, Copy)]
 pub struct Answer {
     pub id: u64,
     pub purpose: Purpose,
-    pub mv: Option<Move>,
+    pub reply: Reply,
     /// How long the search took.
     pub elapsed: Duration,
 }
@@ -93,9 +99,14 @@ fn work(inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
         }
         let started = Instant::now();
         let request = &job.request;
-        let mv = match request.purpose {
-            Purpose::Move => searcher.choose_move(&request.game, request.level, &job.stop),
-            Purpose::Hint => searcher.hint(&request.game, &job.stop),
+        let reply = match request.purpose {
+            Purpose::Move => {
+                Reply::Move(searcher.choose_move(&request.game, request.level, &job.stop))
+            }
+            Purpose::Hint => Reply::Move(searcher.hint(&request.game, &job.stop)),
+            Purpose::DrawOffer => Reply::Draw {
+                accept: accepts_draw(&mut searcher, &request.game, &job.stop),
+            },
         };
         if job.stop.load(Ordering::Relaxed) {
             continue;
@@ -103,8 +114,30 @@ fn work(inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
         on_answer(Answer {
             id: request.id,
             purpose: request.purpose,
-            mv,
+            reply,
             elapsed: started.elapsed(),
         });
+    }
+}
+
+/// Judges a draw offered by the player on move: the computer (the other side) accepts when
+/// a quick search says it stands worse by [`DRAW_ACCEPT_MARGIN`] or more.
+fn accepts_draw(searcher: &mut Searcher, game: &Game, stop: &AtomicBool) -> bool {
+    let limits = SearchLimits {
+        nodes: Some(DRAW_NODES),
+        movetime: Some(DRAW_TIME),
+        ..SearchLimits::default()
+    };
+    let result = searcher.search(
+        game.position(),
+        game.history_hashes(),
+        &limits,
+        stop,
+        &mut |_| {},
+    );
+    // The score is from the point of view of the player on move, who offered the draw.
+    match result.score {
+        Score::Cp(cp) => cp >= DRAW_ACCEPT_MARGIN,
+        Score::Mate(moves) => moves > 0,
     }
 }

@@ -30,6 +30,17 @@ pub enum Purpose {
     Move,
     /// A suggestion for the player.
     Hint,
+    /// Whether to accept the player's draw offer.
+    DrawOffer,
+}
+
+/// The worker's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// A move (for [`Purpose::Move`] and [`Purpose::Hint`]); `None` when there is none.
+    Move(Option<Move>),
+    /// The computer's answer to a draw offer.
+    Draw { accept: bool },
 }
 
 /// A search for the worker thread.
@@ -470,7 +481,7 @@ impl Controller {
 
     /// The worker's answer to request `id`. Stale answers (after an undo, a new game, ...)
     /// are ignored.
-    pub fn computer_answered(&mut self, id: u64, mv: Option<Move>) {
+    pub fn computer_answered(&mut self, id: u64, reply: Reply) {
         let Some((current, purpose)) = self.thinking else {
             return;
         };
@@ -478,19 +489,27 @@ impl Controller {
             return;
         }
         self.thinking = None;
-        match purpose {
-            Purpose::Move => {
-                let Some(mv) = mv else { return };
+        match (purpose, reply) {
+            (Purpose::Move, Reply::Move(Some(mv))) => {
                 let turn = self.game.position().turn();
                 if self.setup.is_computer(turn) && self.game.play(mv).is_ok() {
                     self.after_change();
                 }
             }
-            Purpose::Hint => {
+            (Purpose::Hint, Reply::Move(mv)) => {
                 if self.human_to_move() {
                     self.hint = mv;
                 }
             }
+            (Purpose::DrawOffer, Reply::Draw { accept: true }) => {
+                if self.game.agree_draw().is_ok() {
+                    self.after_change();
+                }
+            }
+            (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
+                self.note = Some("The computer declines the draw — play on".to_string());
+            }
+            _ => {}
         }
     }
 
@@ -512,9 +531,10 @@ impl Controller {
         }
     }
 
+    /// Drops a hint and stops a search for one, or for a draw decision (the player moved on).
     fn cancel_hint(&mut self) {
         self.hint = None;
-        if matches!(self.thinking, Some((_, Purpose::Hint))) {
+        if matches!(self.thinking, Some((_, Purpose::Hint | Purpose::DrawOffer))) {
             self.cancel_thinking();
         }
     }
@@ -654,7 +674,7 @@ impl Controller {
             ];
         }
         let human_turn = self.human_to_move();
-        let hint_running = matches!(self.thinking, Some((_, Purpose::Hint)));
+        let hint_running = self.thinking.is_some();
         let playing = self.setup.mode != Mode::Demo;
         vec![
             item(Action::NewGame, true, false),
@@ -725,15 +745,10 @@ impl Controller {
                     by: self.game.position().turn(),
                 });
             }
+            // The engine judges the position; see the worker for its rule.
             Mode::Computer { .. } => {
-                // The computer takes a draw only when the rules would give one anyway (a
-                // claimable draw); otherwise it plays on.
-                if self.game.claimable_draw().is_some() {
-                    if self.game.claim_draw().is_ok() {
-                        self.after_change();
-                    }
-                } else {
-                    self.note = Some("The computer declines the draw — play on".to_string());
+                if self.human_to_move() && self.thinking.is_none() {
+                    self.request(Purpose::DrawOffer);
                 }
             }
             Mode::Demo => {}
@@ -782,7 +797,14 @@ impl Controller {
                     Mode::Friend => format!("{} resigns", color_name(self.game.position().turn())),
                     _ => "Resign".to_string(),
                 };
-                options.push(option("offer", "Offer a draw", false, false));
+                // Against the computer an offer is judged by a search, on the player's turn.
+                let can_offer = match self.setup.mode {
+                    Mode::Computer { .. } => self.human_to_move() && self.thinking.is_none(),
+                    _ => true,
+                };
+                if can_offer {
+                    options.push(option("offer", "Offer a draw", false, false));
+                }
                 options.push(option("resign", &resign, false, true));
                 options.push(option("cancel", "Keep playing", false, false));
                 view("Resign or draw?", String::new(), options)
@@ -1057,12 +1079,22 @@ impl Controller {
                 thinking: true,
             };
         }
-        if matches!(self.thinking, Some((_, Purpose::Hint))) {
-            return Status {
-                text: "Looking for a good move…".to_string(),
-                alert: false,
-                thinking: true,
-            };
+        match self.thinking {
+            Some((_, Purpose::Hint)) => {
+                return Status {
+                    text: "Looking for a good move…".to_string(),
+                    alert: false,
+                    thinking: true,
+                };
+            }
+            Some((_, Purpose::DrawOffer)) => {
+                return Status {
+                    text: "The computer considers your draw offer…".to_string(),
+                    alert: false,
+                    thinking: true,
+                };
+            }
+            _ => {}
         }
         let who = match self.setup.mode {
             Mode::Friend => format!("{} to move", color_name(turn)),
@@ -1305,7 +1337,7 @@ mod tests {
         tap(&mut c, "e4");
         let (id, _) = think_ids(&c.take_effects())[0];
         let reply = c.game().position().legal_moves()[0];
-        c.computer_answered(id, Some(reply));
+        c.computer_answered(id, Reply::Move(Some(reply)));
         assert_eq!(c.game().moves().len(), 2);
         c.action(Action::Undo);
         assert!(c.game().moves().is_empty());
@@ -1322,7 +1354,7 @@ mod tests {
         assert!(c.game().moves().is_empty());
         assert!(c.take_effects().iter().any(|e| matches!(e, Effect::CancelThinking)));
         let stale = Position::startpos().legal_moves()[0];
-        c.computer_answered(id, Some(stale));
+        c.computer_answered(id, Reply::Move(Some(stale)));
         assert!(c.game().moves().is_empty(), "a stale answer is ignored");
     }
 
@@ -1382,6 +1414,24 @@ mod tests {
     }
 
     #[test]
+    fn draw_offer_to_the_computer_is_judged_by_a_search() {
+        let mut c = Controller::new(Setup::FIRST_START);
+        c.take_effects();
+        c.action(Action::ResignOrDraw);
+        c.dialog_option("offer");
+        let (id, purpose) = think_ids(&c.take_effects())[0];
+        assert_eq!(purpose, Purpose::DrawOffer);
+        assert!(c.status().thinking);
+        c.computer_answered(id, Reply::Draw { accept: false });
+        assert_eq!(c.status().text, "The computer declines the draw — play on");
+        c.action(Action::ResignOrDraw);
+        c.dialog_option("offer");
+        let (id, _) = think_ids(&c.take_effects())[0];
+        c.computer_answered(id, Reply::Draw { accept: true });
+        assert_eq!(c.result().map(|r| r.title), Some("Draw".to_string()));
+    }
+
+    #[test]
     fn draw_offer_between_two_players() {
         let mut c = Controller::new(friend());
         c.action(Action::ResignOrDraw);
@@ -1428,7 +1478,7 @@ mod tests {
             .copied()
             .find(|m| m.from() == sq("g1") && m.to() == sq("f3"))
             .expect("Nf3 is legal");
-        c.computer_answered(id, Some(mv));
+        c.computer_answered(id, Reply::Move(Some(mv)));
         assert!(c.cells()[c.cell_of(sq("f3"))].hint);
         assert!(c.status().text.starts_with("Hint: "));
         tap(&mut c, "e2");

@@ -327,11 +327,13 @@ fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>
                 slint::TimerMode::SingleShot,
                 wait,
                 move || {
-                    with_shell(&shell, &window, |c| c.computer_answered(answer.id, answer.mv));
+                    with_shell(&shell, &window, |c| {
+                        c.computer_answered(answer.id, answer.reply);
+                    });
                 },
             );
         } else {
-            update(&rc, &win, |c| c.computer_answered(answer.id, answer.mv));
+            update(&rc, &win, |c| c.computer_answered(answer.id, answer.reply));
         }
     }
 }
