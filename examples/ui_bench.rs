@@ -4,12 +4,12 @@
 //!
 //! `cargo run --release --example ui_bench`
 
+use chesspi::app::App;
 use chesspi::app::headless;
 use chesspi::app::mode::Setup;
 use chesspi::app::screenshot::square_center;
-use chesspi::app::App;
-use chesspi_engine::game::Game;
 use chesspi_engine::Square;
+use chesspi_engine::game::Game;
 use slint::ComponentHandle;
 use std::time::{Duration, Instant};
 

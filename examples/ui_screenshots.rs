@@ -3,11 +3,11 @@
 //!
 //! `cargo run --example ui_screenshots [OUT_DIR]` (default: docs/screenshots)
 
+use chesspi::app::App;
 use chesspi::app::controller::Action;
 use chesspi::app::headless;
 use chesspi::app::mode::{Level, Mode, Setup};
 use chesspi::app::screenshot::square_center;
-use chesspi::app::App;
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position, Square};
 use slint::ComponentHandle;
@@ -87,7 +87,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         },
         level: Level::new(6).ok_or("level 6")?,
     };
-    let app = open(game("e2e4 d7d5 e4d5 d8d5 b1c3 d5e5 f1e2 e5c3 d2c3 e7e5 f2f4 f8c5 g1f3 b8c6 d1d5 g8e7 d5f7")?, you_black)?;
+    let app = open(
+        game(
+            "e2e4 d7d5 e4d5 d8d5 b1c3 d5e5 f1e2 e5c3 d2c3 e7e5 f2f4 f8c5 g1f3 b8c6 d1d5 g8e7 d5f7",
+        )?,
+        you_black,
+    )?;
     shoot(&app, &dir, "check.png")?;
 
     let app = open(Game::new(), you_white)?;

@@ -161,7 +161,12 @@ mod tests {
     #[test]
     fn screenshot_with_fen() {
         assert_eq!(
-            parse(["--screenshot", "out.png", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]),
+            parse([
+                "--screenshot",
+                "out.png",
+                "--fen",
+                "8/8/8/8/8/8/8/K6k w - - 0 1"
+            ]),
             Ok(Command::Screenshot {
                 out: PathBuf::from("out.png"),
                 fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".to_string()),
@@ -197,7 +202,10 @@ mod tests {
 
     #[test]
     fn help_and_version_win_over_everything_else() {
-        assert_eq!(parse(["--screenshot", "x.png", "--help"]), Ok(Command::Help));
+        assert_eq!(
+            parse(["--screenshot", "x.png", "--help"]),
+            Ok(Command::Help)
+        );
         assert_eq!(parse(["--version"]), Ok(Command::Version));
         assert_eq!(parse(["-h"]), Ok(Command::Help));
     }

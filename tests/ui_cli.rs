@@ -45,7 +45,11 @@ fn screenshot_writes_an_800x480_png() {
         "--tap",
         "f1",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let decoder = png::Decoder::new(std::io::BufReader::new(
         std::fs::File::open(&path).expect("the PNG exists"),
     ));

@@ -2,11 +2,11 @@
 //! blocks the screen (Undo during its search cancels it). One platform per process, so
 //! the scenarios run in one test.
 
+use chesspi::app::App;
 use chesspi::app::headless;
 use chesspi::app::mode::{Level, Mode, Setup};
 use chesspi::app::screenshot::square_center;
 use chesspi::app::ui::GameAdapter;
-use chesspi::app::App;
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Square};
 use slint::{ComponentHandle, Model};
@@ -47,7 +47,10 @@ fn the_computer_answers() {
     tap(&app, "e2");
     tap(&app, "e4");
     let adapter = app.window().global::<GameAdapter>();
-    assert!(adapter.get_thinking(), "the screen says the computer is thinking");
+    assert!(
+        adapter.get_thinking(),
+        "the screen says the computer is thinking"
+    );
     assert_eq!(adapter.get_status(), "Computer is thinking…");
     assert!(
         headless::pump_until(Duration::from_secs(30), || moves(&app) == 2),
@@ -58,7 +61,10 @@ fn the_computer_answers() {
     // The reply is a legal black move, shown on the board.
     let reply = app.with_controller(|c| c.game().moves()[1]);
     let after = app.with_controller(|c| *c.game().position());
-    assert_eq!(after.piece_at(reply.to()).map(|p| p.color), Some(Color::Black));
+    assert_eq!(
+        after.piece_at(reply.to()).map(|p| p.color),
+        Some(Color::Black)
+    );
     let cell = app.with_controller(|c| c.cell_of(reply.to()));
     let shown = adapter.get_squares().row_data(cell).expect("cell");
     assert!(shown.piece >= 7 && shown.last_move);
@@ -72,9 +78,14 @@ fn the_computer_opens_when_the_player_is_black() {
         level: Setup::FIRST_START.level,
     });
     assert!(app.with_controller(|c| c.is_flipped()));
-    assert!(headless::pump_until(Duration::from_secs(30), || moves(&app) == 1));
+    assert!(headless::pump_until(Duration::from_secs(30), || moves(
+        &app
+    ) == 1));
     assert_eq!(
-        app.window().global::<GameAdapter>().get_bottom_player().name,
+        app.window()
+            .global::<GameAdapter>()
+            .get_bottom_player()
+            .name,
         "You"
     );
 }
@@ -106,10 +117,16 @@ fn undo_while_thinking_cancels_the_search() {
     assert!(app.with_controller(|c| c.is_computer_thinking()));
     let started = Instant::now();
     press_action(&app, "undo");
-    assert!(started.elapsed() < Duration::from_millis(200), "Undo did not wait for the search");
+    assert!(
+        started.elapsed() < Duration::from_millis(200),
+        "Undo did not wait for the search"
+    );
     assert_eq!(moves(&app), 0);
     // No late move arrives from the cancelled search.
-    assert!(!headless::pump_until(Duration::from_millis(1500), || moves(&app) != 0));
+    assert!(!headless::pump_until(
+        Duration::from_millis(1500),
+        || moves(&app) != 0
+    ));
     assert_eq!(
         app.window().global::<GameAdapter>().get_status(),
         "Your move — tap a piece"

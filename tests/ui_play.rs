@@ -31,8 +31,11 @@ fn tap(app: &App, name: &str) {
 
 fn drag(app: &App, from: &str, to: &str) {
     let flipped = app.with_controller(|c| c.is_flipped());
-    headless::drag(square_center(sq(from), flipped), square_center(sq(to), flipped))
-        .expect("drag");
+    headless::drag(
+        square_center(sq(from), flipped),
+        square_center(sq(to), flipped),
+    )
+    .expect("drag");
 }
 
 /// The centre of the i-th button of the side panel (three to a row at the bottom).
@@ -170,7 +173,10 @@ fn undo_takes_back() {
     assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
     press_action(&app, "undo");
     assert_eq!(fen(&app), Position::startpos().to_fen());
-    assert_eq!(app.window().global::<GameAdapter>().get_moves().row_count(), 0);
+    assert_eq!(
+        app.window().global::<GameAdapter>().get_moves().row_count(),
+        0
+    );
 }
 
 fn checkmate_ends_the_game() {
@@ -183,7 +189,10 @@ fn checkmate_ends_the_game() {
     assert!(adapter.get_game_over());
     assert_eq!(adapter.get_result_title(), "Black wins");
     assert_eq!(adapter.get_result_reason(), "by checkmate");
-    let king = adapter.get_squares().row_data(cell(&app, "e1")).expect("cell");
+    let king = adapter
+        .get_squares()
+        .row_data(cell(&app, "e1"))
+        .expect("cell");
     assert!(king.check, "the mated king is highlighted");
     // The board takes no more moves.
     tap(&app, "a2");

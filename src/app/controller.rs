@@ -6,9 +6,9 @@
 //! leaves as [`Effect`]s that the app shell hands to the worker thread.
 
 use super::mode::{ColourChoice, Mode, ModeChoice, NewGameForm, Setup};
+use chesspi_engine::game::{Game, Outcome, Termination};
 use chesspi_engine::level::Level;
 use chesspi_engine::san::to_san;
-use chesspi_engine::game::{Game, Outcome, Termination};
 use chesspi_engine::{Color, Move, Piece, Position, Role, Square};
 
 /// Something the app shell must do for the controller.
@@ -577,7 +577,11 @@ impl Controller {
 
     /// A side-panel button.
     pub fn action(&mut self, action: Action) {
-        if !self.actions().iter().any(|a| a.action == action && a.enabled) {
+        if !self
+            .actions()
+            .iter()
+            .any(|a| a.action == action && a.enabled)
+        {
             return;
         }
         self.note = None;
@@ -938,7 +942,9 @@ impl Controller {
                 check: check_square == Some(sq),
                 hint: self.hint.is_some_and(|m| m.from() == sq || m.to() == sq),
                 target,
-                capture: target && (piece.is_some() || targets.iter().any(|m| m.to() == sq && m.is_en_passant())),
+                capture: target
+                    && (piece.is_some()
+                        || targets.iter().any(|m| m.to() == sq && m.is_en_passant())),
                 file_label: (cell / 8 == 7).then(|| sq.file().char()),
                 rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
             };
@@ -948,7 +954,11 @@ impl Controller {
 
     /// The players' lines: (top of the board, bottom of the board).
     pub fn players(&self) -> (PlayerInfo, PlayerInfo) {
-        let bottom = if self.flipped { Color::Black } else { Color::White };
+        let bottom = if self.flipped {
+            Color::Black
+        } else {
+            Color::White
+        };
         (self.player(!bottom), self.player(bottom))
     }
 
@@ -1101,10 +1111,7 @@ impl Controller {
             _ => "Your move".to_string(),
         };
         if let Some(hint) = self.hint {
-            return plain(&format!(
-                "Hint: {} — the blue squares",
-                to_san(pos, hint)
-            ));
+            return plain(&format!("Hint: {} — the blue squares", to_san(pos, hint)));
         }
         if let Some(sq) = self.selected {
             let name = pos.piece_at(sq).map_or("piece", |p| role_name(p.role));
@@ -1283,13 +1290,21 @@ mod tests {
         tap(&mut c, "b1");
         assert_eq!(c.selected(), Some(sq("b1")));
         tap(&mut c, "b1");
-        assert_eq!(c.selected(), None, "tapping the selected piece again deselects");
+        assert_eq!(
+            c.selected(),
+            None,
+            "tapping the selected piece again deselects"
+        );
         tap(&mut c, "b1");
         tap(&mut c, "b5");
         assert_eq!(c.selected(), None, "an illegal square deselects");
         assert!(c.game().moves().is_empty());
         tap(&mut c, "e7");
-        assert_eq!(c.selected(), None, "the opponent's pieces cannot be selected");
+        assert_eq!(
+            c.selected(),
+            None,
+            "the opponent's pieces cannot be selected"
+        );
         tap(&mut c, "a1");
         assert_eq!(c.status().text, "That rook cannot move — tap another piece");
     }
@@ -1307,7 +1322,11 @@ mod tests {
         assert_eq!(c.game().moves().len(), 1);
         c.press(Some(sq("g8")));
         c.release(None, true);
-        assert_eq!(c.selected(), Some(sq("g8")), "a drop off the board puts the piece back");
+        assert_eq!(
+            c.selected(),
+            Some(sq("g8")),
+            "a drop off the board puts the piece back"
+        );
     }
 
     #[test]
@@ -1327,7 +1346,10 @@ mod tests {
         c.choose_promotion(Some(Role::Knight));
         let last = *c.game().moves().last().expect("a move was played");
         assert_eq!(last.promotion(), Some(Role::Knight));
-        assert_eq!(c.game().position().piece_at(sq("e8")).map(|p| p.role), Some(Role::Knight));
+        assert_eq!(
+            c.game().position().piece_at(sq("e8")).map(|p| p.role),
+            Some(Role::Knight)
+        );
     }
 
     #[test]
@@ -1341,7 +1363,10 @@ mod tests {
         assert_eq!(c.game().moves().len(), 2);
         c.action(Action::Undo);
         assert!(c.game().moves().is_empty());
-        assert!(think_ids(&c.take_effects()).is_empty(), "the player is on move again");
+        assert!(
+            think_ids(&c.take_effects()).is_empty(),
+            "the player is on move again"
+        );
     }
 
     #[test]
@@ -1352,7 +1377,11 @@ mod tests {
         let (id, _) = think_ids(&c.take_effects())[0];
         c.action(Action::Undo);
         assert!(c.game().moves().is_empty());
-        assert!(c.take_effects().iter().any(|e| matches!(e, Effect::CancelThinking)));
+        assert!(
+            c.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::CancelThinking))
+        );
         let stale = Position::startpos().legal_moves()[0];
         c.computer_answered(id, Reply::Move(Some(stale)));
         assert!(c.game().moves().is_empty(), "a stale answer is ignored");
@@ -1370,10 +1399,16 @@ mod tests {
         assert!(c.is_flipped());
         assert_eq!(think_ids(&c.take_effects()).len(), 1);
         let actions = c.actions();
-        let undo = actions.iter().find(|a| a.action == Action::Undo).expect("an Undo button");
+        let undo = actions
+            .iter()
+            .find(|a| a.action == Action::Undo)
+            .expect("an Undo button");
         assert!(!undo.enabled, "nothing of the player's to take back");
         let (top, bottom) = c.players();
-        assert_eq!((top.name.as_str(), bottom.name.as_str()), ("Computer", "You"));
+        assert_eq!(
+            (top.name.as_str(), bottom.name.as_str()),
+            ("Computer", "You")
+        );
     }
 
     #[test]
@@ -1410,7 +1445,10 @@ mod tests {
         assert!(!c.game().is_over());
         c.dialog_option("resign");
         let result = c.result().expect("resigned");
-        assert_eq!((result.title.as_str(), result.reason.as_str()), ("The computer wins", "by resignation"));
+        assert_eq!(
+            (result.title.as_str(), result.reason.as_str()),
+            ("The computer wins", "by resignation")
+        );
     }
 
     #[test]
@@ -1444,7 +1482,10 @@ mod tests {
         c.action(Action::ResignOrDraw);
         c.dialog_option("offer");
         c.dialog_option("accept");
-        assert_eq!(c.result().map(|r| r.reason), Some("by agreement".to_string()));
+        assert_eq!(
+            c.result().map(|r| r.reason),
+            Some("by agreement".to_string())
+        );
     }
 
     #[test]
@@ -1456,12 +1497,18 @@ mod tests {
                 tap(&mut c, to);
             }
         }
-        assert_eq!(c.dialog(), Some(&Dialog::ClaimDraw(Termination::ThreefoldRepetition)));
+        assert_eq!(
+            c.dialog(),
+            Some(&Dialog::ClaimDraw(Termination::ThreefoldRepetition))
+        );
         c.dialog_option("cancel");
         assert!(!c.game().is_over());
         c.action(Action::ResignOrDraw);
         c.dialog_option("claim");
-        assert_eq!(c.result().map(|r| r.reason), Some("by threefold repetition".to_string()));
+        assert_eq!(
+            c.result().map(|r| r.reason),
+            Some("by threefold repetition".to_string())
+        );
     }
 
     #[test]
@@ -1483,13 +1530,17 @@ mod tests {
         assert!(c.status().text.starts_with("Hint: "));
         tap(&mut c, "e2");
         tap(&mut c, "e4");
-        assert!(!c.cells()[c.cell_of(sq("f3"))].hint, "the hint goes with the next move");
+        assert!(
+            !c.cells()[c.cell_of(sq("f3"))].hint,
+            "the hint goes with the next move"
+        );
     }
 
     #[test]
     fn captured_material_and_balance() {
-        let pos = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
-            .expect("valid FEN");
+        let pos =
+            Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+                .expect("valid FEN");
         let c = Controller::with_game(Game::from_position(pos), friend());
         let (black, white) = c.players();
         assert_eq!(white.captured, vec![Piece::new(Color::Black, Role::Queen)]);
@@ -1510,6 +1561,10 @@ mod tests {
         assert_eq!(c.setup().mode, Mode::Demo);
         assert_eq!(c.setup().level.number(), 2);
         assert!(c.new_game_form().is_none());
-        assert_eq!(think_ids(&c.take_effects()).len(), 1, "the demo starts at once");
+        assert_eq!(
+            think_ids(&c.take_effects()).len(),
+            1,
+            "the demo starts at once"
+        );
     }
 }

@@ -6,9 +6,7 @@
 //! it: install once, then use this module from that same thread only.
 
 use slint::platform::software_renderer::{MinimalSoftwareWindow, RepaintBufferType};
-use slint::platform::{
-    EventLoopProxy, Platform, PointerEventButton, WindowAdapter, WindowEvent,
-};
+use slint::platform::{EventLoopProxy, Platform, PointerEventButton, WindowAdapter, WindowEvent};
 use slint::{EventLoopError, LogicalPosition, PhysicalSize, PlatformError, Rgb8Pixel};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -39,7 +37,11 @@ impl EventLoopProxy for Proxy {
     }
 
     fn invoke_from_event_loop(&self, event: Job) -> Result<(), EventLoopError> {
-        let mut jobs = self.0.jobs.lock().map_err(|_| EventLoopError::EventLoopTerminated)?;
+        let mut jobs = self
+            .0
+            .jobs
+            .lock()
+            .map_err(|_| EventLoopError::EventLoopTerminated)?;
         jobs.push_back(event);
         self.0.ready.notify_all();
         Ok(())
@@ -244,7 +246,9 @@ impl Frame {
         encoder.set_depth(png::BitDepth::Eight);
         let mut writer = encoder.write_header().map_err(HeadlessError::Png)?;
         let bytes: Vec<u8> = self.pixels.iter().flat_map(|p| [p.r, p.g, p.b]).collect();
-        writer.write_image_data(&bytes).map_err(HeadlessError::Png)?;
+        writer
+            .write_image_data(&bytes)
+            .map_err(HeadlessError::Png)?;
         writer.finish().map_err(HeadlessError::Png)
     }
 }

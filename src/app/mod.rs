@@ -14,11 +14,11 @@ pub mod ui {
 
 use crate::cli::RunOptions;
 use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
 use chesspi_engine::{FenError, Position, Role};
 use computer::{Answer, ComputerPlayer};
 use controller::{Action, Controller, Effect};
 use mode::{ColourChoice, Mode, Setup};
-use chesspi_engine::level::Level;
 use slint::ComponentHandle;
 use std::cell::RefCell;
 use std::fmt;
@@ -323,15 +323,13 @@ fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>
         if answer.purpose == controller::Purpose::Move && !wait.is_zero() {
             let shell = shell.clone();
             let window = window.clone();
-            rc.borrow().pacing_timer.start(
-                slint::TimerMode::SingleShot,
-                wait,
-                move || {
+            rc.borrow()
+                .pacing_timer
+                .start(slint::TimerMode::SingleShot, wait, move || {
                     with_shell(&shell, &window, |c| {
                         c.computer_answered(answer.id, answer.reply);
                     });
-                },
-            );
+                });
         } else {
             update(&rc, &win, |c| c.computer_answered(answer.id, answer.reply));
         }

@@ -1,7 +1,7 @@
 //! Who plays which side: the game modes and the New game form.
 
-pub use chesspi_engine::level::Level;
 use chesspi_engine::Color;
+pub use chesspi_engine::level::Level;
 use std::hash::{BuildHasher, Hasher};
 
 /// The kind of game.

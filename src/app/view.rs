@@ -2,11 +2,11 @@
 //! what changed so the software renderer repaints as little as possible.
 
 use super::controller::{CellView, Controller, MoveListRow, PlayerInfo};
+use super::mode::ModeChoice;
 use super::ui::{
     ActionView, AppWindow, DialogAdapter, GameAdapter, ModeView, MoveRow, NewGameAdapter,
     OptionView, PlayerView, SquareView,
 };
-use super::mode::ModeChoice;
 use chesspi_engine::{Color, Piece, Role};
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -34,7 +34,10 @@ pub fn piece_code(piece: Option<Piece>) -> i32 {
 }
 
 fn square_view(cell: &CellView) -> SquareView {
-    let label = |c: Option<char>| c.map(|c| SharedString::from(c.to_string())).unwrap_or_default();
+    let label = |c: Option<char>| {
+        c.map(|c| SharedString::from(c.to_string()))
+            .unwrap_or_default()
+    };
     SquareView {
         piece: piece_code(cell.piece),
         light: cell.square_light,
