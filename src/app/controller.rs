@@ -6,7 +6,7 @@
 //! leaves as [`Effect`]s that the app shell hands to the worker thread.
 
 use super::mode::{ColourChoice, Mode, ModeChoice, NewGameForm, Setup};
-use chesspi_engine::game::{Game, Outcome, Termination};
+use chesspi_engine::game::{Game, GameError, Outcome, Termination};
 use chesspi_engine::level::Level;
 use chesspi_engine::san::to_san;
 use chesspi_engine::{Color, Move, Piece, Position, Role, Square};
@@ -496,16 +496,8 @@ impl Controller {
                     self.after_change();
                 }
             }
-            (Purpose::Hint, Reply::Move(mv)) => {
-                if self.human_to_move() {
-                    self.hint = mv;
-                }
-            }
-            (Purpose::DrawOffer, Reply::Draw { accept: true }) => {
-                if self.game.agree_draw().is_ok() {
-                    self.after_change();
-                }
-            }
+            (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.hint = mv,
+            (Purpose::DrawOffer, Reply::Draw { accept: true }) => self.end_game(Game::agree_draw),
             (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
                 self.note = Some("The computer declines the draw — play on".to_string());
             }
@@ -704,26 +696,25 @@ impl Controller {
             (Dialog::ResignOrDraw, "resign") => self.dialog = Some(Dialog::ConfirmResign),
             (Dialog::ResignOrDraw, "offer") => self.offer_draw(),
             (Dialog::ResignOrDraw | Dialog::ClaimDraw(_), "claim") => {
-                if self.game.claim_draw().is_ok() {
-                    self.after_change();
-                }
+                self.end_game(Game::claim_draw);
             }
             (Dialog::ConfirmResign, "resign") => {
                 let loser = self.resigning_color();
-                if self.game.resign(loser).is_ok() {
-                    self.after_change();
-                }
+                self.end_game(|g| g.resign(loser));
             }
-            (Dialog::DrawOffered { .. }, "accept") => {
-                if self.game.agree_draw().is_ok() {
-                    self.after_change();
-                }
-            }
+            (Dialog::DrawOffered { .. }, "accept") => self.end_game(Game::agree_draw),
             (Dialog::DrawOffered { by }, "decline") => {
                 self.note = Some(format!("{} declined the draw", color_name(!by)));
             }
             // "close", "cancel", "play on" and anything unknown just close the dialog.
             _ => {}
+        }
+    }
+
+    /// Ends the game by a result (resignation, agreement, claim) if the rules allow it now.
+    fn end_game(&mut self, end: impl FnOnce(&mut Game) -> Result<Outcome, GameError>) {
+        if end(&mut self.game).is_ok() {
+            self.after_change();
         }
     }
 

@@ -8,6 +8,7 @@ pub mod screenshot;
 pub mod view;
 
 /// The Slint screens compiled from `ui/`.
+#[allow(clippy::all, clippy::unwrap_used)]
 pub mod ui {
     slint::include_modules!();
 }
@@ -74,8 +75,11 @@ struct Shell {
     models: ViewModels,
     /// Holds back a computer move that came faster than [`pacing`].
     pacing_timer: slint::Timer,
-    game_changed: Vec<Box<dyn FnMut(&Controller)>>,
+    game_changed: Vec<GameChangedHook>,
 }
+
+/// Called after every change of the game (see [`App::on_game_changed`]).
+type GameChangedHook = Box<dyn FnMut(&Controller)>;
 
 /// The running app: its window and state.
 pub struct App {
