@@ -16,7 +16,10 @@ fn unit_text() -> String {
 /// `systemd-analyze`, or `None` with a message. In CI (`CI` set) a missing tool is a failure:
 /// scripts/setup installs it.
 fn systemd_analyze() -> Option<&'static str> {
-    let present = Command::new("systemd-analyze").arg("--version").output().is_ok();
+    let present = Command::new("systemd-analyze")
+        .arg("--version")
+        .output()
+        .is_ok();
     if !present {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -54,31 +57,46 @@ fn verify(tool: &str, unit: &Path) -> (bool, String) {
         .arg(unit)
         .output()
         .expect("run systemd-analyze");
-    let printed = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let printed =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), printed)
 }
 
 #[test]
 fn unit_passes_systemd_analyze_verify_without_any_output() {
-    let Some(tool) = systemd_analyze() else { return };
+    let Some(tool) = systemd_analyze() else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("tempdir");
     let (ok, printed) = verify(tool, &unit_for_verify(dir.path(), ""));
     // systemd-analyze exits 0 on warnings (unknown keys, bad values): any output is a failure.
-    assert!(ok && printed.trim().is_empty(), "systemd-analyze verify:\n{printed}");
+    assert!(
+        ok && printed.trim().is_empty(),
+        "systemd-analyze verify:\n{printed}"
+    );
 }
 
 #[test]
 fn verify_catches_a_broken_unit() {
-    let Some(tool) = systemd_analyze() else { return };
+    let Some(tool) = systemd_analyze() else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("tempdir");
-    let (_, printed) = verify(tool, &unit_for_verify(dir.path(), "ProtectSystem=sometimes\n"));
-    assert!(printed.contains("ProtectSystem"), "no complaint about a bad value:\n{printed}");
+    let (_, printed) = verify(
+        tool,
+        &unit_for_verify(dir.path(), "ProtectSystem=sometimes\n"),
+    );
+    assert!(
+        printed.contains("ProtectSystem"),
+        "no complaint about a bad value:\n{printed}"
+    );
 }
 
 #[test]
 fn unit_is_hardened() {
-    let Some(tool) = systemd_analyze() else { return };
+    let Some(tool) = systemd_analyze() else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("tempdir");
     let unit = unit_for_verify(dir.path(), "");
     let out = Command::new(tool)
@@ -89,7 +107,10 @@ fn unit_is_hardened() {
     let text = String::from_utf8_lossy(&out.stdout);
     let exposure: f64 = text
         .lines()
-        .find_map(|l| l.split("Overall exposure level for chesspi.service: ").nth(1))
+        .find_map(|l| {
+            l.split("Overall exposure level for chesspi.service: ")
+                .nth(1)
+        })
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no exposure level in:\n{text}"));
@@ -129,7 +150,10 @@ fn udev_rule_opens_only_backlight_attributes_to_chesspi() {
         .collect();
     assert!(!rules.is_empty());
     for rule in rules {
-        assert!(rule.starts_with("SUBSYSTEM==\"backlight\", ACTION==\"add\""), "{rule}");
+        assert!(
+            rule.starts_with("SUBSYSTEM==\"backlight\", ACTION==\"add\""),
+            "{rule}"
+        );
         for run in rule.split("RUN+=").skip(1) {
             let command = run.trim_matches(|c| c == '"' || c == ',' || c == ' ');
             let allowed = [
@@ -165,5 +189,8 @@ fn polkit_rule_allows_only_power_off_for_chesspi() {
         ]
     );
     assert_eq!(code.matches("polkit.Result.YES").count(), 1);
-    assert!(!code.contains("isInGroup"), "grants must not extend to a group");
+    assert!(
+        !code.contains("isInGroup"),
+        "grants must not extend to a group"
+    );
 }
