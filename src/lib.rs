@@ -1,4 +1,11 @@
+//! ChessPI, the kiosk app, as a library: `main.rs` is a thin wrapper, and the integration
+//! tests drive the same code headless.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+pub mod app;
 pub mod battery;
+pub mod cli;
 pub mod config;
 pub mod power;
 pub mod storage;

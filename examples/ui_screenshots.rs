@@ -1,0 +1,102 @@
+//! Renders the screenshots in docs/screenshots/ headless (the same pixels on every
+//! machine: software renderer and an embedded font).
+//!
+//! `cargo run --example ui_screenshots [OUT_DIR]` (default: docs/screenshots)
+
+use chesspi::app::App;
+use chesspi::app::controller::Action;
+use chesspi::app::headless;
+use chesspi::app::mode::{Level, Mode, Setup};
+use chesspi::app::screenshot::square_center;
+use chesspi_engine::game::Game;
+use chesspi_engine::{Color, Position, Square};
+use slint::ComponentHandle;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+/// A game from the start position with these UCI moves played.
+fn game(moves: &str) -> Result<Game, Box<dyn Error>> {
+    let mut game = Game::new();
+    for text in moves.split_whitespace() {
+        let mv = game.position().parse_uci_move(text)?;
+        game.play(mv)?;
+    }
+    Ok(game)
+}
+
+fn tap(app: &App, name: &str) -> Result<(), Box<dyn Error>> {
+    let sq: Square = name.parse().map_err(|_| format!("bad square {name}"))?;
+    let (x, y) = square_center(sq, app.with_controller(|c| c.is_flipped()));
+    headless::tap(x, y)?;
+    Ok(())
+}
+
+fn shoot(app: &App, dir: &Path, name: &str) -> Result<(), Box<dyn Error>> {
+    let (frame, _) = headless::render()?;
+    let path = dir.join(name);
+    frame.save_png(&path)?;
+    println!("wrote {}", path.display());
+    let _ = app;
+    Ok(())
+}
+
+fn open(game: Game, setup: Setup) -> Result<App, Box<dyn Error>> {
+    let app = App::new(game, setup)?;
+    app.window().show()?;
+    Ok(app)
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let dir = std::env::args()
+        .nth(1)
+        .map_or_else(|| PathBuf::from("docs/screenshots"), PathBuf::from);
+    std::fs::create_dir_all(&dir)?;
+    headless::install()?;
+    let you_white = Setup::FIRST_START;
+    let friends = Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    };
+
+    let app = open(Game::new(), you_white)?;
+    shoot(&app, &dir, "start.png")?;
+
+    // Mid-game, a capture available: the bishop on c4 selected.
+    let app = open(
+        game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d4 e5d4 e1g1 f6e4 f1e1 d7d5 c4d5 d8d5 b1c3 d5a5")?,
+        friends,
+    )?;
+    tap(&app, "c3")?;
+    shoot(&app, &dir, "selection.png")?;
+
+    // A pawn about to promote.
+    let pos = Position::from_fen("3r2k1/1P3ppp/8/8/8/8/5PPP/6K1 w - - 0 30")?;
+    let app = open(Game::from_position(pos), friends)?;
+    tap(&app, "b7")?;
+    tap(&app, "b8")?;
+    shoot(&app, &dir, "promotion.png")?;
+
+    // Scholar's mate: you (White) beat the computer.
+    let app = open(game("e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7")?, you_white)?;
+    shoot(&app, &dir, "game-over.png")?;
+
+    // Playing Black against the computer, in check: the board is flipped.
+    let you_black = Setup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::new(6).ok_or("level 6")?,
+    };
+    let app = open(
+        game(
+            "e2e4 d7d5 e4d5 d8d5 b1c3 d5e5 f1e2 e5c3 d2c3 e7e5 f2f4 f8c5 g1f3 b8c6 d1d5 g8e7 d5f7",
+        )?,
+        you_black,
+    )?;
+    shoot(&app, &dir, "check.png")?;
+
+    let app = open(Game::new(), you_white)?;
+    app.update_controller(|c| c.action(Action::NewGame));
+    shoot(&app, &dir, "new-game.png")?;
+    Ok(())
+}

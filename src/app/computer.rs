@@ -1,0 +1,143 @@
+//! The computer player: one worker thread that owns the engine's searcher and answers
+//! requests one at a time, so the UI thread never waits for a search.
+
+use super::controller::{Purpose, Reply, ThinkRequest};
+use chesspi_engine::game::Game;
+use chesspi_engine::search::{Score, SearchLimits, Searcher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Hash table size of the app's searcher: small, the Pi 3 has 1 GB for everything.
+const HASH_MB: usize = 16;
+
+/// The computer accepts a draw when it judges itself at least this far behind (centipawns).
+const DRAW_ACCEPT_MARGIN: i32 = 50;
+/// Search effort for judging a draw offer: a quick, fixed look.
+const DRAW_NODES: u64 = 200_000;
+const DRAW_TIME: Duration = Duration::from_secs(2);
+
+/// The worker's answer to one request.
+#[derive(Debug, Clone, Copy)]
+pub struct Answer {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub reply: Reply,
+    /// How long the search took.
+    pub elapsed: Duration,
+}
+
+struct Job {
+    request: ThinkRequest,
+    stop: Arc<AtomicBool>,
+}
+
+/// Handle to the worker thread. Dropping it stops the search in progress and ends the thread.
+pub struct ComputerPlayer {
+    jobs: Option<Sender<Job>>,
+    current_stop: Option<Arc<AtomicBool>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ComputerPlayer {
+    /// Starts the worker. `on_answer` runs on the worker thread for every finished search;
+    /// it must hand the answer to the UI thread (e.g. through `slint::invoke_from_event_loop`).
+    pub fn start(on_answer: impl Fn(Answer) + Send + 'static) -> std::io::Result<ComputerPlayer> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("computer".to_string())
+            .spawn(move || work(&inbox, &on_answer))?;
+        Ok(ComputerPlayer {
+            jobs: Some(jobs),
+            current_stop: None,
+            thread: Some(thread),
+        })
+    }
+
+    /// Starts a search, stopping the one in progress (its answer becomes stale).
+    pub fn think(&mut self, request: ThinkRequest) {
+        self.cancel();
+        let stop = Arc::new(AtomicBool::new(false));
+        self.current_stop = Some(stop.clone());
+        if let Some(jobs) = &self.jobs
+            && jobs.send(Job { request, stop }).is_err()
+        {
+            log::error!("the computer player's thread has stopped");
+        }
+    }
+
+    /// Stops the search in progress, if any.
+    pub fn cancel(&mut self) {
+        if let Some(stop) = self.current_stop.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Drop for ComputerPlayer {
+    fn drop(&mut self) {
+        self.cancel();
+        // Closing the channel ends the worker's loop.
+        self.jobs.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn work(inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
+    let mut searcher = Searcher::new(HASH_MB);
+    while let Ok(mut job) = inbox.recv() {
+        // Only the newest request matters; earlier ones were cancelled by it.
+        while let Ok(newer) = inbox.try_recv() {
+            job = newer;
+        }
+        if job.stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        let started = Instant::now();
+        let request = &job.request;
+        let reply = match request.purpose {
+            Purpose::Move => {
+                Reply::Move(searcher.choose_move(&request.game, request.level, &job.stop))
+            }
+            Purpose::Hint => Reply::Move(searcher.hint(&request.game, &job.stop)),
+            Purpose::DrawOffer => Reply::Draw {
+                accept: accepts_draw(&mut searcher, &request.game, &job.stop),
+            },
+        };
+        if job.stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        on_answer(Answer {
+            id: request.id,
+            purpose: request.purpose,
+            reply,
+            elapsed: started.elapsed(),
+        });
+    }
+}
+
+/// Judges a draw offered by the player on move: the computer (the other side) accepts when
+/// a quick search says it stands worse by [`DRAW_ACCEPT_MARGIN`] or more.
+fn accepts_draw(searcher: &mut Searcher, game: &Game, stop: &AtomicBool) -> bool {
+    let limits = SearchLimits {
+        nodes: Some(DRAW_NODES),
+        movetime: Some(DRAW_TIME),
+        ..SearchLimits::default()
+    };
+    let result = searcher.search(
+        game.position(),
+        game.history_hashes(),
+        &limits,
+        stop,
+        &mut |_| {},
+    );
+    // The score is from the point of view of the player on move, who offered the draw.
+    match result.score {
+        Score::Cp(cp) => cp >= DRAW_ACCEPT_MARGIN,
+        Score::Mate(moves) => moves > 0,
+    }
+}

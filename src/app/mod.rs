@@ -1,0 +1,352 @@
+//! The kiosk app: the window, its controller, the computer player and headless rendering.
+
+pub mod computer;
+pub mod controller;
+pub mod headless;
+pub mod mode;
+pub mod screenshot;
+pub mod view;
+
+/// The Slint screens compiled from `ui/`.
+#[allow(clippy::all, clippy::unwrap_used)]
+pub mod ui {
+    slint::include_modules!();
+}
+
+use crate::cli::RunOptions;
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use chesspi_engine::{FenError, Position, Role};
+use computer::{Answer, ComputerPlayer};
+use controller::{Action, Controller, Effect};
+use mode::{ColourChoice, Mode, Setup};
+use slint::ComponentHandle;
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::{Rc, Weak};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+use ui::{AppWindow, DialogAdapter, GameAdapter, NewGameAdapter};
+use view::ViewModels;
+
+/// Why the app could not start.
+#[derive(Debug)]
+pub enum AppError {
+    /// No display, or the window could not be created.
+    Platform(slint::PlatformError),
+    /// The `--fen` position is not valid.
+    Fen(FenError),
+    /// The computer player's thread could not start.
+    Thread(std::io::Error),
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppError::Platform(e) => write!(f, "cannot open the display: {e}"),
+            AppError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            AppError::Thread(e) => write!(f, "cannot start the computer player: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<slint::PlatformError> for AppError {
+    fn from(e: slint::PlatformError) -> AppError {
+        AppError::Platform(e)
+    }
+}
+
+/// The least time a computer move takes on screen, so a person sees their own move land
+/// before the reply (and can follow a demo game).
+fn pacing(setup: &Setup) -> Duration {
+    match setup.mode {
+        Mode::Demo => Duration::from_millis(900),
+        _ => Duration::from_millis(300),
+    }
+}
+
+/// Everything behind the window: the controller and the machinery that serves it.
+struct Shell {
+    controller: Controller,
+    computer: ComputerPlayer,
+    answers: Receiver<Answer>,
+    models: ViewModels,
+    /// Holds back a computer move that came faster than [`pacing`].
+    pacing_timer: slint::Timer,
+    game_changed: Vec<GameChangedHook>,
+}
+
+/// Called after every change of the game (see [`App::on_game_changed`]).
+type GameChangedHook = Box<dyn FnMut(&Controller)>;
+
+/// The running app: its window and state.
+pub struct App {
+    window: AppWindow,
+    shell: Rc<RefCell<Shell>>,
+}
+
+/// The game to start with: the `--fen` position with the person on move against the
+/// computer, or the first-start game.
+///
+/// # Errors
+/// [`AppError::Fen`] when the FEN is invalid.
+pub fn initial_game(fen: Option<&str>) -> Result<(Game, Setup), AppError> {
+    match fen {
+        None => Ok((Game::new(), Setup::FIRST_START)),
+        Some(fen) => {
+            let pos = Position::from_fen(fen).map_err(AppError::Fen)?;
+            let setup = Setup {
+                mode: Mode::Computer { human: pos.turn() },
+                level: Level::DEFAULT,
+            };
+            Ok((Game::from_position(pos), setup))
+        }
+    }
+}
+
+impl App {
+    /// Creates the window (not yet shown) and starts the computer player.
+    ///
+    /// # Errors
+    /// [`AppError`] when the window or the worker thread cannot be created.
+    pub fn new(game: Game, setup: Setup) -> Result<App, AppError> {
+        let window = AppWindow::new()?;
+        let (answer_tx, answers) = mpsc::channel::<Answer>();
+        let weak_window = window.as_weak();
+        let computer = ComputerPlayer::start(move |answer| {
+            if answer_tx.send(answer).is_ok() {
+                // Ring the UI thread; it drains the channel.
+                let _ = weak_window.upgrade_in_event_loop(|w| {
+                    w.global::<GameAdapter>().invoke_computer_ready();
+                });
+            }
+        })
+        .map_err(AppError::Thread)?;
+        let models = ViewModels::attach(&window);
+        let shell = Rc::new(RefCell::new(Shell {
+            controller: Controller::with_game(game, setup),
+            computer,
+            answers,
+            models,
+            pacing_timer: slint::Timer::default(),
+            game_changed: Vec::new(),
+        }));
+        let app = App { window, shell };
+        app.connect();
+        app.update();
+        Ok(app)
+    }
+
+    /// The window, for showing it, running it, or (tests) sending it events.
+    pub fn window(&self) -> &AppWindow {
+        &self.window
+    }
+
+    /// Calls `f` after every change of the game (move, takeback, new game, result), before
+    /// the screen shows it: the place to save the game.
+    pub fn on_game_changed(&self, f: impl FnMut(&Controller) + 'static) {
+        self.shell.borrow_mut().game_changed.push(Box::new(f));
+    }
+
+    /// Reads the controller (tests, saving).
+    pub fn with_controller<R>(&self, f: impl FnOnce(&Controller) -> R) -> R {
+        f(&self.shell.borrow().controller)
+    }
+
+    /// Changes the controller from outside the screen (e.g. restoring a saved game) and
+    /// shows the result.
+    pub fn update_controller(&self, f: impl FnOnce(&mut Controller)) {
+        update(&self.shell, &self.window, f);
+    }
+
+    fn update(&self) {
+        update(&self.shell, &self.window, |_| {});
+    }
+
+    /// Wires the screens' callbacks to the controller.
+    fn connect(&self) {
+        let game = self.window.global::<GameAdapter>();
+        let on = |f: Box<dyn Fn(&mut Controller)>| {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            move || with_shell(&shell, &window, |c| f(c))
+        };
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_cell_pressed(move |col, row| {
+                with_shell(&shell, &window, |c| {
+                    let sq = cell_square(c, col, row);
+                    c.press(sq);
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_cell_released(move |col, row, dragged| {
+                with_shell(&shell, &window, |c| {
+                    let sq = cell_square(c, col, row);
+                    c.release(sq, dragged);
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_action(move |id| {
+                with_shell(&shell, &window, |c| {
+                    if let Some(action) = Action::from_id(&id) {
+                        c.action(action);
+                    }
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_promotion_chosen(move |role| {
+                with_shell(&shell, &window, |c| {
+                    let role = match role {
+                        1 => Some(Role::Knight),
+                        2 => Some(Role::Bishop),
+                        3 => Some(Role::Rook),
+                        4 => Some(Role::Queen),
+                        _ => None,
+                    };
+                    c.choose_promotion(role);
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_computer_ready(move || receive_answers(&shell, &window));
+        }
+
+        let dialog = self.window.global::<DialogAdapter>();
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            dialog.on_option_chosen(move |id| {
+                with_shell(&shell, &window, |c| c.dialog_option(&id));
+            });
+        }
+        dialog.on_dismissed(on(Box::new(|c| c.dialog_dismissed())));
+
+        let new_game = self.window.global::<NewGameAdapter>();
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            new_game.on_mode_chosen(move |id| {
+                with_shell(&shell, &window, |c| c.new_game_mode(&id));
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            new_game.on_colour_chosen(move |i| {
+                with_shell(&shell, &window, |c| {
+                    if let Some(colour) = ColourChoice::from_index(i) {
+                        c.new_game_colour(colour);
+                    }
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            new_game.on_level_chosen(move |n| {
+                with_shell(&shell, &window, |c| {
+                    if let Some(level) = u8::try_from(n).ok().and_then(Level::new) {
+                        c.new_game_level(level);
+                    }
+                });
+            });
+        }
+        new_game.on_start(on(Box::new(|c| c.new_game_start())));
+        new_game.on_cancel(on(Box::new(|c| c.new_game_cancel())));
+    }
+}
+
+fn cell_square(c: &Controller, col: i32, row: i32) -> Option<chesspi_engine::Square> {
+    let col = usize::try_from(col).ok()?;
+    let row = usize::try_from(row).ok()?;
+    c.square_at(col, row)
+}
+
+fn with_shell(
+    shell: &Weak<RefCell<Shell>>,
+    window: &slint::Weak<AppWindow>,
+    f: impl FnOnce(&mut Controller),
+) {
+    if let (Some(shell), Some(window)) = (shell.upgrade(), window.upgrade()) {
+        update(&shell, &window, f);
+    }
+}
+
+/// Applies a change, carries out the effects it produced, and refreshes the screen.
+fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Controller)) {
+    let mut guard = shell.borrow_mut();
+    let s = &mut *guard;
+    f(&mut s.controller);
+    for effect in s.controller.take_effects() {
+        match effect {
+            Effect::Think(request) => s.computer.think(request),
+            Effect::CancelThinking => {
+                s.computer.cancel();
+                s.pacing_timer.stop();
+            }
+            Effect::GameChanged => {
+                for hook in &mut s.game_changed {
+                    hook(&s.controller);
+                }
+            }
+        }
+    }
+    s.models.refresh(window, &s.controller);
+}
+
+/// Takes the worker's answers off the channel and plays them, holding back a move that came
+/// faster than the pacing allows.
+fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
+    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
+        return;
+    };
+    loop {
+        let answer = match rc.borrow().answers.try_recv() {
+            Ok(answer) => answer,
+            Err(_) => break,
+        };
+        let wait = {
+            let s = rc.borrow();
+            pacing(&s.controller.setup()).saturating_sub(answer.elapsed)
+        };
+        if answer.purpose == controller::Purpose::Move && !wait.is_zero() {
+            let shell = shell.clone();
+            let window = window.clone();
+            rc.borrow()
+                .pacing_timer
+                .start(slint::TimerMode::SingleShot, wait, move || {
+                    with_shell(&shell, &window, |c| {
+                        c.computer_answered(answer.id, answer.reply);
+                    });
+                });
+        } else {
+            update(&rc, &win, |c| c.computer_answered(answer.id, answer.reply));
+        }
+    }
+}
+
+/// Opens the window and plays until it is closed.
+///
+/// # Errors
+/// [`AppError`] when there is no display, the FEN is invalid, or a thread cannot start.
+pub fn run(options: &RunOptions) -> Result<(), AppError> {
+    let (game, setup) = initial_game(options.fen.as_deref())?;
+    let app = App::new(game, setup)?;
+    app.window().run()?;
+    Ok(())
+}

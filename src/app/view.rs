@@ -1,0 +1,262 @@
+//! Turns the controller's plain description of the screen into Slint models, touching only
+//! what changed so the software renderer repaints as little as possible.
+
+use super::controller::{CellView, Controller, MoveListRow, PlayerInfo};
+use super::mode::ModeChoice;
+use super::ui::{
+    ActionView, AppWindow, DialogAdapter, GameAdapter, ModeView, MoveRow, NewGameAdapter,
+    OptionView, PlayerView, SquareView,
+};
+use chesspi_engine::{Color, Piece, Role};
+use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+use std::rc::Rc;
+
+/// The piece code the .slint files use (see ui/pieces.slint): 0 none, 1..6 white pawn to
+/// king, 7..12 black.
+pub fn piece_code(piece: Option<Piece>) -> i32 {
+    match piece {
+        None => 0,
+        Some(p) => {
+            let role = match p.role {
+                Role::Pawn => 1,
+                Role::Knight => 2,
+                Role::Bishop => 3,
+                Role::Rook => 4,
+                Role::Queen => 5,
+                Role::King => 6,
+            };
+            match p.color {
+                Color::White => role,
+                Color::Black => role + 6,
+            }
+        }
+    }
+}
+
+fn square_view(cell: &CellView) -> SquareView {
+    let label = |c: Option<char>| {
+        c.map(|c| SharedString::from(c.to_string()))
+            .unwrap_or_default()
+    };
+    SquareView {
+        piece: piece_code(cell.piece),
+        light: cell.square_light,
+        selected: cell.selected,
+        last_move: cell.last_move,
+        check: cell.check,
+        hint: cell.hint,
+        target: cell.target,
+        capture: cell.capture,
+        file_label: label(cell.file_label),
+        rank_label: label(cell.rank_label),
+    }
+}
+
+fn player_view(p: &PlayerInfo) -> PlayerView {
+    let captured: Vec<i32> = p.captured.iter().map(|&pc| piece_code(Some(pc))).collect();
+    PlayerView {
+        name: p.name.as_str().into(),
+        detail: p.detail.as_str().into(),
+        white: p.color == Color::White,
+        to_move: p.to_move,
+        captured: ModelRc::new(VecModel::from(captured)),
+        balance: if p.advantage > 0 {
+            format!("+{}", p.advantage).into()
+        } else {
+            SharedString::new()
+        },
+    }
+}
+
+fn move_row(r: &MoveListRow) -> MoveRow {
+    MoveRow {
+        number: format!("{}.", r.number).into(),
+        white: r.white.as_deref().unwrap_or("…").into(),
+        black: r.black.as_deref().unwrap_or("").into(),
+        white_current: r.white_current,
+        black_current: r.black_current,
+    }
+}
+
+/// The models the window shows, kept between refreshes so unchanged rows are not touched.
+pub struct ViewModels {
+    squares: Rc<VecModel<SquareView>>,
+    moves: Rc<VecModel<MoveRow>>,
+    last_cells: Option<[CellView; 64]>,
+    last_rows: Vec<MoveListRow>,
+    last_players: Option<(PlayerInfo, PlayerInfo)>,
+}
+
+impl ViewModels {
+    /// Creates the models and hands them to the window.
+    pub fn attach(window: &AppWindow) -> ViewModels {
+        let squares = Rc::new(VecModel::from(vec![SquareView::default(); 64]));
+        let moves = Rc::new(VecModel::default());
+        let game = window.global::<GameAdapter>();
+        game.set_squares(ModelRc::from(squares.clone()));
+        game.set_moves(ModelRc::from(moves.clone()));
+        let modes: Vec<ModeView> = ModeChoice::ALL
+            .iter()
+            .map(|m| ModeView {
+                id: m.id().into(),
+                label: m.label().into(),
+                detail: m.detail().into(),
+            })
+            .collect();
+        window
+            .global::<NewGameAdapter>()
+            .set_modes(ModelRc::new(VecModel::from(modes)));
+        ViewModels {
+            squares,
+            moves,
+            last_cells: None,
+            last_rows: Vec::new(),
+            last_players: None,
+        }
+    }
+
+    /// Shows the controller's state.
+    pub fn refresh(&mut self, window: &AppWindow, c: &Controller) {
+        let game = window.global::<GameAdapter>();
+
+        let cells = c.cells();
+        for (i, cell) in cells.iter().enumerate() {
+            if self.last_cells.is_none_or(|last| last[i] != *cell) {
+                self.squares.set_row_data(i, square_view(cell));
+            }
+        }
+        self.last_cells = Some(cells);
+        game.set_selected_cell(c.selected().map_or(-1, |sq| c.cell_of(sq) as i32));
+
+        let players = c.players();
+        if self.last_players.as_ref() != Some(&players) {
+            game.set_top_player(player_view(&players.0));
+            game.set_bottom_player(player_view(&players.1));
+            self.last_players = Some(players);
+        }
+
+        let status = c.status();
+        game.set_status(status.text.into());
+        game.set_status_alert(status.alert);
+        game.set_thinking(status.thinking);
+
+        let rows = c.move_rows();
+        if rows != self.last_rows {
+            let common = self.last_rows.len().min(rows.len());
+            for (i, row) in rows.iter().enumerate().take(common) {
+                if self.last_rows[i] != *row {
+                    self.moves.set_row_data(i, move_row(row));
+                }
+            }
+            while self.moves.row_count() > rows.len() {
+                self.moves.remove(self.moves.row_count() - 1);
+            }
+            for row in &rows[common..] {
+                self.moves.push(move_row(row));
+            }
+            self.last_rows = rows;
+        }
+        game.set_focus_row(c.focus_row().map_or(-1, |r| r as i32));
+
+        let actions: Vec<ActionView> = c
+            .actions()
+            .iter()
+            .map(|a| ActionView {
+                id: a.action.id().into(),
+                label: a.label.into(),
+                enabled: a.enabled,
+                primary: a.primary,
+            })
+            .collect();
+        if !same_actions(&game.get_actions(), &actions) {
+            game.set_actions(ModelRc::new(VecModel::from(actions)));
+        }
+
+        match c.result() {
+            Some(result) => {
+                game.set_game_over(true);
+                game.set_result_title(result.title.into());
+                game.set_result_reason(result.reason.into());
+            }
+            None => game.set_game_over(false),
+        }
+
+        match c.pending_promotion() {
+            Some(_) => {
+                game.set_promotion_white(c.game().position().turn() == Color::White);
+                game.set_promotion_visible(true);
+            }
+            None => game.set_promotion_visible(false),
+        }
+
+        let dialog = window.global::<DialogAdapter>();
+        match c.dialog_view() {
+            Some(d) => {
+                dialog.set_title(d.title.into());
+                dialog.set_message(d.message.into());
+                let options: Vec<OptionView> = d
+                    .options
+                    .iter()
+                    .map(|o| OptionView {
+                        id: o.id.into(),
+                        label: o.label.as_str().into(),
+                        primary: o.primary,
+                        danger: o.danger,
+                    })
+                    .collect();
+                dialog.set_options(ModelRc::new(VecModel::from(options)));
+                dialog.set_visible(true);
+            }
+            None => dialog.set_visible(false),
+        }
+
+        let new_game = window.global::<NewGameAdapter>();
+        match c.new_game_form() {
+            Some(form) => {
+                let computer = form.mode == ModeChoice::Computer;
+                let demo = form.mode == ModeChoice::Demo;
+                new_game.set_mode(form.mode.id().into());
+                new_game.set_show_colour(computer);
+                new_game.set_colour(form.colour.index());
+                new_game.set_show_level(computer || demo);
+                new_game.set_level(i32::from(form.level.number()));
+                new_game.set_level_text(
+                    format!(
+                        "Level {} — plays at about {} Elo{}",
+                        form.level.number(),
+                        form.level.elo(),
+                        level_words(form.level.number())
+                    )
+                    .into(),
+                );
+                new_game.set_note(
+                    match form.mode {
+                        ModeChoice::Computer => "",
+                        ModeChoice::Friend => {
+                            "Two people share this screen. White starts; flip the board any time."
+                        }
+                        ModeChoice::Demo => "Sit back and watch. Tap New game to stop.",
+                    }
+                    .into(),
+                );
+                new_game.set_visible(true);
+            }
+            None => new_game.set_visible(false),
+        }
+    }
+}
+
+/// A few words about the strength, for people who do not know what Elo means.
+fn level_words(level: u8) -> &'static str {
+    match level {
+        1..=2 => " (beginner)",
+        3..=4 => " (casual player)",
+        5..=6 => " (club player)",
+        7..=8 => " (strong club player)",
+        _ => " (expert)",
+    }
+}
+
+fn same_actions(current: &ModelRc<ActionView>, new: &[ActionView]) -> bool {
+    current.row_count() == new.len() && current.iter().zip(new).all(|(a, b)| a == *b)
+}

@@ -1,0 +1,232 @@
+//! The command line: `chesspi [--screenshot OUT.png [--fen FEN]] [--help] [--version]`.
+//!
+//! Parsing is separate from running: [`parse`] turns the arguments into a [`Command`], and
+//! `main` dispatches. A new option is one more match arm and, if it is a mode of its own, one
+//! more `Command` variant.
+
+use chesspi_engine::Square;
+use std::fmt;
+use std::path::PathBuf;
+
+/// What the user asked the program to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Open the window (or the fullscreen KMS display) and play.
+    Run(RunOptions),
+    /// Render the main screen headless to an 800x480 PNG and exit.
+    Screenshot {
+        out: PathBuf,
+        /// The position to show (FEN); the start position when absent.
+        fen: Option<String>,
+        /// Squares tapped before the picture is taken (to show a selection, a picker, ...).
+        taps: Vec<Square>,
+    },
+    Help,
+    Version,
+}
+
+/// Options of the interactive app.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RunOptions {
+    /// Start from this position (FEN) instead of the default new game.
+    pub fen: Option<String>,
+}
+
+/// A command line that cannot be understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CliError {
+    UnknownArgument(String),
+    MissingValue(&'static str),
+    /// `--tap` with something that is not a square.
+    BadSquare(String),
+    /// An option that only makes sense with another one.
+    Conflict(&'static str),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::UnknownArgument(arg) => write!(f, "unknown argument '{arg}'"),
+            CliError::MissingValue(option) => write!(f, "{option} needs a value"),
+            CliError::BadSquare(text) => write!(f, "'{text}' is not a square (like e2)"),
+            CliError::Conflict(text) => f.write_str(text),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// The text of `--help`.
+pub const HELP: &str = "\
+ChessPI: a pocket chess computer.
+
+Usage:
+  chesspi [--fen FEN]                       play (a window on a desktop, fullscreen on the device)
+  chesspi --screenshot OUT.png [--fen FEN] [--tap SQUARE]...
+                                            render the main screen to an 800x480 PNG and exit
+  chesspi --help                            show this help
+  chesspi --version                         show the version
+
+Options:
+  --fen FEN            start from this position (Forsyth-Edwards Notation, quoted)
+  --screenshot PATH    write a PNG of the screen instead of opening a window
+  --tap SQUARE         with --screenshot: tap this square first (repeat for more taps)
+
+Unknown arguments are an error. Exit status: 0 on success, 2 for a bad command line,
+1 when the app cannot run.
+";
+
+/// Parses the arguments after the program name.
+///
+/// # Errors
+/// [`CliError`] for an unknown argument, an option without its value, or a combination that
+/// makes no sense.
+pub fn parse<I, S>(args: I) -> Result<Command, CliError>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let mut args = args.into_iter().map(Into::into);
+    let mut screenshot: Option<PathBuf> = None;
+    let mut fen: Option<String> = None;
+    let mut taps: Vec<Square> = Vec::new();
+    let mut help = false;
+    let mut version = false;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-h" | "--help" => help = true,
+            "-V" | "--version" => version = true,
+            "--screenshot" => {
+                let value = args.next().ok_or(CliError::MissingValue("--screenshot"))?;
+                screenshot = Some(PathBuf::from(value));
+            }
+            "--fen" => fen = Some(args.next().ok_or(CliError::MissingValue("--fen"))?),
+            "--tap" => {
+                let value = args.next().ok_or(CliError::MissingValue("--tap"))?;
+                taps.push(parse_square(&value)?);
+            }
+            _ => {
+                // `--option=value` is accepted for the options that take a value.
+                if let Some((name, value)) = arg.split_once('=') {
+                    match name {
+                        "--screenshot" => {
+                            screenshot = Some(PathBuf::from(value));
+                            continue;
+                        }
+                        "--fen" => {
+                            fen = Some(value.to_string());
+                            continue;
+                        }
+                        "--tap" => {
+                            taps.push(parse_square(value)?);
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
+                return Err(CliError::UnknownArgument(arg));
+            }
+        }
+    }
+    if help {
+        return Ok(Command::Help);
+    }
+    if version {
+        return Ok(Command::Version);
+    }
+    match screenshot {
+        Some(out) => Ok(Command::Screenshot { out, fen, taps }),
+        None if !taps.is_empty() => Err(CliError::Conflict("--tap only works with --screenshot")),
+        None => Ok(Command::Run(RunOptions { fen })),
+    }
+}
+
+fn parse_square(text: &str) -> Result<Square, CliError> {
+    text.parse()
+        .map_err(|_| CliError::BadSquare(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_arguments_runs_the_app() {
+        assert_eq!(
+            parse(Vec::<String>::new()),
+            Ok(Command::Run(RunOptions::default()))
+        );
+    }
+
+    #[test]
+    fn screenshot_with_fen() {
+        assert_eq!(
+            parse([
+                "--screenshot",
+                "out.png",
+                "--fen",
+                "8/8/8/8/8/8/8/K6k w - - 0 1"
+            ]),
+            Ok(Command::Screenshot {
+                out: PathBuf::from("out.png"),
+                fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".to_string()),
+                taps: Vec::new(),
+            })
+        );
+        assert_eq!(
+            parse(["--screenshot=a.png"]),
+            Ok(Command::Screenshot {
+                out: PathBuf::from("a.png"),
+                fen: None,
+                taps: Vec::new(),
+            })
+        );
+    }
+
+    #[test]
+    fn taps_are_squares_for_screenshots() {
+        assert_eq!(
+            parse(["--screenshot", "a.png", "--tap", "e2", "--tap=e4"]),
+            Ok(Command::Screenshot {
+                out: PathBuf::from("a.png"),
+                fen: None,
+                taps: vec![Square::E2, Square::E4],
+            })
+        );
+        assert_eq!(
+            parse(["--screenshot", "a.png", "--tap", "z9"]),
+            Err(CliError::BadSquare("z9".to_string()))
+        );
+        assert!(matches!(parse(["--tap", "e2"]), Err(CliError::Conflict(_))));
+    }
+
+    #[test]
+    fn help_and_version_win_over_everything_else() {
+        assert_eq!(
+            parse(["--screenshot", "x.png", "--help"]),
+            Ok(Command::Help)
+        );
+        assert_eq!(parse(["--version"]), Ok(Command::Version));
+        assert_eq!(parse(["-h"]), Ok(Command::Help));
+    }
+
+    #[test]
+    fn errors_name_the_argument() {
+        assert_eq!(
+            parse(["--frobnicate"]),
+            Err(CliError::UnknownArgument("--frobnicate".to_string()))
+        );
+        assert_eq!(
+            parse(["--screenshot"]),
+            Err(CliError::MissingValue("--screenshot"))
+        );
+        assert_eq!(
+            parse(["--fen"]).map_err(|e| e.to_string()),
+            Err("--fen needs a value".to_string())
+        );
+        assert_eq!(
+            parse(["--bogus=1"]),
+            Err(CliError::UnknownArgument("--bogus=1".to_string()))
+        );
+    }
+}

@@ -1,0 +1,155 @@
+//! The computer player through the real UI: it answers a move, gives hints, and never
+//! blocks the screen (Undo during its search cancels it). One platform per process, so
+//! the scenarios run in one test.
+
+use chesspi::app::App;
+use chesspi::app::headless;
+use chesspi::app::mode::{Level, Mode, Setup};
+use chesspi::app::screenshot::square_center;
+use chesspi::app::ui::GameAdapter;
+use chesspi_engine::game::Game;
+use chesspi_engine::{Color, Square};
+use slint::{ComponentHandle, Model};
+use std::time::{Duration, Instant};
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+fn start(setup: Setup) -> App {
+    let app = App::new(Game::new(), setup).expect("the app starts");
+    app.window().show().expect("show");
+    app
+}
+
+fn tap(app: &App, name: &str) {
+    let (x, y) = square_center(sq(name), app.with_controller(|c| c.is_flipped()));
+    headless::tap(x, y).expect("tap");
+}
+
+fn press_action(app: &App, id: &str) {
+    let actions = app.window().global::<GameAdapter>().get_actions();
+    let i = actions
+        .iter()
+        .position(|a| a.id == id)
+        .unwrap_or_else(|| panic!("no '{id}' button"));
+    let x = 488.0 + (i % 3) as f32 * 310.0 / 3.0 + 292.0 / 6.0;
+    let y = 480.0 - 8.0 - 114.0 + (i / 3) as f32 * 60.0 + 27.0;
+    headless::tap(x, y).expect("tap");
+}
+
+fn moves(app: &App) -> usize {
+    app.with_controller(|c| c.game().moves().len())
+}
+
+fn the_computer_answers() {
+    let app = start(Setup::FIRST_START);
+    tap(&app, "e2");
+    tap(&app, "e4");
+    let adapter = app.window().global::<GameAdapter>();
+    assert!(
+        adapter.get_thinking(),
+        "the screen says the computer is thinking"
+    );
+    assert_eq!(adapter.get_status(), "Computer is thinking…");
+    assert!(
+        headless::pump_until(Duration::from_secs(30), || moves(&app) == 2),
+        "the computer replied"
+    );
+    assert!(!adapter.get_thinking());
+    assert_eq!(adapter.get_status(), "Your move — tap a piece");
+    // The reply is a legal black move, shown on the board.
+    let reply = app.with_controller(|c| c.game().moves()[1]);
+    let after = app.with_controller(|c| *c.game().position());
+    assert_eq!(
+        after.piece_at(reply.to()).map(|p| p.color),
+        Some(Color::Black)
+    );
+    let cell = app.with_controller(|c| c.cell_of(reply.to()));
+    let shown = adapter.get_squares().row_data(cell).expect("cell");
+    assert!(shown.piece >= 7 && shown.last_move);
+}
+
+fn the_computer_opens_when_the_player_is_black() {
+    let app = start(Setup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Setup::FIRST_START.level,
+    });
+    assert!(app.with_controller(|c| c.is_flipped()));
+    assert!(headless::pump_until(Duration::from_secs(30), || moves(
+        &app
+    ) == 1));
+    assert_eq!(
+        app.window()
+            .global::<GameAdapter>()
+            .get_bottom_player()
+            .name,
+        "You"
+    );
+}
+
+fn a_hint_is_shown_on_the_board() {
+    let app = start(Setup::FIRST_START);
+    press_action(&app, "hint");
+    let adapter = app.window().global::<GameAdapter>();
+    assert!(headless::pump_until(Duration::from_secs(30), || {
+        adapter.get_status().starts_with("Hint: ")
+    }));
+    let squares = adapter.get_squares();
+    let hinted = (0..64)
+        .filter(|&i| squares.row_data(i).is_some_and(|s| s.hint))
+        .count();
+    assert_eq!(hinted, 2, "the hint's two squares are marked");
+}
+
+fn undo_while_thinking_cancels_the_search() {
+    let strongest = Setup {
+        mode: Mode::Computer {
+            human: Color::White,
+        },
+        level: Level::new(10).expect("level 10"),
+    };
+    let app = start(strongest);
+    tap(&app, "g1");
+    tap(&app, "f3");
+    assert!(app.with_controller(|c| c.is_computer_thinking()));
+    let started = Instant::now();
+    press_action(&app, "undo");
+    assert!(
+        started.elapsed() < Duration::from_millis(200),
+        "Undo did not wait for the search"
+    );
+    assert_eq!(moves(&app), 0);
+    // No late move arrives from the cancelled search.
+    assert!(!headless::pump_until(
+        Duration::from_millis(1500),
+        || moves(&app) != 0
+    ));
+    assert_eq!(
+        app.window().global::<GameAdapter>().get_status(),
+        "Your move — tap a piece"
+    );
+}
+
+fn a_demo_plays_by_itself() {
+    let app = start(Setup {
+        mode: Mode::Demo,
+        level: Level::new(1).expect("level 1"),
+    });
+    assert!(
+        headless::pump_until(Duration::from_secs(30), || moves(&app) >= 3),
+        "the demo moves on its own"
+    );
+}
+
+#[test]
+fn ui_computer() {
+    headless::install().expect("the headless platform installs");
+    the_computer_answers();
+    the_computer_opens_when_the_player_is_black();
+    a_hint_is_shown_on_the_board();
+    undo_while_thinking_cancels_the_search();
+    a_demo_plays_by_itself();
+}

@@ -1,0 +1,242 @@
+//! Drives the real UI headless, as a finger would: taps, drags, the promotion picker, undo,
+//! checkmate. Slint allows one platform per process, so the scenarios run one after the
+//! other in a single test.
+
+use chesspi::app::headless::{self, Frame};
+use chesspi::app::mode::{Mode, Setup};
+use chesspi::app::screenshot::square_center;
+use chesspi::app::ui::GameAdapter;
+use chesspi::app::{App, initial_game};
+use chesspi_engine::game::Game;
+use chesspi_engine::{Position, Square};
+use slint::{ComponentHandle, Model};
+use std::time::Duration;
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+fn friend_game(fen: Option<&str>) -> App {
+    let (game, mut setup) = initial_game(fen).expect("valid start");
+    setup.mode = Mode::Friend;
+    let app = App::new(game, setup).expect("the app starts");
+    app.window().show().expect("the window shows");
+    app
+}
+
+fn tap(app: &App, name: &str) {
+    let (x, y) = square_center(sq(name), app.with_controller(|c| c.is_flipped()));
+    headless::tap(x, y).expect("tap");
+}
+
+fn drag(app: &App, from: &str, to: &str) {
+    let flipped = app.with_controller(|c| c.is_flipped());
+    headless::drag(
+        square_center(sq(from), flipped),
+        square_center(sq(to), flipped),
+    )
+    .expect("drag");
+}
+
+/// The centre of the i-th button of the side panel (three to a row at the bottom).
+fn action_center(i: usize) -> (f32, f32) {
+    let width = 304.0;
+    let x = 488.0 + (i % 3) as f32 * (width + 6.0) / 3.0 + (width - 12.0) / 6.0;
+    let y = 480.0 - 8.0 - 114.0 + (i / 3) as f32 * 60.0 + 27.0;
+    (x, y)
+}
+
+fn press_action(app: &App, id: &str) {
+    let actions = app.window().global::<GameAdapter>().get_actions();
+    let index = actions
+        .iter()
+        .position(|a| a.id == id)
+        .unwrap_or_else(|| panic!("no '{id}' button"));
+    let (x, y) = action_center(index);
+    headless::tap(x, y).expect("tap");
+}
+
+/// The display cells the UI marks as legal targets.
+fn target_cells(app: &App) -> Vec<usize> {
+    let squares = app.window().global::<GameAdapter>().get_squares();
+    (0..64)
+        .filter(|&i| squares.row_data(i).is_some_and(|s| s.target))
+        .collect()
+}
+
+fn cell(app: &App, name: &str) -> usize {
+    app.with_controller(|c| c.cell_of(sq(name)))
+}
+
+fn render() -> Frame {
+    headless::render().expect("render").0
+}
+
+fn fen(app: &App) -> String {
+    app.with_controller(|c| c.game().position().to_fen())
+}
+
+fn tapping_a_piece_shows_its_targets() {
+    let app = friend_game(None);
+    tap(&app, "e2");
+    let mut expected = vec![cell(&app, "e3"), cell(&app, "e4")];
+    expected.sort();
+    assert_eq!(target_cells(&app), expected);
+    assert_eq!(
+        app.window().global::<GameAdapter>().get_status(),
+        "Tap where the pawn should go"
+    );
+
+    // The dot on e4 is really drawn: its centre is darker than the bare square next to it.
+    let frame = render();
+    let (x, y) = square_center(sq("e4"), false);
+    let centre = frame.rgb(x as u32, y as u32);
+    let edge = frame.rgb(x as u32 + 24, y as u32);
+    assert_eq!(edge, (0xf0, 0xd9, 0xb5), "e4 is a light square");
+    assert!(
+        u32::from(centre.0) + 40 < u32::from(edge.0),
+        "a dot at the centre of e4: {centre:?} vs {edge:?}"
+    );
+    // ... and e5, not a target, has none.
+    let (x5, y5) = square_center(sq("e5"), false);
+    let e5 = frame.rgb(x5 as u32, y5 as u32);
+    assert_eq!(e5, (0xb5, 0x88, 0x63), "e5 is a bare dark square");
+
+    // Tapping elsewhere deselects.
+    tap(&app, "e5");
+    assert!(target_cells(&app).is_empty());
+}
+
+fn e2e4_by_taps() {
+    let app = friend_game(None);
+    tap(&app, "e2");
+    tap(&app, "e4");
+    assert_eq!(
+        fen(&app),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    let squares = app.window().global::<GameAdapter>().get_squares();
+    let e4 = squares.row_data(cell(&app, "e4")).expect("cell");
+    assert_eq!(e4.piece, 1, "a white pawn on e4");
+    assert!(e4.last_move, "e4 marked as the last move");
+    assert_eq!(
+        app.window().global::<GameAdapter>().get_status(),
+        "Black to move — tap a piece"
+    );
+    let moves = app.window().global::<GameAdapter>().get_moves();
+    assert_eq!(moves.row_count(), 1);
+    assert_eq!(moves.row_data(0).expect("row").number, "1.");
+}
+
+fn e2e4_by_drag() {
+    let app = friend_game(None);
+    drag(&app, "e2", "e4");
+    assert_eq!(
+        fen(&app),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    // A drop on an illegal square puts the piece back.
+    drag(&app, "g8", "g5");
+    assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
+    drag(&app, "g8", "f6");
+    assert_eq!(app.with_controller(|c| c.game().moves().len()), 2);
+}
+
+fn promotion_picker() {
+    let app = friend_game(Some("1k6/4P3/8/8/8/8/8/4K3 w - - 0 1"));
+    tap(&app, "e7");
+    tap(&app, "e8");
+    let adapter = app.window().global::<GameAdapter>();
+    assert!(adapter.get_promotion_visible());
+    assert_eq!(adapter.get_status(), "Choose a piece for promotion");
+
+    // Find the picker's first choice (the queen) on screen by its light background.
+    let frame = render();
+    let y = 240;
+    let left = (20..460)
+        .find(|&x| frame.rgb(x, y) == (0xf0, 0xd9, 0xb5))
+        .expect("the picker's buttons are drawn over the board");
+    headless::tap(left as f32 + 40.0, y as f32).expect("tap");
+    assert!(!adapter.get_promotion_visible());
+    assert_eq!(fen(&app), "1k2Q3/8/8/8/8/8/8/4K3 b - - 0 1");
+    let mv = app.with_controller(|c| c.game().moves()[0]);
+    assert_eq!(mv.to_string(), "e7e8q");
+}
+
+fn undo_takes_back() {
+    let app = friend_game(None);
+    tap(&app, "d2");
+    tap(&app, "d4");
+    tap(&app, "d7");
+    tap(&app, "d5");
+    press_action(&app, "undo");
+    assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
+    press_action(&app, "undo");
+    assert_eq!(fen(&app), Position::startpos().to_fen());
+    assert_eq!(
+        app.window().global::<GameAdapter>().get_moves().row_count(),
+        0
+    );
+}
+
+fn checkmate_ends_the_game() {
+    let app = friend_game(None);
+    for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+        tap(&app, from);
+        tap(&app, to);
+    }
+    let adapter = app.window().global::<GameAdapter>();
+    assert!(adapter.get_game_over());
+    assert_eq!(adapter.get_result_title(), "Black wins");
+    assert_eq!(adapter.get_result_reason(), "by checkmate");
+    let king = adapter
+        .get_squares()
+        .row_data(cell(&app, "e1"))
+        .expect("cell");
+    assert!(king.check, "the mated king is highlighted");
+    // The board takes no more moves.
+    tap(&app, "a2");
+    assert!(target_cells(&app).is_empty());
+    // Review: step back to the start and forward again, the board following.
+    press_action(&app, "review");
+    press_action(&app, "first");
+    assert_eq!(
+        app.with_controller(|c| c.shown_position().to_fen()),
+        Position::startpos().to_fen()
+    );
+    press_action(&app, "forward");
+    assert_eq!(adapter.get_status(), "Reviewing: after 1. f3");
+    press_action(&app, "done");
+    assert!(adapter.get_game_over());
+}
+
+fn new_game_dialog_starts_a_two_player_game() {
+    let app = App::new(Game::new(), Setup::FIRST_START).expect("the app starts");
+    app.window().show().expect("show");
+    press_action(&app, "new");
+    let dialog = app.window().global::<chesspi::app::ui::NewGameAdapter>();
+    assert!(dialog.get_visible());
+    dialog.invoke_mode_chosen("friend".into());
+    headless::pump();
+    assert!(!dialog.get_show_colour());
+    dialog.invoke_start();
+    headless::pump();
+    assert!(!dialog.get_visible());
+    assert_eq!(app.with_controller(|c| c.setup().mode), Mode::Friend);
+    // Nobody thinks in a two-player game.
+    assert!(!headless::pump_until(Duration::from_millis(300), || {
+        app.with_controller(|c| !c.game().moves().is_empty())
+    }));
+}
+
+#[test]
+fn ui_play() {
+    headless::install().expect("the headless platform installs");
+    tapping_a_piece_shows_its_targets();
+    e2e4_by_taps();
+    e2e4_by_drag();
+    promotion_picker();
+    undo_takes_back();
+    checkmate_ends_the_game();
+    new_game_dialog_starts_a_two_player_game();
+}
