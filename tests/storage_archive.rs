@@ -111,7 +111,8 @@ fn stored_game_has_the_tags_and_lists_newest_first() {
     let mate = &list[4];
     assert_eq!(mate.white, "You");
     assert_eq!(mate.black, computer_name(level(4)));
-    assert_eq!(mate.black, "ChessPI level 4 (~1400)");
+    let expected_black = format!("ChessPI level 4 (~{})", level(4).elo());
+    assert_eq!(mate.black, expected_black);
     assert_eq!(mate.result, GameResult::BlackWins);
     assert_eq!(mate.termination.as_deref(), Some("checkmate"));
     assert_eq!((mate.plies, mate.move_count()), (4, 2));
@@ -119,12 +120,13 @@ fn stored_game_has_the_tags_and_lists_newest_first() {
     assert!(!mate.is_unfinished());
 
     let text = archive.read_text(&ids[0]).expect("text");
+    let black_tag = format!("[Black \"{expected_black}\"]");
     for tag in [
         "[Event \"ChessPI game\"]",
         "[Site \"ChessPI\"]",
         "[Round \"-\"]",
         "[White \"You\"]",
-        "[Black \"ChessPI level 4 (~1400)\"]",
+        black_tag.as_str(),
         "[Result \"0-1\"]",
         "[Termination \"checkmate\"]",
         "[PlyCount \"4\"]",

@@ -3,7 +3,7 @@
 //! Rating: the standard Elo update after each finished game against the computer, with the
 //! level's [`Level::elo`] as the opponent's rating:
 //! `R' = R + K (S - E)`, `E = 1 / (1 + 10^((R_level - R) / 400))`, `S` = 1, ½ or 0.
-//! A new player starts at [`INITIAL_RATING`] (1200, about where a casual club beginner is, and
+//! A new player starts at [`INITIAL_RATING`] (1200, about where a casual club beginner is, close to
 //! the level-3 computer) with `K = 32` for the first [`PROVISIONAL_GAMES`] games so the estimate
 //! moves quickly to the player's strength, then `K = 16`. While provisional the Statistics
 //! screen should say so.
