@@ -21,6 +21,8 @@ pub enum Command {
         /// Squares tapped before the picture is taken (to show a selection, a picker, ...).
         taps: Vec<Square>,
     },
+    /// Validate a config file and exit.
+    CheckConfig(PathBuf),
     Help,
     Version,
 }
@@ -30,6 +32,8 @@ pub enum Command {
 pub struct RunOptions {
     /// Start from this position (FEN) instead of the default new game.
     pub fen: Option<String>,
+    /// The config file instead of the default one.
+    pub config: Option<PathBuf>,
 }
 
 /// A command line that cannot be understood.
@@ -61,19 +65,23 @@ pub const HELP: &str = "\
 ChessPI: a pocket chess computer.
 
 Usage:
-  chesspi [--fen FEN]                       play (a window on a desktop, fullscreen on the device)
+  chesspi [--config PATH] [--fen FEN]       play (a window on a desktop, fullscreen on the device)
   chesspi --screenshot OUT.png [--fen FEN] [--tap SQUARE]...
                                             render the main screen to an 800x480 PNG and exit
+  chesspi --check-config PATH               check a config file, print what is wrong, exit
   chesspi --help                            show this help
   chesspi --version                         show the version
 
 Options:
+  --config PATH        read this config file (default /etc/chesspi/chesspi.toml, or
+                       $CONFIGURATION_DIRECTORY/chesspi.toml under systemd)
   --fen FEN            start from this position (Forsyth-Edwards Notation, quoted)
   --screenshot PATH    write a PNG of the screen instead of opening a window
   --tap SQUARE         with --screenshot: tap this square first (repeat for more taps)
 
 Unknown arguments are an error. Exit status: 0 on success, 2 for a bad command line,
-1 when the app cannot run.
+1 when the app cannot run or --check-config finds an error. A bad config file does not stop
+the app: it starts on the defaults and shows the error.
 ";
 
 /// Parses the arguments after the program name.
@@ -89,6 +97,8 @@ where
     let mut args = args.into_iter().map(Into::into);
     let mut screenshot: Option<PathBuf> = None;
     let mut fen: Option<String> = None;
+    let mut config: Option<PathBuf> = None;
+    let mut check_config: Option<PathBuf> = None;
     let mut taps: Vec<Square> = Vec::new();
     let mut help = false;
     let mut version = false;
@@ -101,6 +111,16 @@ where
                 screenshot = Some(PathBuf::from(value));
             }
             "--fen" => fen = Some(args.next().ok_or(CliError::MissingValue("--fen"))?),
+            "--config" => {
+                let value = args.next().ok_or(CliError::MissingValue("--config"))?;
+                config = Some(PathBuf::from(value));
+            }
+            "--check-config" => {
+                let value = args
+                    .next()
+                    .ok_or(CliError::MissingValue("--check-config"))?;
+                check_config = Some(PathBuf::from(value));
+            }
             "--tap" => {
                 let value = args.next().ok_or(CliError::MissingValue("--tap"))?;
                 taps.push(parse_square(&value)?);
@@ -115,6 +135,14 @@ where
                         }
                         "--fen" => {
                             fen = Some(value.to_string());
+                            continue;
+                        }
+                        "--config" => {
+                            config = Some(PathBuf::from(value));
+                            continue;
+                        }
+                        "--check-config" => {
+                            check_config = Some(PathBuf::from(value));
                             continue;
                         }
                         "--tap" => {
@@ -134,10 +162,19 @@ where
     if version {
         return Ok(Command::Version);
     }
+    if let Some(path) = check_config {
+        if screenshot.is_some() || fen.is_some() || config.is_some() || !taps.is_empty() {
+            return Err(CliError::Conflict("--check-config takes no other options"));
+        }
+        return Ok(Command::CheckConfig(path));
+    }
     match screenshot {
+        Some(_) if config.is_some() => Err(CliError::Conflict(
+            "--config does not apply to --screenshot",
+        )),
         Some(out) => Ok(Command::Screenshot { out, fen, taps }),
         None if !taps.is_empty() => Err(CliError::Conflict("--tap only works with --screenshot")),
-        None => Ok(Command::Run(RunOptions { fen })),
+        None => Ok(Command::Run(RunOptions { fen, config })),
     }
 }
 
@@ -198,6 +235,29 @@ mod tests {
             Err(CliError::BadSquare("z9".to_string()))
         );
         assert!(matches!(parse(["--tap", "e2"]), Err(CliError::Conflict(_))));
+    }
+
+    #[test]
+    fn config_options() {
+        assert_eq!(
+            parse(["--config", "/tmp/c.toml"]),
+            Ok(Command::Run(RunOptions {
+                fen: None,
+                config: Some(PathBuf::from("/tmp/c.toml")),
+            }))
+        );
+        assert_eq!(
+            parse(["--check-config=/etc/x.toml"]),
+            Ok(Command::CheckConfig(PathBuf::from("/etc/x.toml")))
+        );
+        assert_eq!(
+            parse(["--check-config"]),
+            Err(CliError::MissingValue("--check-config"))
+        );
+        assert!(matches!(
+            parse(["--check-config", "a.toml", "--fen", "x"]),
+            Err(CliError::Conflict(_))
+        ));
     }
 
     #[test]

@@ -24,6 +24,15 @@ fn main() -> ExitCode {
             chesspi::app::screenshot::screenshot(&out, fen.as_deref(), &taps)
                 .map_err(|e| e.to_string())
         }
+        Command::CheckConfig(path) => {
+            let outcome = chesspi::config::check_config_outcome(&path);
+            if outcome.exit_code == 0 {
+                println!("{}", outcome.message);
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("{}", outcome.message);
+            return ExitCode::FAILURE;
+        }
         Command::Run(options) => chesspi::app::run(&options).map_err(|e| e.to_string()),
     };
     match result {

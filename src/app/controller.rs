@@ -21,6 +21,10 @@ pub enum Effect {
     CancelThinking,
     /// The game changed (a move, a takeback, a new game, a result). The place to save it.
     GameChanged,
+    /// The user asked for the player's record.
+    ShowStatistics,
+    /// The user confirmed shutting the device down (the game is already saved).
+    Shutdown,
 }
 
 /// What the computer is asked to find.
@@ -148,6 +152,8 @@ pub enum Dialog {
     },
     /// A claimable draw offered to the player on move.
     ClaimDraw(Termination),
+    /// The power key or the menu asked to turn the device off.
+    ConfirmShutdown,
     /// Something to read and close.
     Info {
         title: String,
@@ -254,6 +260,10 @@ pub struct Controller {
     claim_offered_at: Option<usize>,
     /// A one-off message for the status line (e.g. a declined draw offer).
     note: Option<String>,
+    /// Counts the games started, so saving can tell a new game from a changed one.
+    serial: u64,
+    /// Whether the menu offers to shut the device down (the device build, not a desktop).
+    shutdown_allowed: bool,
     effects: Vec<Effect>,
 }
 
@@ -280,6 +290,8 @@ impl Controller {
             new_game: None,
             claim_offered_at: None,
             note: None,
+            serial: 0,
+            shutdown_allowed: false,
             effects: Vec::new(),
         };
         c.after_change();
@@ -292,6 +304,23 @@ impl Controller {
 
     pub fn setup(&self) -> Setup {
         self.setup
+    }
+
+    /// Changes whenever another game replaces the current one (see [`Controller::start`]).
+    pub fn game_serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// Lets the menu offer "Shut down" (on the device).
+    pub fn allow_shutdown(&mut self) {
+        self.shutdown_allowed = true;
+    }
+
+    /// Asks the user to confirm shutting down (the power key).
+    pub fn ask_shutdown(&mut self) {
+        self.new_game = None;
+        self.promotion = None;
+        self.dialog = Some(Dialog::ConfirmShutdown);
     }
 
     pub fn is_flipped(&self) -> bool {
@@ -693,6 +722,12 @@ impl Controller {
             (Dialog::Menu, "new") => self.open_new_game(),
             (Dialog::Menu, "flip") => self.flipped = !self.flipped,
             (Dialog::Menu, "about") => self.dialog = Some(Dialog::About),
+            (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
+            (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
+            (Dialog::ConfirmShutdown, "shutdown") => {
+                self.cancel_thinking();
+                self.effects.push(Effect::Shutdown);
+            }
             (Dialog::ResignOrDraw, "resign") => self.dialog = Some(Dialog::ConfirmResign),
             (Dialog::ResignOrDraw, "offer") => self.offer_draw(),
             (Dialog::ResignOrDraw | Dialog::ClaimDraw(_), "claim") => {
@@ -764,14 +799,25 @@ impl Controller {
             options,
         };
         Some(match self.dialog.as_ref()? {
-            Dialog::Menu => view(
-                "Menu",
-                String::new(),
-                vec![
+            Dialog::Menu => {
+                let mut options = vec![
                     option("new", "New game", false, false),
                     option("flip", "Flip the board", false, false),
+                    option("stats", "Your record", false, false),
                     option("about", "About ChessPI", false, false),
-                    option("close", "Close", true, false),
+                ];
+                if self.shutdown_allowed {
+                    options.push(option("shutdown", "Shut down", false, true));
+                }
+                options.push(option("close", "Close", true, false));
+                view("Menu", String::new(), options)
+            }
+            Dialog::ConfirmShutdown => view(
+                "Shut down ChessPI?",
+                "The game is saved and continues when you switch on again.".to_string(),
+                vec![
+                    option("shutdown", "Shut down", false, true),
+                    option("cancel", "Cancel", true, false),
                 ],
             ),
             Dialog::About => view(
@@ -896,6 +942,7 @@ impl Controller {
     /// Replaces the game (a new game, or one restored from disk).
     pub fn start(&mut self, setup: Setup, game: Game) {
         self.cancel_thinking();
+        self.serial += 1;
         self.game = game;
         self.setup = setup;
         self.flipped = setup.bottom_color() == Color::Black;

@@ -4,7 +4,9 @@ pub mod computer;
 pub mod controller;
 pub mod headless;
 pub mod mode;
+pub mod persist;
 pub mod screenshot;
+pub mod services;
 pub mod view;
 
 /// The Slint screens compiled from `ui/`.
@@ -13,20 +15,20 @@ pub mod ui {
     slint::include_modules!();
 }
 
-use crate::cli::RunOptions;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{FenError, Position, Role};
 use computer::{Answer, ComputerPlayer};
 use controller::{Action, Controller, Effect};
 use mode::{ColourChoice, Mode, Setup};
+use persist::{GameIdentity, SaveReport, Saver, Stores};
 use slint::ComponentHandle;
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::{Rc, Weak};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
-use ui::{AppWindow, DialogAdapter, GameAdapter, NewGameAdapter};
+use ui::{AppWindow, DialogAdapter, GameAdapter, NewGameAdapter, StatusAdapter};
 use view::ViewModels;
 
 /// Why the app could not start.
@@ -76,6 +78,21 @@ struct Shell {
     /// Holds back a computer move that came faster than [`pacing`].
     pacing_timer: slint::Timer,
     game_changed: Vec<GameChangedHook>,
+    saving: Option<Saving>,
+    /// Runs on a confirmed shutdown; `None` on a desktop.
+    shutdown: Option<crate::power::ShutdownCommand>,
+    /// Closed while the screen is dimmed or dark: the waking touch is not a move.
+    touch_gate: Option<crate::power::watcher::TouchGate>,
+    /// The current gesture started as a wake-up touch and is ignored to its release.
+    swallowing: bool,
+}
+
+/// The saver and the save the screen waits for.
+struct Saving {
+    saver: Saver,
+    reports: Receiver<SaveReport>,
+    /// The newest save not yet on disk: the screen is not refreshed until it is.
+    awaiting: Option<u64>,
 }
 
 /// Called after every change of the game (see [`App::on_game_changed`]).
@@ -132,6 +149,10 @@ impl App {
             models,
             pacing_timer: slint::Timer::default(),
             game_changed: Vec::new(),
+            saving: None,
+            shutdown: None,
+            touch_gate: None,
+            swallowing: false,
         }));
         let app = App { window, shell };
         app.connect();
@@ -165,6 +186,67 @@ impl App {
         update(&self.shell, &self.window, |_| {});
     }
 
+    /// Saves every change from now on (starting with the game on screen) through a saver
+    /// thread, and shows a change only once it is on disk.
+    ///
+    /// # Errors
+    /// [`AppError::Thread`] when the saver thread cannot start.
+    pub fn enable_saving(
+        &self,
+        stores: Stores,
+        identity: Option<GameIdentity>,
+    ) -> Result<(), AppError> {
+        let (tx, reports) = mpsc::channel::<SaveReport>();
+        let weak_window = self.window.as_weak();
+        let mut saver = Saver::start(stores, identity, move |report| {
+            if tx.send(report).is_ok() {
+                let _ = weak_window.upgrade_in_event_loop(|w| {
+                    w.global::<GameAdapter>().invoke_saved();
+                });
+            }
+        })
+        .map_err(AppError::Thread)?;
+        {
+            let mut shell = self.shell.borrow_mut();
+            let s = &mut *shell;
+            let seq = saver.submit_current(&s.controller);
+            s.saving = Some(Saving {
+                saver,
+                reports,
+                awaiting: seq,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether every change shown so far is on disk (tests).
+    pub fn is_saved(&self) -> bool {
+        self.shell
+            .borrow()
+            .saving
+            .as_ref()
+            .is_none_or(|s| s.awaiting.is_none())
+    }
+
+    /// Lets a confirmed shutdown (power key, menu) run `command`.
+    pub fn enable_shutdown(&self, command: crate::power::ShutdownCommand) {
+        let mut shell = self.shell.borrow_mut();
+        shell.controller.allow_shutdown();
+        shell.shutdown = Some(command);
+    }
+
+    /// Ignores touches on the board while `gate` is closed (the screen is waking up).
+    pub fn set_touch_gate(&self, gate: crate::power::watcher::TouchGate) {
+        self.shell.borrow_mut().touch_gate = Some(gate);
+    }
+
+    /// Shows a one-line notice in the status bar until it is dismissed.
+    pub fn show_notice(&self, text: &str) {
+        self.window
+            .global::<StatusAdapter>()
+            .set_notice(text.into());
+    }
+
     /// Wires the screens' callbacks to the controller.
     fn connect(&self) {
         let game = self.window.global::<GameAdapter>();
@@ -177,6 +259,14 @@ impl App {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
             game.on_cell_pressed(move |col, row| {
+                if let Some(rc) = shell.upgrade() {
+                    let mut s = rc.borrow_mut();
+                    s.swallowing = s.touch_gate.as_ref().is_some_and(|g| g.blocks_touch());
+                    if s.swallowing {
+                        log::debug!("wake-up touch ignored");
+                        return;
+                    }
+                }
                 with_shell(&shell, &window, |c| {
                     let sq = cell_square(c, col, row);
                     c.press(sq);
@@ -187,6 +277,11 @@ impl App {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
             game.on_cell_released(move |col, row, dragged| {
+                if let Some(rc) = shell.upgrade()
+                    && std::mem::take(&mut rc.borrow_mut().swallowing)
+                {
+                    return;
+                }
                 with_shell(&shell, &window, |c| {
                     let sq = cell_square(c, col, row);
                     c.release(sq, dragged);
@@ -224,6 +319,21 @@ impl App {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
             game.on_computer_ready(move || receive_answers(&shell, &window));
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_saved(move || receive_save_reports(&shell, &window));
+        }
+        {
+            let window = self.window.as_weak();
+            self.window
+                .global::<StatusAdapter>()
+                .on_notice_dismissed(move || {
+                    if let Some(w) = window.upgrade() {
+                        w.global::<StatusAdapter>().set_notice("".into());
+                    }
+                });
         }
 
         let dialog = self.window.global::<DialogAdapter>();
@@ -267,6 +377,7 @@ impl App {
             });
         }
         new_game.on_start(on(Box::new(|c| c.new_game_start())));
+        game.on_power_key(on(Box::new(|c| c.ask_shutdown())));
         new_game.on_cancel(on(Box::new(|c| c.new_game_cancel())));
     }
 }
@@ -303,10 +414,66 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
                 for hook in &mut s.game_changed {
                     hook(&s.controller);
                 }
+                if let Some(saving) = &mut s.saving {
+                    match saving.saver.submit_current(&s.controller) {
+                        Some(seq) => saving.awaiting = Some(seq),
+                        None => {
+                            log::error!("the saver thread has stopped; the game is not saved");
+                            window
+                                .global::<StatusAdapter>()
+                                .set_notice("The game can no longer be saved.".into());
+                        }
+                    }
+                }
             }
+            Effect::ShowStatistics => {
+                let text = match &s.saving {
+                    Some(saving) => services::record_text(saving.saver.stats()),
+                    None => "Your record is not kept: there is no place to store it.".to_string(),
+                };
+                s.controller.show_info("Your record", &text);
+            }
+            Effect::Shutdown => match &s.shutdown {
+                Some(command) => services::shut_down(command, window.as_weak()),
+                None => log::warn!("shutdown asked for, but this build cannot shut down"),
+            },
         }
     }
-    s.models.refresh(window, &s.controller);
+    // A change is shown only once it is on disk (see `receive_save_reports`).
+    if s.saving
+        .as_ref()
+        .is_none_or(|saving| saving.awaiting.is_none())
+    {
+        s.models.refresh(window, &s.controller);
+    }
+}
+
+/// Takes the saver's reports and shows what is now on disk.
+fn receive_save_reports(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
+    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
+        return;
+    };
+    let mut guard = rc.borrow_mut();
+    let s = &mut *guard;
+    let Some(saving) = &mut s.saving else {
+        return;
+    };
+    while let Ok(report) = saving.reports.try_recv() {
+        saving.saver.note_report(&report);
+        if let Some(error) = &report.error {
+            win.global::<StatusAdapter>().set_notice(error.into());
+        }
+        if let Some(change) = report.rating {
+            let text = format!("Your rating: {} → {}", change.before, change.after);
+            win.global::<StatusAdapter>().set_notice(text.into());
+        }
+        if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
+            saving.awaiting = None;
+        }
+    }
+    if saving.awaiting.is_none() {
+        s.models.refresh(&win, &s.controller);
+    }
 }
 
 /// Takes the worker's answers off the channel and plays them, holding back a move that came
@@ -340,13 +507,4 @@ fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>
     }
 }
 
-/// Opens the window and plays until it is closed.
-///
-/// # Errors
-/// [`AppError`] when there is no display, the FEN is invalid, or a thread cannot start.
-pub fn run(options: &RunOptions) -> Result<(), AppError> {
-    let (game, setup) = initial_game(options.fen.as_deref())?;
-    let app = App::new(game, setup)?;
-    app.window().run()?;
-    Ok(())
-}
+pub use services::run;

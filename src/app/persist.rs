@@ -1,0 +1,389 @@
+//! Saving from the running app. Every change of the game goes to a saver thread; the screen
+//! shows the change only when the saver reports it on disk, so a power cut never loses a move
+//! the user saw, and the UI thread never waits for the SD card.
+//!
+//! The saver also keeps the archive and the player's record: a finished game is stored as PGN
+//! and counted once; a game left unfinished for a new one is stored so it can be resumed.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+
+use super::mode::{Mode, Setup};
+use crate::storage::stats::RatingChange;
+use crate::storage::{
+    Archive, AutosaveStore, GameMode, LoadOutcome, SavedGame, Stats, StatsStore, StatsSummary,
+};
+
+/// The players of a saved game as the app plays them. `None` for a game the app cannot
+/// continue (a LAN game: the peer is gone after a restart).
+pub fn setup_of(mode: &GameMode) -> Option<Setup> {
+    match *mode {
+        GameMode::VsComputer { human, level } => Some(Setup {
+            mode: Mode::Computer { human },
+            level,
+        }),
+        GameMode::TwoPlayers => Some(Setup {
+            mode: Mode::Friend,
+            level: Level::DEFAULT,
+        }),
+        GameMode::ComputerVsComputer { white, .. } => Some(Setup {
+            mode: Mode::Demo,
+            level: white,
+        }),
+        GameMode::Lan { .. } => None,
+    }
+}
+
+/// The saved form of the app's players.
+pub fn mode_of(setup: &Setup) -> GameMode {
+    match setup.mode {
+        Mode::Computer { human } => GameMode::VsComputer {
+            human,
+            level: setup.level,
+        },
+        Mode::Friend => GameMode::TwoPlayers,
+        Mode::Demo => GameMode::ComputerVsComputer {
+            white: setup.level,
+            black: setup.level,
+        },
+    }
+}
+
+/// What the app starts with, read from the state directory.
+pub struct Restored {
+    /// The game and its players.
+    pub game: Game,
+    pub setup: Setup,
+    /// The saved game's identity, kept so the archive and record see the same game.
+    pub identity: Option<GameIdentity>,
+    /// Something to tell the user once (a damaged file set aside), already logged.
+    pub notice: Option<String>,
+}
+
+/// Reads the autosave: the saved game, or `fallback` when there is none or it is unusable.
+pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
+    let fresh = |notice| Restored {
+        game: fallback.0.clone(),
+        setup: fallback.1,
+        identity: None,
+        notice,
+    };
+    match store.load() {
+        LoadOutcome::Fresh => {
+            log::info!("no saved game in {}: new game", store.path().display());
+            fresh(None)
+        }
+        LoadOutcome::Restored(saved) => match setup_of(&saved.mode) {
+            Some(setup) => {
+                log::info!(
+                    "restored the game from {} ({} moves, {} to move)",
+                    store.path().display(),
+                    saved.game.moves().len(),
+                    saved.turn()
+                );
+                Restored {
+                    identity: Some(GameIdentity {
+                        id: saved.id,
+                        started_unix: saved.started_unix,
+                    }),
+                    game: saved.game,
+                    setup,
+                    notice: None,
+                }
+            }
+            None => {
+                log::warn!("the saved game was a network game, which cannot resume: new game");
+                fresh(Some(
+                    "The network game could not be resumed; a new game was started.".to_string(),
+                ))
+            }
+        },
+        LoadOutcome::Recovered {
+            reason,
+            quarantined_path,
+        } => {
+            let kept = match &quarantined_path {
+                Ok(path) => format!("the file was kept as {}", path.display()),
+                Err(e) => format!("the file could not be set aside: {e}"),
+            };
+            log::error!("saved game refused: {reason}; {kept}; starting a new game");
+            fresh(Some(format!(
+                "The saved game could not be read ({reason}), so a new game was started; {kept}."
+            )))
+        }
+    }
+}
+
+/// Which game a save belongs to: the same id from its first move to its result, across
+/// restarts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameIdentity {
+    pub id: u64,
+    pub started_unix: u64,
+}
+
+impl GameIdentity {
+    fn fresh() -> GameIdentity {
+        let saved = SavedGame::new(GameMode::TwoPlayers, Game::new());
+        GameIdentity {
+            id: saved.id,
+            started_unix: saved.started_unix,
+        }
+    }
+}
+
+/// The saver's report for one save.
+#[derive(Debug)]
+pub struct SaveReport {
+    /// The save's number, as [`Saver::submit`] returned it.
+    pub seq: u64,
+    /// Why the autosave failed, if it did (the move is then shown anyway: refusing to play on
+    /// would be worse, and the user is told).
+    pub error: Option<String>,
+    /// The player's rating change when this save finished a rated game.
+    pub rating: Option<RatingChange>,
+    /// The player's record after that game.
+    pub stats: Option<StatsSummary>,
+}
+
+enum Job {
+    Save { seq: u64, game: Box<SavedGame> },
+    Stop,
+}
+
+/// The saver thread and the app's view of the game being saved.
+pub struct Saver {
+    tx: Sender<Job>,
+    thread: Option<JoinHandle<()>>,
+    identity: GameIdentity,
+    /// The controller's game serial the identity belongs to.
+    serial: Option<u64>,
+    next_seq: u64,
+    stats: StatsSummary,
+}
+
+/// The files the saver keeps, all in one state directory.
+pub struct Stores {
+    pub autosave: AutosaveStore,
+    pub archive: Option<Archive>,
+    pub stats_store: StatsStore,
+    pub stats: Stats,
+}
+
+impl Stores {
+    /// Opens everything in `state_dir`. Problems are logged and returned as notices for the
+    /// user; none stops the app.
+    pub fn open(state_dir: &Path) -> (Stores, Vec<String>) {
+        let mut notices = Vec::new();
+        let archive = match Archive::open(state_dir) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                log::error!("cannot open the game archive: {e}");
+                notices.push(format!("Finished games cannot be stored: {e}"));
+                None
+            }
+        };
+        let stats_store = StatsStore::new(state_dir);
+        let load = stats_store.load();
+        if let Some(r) = &load.recovered {
+            log::error!("player record refused: {r}");
+            notices.push(format!(
+                "Your game record could not be read and restarts: {r}."
+            ));
+        }
+        (
+            Stores {
+                autosave: AutosaveStore::new(state_dir),
+                archive,
+                stats_store,
+                stats: load.stats,
+            },
+            notices,
+        )
+    }
+}
+
+impl Saver {
+    /// Starts the saver thread. `identity` is the restored game's, if any; `on_report` runs on
+    /// the saver thread after each save.
+    ///
+    /// # Errors
+    /// The thread cannot be started.
+    pub fn start(
+        stores: Stores,
+        identity: Option<GameIdentity>,
+        on_report: impl Fn(SaveReport) + Send + 'static,
+    ) -> std::io::Result<Saver> {
+        let (tx, rx) = mpsc::channel();
+        let stats = stores.stats.summary();
+        let thread = std::thread::Builder::new()
+            .name("saver".into())
+            .spawn(move || save_loop(stores, &rx, on_report))?;
+        Ok(Saver {
+            tx,
+            thread: Some(thread),
+            identity: identity.unwrap_or_else(GameIdentity::fresh),
+            serial: None,
+            next_seq: 1,
+            stats,
+        })
+    }
+
+    /// Queues a save of the current game; returns its number, or `None` when the saver has
+    /// stopped. `serial` changes when the controller starts another game, which then gets a
+    /// new identity (the first serial seen keeps the restored identity).
+    pub fn submit(&mut self, serial: u64, setup: &Setup, game: &Game) -> Option<u64> {
+        match self.serial {
+            None => self.serial = Some(serial),
+            Some(s) if s != serial => {
+                self.serial = Some(serial);
+                self.identity = GameIdentity::fresh();
+            }
+            Some(_) => {}
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let saved = SavedGame {
+            id: self.identity.id,
+            started_unix: self.identity.started_unix,
+            mode: mode_of(setup),
+            game: game.clone(),
+            clocks: None,
+        };
+        self.tx
+            .send(Job::Save {
+                seq,
+                game: Box::new(saved),
+            })
+            .ok()
+            .map(|()| seq)
+    }
+
+    /// [`Saver::submit`] for the controller's game.
+    pub fn submit_current(&mut self, c: &super::controller::Controller) -> Option<u64> {
+        self.submit(c.game_serial(), &c.setup(), c.game())
+    }
+
+    /// The player's record as of the last finished game.
+    pub fn stats(&self) -> &StatsSummary {
+        &self.stats
+    }
+
+    /// Takes a report from the saver thread into account.
+    pub fn note_report(&mut self, report: &SaveReport) {
+        if let Some(stats) = &report.stats {
+            self.stats = stats.clone();
+        }
+    }
+
+    /// Finishes the queued saves and stops the thread.
+    pub fn stop(mut self) {
+        self.shut_down();
+    }
+
+    fn shut_down(&mut self) {
+        let _ = self.tx.send(Job::Stop);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Saver {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}
+
+/// What the saver thread remembers between saves.
+struct SaverState {
+    stores: Stores,
+    /// The last game saved, to store it when the user leaves it unfinished.
+    previous: Option<SavedGame>,
+    /// The finished game last stored (id and plies), so it is stored once.
+    archived: Option<(u64, usize)>,
+}
+
+fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(SaveReport)) {
+    let mut state = SaverState {
+        stores,
+        previous: None,
+        archived: None,
+    };
+    while let Ok(Job::Save { seq, game }) = rx.recv() {
+        on_report(state.save(seq, *game));
+    }
+}
+
+impl SaverState {
+    fn save(&mut self, seq: u64, game: SavedGame) -> SaveReport {
+        let error = match self.stores.autosave.save(&game) {
+            Ok(_) => None,
+            Err(e) => {
+                log::error!(
+                    "cannot save the game to {}: {e}",
+                    self.stores.autosave.path().display()
+                );
+                Some(format!("The game could not be saved: {e}"))
+            }
+        };
+        self.leave(&game);
+        let rating = self.archive_if_finished(&game);
+        self.previous = Some(game);
+        SaveReport {
+            seq,
+            error,
+            rating,
+            stats: rating.map(|_| self.stores.stats.summary()),
+        }
+    }
+
+    /// Stores the previous game when `next` is another game and the previous one was left
+    /// unfinished with moves on the board.
+    fn leave(&mut self, next: &SavedGame) {
+        let Some(prev) = self.previous.take_if(|p| p.id != next.id) else {
+            return;
+        };
+        if prev.game.is_over() || prev.game.moves().is_empty() {
+            return;
+        }
+        if let Some(archive) = &self.stores.archive {
+            match archive.store(&prev) {
+                Ok(id) => log::info!("unfinished game stored as {id}"),
+                Err(e) => log::error!("cannot store the unfinished game: {e}"),
+            }
+        }
+    }
+
+    fn archive_if_finished(&mut self, game: &SavedGame) -> Option<RatingChange> {
+        if !game.game.is_over() {
+            return None;
+        }
+        let key = (game.id, game.game.moves().len());
+        if self.archived == Some(key) {
+            return None;
+        }
+        self.archived = Some(key);
+        if let Some(archive) = &self.stores.archive {
+            match archive.store(game) {
+                Ok(id) => log::info!("finished game stored as {id}"),
+                Err(e) => log::error!("cannot store the finished game: {e}"),
+            }
+        }
+        let change = self.stores.stats.record_game(game)?;
+        if let Err(e) = self.stores.stats_store.save(&self.stores.stats) {
+            log::error!("cannot save the player record: {e}");
+        }
+        log::info!("rating {} -> {}", change.before, change.after);
+        Some(change)
+    }
+}
+
+/// Where the app keeps its state, or why it keeps none.
+pub fn open_state_dir(config_override: Option<&Path>) -> Result<PathBuf, String> {
+    crate::storage::state_dir(config_override).map_err(|e| e.to_string())
+}

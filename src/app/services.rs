@@ -1,0 +1,293 @@
+//! The app as it runs for real: configuration, logging, the saved game, and the device's
+//! battery, backlight and power key around the window. Each service reports on its own thread
+//! and reaches the screen through the event loop.
+
+use std::path::PathBuf;
+
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use slint::ComponentHandle;
+
+use super::mode::Setup;
+use super::persist::{self, Stores};
+use super::ui::{AppWindow, GameAdapter, StatusAdapter};
+use super::{App, AppError, initial_game};
+use crate::battery::{BatteryEvent, BatteryLevel, BatteryMonitor, BatteryStatus, start_monitor};
+use crate::cli::RunOptions;
+use crate::config::{self, Config, init_logging};
+use crate::power::ShutdownCommand;
+use crate::storage::{AutosaveStore, LoadOutcome, SettingsStore, StatsSummary};
+
+/// Opens the window (or the fullscreen display on the device) and plays until it closes.
+///
+/// # Errors
+/// [`AppError`] when there is no display, the `--fen` position is invalid, or a thread
+/// cannot start. A bad config file or state directory is not an error: the app runs on
+/// defaults and says so on screen.
+pub fn run(options: &RunOptions) -> Result<(), AppError> {
+    let config_path = options
+        .config
+        .clone()
+        .unwrap_or_else(config::default_config_path);
+    let (admin, config_error) = Config::load_or_defaults(&config_path);
+    if init_logging(admin.logging.level).is_err() {
+        eprintln!("chesspi: a logger was already installed");
+    }
+    log::info!("ChessPI {} starting", env!("CARGO_PKG_VERSION"));
+    let mut notes = Vec::new();
+    match &config_error {
+        None if config_path.exists() => log::info!("config: {}", config_path.display()),
+        None => log::info!(
+            "config: {} does not exist, using the built-in defaults",
+            config_path.display()
+        ),
+        Some(e) => {
+            log::error!("{e}; using the built-in defaults");
+            notes.push(format!(
+                "The configuration has an error, so ChessPI uses its defaults.\n{e}"
+            ));
+        }
+    }
+
+    let state = State::open(&admin, &mut notes);
+    let config = state.config.clone().unwrap_or(admin);
+    let first_start = Setup {
+        level: Level::new(config.engine.default_level).unwrap_or(Level::DEFAULT),
+        ..Setup::FIRST_START
+    };
+    let (game, setup, identity, stores) = match (&options.fen, state.dir) {
+        (Some(fen), dir) => {
+            let (game, setup) = initial_game(Some(fen))?;
+            let stores = dir.map(|dir| {
+                keep_unfinished_autosave(&dir);
+                open_stores(&dir, &mut notes)
+            });
+            (game, setup, None, stores)
+        }
+        (None, Some(dir)) => {
+            let mut autosave = AutosaveStore::new(&dir);
+            let restored = persist::restore(&mut autosave, (Game::new(), first_start));
+            notes.extend(restored.notice);
+            let mut stores = open_stores(&dir, &mut notes);
+            stores.autosave = autosave;
+            (
+                restored.game,
+                restored.setup,
+                restored.identity,
+                Some(stores),
+            )
+        }
+        (None, None) => (Game::new(), first_start, None, None),
+    };
+
+    let app = App::new(game, setup)?;
+    if let Some(stores) = stores {
+        app.enable_saving(stores, identity)?;
+    }
+    let shutdown = ShutdownCommand::new(config.power.shutdown_command.clone());
+    if cfg!(feature = "kms") {
+        app.enable_shutdown(shutdown.clone());
+    }
+    let _battery = start_battery(&app, &config, shutdown);
+    let _power = start_power(&app, &config);
+    if !notes.is_empty() {
+        let text = notes.join("\n\n");
+        app.update_controller(|c| c.show_info("Please note", &text));
+    }
+    app.window().run()?;
+    log::info!("ChessPI stopping");
+    Ok(())
+}
+
+/// The state directory and the device settings stored in it.
+struct State {
+    dir: Option<PathBuf>,
+    /// The admin's config with the settings changed on the device laid over it.
+    config: Option<Config>,
+}
+
+impl State {
+    fn open(admin: &Config, notes: &mut Vec<String>) -> State {
+        let dir = match persist::open_state_dir(admin.storage.state_dir.as_deref()) {
+            Ok(dir) => dir,
+            Err(e) => {
+                log::error!("{e}; games will not be saved");
+                notes.push(format!("Games cannot be saved: {e}."));
+                return State {
+                    dir: None,
+                    config: None,
+                };
+            }
+        };
+        log::info!("state directory: {}", dir.display());
+        let load = SettingsStore::new(&dir).load();
+        if let Some(r) = &load.recovered {
+            log::error!("device settings refused: {r}");
+            notes.push(format!("The device settings could not be read: {r}."));
+        }
+        let (config, error) = load.settings.effective(admin);
+        if let Some(e) = error {
+            log::error!("device settings ignored: {e}");
+            notes.push(format!("The device settings were ignored: {e}."));
+        }
+        State {
+            dir: Some(dir),
+            config: Some(config),
+        }
+    }
+}
+
+fn open_stores(dir: &std::path::Path, notes: &mut Vec<String>) -> Stores {
+    let (stores, store_notes) = Stores::open(dir);
+    notes.extend(store_notes);
+    stores
+}
+
+/// With `--fen` the autosaved game is replaced: keep it in the archive first if it was under way.
+fn keep_unfinished_autosave(dir: &std::path::Path) {
+    let mut autosave = AutosaveStore::new(dir);
+    if let LoadOutcome::Restored(saved) = autosave.load()
+        && !saved.game.is_over()
+        && !saved.game.moves().is_empty()
+    {
+        match crate::storage::Archive::open(dir).and_then(|a| a.store(&saved)) {
+            Ok(id) => log::info!("the game in progress was stored as {id} before --fen"),
+            Err(e) => log::error!("cannot store the game in progress: {e}"),
+        }
+    }
+}
+
+/// The player's record as the "Your record" dialog shows it.
+pub fn record_text(s: &StatsSummary) -> String {
+    if s.rated_games == 0 {
+        return "No finished games against the computer yet. Your rating starts at 1200 and \
+                follows your results."
+            .to_string();
+    }
+    let mut text = format!(
+        "Rating {}{} after {} game{}: {} won, {} drawn, {} lost.",
+        s.rating,
+        if s.provisional { " (provisional)" } else { "" },
+        s.rated_games,
+        if s.rated_games == 1 { "" } else { "s" },
+        s.total.wins,
+        s.total.draws,
+        s.total.losses
+    );
+    for row in s.levels.iter().filter(|r| r.record.games() > 0) {
+        text.push_str(&format!(
+            "\nLevel {} (≈{}): +{} ={} −{}",
+            row.level.number(),
+            row.level_elo,
+            row.record.wins,
+            row.record.draws,
+            row.record.losses
+        ));
+    }
+    text
+}
+
+/// Runs the shutdown command off the UI thread; a failure is shown in the status bar.
+pub fn shut_down(command: &ShutdownCommand, window: slint::Weak<AppWindow>) {
+    let window_for_error = window.clone();
+    let _ = window.upgrade_in_event_loop(|w| {
+        w.global::<StatusAdapter>()
+            .set_notice("Shutting down…".into());
+    });
+    let started = command.spawn(move |result| {
+        if let Err(e) = result {
+            log::error!("shutdown failed: {e}");
+            let text = format!("Could not shut down: {e}");
+            let _ = window_for_error.upgrade_in_event_loop(move |w| {
+                w.global::<StatusAdapter>().set_notice(text.into());
+            });
+        }
+    });
+    if let Err(e) = started {
+        log::error!("cannot start the shutdown thread: {e}");
+    }
+}
+
+/// Starts the battery monitor; its events reach the status bar.
+fn start_battery(app: &App, config: &Config, shutdown: ShutdownCommand) -> Option<BatteryMonitor> {
+    let window = app.window().as_weak();
+    start_monitor(&config.battery, shutdown, move |event| {
+        let _ = window.upgrade_in_event_loop(move |w| show_battery_event(&w, &event));
+    })
+}
+
+/// The status bar's battery cell: 0 = critical … 4 = full; `None` hides it.
+pub fn battery_cell(status: &BatteryStatus) -> Option<(i32, bool)> {
+    let level = match status.level() {
+        BatteryLevel::Unknown => return None,
+        BatteryLevel::Critical => 0,
+        BatteryLevel::Low => 1,
+        BatteryLevel::Medium => 2,
+        BatteryLevel::High => 3,
+        BatteryLevel::Full => 4,
+    };
+    Some((level, status.is_charging()))
+}
+
+/// Shows a battery event: the indicator, and a notice for warnings.
+pub fn show_battery_event(window: &AppWindow, event: &BatteryEvent) {
+    let status = window.global::<StatusAdapter>();
+    let notice = |text: String| status.set_notice(text.into());
+    match event {
+        BatteryEvent::Changed(battery) => {
+            match battery_cell(battery) {
+                Some((level, charging)) => {
+                    status.set_battery_visible(true);
+                    status.set_battery_level(level);
+                    status.set_battery_charging(charging);
+                }
+                None => status.set_battery_visible(false),
+            }
+            if let BatteryStatus::Fault(fault) = battery {
+                log::warn!("{fault}");
+                notice(format!("Battery level unknown: {fault}"));
+            }
+        }
+        BatteryEvent::LowWarning => {
+            notice("Battery low — connect the charger soon.".to_string());
+        }
+        BatteryEvent::Critical { shutdown_in } => notice(format!(
+            "Battery empty: the game is saved. Switching off in {} s unless charging.",
+            shutdown_in.as_secs()
+        )),
+        BatteryEvent::CriticalCancelled => notice("Charging — the device stays on.".to_string()),
+        BatteryEvent::ShuttingDown => notice("Battery empty: switching off…".to_string()),
+        BatteryEvent::ShutdownFailed(e) => notice(format!("Could not switch off: {e}")),
+    }
+}
+
+/// Starts the idle/backlight/power-key watcher on the device. On a desktop it stays off: the
+/// desktop's own backlight and keys are not the app's to drive.
+fn start_power(app: &App, config: &Config) -> Option<crate::power::watcher::PowerWatcher> {
+    if !cfg!(feature = "kms") {
+        return None;
+    }
+    use crate::power::idle::ScreenState;
+    use crate::power::watcher::{PowerEvent, PowerWatcher};
+    let window = app.window().as_weak();
+    let watcher = PowerWatcher::start(&config.display, &config.power, move |event| {
+        let _ = window.upgrade_in_event_loop(move |w| match event {
+            PowerEvent::Screen(state) => {
+                w.global::<StatusAdapter>()
+                    .set_screen_asleep(state != ScreenState::Awake);
+            }
+            PowerEvent::Woke { .. } => w.global::<StatusAdapter>().set_screen_asleep(false),
+            PowerEvent::ShutdownRequested => w.global::<GameAdapter>().invoke_power_key(),
+        });
+    });
+    match watcher {
+        Ok(watcher) => {
+            app.set_touch_gate(watcher.touch_gate());
+            Some(watcher)
+        }
+        Err(e) => {
+            log::error!("cannot start the power watcher: {e}");
+            None
+        }
+    }
+}
