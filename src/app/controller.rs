@@ -23,6 +23,12 @@ pub enum Effect {
     GameChanged,
     /// The user asked for the player's record.
     ShowStatistics,
+    /// The user asked for the list of saved games.
+    ShowGames,
+    /// Open a saved game: for review, or to play on.
+    OpenSaved { id: String, resume: bool },
+    /// Delete a saved game (confirmed).
+    DeleteSaved { id: String },
     /// The user confirmed shutting the device down (the game is already saved).
     Shutdown,
 }
@@ -154,11 +160,39 @@ pub enum Dialog {
     ClaimDraw(Termination),
     /// The power key or the menu asked to turn the device off.
     ConfirmShutdown,
+    /// What to do with a game of the saved games list.
+    SavedGame(SavedGameChoice),
+    /// Deleting a saved game needs a second tap.
+    ConfirmDelete(SavedGameChoice),
     /// Something to read and close.
     Info {
         title: String,
         message: String,
     },
+}
+
+/// A saved game picked from the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedGameChoice {
+    /// The archive id.
+    pub id: String,
+    /// "You – Level 4 (≈1390), 12 Nov 2026", as the list shows it.
+    pub title: String,
+    /// Whether it can be continued.
+    pub unfinished: bool,
+    /// Whether it can be read at all (a damaged file can only be deleted).
+    pub readable: bool,
+}
+
+/// A saved game shown for review in place of the current game, which is put back after.
+#[derive(Debug, Clone)]
+struct Viewing {
+    white: String,
+    black: String,
+    result: Option<ResultCard>,
+    game: Game,
+    setup: Setup,
+    flipped: bool,
 }
 
 /// A choice in a dialog.
@@ -264,6 +298,8 @@ pub struct Controller {
     serial: u64,
     /// Whether the menu offers to shut the device down (the device build, not a desktop).
     shutdown_allowed: bool,
+    /// Set while a saved game is reviewed; holds the current game.
+    viewing: Option<Viewing>,
     effects: Vec<Effect>,
 }
 
@@ -292,6 +328,7 @@ impl Controller {
             note: None,
             serial: 0,
             shutdown_allowed: false,
+            viewing: None,
             effects: Vec::new(),
         };
         c.after_change();
@@ -314,6 +351,51 @@ impl Controller {
     /// Lets the menu offer "Shut down" (on the device).
     pub fn allow_shutdown(&mut self) {
         self.shutdown_allowed = true;
+    }
+
+    /// Offers what can be done with a game picked from the saved games list.
+    pub fn choose_saved(&mut self, choice: SavedGameChoice) {
+        self.dialog = Some(Dialog::SavedGame(choice));
+    }
+
+    /// Whether a saved game is being reviewed (the current game is put aside meanwhile).
+    pub fn is_viewing_saved(&self) -> bool {
+        self.viewing.is_some()
+    }
+
+    /// Shows a saved game for review from its first position. The current game is put aside,
+    /// unsaved changes none (it is on disk), and comes back with Done.
+    pub fn view_saved(&mut self, game: Game, white: &str, black: &str, result: Option<ResultCard>) {
+        self.cancel_thinking();
+        self.leave_saved();
+        let current = std::mem::replace(&mut self.game, game);
+        self.viewing = Some(Viewing {
+            white: white.to_string(),
+            black: black.to_string(),
+            result,
+            game: current,
+            setup: self.setup,
+            flipped: self.flipped,
+        });
+        self.selected = None;
+        self.press = None;
+        self.promotion = None;
+        self.hint = None;
+        self.dialog = None;
+        self.new_game = None;
+        self.note = None;
+        self.review = Some(0);
+    }
+
+    /// Puts the current game back after reviewing a saved one.
+    fn leave_saved(&mut self) {
+        if let Some(v) = self.viewing.take() {
+            self.game = v.game;
+            self.setup = v.setup;
+            self.flipped = v.flipped;
+            self.review = None;
+            self.after_change();
+        }
     }
 
     /// Asks the user to confirm shutting down (the power key).
@@ -625,7 +707,10 @@ impl Controller {
                 self.review = self.review.map(|p| (p + 1).min(end));
             }
             Action::ReviewLast => self.review = Some(self.game.moves().len()),
-            Action::ReviewDone => self.review = None,
+            Action::ReviewDone => {
+                self.review = None;
+                self.leave_saved();
+            }
         }
     }
 
@@ -723,6 +808,19 @@ impl Controller {
             (Dialog::Menu, "flip") => self.flipped = !self.flipped,
             (Dialog::Menu, "about") => self.dialog = Some(Dialog::About),
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
+            (Dialog::Menu, "games") => self.effects.push(Effect::ShowGames),
+            (Dialog::SavedGame(g), "review") => self.effects.push(Effect::OpenSaved {
+                id: g.id,
+                resume: false,
+            }),
+            (Dialog::SavedGame(g), "resume") => self.effects.push(Effect::OpenSaved {
+                id: g.id,
+                resume: true,
+            }),
+            (Dialog::SavedGame(g), "delete") => self.dialog = Some(Dialog::ConfirmDelete(g)),
+            (Dialog::ConfirmDelete(g), "delete") => {
+                self.effects.push(Effect::DeleteSaved { id: g.id });
+            }
             (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
             (Dialog::ConfirmShutdown, "shutdown") => {
                 self.cancel_thinking();
@@ -802,7 +900,7 @@ impl Controller {
             Dialog::Menu => {
                 let mut options = vec![
                     option("new", "New game", false, false),
-                    option("flip", "Flip the board", false, false),
+                    option("games", "Saved games", false, false),
                     option("stats", "Your record", false, false),
                     option("about", "About ChessPI", false, false),
                 ];
@@ -812,6 +910,33 @@ impl Controller {
                 options.push(option("close", "Close", true, false));
                 view("Menu", String::new(), options)
             }
+            Dialog::SavedGame(g) => {
+                let mut options = Vec::new();
+                if g.readable {
+                    options.push(option("review", "Review the moves", !g.unfinished, false));
+                }
+                if g.unfinished && g.readable {
+                    options.push(option("resume", "Play on", true, false));
+                }
+                options.push(option("delete", "Delete", false, true));
+                options.push(option("cancel", "Back", false, false));
+                let message = if !g.readable {
+                    "This file cannot be read; it can only be deleted.".to_string()
+                } else if g.unfinished {
+                    "Unfinished: playing on puts your current game in this list.".to_string()
+                } else {
+                    String::new()
+                };
+                view(&g.title, message, options)
+            }
+            Dialog::ConfirmDelete(g) => view(
+                "Delete this game?",
+                format!("{} will be gone for good.", g.title),
+                vec![
+                    option("delete", "Yes, delete it", false, true),
+                    option("cancel", "No, keep it", true, false),
+                ],
+            ),
             Dialog::ConfirmShutdown => view(
                 "Shut down ChessPI?",
                 "The game is saved and continues when you switch on again.".to_string(),
@@ -942,6 +1067,7 @@ impl Controller {
     /// Replaces the game (a new game, or one restored from disk).
     pub fn start(&mut self, setup: Setup, game: Game) {
         self.cancel_thinking();
+        self.viewing = None;
         self.serial += 1;
         self.game = game;
         self.setup = setup;
@@ -1004,11 +1130,16 @@ impl Controller {
         let pos = self.shown_position();
         let level = self.setup.level;
         let computer = format!("Level {} · Elo {}", level.number(), level.elo());
-        let (name, detail) = match self.setup.mode {
-            Mode::Computer { human } if human == color => ("You".to_string(), String::new()),
-            Mode::Computer { .. } => ("Computer".to_string(), computer),
-            Mode::Friend => (color_name(color).to_string(), String::new()),
-            Mode::Demo => (format!("Computer ({})", color_name(color)), computer),
+        let (name, detail) = match (&self.viewing, self.setup.mode) {
+            (Some(v), _) => {
+                let name = if color == Color::White {
+                    &v.white
+                } else {
+                    &v.black
+                };
+                (name.clone(), "Saved game".to_string())
+            }
+            (None, mode) => self.player_names(mode, color, computer),
         };
         let captured = captured_by(pos, color);
         let balance = material(pos, color) - material(pos, !color);
@@ -1019,6 +1150,15 @@ impl Controller {
             to_move: !self.game.is_over() && self.review.is_none() && pos.turn() == color,
             captured,
             advantage: balance.max(0) as u32,
+        }
+    }
+
+    fn player_names(&self, mode: Mode, color: Color, computer: String) -> (String, String) {
+        match mode {
+            Mode::Computer { human } if human == color => ("You".to_string(), String::new()),
+            Mode::Computer { .. } => ("Computer".to_string(), computer),
+            Mode::Friend => (color_name(color).to_string(), String::new()),
+            Mode::Demo => (format!("Computer ({})", color_name(color)), computer),
         }
     }
 
@@ -1065,6 +1205,9 @@ impl Controller {
 
     /// The result card once the game is over.
     pub fn result(&self) -> Option<ResultCard> {
+        if let Some(v) = &self.viewing {
+            return v.result.clone();
+        }
         let outcome = self.game.outcome()?;
         Some(ResultCard {
             title: self.result_title(outcome),

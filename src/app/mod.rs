@@ -2,6 +2,7 @@
 
 pub mod computer;
 pub mod controller;
+pub mod games;
 pub mod headless;
 pub mod mode;
 pub mod persist;
@@ -21,14 +22,17 @@ use chesspi_engine::{FenError, Position, Role};
 use computer::{Answer, ComputerPlayer};
 use controller::{Action, Controller, Effect};
 use mode::{ColourChoice, Mode, Setup};
-use persist::{GameIdentity, SaveReport, Saver, Stores};
+use persist::{GameIdentity, Opened, Report, Saver, Stores};
 use slint::ComponentHandle;
+use slint::{ModelRc, VecModel};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::{Rc, Weak};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
-use ui::{AppWindow, DialogAdapter, GameAdapter, NewGameAdapter, StatusAdapter};
+use ui::{
+    AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, NewGameAdapter, StatusAdapter,
+};
 use view::ViewModels;
 
 /// Why the app could not start.
@@ -90,9 +94,11 @@ struct Shell {
 /// The saver and the save the screen waits for.
 struct Saving {
     saver: Saver,
-    reports: Receiver<SaveReport>,
+    reports: Receiver<Report>,
     /// The newest save not yet on disk: the screen is not refreshed until it is.
     awaiting: Option<u64>,
+    /// The saved games list as last shown.
+    games: Vec<controller::SavedGameChoice>,
 }
 
 /// Called after every change of the game (see [`App::on_game_changed`]).
@@ -196,7 +202,7 @@ impl App {
         stores: Stores,
         identity: Option<GameIdentity>,
     ) -> Result<(), AppError> {
-        let (tx, reports) = mpsc::channel::<SaveReport>();
+        let (tx, reports) = mpsc::channel::<Report>();
         let weak_window = self.window.as_weak();
         let mut saver = Saver::start(stores, identity, move |report| {
             if tx.send(report).is_ok() {
@@ -214,6 +220,7 @@ impl App {
                 saver,
                 reports,
                 awaiting: seq,
+                games: Vec::new(),
             });
         }
         Ok(())
@@ -377,6 +384,44 @@ impl App {
             });
         }
         new_game.on_start(on(Box::new(|c| c.new_game_start())));
+
+        let games = self.window.global::<GamesAdapter>();
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            games.on_game_chosen(move |id| {
+                let Some(rc) = shell.upgrade() else { return };
+                let choice =
+                    rc.borrow().saving.as_ref().and_then(|saving| {
+                        saving.games.iter().find(|g| g.id == id.as_str()).cloned()
+                    });
+                if let Some(choice) = choice {
+                    with_shell(&shell, &window, |c| c.choose_saved(choice));
+                }
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            games.on_export(move || {
+                if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade())
+                    && let Some(saving) = &rc.borrow().saving
+                {
+                    saving.saver.export();
+                    w.global::<GamesAdapter>().set_can_export(false);
+                    w.global::<StatusAdapter>()
+                        .set_notice("Copying the games to the USB stick…".into());
+                }
+            });
+        }
+        {
+            let window = self.window.as_weak();
+            games.on_close(move || {
+                if let Some(w) = window.upgrade() {
+                    w.global::<GamesAdapter>().set_visible(false);
+                }
+            });
+        }
         game.on_power_key(on(Box::new(|c| c.ask_shutdown())));
         new_game.on_cancel(on(Box::new(|c| c.new_game_cancel())));
     }
@@ -426,6 +471,28 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
                     }
                 }
             }
+            Effect::ShowGames => match &s.saving {
+                Some(saving) => {
+                    let games = window.global::<GamesAdapter>();
+                    games.set_message("Reading the saved games…".into());
+                    games.set_visible(true);
+                    saving.saver.list_games();
+                }
+                None => s.controller.show_info(
+                    "Saved games",
+                    "Games are not saved: there is no place to store them.",
+                ),
+            },
+            Effect::OpenSaved { id, resume } => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.open(id, resume);
+                }
+            }
+            Effect::DeleteSaved { id } => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.delete(id);
+                }
+            }
             Effect::ShowStatistics => {
                 let text = match &s.saving {
                     Some(saving) => services::record_text(saving.saver.stats()),
@@ -448,31 +515,117 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     }
 }
 
-/// Takes the saver's reports and shows what is now on disk.
+/// Takes the storage thread's reports: shows what is now on disk, and answers the Saved
+/// games screen.
 fn receive_save_reports(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
     let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
         return;
     };
+    loop {
+        let report = match rc.borrow().saving.as_ref().map(|s| s.reports.try_recv()) {
+            Some(Ok(report)) => report,
+            _ => break,
+        };
+        handle_report(&rc, &win, report);
+    }
     let mut guard = rc.borrow_mut();
     let s = &mut *guard;
-    let Some(saving) = &mut s.saving else {
-        return;
-    };
-    while let Ok(report) = saving.reports.try_recv() {
-        saving.saver.note_report(&report);
-        if let Some(error) = &report.error {
-            win.global::<StatusAdapter>().set_notice(error.into());
-        }
-        if let Some(change) = report.rating {
-            let text = format!("Your rating: {} → {}", change.before, change.after);
-            win.global::<StatusAdapter>().set_notice(text.into());
-        }
-        if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
-            saving.awaiting = None;
-        }
-    }
-    if saving.awaiting.is_none() {
+    if s.saving
+        .as_ref()
+        .is_some_and(|saving| saving.awaiting.is_none())
+    {
         s.models.refresh(&win, &s.controller);
+    }
+}
+
+fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
+    let status = win.global::<StatusAdapter>();
+    let games_screen = win.global::<GamesAdapter>();
+    match report {
+        Report::Saved(report) => {
+            let mut guard = rc.borrow_mut();
+            let Some(saving) = guard.saving.as_mut() else {
+                return;
+            };
+            saving.saver.note_report(&report);
+            if let Some(error) = &report.error {
+                status.set_notice(error.into());
+            }
+            if let Some(change) = report.rating {
+                let text = format!("Your rating: {} → {}", change.before, change.after);
+                status.set_notice(text.into());
+            }
+            if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
+                saving.awaiting = None;
+            }
+        }
+        Report::Games { games, usb } => {
+            let rows: Vec<_> = match &games {
+                Ok(list) => list.iter().map(games::row).collect(),
+                Err(_) => Vec::new(),
+            };
+            games_screen.set_message(match &games {
+                Err(e) => format!("The saved games cannot be read: {e}").into(),
+                Ok(_) if rows.is_empty() => {
+                    "No saved games yet. Finished games appear here.".into()
+                }
+                Ok(_) => "".into(),
+            });
+            games_screen.set_can_export(!usb.is_empty() && !rows.is_empty());
+            let views: Vec<GameRowView> = rows
+                .iter()
+                .map(|r| GameRowView {
+                    id: r.choice.id.clone().into(),
+                    title: r.choice.title.clone().into(),
+                    detail: r.detail.clone().into(),
+                    result: r.result.clone().into(),
+                })
+                .collect();
+            games_screen.set_games(ModelRc::new(VecModel::from(views)));
+            if let Some(saving) = rc.borrow_mut().saving.as_mut() {
+                saving.games = rows.into_iter().map(|r| r.choice).collect();
+            }
+        }
+        Report::Opened(Ok(Opened::Review { game, header })) => {
+            games_screen.set_visible(false);
+            let result = games::result_card(&header);
+            update(rc, win, |c| {
+                c.view_saved(*game, &header.white, &header.black, result);
+            });
+        }
+        Report::Opened(Ok(Opened::Resume(saved))) => match persist::setup_of(&saved.mode) {
+            Some(setup) => {
+                games_screen.set_visible(false);
+                if let Some(saving) = rc.borrow_mut().saving.as_mut() {
+                    saving.saver.adopt(&saved);
+                }
+                log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
+                update(rc, win, |c| c.start(setup, saved.game));
+            }
+            None => update(rc, win, |c| {
+                c.show_info("Saved games", "A network game cannot be continued.");
+            }),
+        },
+        Report::Opened(Err(e)) => update(rc, win, |c| {
+            c.show_info("This game cannot be opened", &e);
+        }),
+        Report::Deleted(result) => {
+            if let Err(e) = result {
+                update(rc, win, |c| c.show_info("The game was not deleted", &e));
+            }
+            if let Some(saving) = &rc.borrow().saving {
+                saving.saver.list_games();
+            }
+        }
+        Report::Exported(result) => {
+            let text = match result {
+                Ok(text) | Err(text) => text,
+            };
+            status.set_notice(text.into());
+            if let Some(saving) = &rc.borrow().saving {
+                saving.saver.list_games();
+            }
+        }
     }
 }
 

@@ -13,9 +13,11 @@ use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
 use super::mode::{Mode, Setup};
+use crate::storage::export::DEFAULT_MEDIA_ROOT;
 use crate::storage::stats::RatingChange;
 use crate::storage::{
-    Archive, AutosaveStore, GameMode, LoadOutcome, SavedGame, Stats, StatsStore, StatsSummary,
+    Archive, AutosaveStore, GameHeader, GameId, GameMode, GameSummary, LoadOutcome, SavedGame,
+    Stats, StatsStore, StatsSummary, export_all, find_usb_mounts,
 };
 
 /// The players of a saved game as the app plays them. `None` for a game the app cannot
@@ -150,8 +152,39 @@ pub struct SaveReport {
     pub stats: Option<StatsSummary>,
 }
 
+/// A saved game read back for the screen.
+#[derive(Debug)]
+pub enum Opened {
+    /// To step through: the replayed game and its header.
+    Review { game: Box<Game>, header: GameHeader },
+    /// To play on.
+    Resume(Box<SavedGame>),
+}
+
+/// What the storage thread reports, besides saves.
+#[derive(Debug)]
+pub enum Report {
+    /// A save finished.
+    Saved(SaveReport),
+    /// The saved games, newest first, and the USB sticks an export could go to.
+    Games {
+        games: Result<Vec<GameSummary>, String>,
+        usb: Vec<PathBuf>,
+    },
+    /// A saved game was read.
+    Opened(Result<Opened, String>),
+    /// A saved game was deleted (or why not).
+    Deleted(Result<(), String>),
+    /// The export's outcome, in words for the user.
+    Exported(Result<String, String>),
+}
+
 enum Job {
     Save { seq: u64, game: Box<SavedGame> },
+    ListGames,
+    Open { id: String, resume: bool },
+    Delete { id: String },
+    Export,
     Stop,
 }
 
@@ -162,6 +195,8 @@ pub struct Saver {
     identity: GameIdentity,
     /// The controller's game serial the identity belongs to.
     serial: Option<u64>,
+    /// The identity of a resumed game, taken at the next change of serial.
+    adopted: Option<GameIdentity>,
     next_seq: u64,
     stats: StatsSummary,
 }
@@ -216,7 +251,7 @@ impl Saver {
     pub fn start(
         stores: Stores,
         identity: Option<GameIdentity>,
-        on_report: impl Fn(SaveReport) + Send + 'static,
+        on_report: impl Fn(Report) + Send + 'static,
     ) -> std::io::Result<Saver> {
         let (tx, rx) = mpsc::channel();
         let stats = stores.stats.summary();
@@ -228,6 +263,7 @@ impl Saver {
             thread: Some(thread),
             identity: identity.unwrap_or_else(GameIdentity::fresh),
             serial: None,
+            adopted: None,
             next_seq: 1,
             stats,
         })
@@ -241,7 +277,7 @@ impl Saver {
             None => self.serial = Some(serial),
             Some(s) if s != serial => {
                 self.serial = Some(serial);
-                self.identity = GameIdentity::fresh();
+                self.identity = self.adopted.take().unwrap_or_else(GameIdentity::fresh);
             }
             Some(_) => {}
         }
@@ -266,6 +302,41 @@ impl Saver {
     /// [`Saver::submit`] for the controller's game.
     pub fn submit_current(&mut self, c: &super::controller::Controller) -> Option<u64> {
         self.submit(c.game_serial(), &c.setup(), c.game())
+    }
+
+    /// The next game started is `saved` played on: it keeps its identity, so it replaces its
+    /// archive entry instead of adding one.
+    pub fn adopt(&mut self, saved: &SavedGame) {
+        self.adopted = Some(GameIdentity {
+            id: saved.id,
+            started_unix: saved.started_unix,
+        });
+    }
+
+    /// Asks for the saved games list ([`Report::Games`]).
+    pub fn list_games(&self) {
+        self.send(Job::ListGames);
+    }
+
+    /// Asks for a saved game, to review or to play on ([`Report::Opened`]).
+    pub fn open(&self, id: String, resume: bool) {
+        self.send(Job::Open { id, resume });
+    }
+
+    /// Deletes a saved game ([`Report::Deleted`]).
+    pub fn delete(&self, id: String) {
+        self.send(Job::Delete { id });
+    }
+
+    /// Exports every saved game to the first USB stick ([`Report::Exported`]).
+    pub fn export(&self) {
+        self.send(Job::Export);
+    }
+
+    fn send(&self, job: Job) {
+        if self.tx.send(job).is_err() {
+            log::error!("the storage thread has stopped");
+        }
     }
 
     /// The player's record as of the last finished game.
@@ -308,18 +379,89 @@ struct SaverState {
     archived: Option<(u64, usize)>,
 }
 
-fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(SaveReport)) {
+fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
     let mut state = SaverState {
         stores,
         previous: None,
         archived: None,
     };
-    while let Ok(Job::Save { seq, game }) = rx.recv() {
-        on_report(state.save(seq, *game));
+    while let Ok(job) = rx.recv() {
+        let report = match job {
+            Job::Save { seq, game } => Report::Saved(state.save(seq, *game)),
+            Job::ListGames => state.list(),
+            Job::Open { id, resume } => Report::Opened(state.open(&id, resume)),
+            Job::Delete { id } => Report::Deleted(state.delete(&id)),
+            Job::Export => Report::Exported(state.export()),
+            Job::Stop => break,
+        };
+        on_report(report);
     }
 }
 
 impl SaverState {
+    fn archive(&self) -> Result<&Archive, String> {
+        self.stores
+            .archive
+            .as_ref()
+            .ok_or_else(|| "Saved games are not available.".to_string())
+    }
+
+    fn list(&self) -> Report {
+        Report::Games {
+            games: self
+                .archive()
+                .and_then(|a| a.list().map_err(|e| e.to_string())),
+            usb: find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT)),
+        }
+    }
+
+    fn open(&self, id: &str, resume: bool) -> Result<Opened, String> {
+        let archive = self.archive()?;
+        let id = GameId::parse(id).ok_or_else(|| format!("no saved game {id}"))?;
+        if resume {
+            return archive
+                .resume(&id)
+                .map(|saved| Opened::Resume(Box::new(saved)))
+                .map_err(|e| e.to_string());
+        }
+        let archived = archive.load(&id).map_err(|e| e.to_string())?;
+        let game = archived.replay().map_err(|e| e.to_string())?;
+        Ok(Opened::Review {
+            game: Box::new(game),
+            header: archived.header,
+        })
+    }
+
+    fn delete(&self, id: &str) -> Result<(), String> {
+        let archive = self.archive()?;
+        let id = GameId::parse(id).ok_or_else(|| format!("no saved game {id}"))?;
+        archive.delete(&id).map_err(|e| e.to_string())?;
+        log::info!("saved game {id} deleted");
+        Ok(())
+    }
+
+    fn export(&self) -> Result<String, String> {
+        let archive = self.archive()?;
+        let Some(stick) = find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT))
+            .into_iter()
+            .next()
+        else {
+            return Err("No USB stick found. Plug one in and try again.".to_string());
+        };
+        let report = export_all(archive, &stick).map_err(|e| e.to_string())?;
+        log::info!(
+            "exported {} games to {}",
+            report.games,
+            report.path.display()
+        );
+        Ok(format!(
+            "{} game{} written to {}",
+            report.games,
+            if report.games == 1 { "" } else { "s" },
+            report.path.display()
+        ))
+    }
+
     fn save(&mut self, seq: u64, game: SavedGame) -> SaveReport {
         let error = match self.stores.autosave.save(&game) {
             Ok(_) => None,

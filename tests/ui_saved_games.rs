@@ -1,0 +1,208 @@
+//! The app with its storage, headless: a finished game lands in Saved games and the record,
+//! can be reviewed and deleted; a game left for a new one can be resumed. Slint allows one
+//! platform per process, so the scenario runs as one test.
+
+use chesspi::app::headless;
+use chesspi::app::mode::{Mode, Setup};
+use chesspi::app::persist::{self, Stores};
+use chesspi::app::screenshot::square_center;
+use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter};
+use chesspi::app::{App, controller::Action};
+use chesspi::storage::AutosaveStore;
+use chesspi_engine::Square;
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use slint::{ComponentHandle, Model};
+use std::path::Path;
+use std::time::Duration;
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+fn tap(app: &App, name: &str) {
+    let (x, y) = square_center(sq(name), app.with_controller(|c| c.is_flipped()));
+    headless::tap(x, y).expect("tap");
+}
+
+fn play(app: &App, moves: &[(&str, &str)]) {
+    for (from, to) in moves {
+        tap(app, from);
+        tap(app, to);
+        assert!(
+            headless::pump_until(Duration::from_secs(10), || app.is_saved()),
+            "saved"
+        );
+    }
+}
+
+fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
+    assert!(
+        headless::pump_until(Duration::from_secs(10), &mut done),
+        "timed out waiting for {what}"
+    );
+}
+
+fn dialog_options(app: &App) -> Vec<String> {
+    let d = app.window().global::<DialogAdapter>();
+    if !d.get_visible() {
+        return Vec::new();
+    }
+    d.get_options().iter().map(|o| o.id.to_string()).collect()
+}
+
+fn choose(app: &App, id: &str) {
+    assert!(
+        dialog_options(app).iter().any(|o| o == id),
+        "'{id}' not offered: {:?}",
+        dialog_options(app)
+    );
+    app.window()
+        .global::<DialogAdapter>()
+        .invoke_option_chosen(id.into());
+    headless::pump();
+}
+
+fn open_saved_games(app: &App) -> Vec<(String, String)> {
+    app.update_controller(|c| c.action(Action::Menu));
+    choose(app, "games");
+    let games = app.window().global::<GamesAdapter>();
+    assert!(games.get_visible());
+    pump_until("the list", || {
+        games.get_message() != "Reading the saved games…"
+    });
+    games
+        .get_games()
+        .iter()
+        .map(|g| (g.title.to_string(), g.result.to_string()))
+        .collect()
+}
+
+fn start_app(dir: &Path) -> App {
+    let mut autosave = AutosaveStore::new(dir);
+    let friend = Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    };
+    let restored = persist::restore(&mut autosave, (Game::new(), friend));
+    let (mut stores, notices) = Stores::open(dir);
+    assert!(notices.is_empty(), "{notices:?}");
+    stores.autosave = autosave;
+    let app = App::new(restored.game, restored.setup).expect("app");
+    app.enable_saving(stores, restored.identity).expect("saver");
+    app.window().show().expect("window");
+    pump_until("the first save", || app.is_saved());
+    app
+}
+
+#[test]
+fn saved_games_review_delete_and_resume() {
+    headless::install().expect("headless");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = start_app(dir.path());
+
+    // An empty list says so.
+    assert!(open_saved_games(&app).is_empty());
+    let games = app.window().global::<GamesAdapter>();
+    assert!(games.get_message().contains("No saved games"));
+    games.invoke_close();
+    assert!(!games.get_visible());
+
+    // Fool's mate: the finished game is stored.
+    play(
+        &app,
+        &[("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")],
+    );
+    assert!(app.with_controller(|c| c.game().is_over()));
+    let list = open_saved_games(&app);
+    assert_eq!(
+        list,
+        vec![("Player 1 – Player 2".to_string(), "0–1".to_string())],
+        "one finished game, Black won"
+    );
+    headless::render()
+        .expect("render")
+        .0
+        .save_png(&std::env::temp_dir().join("chesspi-saved-games.png"))
+        .expect("png");
+
+    // Review it: the first position, the players from the file, the recorded result.
+    let id = games.get_games().row_data(0).expect("row").id;
+    games.invoke_game_chosen(id.clone());
+    headless::pump();
+    assert_eq!(dialog_options(&app), ["review", "delete", "cancel"]);
+    choose(&app, "review");
+    pump_until("the review", || {
+        app.with_controller(|c| c.is_viewing_saved())
+    });
+    assert!(!games.get_visible());
+    let adapter = app.window().global::<GameAdapter>();
+    assert_eq!(adapter.get_status(), "Reviewing: the start position");
+    assert_eq!(adapter.get_result_title(), "Black wins");
+    app.update_controller(|c| c.action(Action::ReviewLast));
+    assert!(adapter.get_status().starts_with("Reviewing: after 2… Qh4#"));
+    app.update_controller(|c| c.action(Action::ReviewDone));
+    assert!(!app.with_controller(|c| c.is_viewing_saved()));
+
+    // An unfinished game left for a new one is stored and can be resumed.
+    app.update_controller(|c| {
+        c.start(
+            Setup {
+                mode: Mode::Friend,
+                level: Level::DEFAULT,
+            },
+            Game::new(),
+        );
+    });
+    play(&app, &[("d2", "d4"), ("d7", "d5")]);
+    app.update_controller(|c| {
+        c.start(
+            Setup {
+                mode: Mode::Friend,
+                level: Level::DEFAULT,
+            },
+            Game::new(),
+        );
+    });
+    pump_until("the new game saved", || app.is_saved());
+    let list = open_saved_games(&app);
+    assert_eq!(list.len(), 2, "{list:?}");
+    assert_eq!(list[0].1, "unfinished", "newest first: {list:?}");
+    let id = games.get_games().row_data(0).expect("row").id;
+    games.invoke_game_chosen(id);
+    headless::pump();
+    choose(&app, "resume");
+    pump_until("the resumed game", || {
+        app.with_controller(|c| c.game().moves().len() == 2)
+    });
+    pump_until("the resumed game saved", || app.is_saved());
+    play(&app, &[("c2", "c4")]);
+    // Playing on replaced its entry instead of adding one.
+    let list = open_saved_games(&app);
+    assert_eq!(list.len(), 2, "{list:?}");
+
+    // Delete the finished game, with confirmation.
+    let finished = games
+        .get_games()
+        .iter()
+        .find(|g| g.result == "0–1")
+        .expect("the finished game")
+        .id;
+    games.invoke_game_chosen(finished);
+    headless::pump();
+    choose(&app, "delete");
+    choose(&app, "delete");
+    pump_until("the shorter list", || games.get_games().row_count() == 1);
+    games.invoke_close();
+
+    // The record counts nothing: two-player games are not rated.
+    app.update_controller(|c| c.action(Action::Menu));
+    choose(&app, "stats");
+    let d = app.window().global::<DialogAdapter>();
+    assert_eq!(d.get_title(), "Your record");
+    assert!(
+        d.get_message().contains("No finished games"),
+        "{}",
+        d.get_message()
+    );
+}
