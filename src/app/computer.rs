@@ -10,8 +10,23 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Hash table size of the app's searcher: small, the Pi 3 has 1 GB for everything.
-const HASH_MB: usize = 16;
+/// How the computer player may use the device: memory for its hash table and the longest
+/// time per move (from the `[engine]` config section).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineSettings {
+    pub hash_mb: usize,
+    pub max_think_time: Option<Duration>,
+}
+
+impl Default for EngineSettings {
+    /// A small table (the Pi 3 has 1 GB for everything) and the levels' own times.
+    fn default() -> Self {
+        EngineSettings {
+            hash_mb: 16,
+            max_think_time: None,
+        }
+    }
+}
 
 /// The computer accepts a draw when it judges itself at least this far behind (centipawns).
 const DRAW_ACCEPT_MARGIN: i32 = 50;
@@ -44,11 +59,14 @@ pub struct ComputerPlayer {
 impl ComputerPlayer {
     /// Starts the worker. `on_answer` runs on the worker thread for every finished search;
     /// it must hand the answer to the UI thread (e.g. through `slint::invoke_from_event_loop`).
-    pub fn start(on_answer: impl Fn(Answer) + Send + 'static) -> std::io::Result<ComputerPlayer> {
+    pub fn start(
+        settings: EngineSettings,
+        on_answer: impl Fn(Answer) + Send + 'static,
+    ) -> std::io::Result<ComputerPlayer> {
         let (jobs, inbox) = mpsc::channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("computer".to_string())
-            .spawn(move || work(&inbox, &on_answer))?;
+            .spawn(move || work(settings, &inbox, &on_answer))?;
         Ok(ComputerPlayer {
             jobs: Some(jobs),
             current_stop: None,
@@ -87,8 +105,9 @@ impl Drop for ComputerPlayer {
     }
 }
 
-fn work(inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
-    let mut searcher = Searcher::new(HASH_MB);
+fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
+    let mut searcher = Searcher::new(settings.hash_mb);
+    searcher.set_time_cap(settings.max_think_time);
     while let Ok(mut job) = inbox.recv() {
         // Only the newest request matters; earlier ones were cancelled by it.
         while let Ok(newer) = inbox.try_recv() {

@@ -135,10 +135,22 @@ impl App {
     /// # Errors
     /// [`AppError`] when the window or the worker thread cannot be created.
     pub fn new(game: Game, setup: Setup) -> Result<App, AppError> {
+        App::with_engine(game, setup, computer::EngineSettings::default())
+    }
+
+    /// [`App::new`] with the computer player's memory and time cap from the config.
+    ///
+    /// # Errors
+    /// As [`App::new`].
+    pub fn with_engine(
+        game: Game,
+        setup: Setup,
+        engine: computer::EngineSettings,
+    ) -> Result<App, AppError> {
         let window = AppWindow::new()?;
         let (answer_tx, answers) = mpsc::channel::<Answer>();
         let weak_window = window.as_weak();
-        let computer = ComputerPlayer::start(move |answer| {
+        let computer = ComputerPlayer::start(engine, move |answer| {
             if answer_tx.send(answer).is_ok() {
                 // Ring the UI thread; it drains the channel.
                 let _ = weak_window.upgrade_in_event_loop(|w| {

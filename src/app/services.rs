@@ -80,7 +80,11 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         (None, None) => (Game::new(), first_start, None, None),
     };
 
-    let app = App::new(game, setup)?;
+    let engine = super::computer::EngineSettings {
+        hash_mb: config.engine.hash_mb,
+        max_think_time: Some(config.engine.max_think_time),
+    };
+    let app = App::with_engine(game, setup, engine)?;
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
     }

@@ -99,6 +99,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     history: History,
     rng: u64,
+    /// The longest a kiosk move or hint may take, whatever the level (the device's config).
+    time_cap: Option<Duration>,
 }
 
 /// The per-search state.
@@ -127,7 +129,21 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             history: History::new(),
             rng: seed_from_clock(),
+            time_cap: None,
         }
+    }
+
+    /// Caps the thinking time of [`Searcher::choose_move`] and [`Searcher::hint`] (a slow
+    /// device must not think longer than its owner allows). `None` leaves the levels' own times.
+    pub fn set_time_cap(&mut self, cap: Option<Duration>) {
+        self.time_cap = cap;
+    }
+
+    fn capped(&self, mut limits: SearchLimits) -> SearchLimits {
+        if let Some(cap) = self.time_cap {
+            limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+        }
+        limits
     }
 
     /// Resizes (and clears) the transposition table.
@@ -153,7 +169,8 @@ impl Searcher {
         if game.is_over() {
             return None;
         }
-        let limits = level.limits(self.next_seed());
+        let seed = self.next_seed();
+        let limits = self.capped(level.limits(seed));
         let result = self.search(
             game.position(),
             game.history_hashes(),
@@ -169,11 +186,11 @@ impl Searcher {
         if game.is_over() {
             return None;
         }
-        let limits = SearchLimits {
+        let limits = self.capped(SearchLimits {
             nodes: Some(HINT_NODES),
             movetime: Some(HINT_TIME),
             ..SearchLimits::default()
-        };
+        });
         self.search(
             game.position(),
             game.history_hashes(),
@@ -879,5 +896,30 @@ impl Worker<'_> {
         self.tt
             .store(key, ply, best_move, best, eval_to_store, 0, bound);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_cap_shortens_but_never_lengthens() {
+        let mut searcher = Searcher::new(1);
+        let level = Level::new(10).expect("level");
+        let own = level.limits(1).movetime;
+        assert_eq!(searcher.capped(level.limits(1)).movetime, own);
+        searcher.set_time_cap(Some(Duration::from_millis(50)));
+        assert_eq!(
+            searcher.capped(level.limits(1)).movetime,
+            Some(Duration::from_millis(50))
+        );
+        searcher.set_time_cap(Some(Duration::from_secs(600)));
+        assert_eq!(searcher.capped(level.limits(1)).movetime, own);
+        let none = SearchLimits::default();
+        assert_eq!(
+            searcher.capped(none).movetime,
+            Some(Duration::from_secs(600))
+        );
     }
 }
