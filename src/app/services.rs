@@ -213,7 +213,11 @@ pub fn shut_down(command: &ShutdownCommand, window: slint::Weak<AppWindow>) {
 }
 
 /// Starts the battery monitor; its events reach the status bar.
-fn start_battery(app: &App, config: &Config, shutdown: ShutdownCommand) -> Option<BatteryMonitor> {
+pub fn start_battery(
+    app: &App,
+    config: &Config,
+    shutdown: ShutdownCommand,
+) -> Option<BatteryMonitor> {
     let window = app.window().as_weak();
     start_monitor(&config.battery, shutdown, move |event| {
         let _ = window.upgrade_in_event_loop(move |w| show_battery_event(&w, &event));
