@@ -29,8 +29,27 @@ pub enum Effect {
     OpenSaved { id: String, resume: bool },
     /// Delete a saved game (confirmed).
     DeleteSaved { id: String },
+    /// The user stepped a device setting to its next value.
+    ChangeSetting(Setting),
+    /// A game against the computer was started at this level: the next one starts there too.
+    LevelChosen(Level),
     /// The user confirmed shutting the device down (the game is already saved).
     Shutdown,
+}
+
+/// A setting the Settings dialog steps through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    Brightness,
+    DimAfter,
+}
+
+/// The device settings as the Settings dialog shows them (`None`: not on this device).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SettingsView {
+    pub brightness_percent: Option<u8>,
+    /// `Some(None)`: never dims.
+    pub dim_after: Option<Option<std::time::Duration>>,
 }
 
 /// What the computer is asked to find.
@@ -160,6 +179,8 @@ pub enum Dialog {
     ClaimDraw(Termination),
     /// The power key or the menu asked to turn the device off.
     ConfirmShutdown,
+    /// Brightness, dimming, and About.
+    Settings,
     /// What to do with a game of the saved games list.
     SavedGame(SavedGameChoice),
     /// Deleting a saved game needs a second tap.
@@ -300,6 +321,7 @@ pub struct Controller {
     shutdown_allowed: bool,
     /// Set while a saved game is reviewed; holds the current game.
     viewing: Option<Viewing>,
+    settings: SettingsView,
     effects: Vec<Effect>,
 }
 
@@ -329,6 +351,7 @@ impl Controller {
             serial: 0,
             shutdown_allowed: false,
             viewing: None,
+            settings: SettingsView::default(),
             effects: Vec::new(),
         };
         c.after_change();
@@ -351,6 +374,11 @@ impl Controller {
     /// Lets the menu offer "Shut down" (on the device).
     pub fn allow_shutdown(&mut self) {
         self.shutdown_allowed = true;
+    }
+
+    /// The device settings to show in the Settings dialog.
+    pub fn set_settings_view(&mut self, settings: SettingsView) {
+        self.settings = settings;
     }
 
     /// Offers what can be done with a game picked from the saved games list.
@@ -806,7 +834,17 @@ impl Controller {
         match (dialog, id) {
             (Dialog::Menu, "new") => self.open_new_game(),
             (Dialog::Menu, "flip") => self.flipped = !self.flipped,
-            (Dialog::Menu, "about") => self.dialog = Some(Dialog::About),
+            (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),
+            (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
+            (Dialog::Settings, "brightness") => {
+                self.effects
+                    .push(Effect::ChangeSetting(Setting::Brightness));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "dim") => {
+                self.effects.push(Effect::ChangeSetting(Setting::DimAfter));
+                self.dialog = Some(Dialog::Settings);
+            }
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
             (Dialog::Menu, "games") => self.effects.push(Effect::ShowGames),
             (Dialog::SavedGame(g), "review") => self.effects.push(Effect::OpenSaved {
@@ -902,7 +940,7 @@ impl Controller {
                     option("new", "New game", false, false),
                     option("games", "Saved games", false, false),
                     option("stats", "Your record", false, false),
-                    option("about", "About ChessPI", false, false),
+                    option("settings", "Settings", false, false),
                 ];
                 if self.shutdown_allowed {
                     options.push(option("shutdown", "Shut down", false, true));
@@ -945,6 +983,35 @@ impl Controller {
                     option("cancel", "Cancel", true, false),
                 ],
             ),
+            Dialog::Settings => {
+                let mut options = Vec::new();
+                if let Some(b) = self.settings.brightness_percent {
+                    options.push(option(
+                        "brightness",
+                        &format!("Brightness: {b} %"),
+                        false,
+                        false,
+                    ));
+                }
+                if let Some(dim) = self.settings.dim_after {
+                    let label = match dim {
+                        None => "Dim the screen: never".to_string(),
+                        Some(d) if d.as_secs() % 60 == 0 => {
+                            format!("Dim the screen after {} min", d.as_secs() / 60)
+                        }
+                        Some(d) => format!("Dim the screen after {} s", d.as_secs()),
+                    };
+                    options.push(option("dim", &label, false, false));
+                }
+                options.push(option("about", "About ChessPI", false, false));
+                options.push(option("close", "Close", true, false));
+                let message = if options.len() == 2 {
+                    "Brightness and dimming are set on the device.".to_string()
+                } else {
+                    "Tap a setting to change it.".to_string()
+                };
+                view("Settings", message, options)
+            }
             Dialog::About => view(
                 "About ChessPI",
                 format!(
@@ -1060,7 +1127,11 @@ impl Controller {
     /// Starts the game the form describes.
     pub fn new_game_start(&mut self) {
         if let Some(form) = self.new_game.take() {
-            self.start(form.to_setup(), Game::new());
+            let setup = form.to_setup();
+            if setup.mode != Mode::Friend {
+                self.effects.push(Effect::LevelChosen(setup.level));
+            }
+            self.start(setup, Game::new());
         }
     }
 

@@ -89,6 +89,8 @@ struct Shell {
     touch_gate: Option<crate::power::watcher::TouchGate>,
     /// The current gesture started as a wake-up touch and is ignored to its release.
     swallowing: bool,
+    /// Brightness, dimming and the remembered level.
+    device: Option<services::DeviceControls>,
 }
 
 /// The saver and the save the screen waits for.
@@ -171,6 +173,7 @@ impl App {
             shutdown: None,
             touch_gate: None,
             swallowing: false,
+            device: None,
         }));
         let app = App { window, shell };
         app.connect();
@@ -252,6 +255,13 @@ impl App {
         let mut shell = self.shell.borrow_mut();
         shell.controller.allow_shutdown();
         shell.shutdown = Some(command);
+    }
+
+    /// Lets the Settings dialog change the device's settings through `device`.
+    pub fn enable_device(&self, device: services::DeviceControls) {
+        let mut shell = self.shell.borrow_mut();
+        shell.controller.set_settings_view(device.view());
+        shell.device = Some(device);
     }
 
     /// Ignores touches on the board while `gate` is closed (the screen is waking up).
@@ -505,6 +515,27 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
                     saving.saver.delete(id);
                 }
             }
+            Effect::ChangeSetting(setting) => {
+                if let Some(device) = &mut s.device {
+                    device.step(setting);
+                    s.controller.set_settings_view(device.view());
+                    if let Some(saving) = &s.saving {
+                        saving
+                            .saver
+                            .save_settings(device.settings(), device.admin());
+                    }
+                }
+            }
+            Effect::LevelChosen(level) => {
+                if let Some(device) = &mut s.device {
+                    device.choose_level(level);
+                    if let Some(saving) = &s.saving {
+                        saving
+                            .saver
+                            .save_settings(device.settings(), device.admin());
+                    }
+                }
+            }
             Effect::ShowStatistics => {
                 let text = match &s.saving {
                     Some(saving) => services::record_text(saving.saver.stats()),
@@ -629,6 +660,11 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 saving.saver.list_games();
             }
         }
+        Report::SettingsSaved(Err(e)) => {
+            log::error!("device settings not saved: {e}");
+            status.set_notice(format!("The setting could not be stored: {e}").into());
+        }
+        Report::SettingsSaved(Ok(())) => {}
         Report::Exported(result) => {
             let text = match result {
                 Ok(text) | Err(text) => text,

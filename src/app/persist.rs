@@ -13,11 +13,12 @@ use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
 use super::mode::{Mode, Setup};
+use crate::config::Config;
 use crate::storage::export::DEFAULT_MEDIA_ROOT;
 use crate::storage::stats::RatingChange;
 use crate::storage::{
-    Archive, AutosaveStore, GameHeader, GameId, GameMode, GameSummary, LoadOutcome, SavedGame,
-    Stats, StatsStore, StatsSummary, export_all, find_usb_mounts,
+    Archive, AutosaveStore, DeviceSettings, GameHeader, GameId, GameMode, GameSummary, LoadOutcome,
+    SavedGame, SettingsStore, Stats, StatsStore, StatsSummary, export_all, find_usb_mounts,
 };
 
 /// The players of a saved game as the app plays them. `None` for a game the app cannot
@@ -177,14 +178,28 @@ pub enum Report {
     Deleted(Result<(), String>),
     /// The export's outcome, in words for the user.
     Exported(Result<String, String>),
+    /// Device settings were stored (or why not).
+    SettingsSaved(Result<(), String>),
 }
 
 enum Job {
-    Save { seq: u64, game: Box<SavedGame> },
+    Save {
+        seq: u64,
+        game: Box<SavedGame>,
+    },
     ListGames,
-    Open { id: String, resume: bool },
-    Delete { id: String },
+    Open {
+        id: String,
+        resume: bool,
+    },
+    Delete {
+        id: String,
+    },
     Export,
+    Settings {
+        settings: DeviceSettings,
+        admin: Box<Config>,
+    },
     Stop,
 }
 
@@ -207,6 +222,7 @@ pub struct Stores {
     pub archive: Option<Archive>,
     pub stats_store: StatsStore,
     pub stats: Stats,
+    pub settings: SettingsStore,
 }
 
 impl Stores {
@@ -236,6 +252,7 @@ impl Stores {
                 archive,
                 stats_store,
                 stats: load.stats,
+                settings: SettingsStore::new(state_dir),
             },
             notices,
         )
@@ -328,6 +345,14 @@ impl Saver {
         self.send(Job::Delete { id });
     }
 
+    /// Stores device settings checked against the admin's config ([`Report::SettingsSaved`]).
+    pub fn save_settings(&self, settings: DeviceSettings, admin: &Config) {
+        self.send(Job::Settings {
+            settings,
+            admin: Box::new(admin.clone()),
+        });
+    }
+
     /// Exports every saved game to the first USB stick ([`Report::Exported`]).
     pub fn export(&self) {
         self.send(Job::Export);
@@ -392,6 +417,14 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
             Job::Open { id, resume } => Report::Opened(state.open(&id, resume)),
             Job::Delete { id } => Report::Deleted(state.delete(&id)),
             Job::Export => Report::Exported(state.export()),
+            Job::Settings { settings, admin } => Report::SettingsSaved(
+                state
+                    .stores
+                    .settings
+                    .update(&settings, &admin)
+                    .map(|_| log::info!("device settings saved: {settings:?}"))
+                    .map_err(|e| e.to_string()),
+            ),
             Job::Stop => break,
         };
         on_report(report);

@@ -3,11 +3,13 @@
 //! and reaches the screen through the event loop.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use slint::ComponentHandle;
 
+use super::controller::{Setting, SettingsView};
 use super::mode::Setup;
 use super::persist::{self, Stores};
 use super::ui::{AppWindow, GameAdapter, StatusAdapter};
@@ -16,7 +18,11 @@ use crate::battery::{BatteryEvent, BatteryLevel, BatteryMonitor, BatteryStatus, 
 use crate::cli::RunOptions;
 use crate::config::{self, Config, init_logging};
 use crate::power::ShutdownCommand;
-use crate::storage::{AutosaveStore, LoadOutcome, SettingsStore, StatsSummary};
+use crate::power::idle::IdleSettings;
+use crate::power::watcher::PowerWatcher;
+use crate::storage::{
+    AutosaveStore, DeviceSettings, IdleTime, LoadOutcome, SettingsStore, StatsSummary,
+};
 
 /// Opens the window (or the fullscreen display on the device) and plays until it closes.
 ///
@@ -50,7 +56,8 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     }
 
     let state = State::open(&admin, &mut notes);
-    let config = state.config.clone().unwrap_or(admin);
+    let config = state.config.clone().unwrap_or_else(|| admin.clone());
+    let device_settings = state.device;
     let first_start = Setup {
         level: Level::new(config.engine.default_level).unwrap_or(Level::DEFAULT),
         ..Setup::FIRST_START
@@ -93,7 +100,8 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         app.enable_shutdown(shutdown.clone());
     }
     let _battery = start_battery(&app, &config, shutdown);
-    let _power = start_power(&app, &config);
+    let power = start_power(&app, &config);
+    app.enable_device(DeviceControls::new(device_settings, admin, power));
     if !notes.is_empty() {
         let text = notes.join("\n\n");
         app.update_controller(|c| c.show_info("Please note", &text));
@@ -106,6 +114,8 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
 /// The state directory and the device settings stored in it.
 struct State {
     dir: Option<PathBuf>,
+    /// Settings changed on the device.
+    device: DeviceSettings,
     /// The admin's config with the settings changed on the device laid over it.
     config: Option<Config>,
 }
@@ -119,6 +129,7 @@ impl State {
                 notes.push(format!("Games cannot be saved: {e}."));
                 return State {
                     dir: None,
+                    device: DeviceSettings::default(),
                     config: None,
                 };
             }
@@ -130,12 +141,17 @@ impl State {
             notes.push(format!("The device settings could not be read: {r}."));
         }
         let (config, error) = load.settings.effective(admin);
-        if let Some(e) = error {
-            log::error!("device settings ignored: {e}");
-            notes.push(format!("The device settings were ignored: {e}."));
-        }
+        let device = match error {
+            Some(e) => {
+                log::error!("device settings ignored: {e}");
+                notes.push(format!("The device settings were ignored: {e}."));
+                DeviceSettings::default()
+            }
+            None => load.settings,
+        };
         State {
             dir: Some(dir),
+            device,
             config: Some(config),
         }
     }
@@ -297,5 +313,106 @@ fn start_power(app: &App, config: &Config) -> Option<crate::power::watcher::Powe
             log::error!("cannot start the power watcher: {e}");
             None
         }
+    }
+}
+
+/// The settings a person changes on the device, applied at once and stored in the state
+/// directory (never in the admin's config file).
+pub struct DeviceControls {
+    settings: DeviceSettings,
+    admin: Config,
+    power: Option<PowerWatcher>,
+}
+
+/// Brightness steps of the Settings dialog, percent.
+const BRIGHTNESS_STEPS: [u8; 4] = [30, 55, 80, 100];
+/// Dimming steps of the Settings dialog, seconds; 0 never dims.
+const DIM_STEPS: [u64; 5] = [60, 120, 300, 600, 0];
+/// The screen goes off this many times the dimming time after the last touch.
+const BLANK_FACTOR: u32 = 5;
+
+impl DeviceControls {
+    /// `settings` as read from the state directory, over `admin`; `power` drives the
+    /// backlight (absent on a desktop, where the Settings dialog offers no light settings).
+    pub fn new(settings: DeviceSettings, admin: Config, power: Option<PowerWatcher>) -> Self {
+        DeviceControls {
+            settings,
+            admin,
+            power,
+        }
+    }
+
+    /// The settings to store.
+    pub fn settings(&self) -> DeviceSettings {
+        self.settings
+    }
+
+    /// The admin's config the settings are checked against.
+    pub fn admin(&self) -> &Config {
+        &self.admin
+    }
+
+    fn effective(&self) -> Config {
+        self.settings.effective(&self.admin).0
+    }
+
+    /// What the Settings dialog shows.
+    pub fn view(&self) -> SettingsView {
+        if self.power.is_none() {
+            return SettingsView::default();
+        }
+        let display = self.effective().display;
+        SettingsView {
+            brightness_percent: Some(display.brightness_percent),
+            dim_after: Some(display.dim_after),
+        }
+    }
+
+    /// Steps `setting` to its next value and applies it to the screen.
+    pub fn step(&mut self, setting: Setting) {
+        let display = self.effective().display;
+        match setting {
+            Setting::Brightness => {
+                let now = display.brightness_percent;
+                let next = BRIGHTNESS_STEPS
+                    .iter()
+                    .copied()
+                    .find(|&b| b > now)
+                    .unwrap_or(BRIGHTNESS_STEPS[0]);
+                self.settings.brightness_percent = Some(next);
+                if let Some(power) = &self.power {
+                    power.set_brightness(next);
+                }
+            }
+            Setting::DimAfter => {
+                let now = display.dim_after.map_or(0, |d| d.as_secs());
+                let index = DIM_STEPS.iter().position(|&s| s == now);
+                let next = match index {
+                    Some(i) => DIM_STEPS[(i + 1) % DIM_STEPS.len()],
+                    // A value from the admin's config that is not a step: start the steps.
+                    None => DIM_STEPS[0],
+                };
+                let (dim, blank) = if next == 0 {
+                    (IdleTime::Never, IdleTime::Never)
+                } else {
+                    let dim = Duration::from_secs(next);
+                    (IdleTime::After(dim), IdleTime::After(dim * BLANK_FACTOR))
+                };
+                self.settings.dim_after = Some(dim);
+                self.settings.blank_after = Some(blank);
+                if let Some(power) = &self.power {
+                    let display = self.effective().display;
+                    power.set_idle(IdleSettings {
+                        dim_after: display.dim_after,
+                        blank_after: display.blank_after,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Remembers the level of the game just started for the next New game.
+    pub fn choose_level(&mut self, level: Level) {
+        self.settings.default_level = Some(level);
     }
 }

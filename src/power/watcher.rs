@@ -74,6 +74,7 @@ impl From<&DisplayConfig> for PowerSettings {
 enum Message {
     Input(InputEvent),
     SetBrightness(u8),
+    SetIdle(IdleSettings),
     Stop,
 }
 
@@ -92,6 +93,7 @@ impl std::fmt::Debug for Message {
         match self {
             Self::Input(e) => write!(f, "Input({e:?})"),
             Self::SetBrightness(p) => write!(f, "SetBrightness({p})"),
+            Self::SetIdle(i) => write!(f, "SetIdle({i:?})"),
             Self::Stop => f.write_str("Stop"),
         }
     }
@@ -109,6 +111,8 @@ impl InputSender {
 pub struct PowerWatcher {
     tx: Sender<Message>,
     gate: TouchGate,
+    /// False when no touchscreen was found: nothing could end a dim, so it never starts.
+    can_idle: bool,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -133,6 +137,7 @@ impl PowerWatcher {
         Ok(Self {
             tx,
             gate,
+            can_idle: true,
             thread: Some(thread),
         })
     }
@@ -181,7 +186,8 @@ impl PowerWatcher {
                 blank_after: None,
             };
         }
-        let watcher = Self::spawn(settings, backlight, on_event)?;
+        let mut watcher = Self::spawn(settings, backlight, on_event)?;
+        watcher.can_idle = has_touch;
         for device in discovery.devices {
             log::info!(
                 "input: watching {} ({}){}{}",
@@ -220,6 +226,13 @@ impl PowerWatcher {
     /// screen is awake.
     pub fn set_brightness(&self, percent: u8) {
         let _ = self.tx.send(Message::SetBrightness(percent.clamp(1, 100)));
+    }
+
+    /// Changes the idle times (a setting changed on the device); counting starts again now.
+    pub fn set_idle(&self, idle: IdleSettings) {
+        if self.can_idle {
+            let _ = self.tx.send(Message::SetIdle(idle));
+        }
     }
 
     /// Stops the thread and waits for it.
@@ -318,6 +331,15 @@ fn run(
                 gate.set(timer.blocks_touch());
                 if event == InputEvent::PowerKey {
                     on_event(PowerEvent::ShutdownRequested);
+                }
+            }
+            Ok(Message::SetIdle(idle)) => {
+                // Without a backlight a dim cannot be seen and must not swallow touches.
+                if light.backlight.is_some() {
+                    settings.idle = idle;
+                    timer = IdleTimer::new(idle, Instant::now());
+                    light.set(settings.brightness_percent);
+                    gate.set(timer.blocks_touch());
                 }
             }
             Ok(Message::SetBrightness(percent)) => {

@@ -1,0 +1,157 @@
+//! The Settings dialog on a device: brightness and dimming change the (fake sysfs) backlight at
+//! once and are stored in the state directory; the level of a new game is remembered. On a
+//! desktop, without a backlight, the dialog offers no light settings.
+
+use chesspi::app::headless;
+use chesspi::app::mode::{Mode, Setup};
+use chesspi::app::persist::Stores;
+use chesspi::app::services::DeviceControls;
+use chesspi::app::ui::{DialogAdapter, NewGameAdapter};
+use chesspi::app::{App, controller::Action};
+use chesspi::config::Config;
+use chesspi::power::{IdleSettings, PowerSettings, PowerWatcher, SysfsBacklight};
+use chesspi::storage::{DeviceSettings, SettingsStore};
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use slint::{ComponentHandle, Model};
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+fn wait(what: &str, mut done: impl FnMut() -> bool) {
+    assert!(
+        headless::pump_until(Duration::from_secs(10), &mut done),
+        "timed out waiting for {what}"
+    );
+}
+
+fn options(app: &App) -> Vec<(String, String)> {
+    let d = app.window().global::<DialogAdapter>();
+    d.get_options()
+        .iter()
+        .map(|o| (o.id.to_string(), o.label.to_string()))
+        .collect()
+}
+
+fn choose(app: &App, id: &str) {
+    app.window()
+        .global::<DialogAdapter>()
+        .invoke_option_chosen(id.into());
+    headless::pump();
+}
+
+fn open_settings(app: &App) {
+    app.update_controller(|c| c.action(Action::Menu));
+    choose(app, "settings");
+    assert_eq!(
+        app.window().global::<DialogAdapter>().get_title(),
+        "Settings"
+    );
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_default()
+}
+
+#[test]
+fn settings_change_the_backlight_and_are_stored() {
+    headless::install().expect("headless");
+    let friend = Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    };
+
+    // A desktop: no backlight to drive.
+    let app = App::new(Game::new(), friend).expect("app");
+    app.enable_device(DeviceControls::new(
+        DeviceSettings::default(),
+        Config::default(),
+        None,
+    ));
+    open_settings(&app);
+    let ids: Vec<String> = options(&app).into_iter().map(|o| o.0).collect();
+    assert_eq!(ids, ["about", "close"]);
+    drop(app);
+
+    // A device with a backlight like the official display's.
+    let state = tempfile::tempdir().expect("tempdir");
+    let light = tempfile::tempdir().expect("tempdir");
+    fs::write(light.path().join("max_brightness"), "255\n").expect("max");
+    fs::write(light.path().join("brightness"), "0\n").expect("brightness");
+    let admin = Config::default();
+    let watcher = PowerWatcher::spawn(
+        PowerSettings {
+            idle: IdleSettings {
+                dim_after: admin.display.dim_after,
+                blank_after: admin.display.blank_after,
+            },
+            brightness_percent: admin.display.brightness_percent,
+            dim_percent: admin.display.dim_brightness_percent,
+        },
+        Some(Box::new(
+            SysfsBacklight::open(light.path()).expect("backlight"),
+        )),
+        |_| {},
+    )
+    .expect("watcher");
+    let brightness = light.path().join("brightness");
+    wait("the light on", || read(&brightness).trim() == "255");
+
+    let app = App::new(Game::new(), friend).expect("app");
+    let (stores, notices) = Stores::open(state.path());
+    assert!(notices.is_empty());
+    app.enable_saving(stores, None).expect("saver");
+    app.enable_device(DeviceControls::new(
+        DeviceSettings::default(),
+        admin.clone(),
+        Some(watcher),
+    ));
+    app.window().show().expect("window");
+    open_settings(&app);
+    assert_eq!(
+        options(&app)[..2],
+        [
+            ("brightness".to_string(), "Brightness: 100 %".to_string()),
+            ("dim".to_string(), "Dim the screen after 2 min".to_string()),
+        ]
+    );
+
+    // 100 % steps round to 30 %: the light follows at once, the setting is stored.
+    choose(&app, "brightness");
+    assert_eq!(
+        options(&app)[0].1,
+        "Brightness: 30 %",
+        "the dialog stays open"
+    );
+    wait("the light at 30 %", || read(&brightness).trim() == "77");
+    let file = SettingsStore::new(state.path());
+    wait("the stored brightness", || {
+        file.load().settings.brightness_percent == Some(30)
+    });
+    choose(&app, "dim");
+    assert_eq!(options(&app)[1].1, "Dim the screen after 5 min");
+    wait("the stored dimming", || {
+        let s = file.load().settings;
+        s.dim_after.is_some() && s.blank_after.is_some()
+    });
+    let stored = file.load().settings;
+    let config = stored
+        .overlay(&admin)
+        .expect("valid against the admin's config");
+    assert_eq!(config.display.dim_after, Some(Duration::from_secs(300)));
+    assert_eq!(config.display.blank_after, Some(Duration::from_secs(1500)));
+    assert_eq!(config.display.brightness_percent, 30);
+    // The admin's file is never written: there is none in this test, and the store is apart.
+    choose(&app, "close");
+
+    // A new game against the computer at level 6 makes 6 the next default.
+    app.update_controller(|c| c.action(Action::NewGame));
+    let new_game = app.window().global::<NewGameAdapter>();
+    new_game.invoke_mode_chosen("computer".into());
+    new_game.invoke_level_chosen(6);
+    new_game.invoke_start();
+    headless::pump();
+    wait("the stored level", || {
+        file.load().settings.default_level == Level::new(6)
+    });
+}
