@@ -391,11 +391,12 @@ impl Controller {
         self.viewing.is_some()
     }
 
-    /// Shows a saved game for review from its first position. The current game is put aside,
-    /// unsaved changes none (it is on disk), and comes back with Done.
+    /// Shows a saved game for review from its first position. The current game (already on
+    /// disk) is put aside and comes back with Done; the computer stops thinking meanwhile.
     pub fn view_saved(&mut self, game: Game, white: &str, black: &str, result: Option<ResultCard>) {
-        self.cancel_thinking();
+        // Back to the current game first, then stop whatever it asked the computer for.
         self.leave_saved();
+        self.cancel_thinking();
         let current = std::mem::replace(&mut self.game, game);
         self.viewing = Some(Viewing {
             white: white.to_string(),
@@ -1502,6 +1503,50 @@ mod tests {
             .collect();
         out.sort_by_key(|s| s.index());
         out
+    }
+
+    #[test]
+    fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
+        let mut c = Controller::new(Setup::FIRST_START);
+        tap(&mut c, "e2");
+        tap(&mut c, "e4");
+        let asked = think_ids(&c.take_effects());
+        assert_eq!(asked.len(), 1, "the computer is asked to move");
+        let (id, _) = asked[0];
+
+        let mut saved = Game::new();
+        let d4 = saved
+            .position()
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to() == sq("d4"));
+        saved.play(d4.expect("d2d4")).expect("legal");
+        c.view_saved(saved, "You", "Level 2", None);
+        assert!(c.is_viewing_saved());
+        assert!(!c.is_computer_thinking());
+        let effects = c.take_effects();
+        assert!(effects.iter().any(|e| matches!(e, Effect::CancelThinking)));
+        assert!(
+            !effects.iter().any(|e| matches!(e, Effect::GameChanged)),
+            "nothing to save"
+        );
+
+        // The answer to the old request arrives late: it must not land on the saved game.
+        let reply = Game::new().position().legal_moves().iter().copied().next();
+        c.computer_answered(id, Reply::Move(reply));
+        assert_eq!(c.game().moves().len(), 1);
+        assert_eq!(c.players().1.name, "You");
+
+        c.action(Action::ReviewDone);
+        assert!(!c.is_viewing_saved());
+        assert_eq!(c.game().moves().len(), 1, "e4 is back");
+        assert_eq!(to_san(&c.game().positions()[0], c.game().moves()[0]), "e4");
+        assert_eq!(
+            think_ids(&c.take_effects()).len(),
+            1,
+            "the computer thinks again"
+        );
     }
 
     #[test]
