@@ -16,7 +16,7 @@ use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::san::to_san;
 use slint::{ComponentHandle, Model};
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -69,6 +69,20 @@ fn tap(app: &App, sq: chesspi_engine::Square) {
     headless::tap(x, y).expect("tap");
 }
 
+/// The text after `marker` in a report line. The test harness may print its own words first
+/// on the same line (it does when it runs tests one at a time).
+fn after_marker<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
+    line.find(marker).map(|i| &line[i + marker.len()..])
+}
+
+/// Writes one report line to the parent in a single write, flushed.
+fn report(kind: &str, moves: &[String]) {
+    let line = format!("{kind} {}\n", moves.join(" "));
+    let mut out = std::io::stdout().lock();
+    out.write_all(line.as_bytes()).expect("stdout");
+    out.flush().expect("stdout");
+}
+
 /// The child: plays until it is killed.
 #[test]
 #[ignore = "run by power_cuts_never_lose_a_shown_move as a child process"]
@@ -104,7 +118,7 @@ fn powercut_child() {
         );
     };
     wait_saved(&app);
-    println!("SHOWN {}", shown_moves(&app).join(" "));
+    report("SHOWN", &shown_moves(&app));
 
     loop {
         // A claimable draw opens a dialog; play on.
@@ -118,13 +132,13 @@ fn powercut_child() {
         let mut next = game.clone();
         if game.is_over() || (can_undo && rng.below(5) == 0) {
             next.undo();
-            println!("INTENT {}", san_moves(&next).join(" "));
+            report("INTENT", &san_moves(&next));
             app.update_controller(|c| c.action(Action::Undo));
         } else {
             let moves: Vec<Move> = game.position().legal_moves().iter().copied().collect();
             let m = moves[rng.below(moves.len())];
             next.play(m).expect("legal");
-            println!("INTENT {}", san_moves(&next).join(" "));
+            report("INTENT", &san_moves(&next));
             tap(&app, m.from());
             tap(&app, m.to());
             if let Some(role) = m.promotion() {
@@ -138,7 +152,7 @@ fn powercut_child() {
             headless::pump_until(Duration::from_secs(10), || shown_moves(&app) == want),
             "the screen never showed {want:?}"
         );
-        println!("SHOWN {}", want.join(" "));
+        report("SHOWN", &want);
     }
 }
 
@@ -170,8 +184,19 @@ fn power_cuts_never_lose_a_shown_move() {
         let extra_delay = Duration::from_micros(rng.below(8000) as u64);
         let (tx, rx) = std::sync::mpsc::channel::<String>();
         let reader = std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut stdout = BufReader::new(stdout);
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match stdout.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                // A line the kill cut short (no newline) was never fully reported: drop it.
+                if bytes.last() != Some(&b'\n') {
+                    break;
+                }
+                let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -188,7 +213,7 @@ fn power_cuts_never_lose_a_shown_move() {
             let Ok(line) = rx.recv_timeout(Duration::from_secs(60)) else {
                 break;
             };
-            if let Some(rest) = line.strip_prefix("SHOWN") {
+            if let Some(rest) = after_marker(&line, "SHOWN ") {
                 let shown = parse(rest);
                 if first_shown {
                     // The restored game is what the previous run left on disk.
@@ -204,7 +229,7 @@ fn power_cuts_never_lose_a_shown_move() {
                     std::thread::sleep(extra_delay);
                     break;
                 }
-            } else if let Some(rest) = line.strip_prefix("INTENT") {
+            } else if let Some(rest) = after_marker(&line, "INTENT ") {
                 last_intent = Some(parse(rest));
                 if seen == changes_before_kill {
                     // Kill while the change is being saved.
@@ -219,10 +244,10 @@ fn power_cuts_never_lose_a_shown_move() {
         assert!(!status.success(), "run {run}: the child ended by itself");
         // Lines written before the kill are still in the pipe.
         while let Ok(line) = rx.recv_timeout(Duration::from_millis(200)) {
-            if let Some(rest) = line.strip_prefix("SHOWN") {
+            if let Some(rest) = after_marker(&line, "SHOWN ") {
                 last_shown = Some(parse(rest));
                 last_intent = None;
-            } else if let Some(rest) = line.strip_prefix("INTENT") {
+            } else if let Some(rest) = after_marker(&line, "INTENT ") {
                 last_intent = Some(parse(rest));
             }
         }
