@@ -8,6 +8,8 @@ use chesspi::app::controller::Action;
 use chesspi::app::headless;
 use chesspi::app::mode::{Level, Mode, Setup};
 use chesspi::app::screenshot::square_center;
+use chesspi::app::services::show_battery_event;
+use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position, Square};
 use slint::ComponentHandle;
@@ -98,5 +100,28 @@ fn main() -> Result<(), Box<dyn Error>> {
     let app = open(Game::new(), you_white)?;
     app.update_controller(|c| c.action(Action::NewGame));
     shoot(&app, &dir, "new-game.png")?;
+
+    // The battery indicator at each level, as the monitor reports it; charging on the last.
+    let app = open(Game::new(), you_white)?;
+    for (level, charging) in [
+        (BatteryLevel::Full, false),
+        (BatteryLevel::High, false),
+        (BatteryLevel::Medium, false),
+        (BatteryLevel::Low, false),
+        (BatteryLevel::Critical, false),
+        (BatteryLevel::Medium, true),
+    ] {
+        let status = BatteryStatus::Level(BatteryReading {
+            level,
+            charging: Some(charging),
+        });
+        show_battery_event(app.window(), &BatteryEvent::Changed(status));
+        let name = if charging {
+            format!("battery-{}-charging.png", level.name())
+        } else {
+            format!("battery-{}.png", level.name())
+        };
+        shoot(&app, &dir, &name)?;
+    }
     Ok(())
 }
