@@ -101,7 +101,13 @@ struct Saving {
     awaiting: Option<u64>,
     /// The saved games list as last shown.
     games: Vec<controller::SavedGameChoice>,
+    /// Shows the game anyway if a save never reports back (see [`SAVE_PATIENCE`]).
+    watchdog: slint::Timer,
 }
+
+/// How long the screen waits for a save. A stuck storage thread or disk must not freeze the
+/// game: after this the change is shown with a warning.
+const SAVE_PATIENCE: Duration = Duration::from_secs(5);
 
 /// Called after every change of the game (see [`App::on_game_changed`]).
 type GameChangedHook = Box<dyn FnMut(&Controller)>;
@@ -236,6 +242,7 @@ impl App {
                 reports,
                 awaiting: seq,
                 games: Vec::new(),
+                watchdog: slint::Timer::default(),
             });
         }
         Ok(())
@@ -483,7 +490,16 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
                 }
                 if let Some(saving) = &mut s.saving {
                     match saving.saver.submit_current(&s.controller) {
-                        Some(seq) => saving.awaiting = Some(seq),
+                        Some(seq) => {
+                            saving.awaiting = Some(seq);
+                            let weak_shell = Rc::downgrade(shell);
+                            let weak_window = window.as_weak();
+                            saving.watchdog.start(
+                                slint::TimerMode::SingleShot,
+                                SAVE_PATIENCE,
+                                move || save_overdue(&weak_shell, &weak_window, seq),
+                            );
+                        }
                         None => {
                             log::error!("the saver thread has stopped; the game is not saved");
                             window
@@ -555,6 +571,25 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
         .is_none_or(|saving| saving.awaiting.is_none())
     {
         s.models.refresh(window, &s.controller);
+    }
+}
+
+/// The save `seq` has not reported back in time: show the game anyway and say so.
+fn save_overdue(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>, seq: u64) {
+    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
+        return;
+    };
+    let mut guard = rc.borrow_mut();
+    let s = &mut *guard;
+    let Some(saving) = s.saving.as_mut() else {
+        return;
+    };
+    if saving.awaiting == Some(seq) {
+        log::error!("save {seq} has not finished after {SAVE_PATIENCE:?}; showing the game");
+        saving.awaiting = None;
+        win.global::<StatusAdapter>()
+            .set_notice("Saving is slow: the last move may not be on disk yet.".into());
+        s.models.refresh(&win, &s.controller);
     }
 }
 
