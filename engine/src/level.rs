@@ -59,12 +59,11 @@ const BUDGETS: [Budget; 10] = [
 /// - levels 1-7: chain of neighbouring-level matches (40 games each), anchored by level 2 vs
 ///   Stockfish `UCI_Elo` 1350 (-307, so ≈1043) and level 5 vs fairymax ≈1925 (-280, so
 ///   ≈1645); the two anchors agree within 10 Elo with the chain between them.
-/// - level 10: full strength measured against phalanx, sjeng, gnuchess and glaurung (≈2700-2800
-///   at blitz); 2750 is an estimate from those, not from a level-10 match against them.
-/// - levels 8 and 9: the self-play gaps (7→8 +512, 8→9 +394, 9→10 +545, 1451 in all) overshoot
-///   the ladder-anchored level 10 (680 above level 7), as self-play does; they are scaled by
-///   680/1451 to fit between level 7 and level 10, so these two are ESTIMATES.
-const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2310, 2500, 2750];
+/// - levels 8-10: measured on 2026-11-23 against sjeng (≈2300) and phalanx (≈2450) at
+///   10+0.1, 32 games each: level 8 vs sjeng -137 (≈2163); level 9 vs sjeng +221 (≈2521) and
+///   vs phalanx -238 (≈2212), the two anchors disagreeing at this control, so their mean;
+///   level 10 vs phalanx +163 (≈2613). Each ±115-160 (95 %).
+const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2160, 2370, 2610];
 
 impl Level {
     /// Level 4: a fair game for a casual player.
