@@ -52,6 +52,8 @@ fn dialog_options(app: &App) -> Vec<String> {
 }
 
 fn choose(app: &App, id: &str) {
+    // The screen shows a change once it is on disk.
+    pump_until("the save", || app.is_saved());
     assert!(
         dialog_options(app).iter().any(|o| o == id),
         "'{id}' not offered: {:?}",

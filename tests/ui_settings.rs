@@ -37,7 +37,8 @@ fn choose(app: &App, id: &str) {
     app.window()
         .global::<DialogAdapter>()
         .invoke_option_chosen(id.into());
-    headless::pump();
+    // A choice that saves (a new game) shows once the save is on disk.
+    wait("the save", || app.is_saved());
 }
 
 fn open_settings(app: &App) {
@@ -107,6 +108,8 @@ fn settings_change_the_backlight_and_are_stored() {
         Some(watcher),
     ));
     app.window().show().expect("window");
+    // Until the first save is on disk the screen does not change.
+    wait("the first save", || app.is_saved());
     open_settings(&app);
     assert_eq!(
         options(&app)[..2],
