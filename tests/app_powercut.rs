@@ -6,7 +6,7 @@
 
 use chesspi::app::headless;
 use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::persist::{self, Stores};
+use chesspi::app::persist;
 use chesspi::app::screenshot::square_center;
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, controller::Action};
@@ -98,16 +98,12 @@ fn powercut_child() {
     let mut rng = Rng(seed | 1);
     headless::install().expect("headless platform");
 
-    let mut autosave = AutosaveStore::new(dir);
     let friend = Setup {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     };
-    let restored = persist::restore(&mut autosave, (Game::new(), friend));
-    assert!(restored.notice.is_none(), "{:?}", restored.notice);
-    let (mut stores, notices) = Stores::open(dir);
+    let (restored, stores, notices) = persist::open(dir, (Game::new(), friend));
     assert!(notices.is_empty(), "{notices:?}");
-    stores.autosave = autosave;
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");

@@ -4,11 +4,10 @@
 
 use chesspi::app::headless;
 use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::persist::{self, Stores};
+use chesspi::app::persist;
 use chesspi::app::screenshot::square_center;
 use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter};
 use chesspi::app::{App, controller::Action};
-use chesspi::storage::AutosaveStore;
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -80,16 +79,14 @@ fn open_saved_games(app: &App) -> Vec<(String, String)> {
         .collect()
 }
 
+const FRIEND: Setup = Setup {
+    mode: Mode::Friend,
+    level: Level::DEFAULT,
+};
+
 fn start_app(dir: &Path) -> App {
-    let mut autosave = AutosaveStore::new(dir);
-    let friend = Setup {
-        mode: Mode::Friend,
-        level: Level::DEFAULT,
-    };
-    let restored = persist::restore(&mut autosave, (Game::new(), friend));
-    let (mut stores, notices) = Stores::open(dir);
+    let (restored, stores, notices) = persist::open(dir, (Game::new(), FRIEND));
     assert!(notices.is_empty(), "{notices:?}");
-    stores.autosave = autosave;
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");
@@ -148,23 +145,11 @@ fn saved_games_review_delete_and_resume() {
 
     // An unfinished game left for a new one is stored and can be resumed.
     app.update_controller(|c| {
-        c.start(
-            Setup {
-                mode: Mode::Friend,
-                level: Level::DEFAULT,
-            },
-            Game::new(),
-        );
+        c.start(FRIEND, Game::new());
     });
     play(&app, &[("d2", "d4"), ("d7", "d5")]);
     app.update_controller(|c| {
-        c.start(
-            Setup {
-                mode: Mode::Friend,
-                level: Level::DEFAULT,
-            },
-            Game::new(),
-        );
+        c.start(FRIEND, Game::new());
     });
     pump_until("the new game saved", || app.is_saved());
     let list = open_saved_games(&app);

@@ -276,13 +276,6 @@ impl App {
         self.shell.borrow_mut().touch_gate = Some(gate);
     }
 
-    /// Shows a one-line notice in the status bar until it is dismissed.
-    pub fn show_notice(&self, text: &str) {
-        self.window
-            .global::<StatusAdapter>()
-            .set_notice(text.into());
-    }
-
     /// Wires the screens' callbacks to the controller.
     fn connect(&self) {
         let game = self.window.global::<GameAdapter>();

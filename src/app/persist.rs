@@ -67,6 +67,17 @@ pub struct Restored {
     pub notice: Option<String>,
 }
 
+/// Opens the state directory for play: the game to start with (see [`restore`]) and the
+/// stores, with what to tell the user (already logged).
+pub fn open(state_dir: &Path, fallback: (Game, Setup)) -> (Restored, Stores, Vec<String>) {
+    let mut autosave = AutosaveStore::new(state_dir);
+    let restored = restore(&mut autosave, fallback);
+    let (mut stores, mut notices) = Stores::open(state_dir);
+    stores.autosave = autosave;
+    notices.splice(0..0, restored.notice.clone());
+    (restored, stores, notices)
+}
+
 /// Reads the autosave: the saved game, or `fallback` when there is none or it is unusable.
 pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
     let fresh = |notice| Restored {
@@ -556,9 +567,4 @@ impl SaverState {
         log::info!("rating {} -> {}", change.before, change.after);
         Some(change)
     }
-}
-
-/// Where the app keeps its state, or why it keeps none.
-pub fn open_state_dir(config_override: Option<&Path>) -> Result<PathBuf, String> {
-    crate::storage::state_dir(config_override).map_err(|e| e.to_string())
 }

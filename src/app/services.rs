@@ -72,11 +72,8 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
             (game, setup, None, stores)
         }
         (None, Some(dir)) => {
-            let mut autosave = AutosaveStore::new(&dir);
-            let restored = persist::restore(&mut autosave, (Game::new(), first_start));
-            notes.extend(restored.notice);
-            let mut stores = open_stores(&dir, &mut notes);
-            stores.autosave = autosave;
+            let (restored, stores, store_notes) = persist::open(&dir, (Game::new(), first_start));
+            notes.extend(store_notes);
             (
                 restored.game,
                 restored.setup,
@@ -122,7 +119,7 @@ struct State {
 
 impl State {
     fn open(admin: &Config, notes: &mut Vec<String>) -> State {
-        let dir = match persist::open_state_dir(admin.storage.state_dir.as_deref()) {
+        let dir = match crate::storage::state_dir(admin.storage.state_dir.as_deref()) {
             Ok(dir) => dir,
             Err(e) => {
                 log::error!("{e}; games will not be saved");
