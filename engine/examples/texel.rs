@@ -560,3 +560,89 @@ fn write_weights(path: &str, weights: &[Score]) -> Result<(), String> {
     std::fs::write(&tmp, src).map_err(|e| format!("{tmp}: {e}"))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("{path}: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn bad_lines_are_errors() {
+        assert!(parse_line(&format!("{START};1")).is_ok());
+        assert!(parse_line(&format!("{START};0.5")).is_ok());
+        for bad in [
+            "",
+            "no separator",
+            &format!("{START};2"),
+            &format!("{START};white"),
+            "8/8/8/8/8/8/8/8 w - - 0 1;1",
+            ";1",
+        ] {
+            assert!(parse_line(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// A few quick self-play games' positions, split as `load` splits them.
+    fn sample() -> (Data, Data) {
+        let mut searcher = Searcher::new(1);
+        let (mut train, mut test) = (Data::default(), Data::default());
+        let mut n = 0;
+        for seed in 1..=3 {
+            let played = play_game(&mut searcher, 300, &mut Rng(seed * 7919));
+            for fen in &played.fens {
+                let (pos, result) = parse_line(&format!("{fen};{}", played.result)).unwrap();
+                let data = if n % 10 == 9 { &mut test } else { &mut train };
+                data.push(&eval::trace(&pos), result);
+                n += 1;
+            }
+        }
+        (train, test)
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let (data, _) = sample();
+        assert!(data.len() > 50, "{} positions", data.len());
+        let p = Params::from_weights(&WEIGHTS);
+        let k = 1.0;
+        let (_, grad) = error(&data, &p, k, 2, true);
+        for w in [
+            layout::MATERIAL + 1,
+            layout::PST + 64 + 18,
+            layout::MOBILITY[2] + 7,
+        ] {
+            for eg in [false, true] {
+                let shifted = |h: f64| {
+                    let mut q = p.clone();
+                    if eg {
+                        q.eg[w] += h
+                    } else {
+                        q.mg[w] += h
+                    }
+                    error(&data, &q, k, 1, false).0
+                };
+                let numeric = (shifted(0.5) - shifted(-0.5)) / 1.0;
+                let analytic = if eg { grad.eg[w] } else { grad.mg[w] };
+                assert!(
+                    (numeric - analytic).abs() <= 1e-3 * numeric.abs().max(1e-9) + 1e-12,
+                    "weight {w} eg {eg}: numeric {numeric} analytic {analytic}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn generated_weights_compile_back_to_the_same_table() {
+        let path = std::env::temp_dir().join(format!("texel-print-{}.rs", std::process::id()));
+        let path = path.to_string_lossy().to_string();
+        write_weights(&path, &WEIGHTS).unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let source = include_str!("../src/eval/weights.rs");
+        assert_eq!(
+            written, source,
+            "weights.rs was edited by hand or the generator changed"
+        );
+    }
+}
