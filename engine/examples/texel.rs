@@ -4,11 +4,13 @@
 //! texel gen --out FILE [--games N] [--nodes N] [--threads N] [--seed N]
 //!     Self-play at a fixed node budget per move from random openings; writes one quiet
 //!     position per line, `FEN;result` with White's result (1, 0.5 or 0).
-//! texel tune FILE... [--epochs N] [--threads N] [--out PATH]
+//! texel tune FILE... [--epochs N] [--l2 L] [--threads N] [--out PATH]
 //!     Fits the weights so that sigmoid(evaluation) predicts the results (mean squared
 //!     error, Adam), starting from the current weights; writes them as Rust source, by
-//!     default to engine/src/eval/weights.rs. Every tenth position is held out to check
-//!     that the fit generalises.
+//!     default to engine/src/eval/weights.rs. A tenth of the positions (every tenth block of
+//!     about ten games) is held out to check that the fit generalises. `--l2 L` adds
+//!     L * (weight - start)^2 per weight to the error, so that weights the data says little
+//!     about stay near their starting values.
 //! texel print [--out PATH]
 //!     Writes the current weights unchanged (checks the generator round-trips).
 //! ```
@@ -54,6 +56,7 @@ struct Args {
     threads: usize,
     seed: u64,
     epochs: usize,
+    l2: f64,
 }
 
 impl Args {
@@ -66,6 +69,7 @@ impl Args {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             epochs: 2000,
+            l2: 0.0,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -87,6 +91,14 @@ impl Args {
                 }
                 "--seed" => a.seed = number("--seed", value("--seed")?)?,
                 "--epochs" => a.epochs = number("--epochs", value("--epochs")?)? as usize,
+                "--l2" => {
+                    let v = value("--l2")?;
+                    a.l2 = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|l| l.is_finite() && *l >= 0.0)
+                        .ok_or_else(|| format!("--l2: not a non-negative number: {v}"))?;
+                }
                 s if s.starts_with("--") => return Err(format!("unknown option {s}")),
                 file => a.files.push(file.to_string()),
             }
@@ -311,6 +323,9 @@ fn parse_line(line: &str) -> Result<(Position, f32), String> {
     Ok((pos, result))
 }
 
+/// Positions per block of the held-out split.
+const HOLD_OUT_BLOCK: usize = 1000;
+
 fn load(files: &[String]) -> Result<(Data, Data), String> {
     let (mut train, mut test) = (Data::default(), Data::default());
     let mut n = 0usize;
@@ -324,7 +339,8 @@ fn load(files: &[String]) -> Result<(Data, Data), String> {
             let (pos, result) =
                 parse_line(&line).map_err(|e| format!("{path}:{}: {e}", line_no + 1))?;
             let trace = eval::trace(&pos);
-            if n % 10 == 9 {
+            // Held out by blocks of about ten games, so few games are on both sides.
+            if (n / HOLD_OUT_BLOCK) % 10 == 9 {
                 test.push(&trace, result);
             } else {
                 train.push(&trace, result);
@@ -474,6 +490,7 @@ fn tune(args: &Args) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     let mut p = Params::from_weights(&WEIGHTS);
+    let start_weights = p.clone();
     let k = fit_k(&train, &p, args.threads);
     let before = (
         error(&train, &p, k, args.threads, false).0,
@@ -493,10 +510,23 @@ fn tune(args: &Args) -> Result<(), String> {
         let t = epoch as i32;
         let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
         for w in 0..p.mg.len() {
-            for (param, grad, m, v) in [
-                (&mut p.mg[w], g.mg[w], &mut m_mg[w], &mut v_mg[w]),
-                (&mut p.eg[w], g.eg[w], &mut m_eg[w], &mut v_eg[w]),
+            for (param, grad, m, v, start) in [
+                (
+                    &mut p.mg[w],
+                    g.mg[w],
+                    &mut m_mg[w],
+                    &mut v_mg[w],
+                    start_weights.mg[w],
+                ),
+                (
+                    &mut p.eg[w],
+                    g.eg[w],
+                    &mut m_eg[w],
+                    &mut v_eg[w],
+                    start_weights.eg[w],
+                ),
             ] {
+                let grad = grad + 2.0 * args.l2 * (*param - start);
                 *m = beta1 * *m + (1.0 - beta1) * grad;
                 *v = beta2 * *v + (1.0 - beta2) * grad * grad;
                 *param -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
@@ -546,7 +576,8 @@ fn write_weights(path: &str, weights: &[Score]) -> Result<(), String> {
             continue;
         }
         let _ = writeln!(src, "    // {name}");
-        let per_line = if name.starts_with("pst") { 8 } else { 6 };
+        // Piece-square tables one rank (files a-d) per line, rank 1 first.
+        let per_line = if name.starts_with("pst") { 4 } else { 6 };
         for row in weights[first..first + len].chunks(per_line) {
             let cells: Vec<String> = row
                 .iter()
@@ -609,7 +640,7 @@ mod tests {
         let (_, grad) = error(&data, &p, k, 2, true);
         for w in [
             layout::MATERIAL + 1,
-            layout::PST + 64 + 18,
+            layout::PST + layout::PST_LEN + 9,
             layout::MOBILITY[2] + 7,
         ] {
             for eg in [false, true] {

@@ -62,13 +62,16 @@ pub use weights::WEIGHTS;
 pub mod layout {
     /// Material by role (pawn, knight, bishop, rook, queen, king).
     pub const MATERIAL: usize = 0;
+    /// Piece-square weights by role, then by square of the a-d half of the board (the e-h
+    /// half mirrors it: left-right symmetry halves what the data must pin down).
     pub const PST: usize = MATERIAL + 6;
+    pub const PST_LEN: usize = 32;
     /// Mobility by number of safe squares reached: knight, bishop, rook, queen.
     pub const MOBILITY: [usize; 4] = [
-        PST + 6 * 64,
-        PST + 6 * 64 + 9,
-        PST + 6 * 64 + 23,
-        PST + 6 * 64 + 38,
+        PST + 6 * PST_LEN,
+        PST + 6 * PST_LEN + 9,
+        PST + 6 * PST_LEN + 23,
+        PST + 6 * PST_LEN + 38,
     ];
     pub const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
     pub const PASSED: usize = MOBILITY[3] + 28;
@@ -93,15 +96,21 @@ pub mod layout {
     pub const KING_EXPOSED: usize = SHIELD_MISSING + 1;
     pub const COUNT: usize = KING_EXPOSED + 1;
 
+    /// The piece-square slot of square `sq` (a1 = 0): rank * 4 + file, files e-h mirrored.
+    pub const fn pst_square(sq: usize) -> usize {
+        let file = sq % 8;
+        (sq / 8) * 4 + if file < 4 { file } else { 7 - file }
+    }
+
     /// Name, first index and length of each group, for the tuner's report and generated file.
     pub const SECTIONS: [(&str, usize, usize); 21] = [
         ("material", MATERIAL, 6),
-        ("pst pawn", PST, 64),
-        ("pst knight", PST + 64, 64),
-        ("pst bishop", PST + 128, 64),
-        ("pst rook", PST + 192, 64),
-        ("pst queen", PST + 256, 64),
-        ("pst king", PST + 320, 64),
+        ("pst pawn", PST, PST_LEN),
+        ("pst knight", PST + 1 * PST_LEN, PST_LEN),
+        ("pst bishop", PST + 2 * PST_LEN, PST_LEN),
+        ("pst rook", PST + 3 * PST_LEN, PST_LEN),
+        ("pst queen", PST + 4 * PST_LEN, PST_LEN),
+        ("pst king", PST + 5 * PST_LEN, PST_LEN),
         ("mobility knight", MOBILITY[0], 9),
         ("mobility bishop", MOBILITY[1], 14),
         ("mobility rook", MOBILITY[2], 15),
@@ -138,7 +147,7 @@ const PIECE_SQUARE: [[Score; 64]; 6] = {
         let mut sq = 0;
         while sq < 64 {
             let m = WEIGHTS[layout::MATERIAL + r];
-            let p = WEIGHTS[layout::PST + r * 64 + sq];
+            let p = WEIGHTS[layout::PST + r * layout::PST_LEN + layout::pst_square(sq)];
             table[r][sq] = s(m.mg + p.mg, m.eg + p.eg);
             sq += 1;
         }
@@ -156,7 +165,8 @@ trait Terms {
     #[inline(always)]
     fn piece(&mut self, color: Color, role: Role, sq: usize) {
         self.add(color, layout::MATERIAL + role.index(), 1);
-        self.add(color, layout::PST + role.index() * 64 + sq, 1);
+        let pst = layout::PST + role.index() * layout::PST_LEN + layout::pst_square(sq);
+        self.add(color, pst, 1);
     }
 }
 
