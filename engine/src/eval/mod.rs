@@ -106,7 +106,7 @@ pub mod layout {
     pub const SECTIONS: [(&str, usize, usize); 21] = [
         ("material", MATERIAL, 6),
         ("pst pawn", PST, PST_LEN),
-        ("pst knight", PST + 1 * PST_LEN, PST_LEN),
+        ("pst knight", PST + PST_LEN, PST_LEN),
         ("pst bishop", PST + 2 * PST_LEN, PST_LEN),
         ("pst rook", PST + 3 * PST_LEN, PST_LEN),
         ("pst queen", PST + 4 * PST_LEN, PST_LEN),
