@@ -18,6 +18,7 @@ pub struct Score {
     pub eg: i32,
 }
 
+/// A score from its middlegame and endgame parts.
 pub const fn s(mg: i32, eg: i32) -> Score {
     Score { mg, eg }
 }
