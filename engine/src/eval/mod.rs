@@ -68,14 +68,18 @@ pub mod layout {
     pub const PST: usize = MATERIAL + 6;
     pub const PST_LEN: usize = 32;
     /// Mobility by number of safe squares reached: knight, bishop, rook, queen.
-    pub const MOBILITY: [usize; 4] = [
-        PST + 6 * PST_LEN,
-        PST + 6 * PST_LEN + 9,
-        PST + 6 * PST_LEN + 23,
-        PST + 6 * PST_LEN + 38,
-    ];
+    pub const MOBILITY: [usize; 4] = {
+        let first = PST + 6 * PST_LEN;
+        [
+            first,
+            first + MOBILITY_LEN[0],
+            first + MOBILITY_LEN[0] + MOBILITY_LEN[1],
+            first + MOBILITY_LEN[0] + MOBILITY_LEN[1] + MOBILITY_LEN[2],
+        ]
+    };
+    /// 0..=8 squares for a knight, 0..=13 bishop, 0..=14 rook, 0..=27 queen.
     pub const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
-    pub const PASSED: usize = MOBILITY[3] + 28;
+    pub const PASSED: usize = MOBILITY[3] + MOBILITY_LEN[3];
     pub const CONNECTED: usize = PASSED + 8;
     pub const DOUBLED: usize = CONNECTED + 8;
     pub const ISOLATED: usize = DOUBLED + 1;
@@ -112,10 +116,10 @@ pub mod layout {
         ("pst rook", PST + 3 * PST_LEN, PST_LEN),
         ("pst queen", PST + 4 * PST_LEN, PST_LEN),
         ("pst king", PST + 5 * PST_LEN, PST_LEN),
-        ("mobility knight", MOBILITY[0], 9),
-        ("mobility bishop", MOBILITY[1], 14),
-        ("mobility rook", MOBILITY[2], 15),
-        ("mobility queen", MOBILITY[3], 28),
+        ("mobility knight", MOBILITY[0], MOBILITY_LEN[0]),
+        ("mobility bishop", MOBILITY[1], MOBILITY_LEN[1]),
+        ("mobility rook", MOBILITY[2], MOBILITY_LEN[2]),
+        ("mobility queen", MOBILITY[3], MOBILITY_LEN[3]),
         ("passed pawn", PASSED, 8),
         ("connected pawn", CONNECTED, 8),
         ("doubled, isolated pawn", DOUBLED, 2),
