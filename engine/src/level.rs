@@ -59,11 +59,14 @@ const BUDGETS: [Budget; 10] = [
 /// - levels 1-7: chain of neighbouring-level matches (40 games each), anchored by level 2 vs
 ///   Stockfish `UCI_Elo` 1350 (-307, so ≈1043) and level 5 vs fairymax ≈1925 (-280, so
 ///   ≈1645); the two anchors agree within 10 Elo with the chain between them.
-/// - levels 8-10: measured on 2026-11-23 against sjeng (≈2300) and phalanx (≈2450) at
-///   10+0.1, 32 games each: level 8 vs sjeng -137 (≈2163); level 9 vs sjeng +221 (≈2521) and
-///   vs phalanx -238 (≈2212), the two anchors disagreeing at this control, so their mean;
-///   level 10 vs phalanx +163 (≈2613). Each ±115-160 (95 %).
-const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2160, 2370, 2610];
+/// - levels 8-10: measured on 2026-11-23 with the tuned evaluation against sjeng (≈2300) and
+///   phalanx (≈2450) at 10+0.1, 40 games each: level 8 vs sjeng +17 (≈2317); level 9 vs
+///   sjeng +338 (≈2638) and vs phalanx -180 (≈2270), the two anchors disagreeing at this
+///   control, so their mean; level 10 vs phalanx +285 (≈2735). Each ±100-170 (95 %).
+/// - The tuned evaluation moved levels 1-7 by less than the error of their anchors (same
+///   level, tuned against hand-set evaluation: +52, +42 and +21 at levels 2, 5 and 7, each
+///   ±65), so they keep their measured values.
+const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2320, 2450, 2740];
 
 impl Level {
     /// Level 4: a fair game for a casual player.
