@@ -9,8 +9,8 @@
 //!     error, Adam), starting from the current weights; writes them as Rust source, by
 //!     default to engine/src/eval/weights.rs. A tenth of the positions (every tenth block of
 //!     about ten games) is held out to check that the fit generalises. `--l2 L` adds
-//!     L * (weight - start)^2 per weight to the error, so that weights the data says little
-//!     about stay near their starting values.
+//!     L * (weight - start)^2 per weight to the error (default 3e-8), so that weights the
+//!     data says little about stay near their starting values.
 //! texel print [--out PATH]
 //!     Writes the current weights unchanged (checks the generator round-trips).
 //! ```
@@ -28,13 +28,17 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 const DEFAULT_OUT: &str = "engine/src/eval/weights.rs";
+/// Chosen by the held-out games' error (docs/BENCHMARKS.md, "Evaluation tuning").
+const DEFAULT_L2: f64 = 3e-8;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("gen") => Args::parse(&args[1..]).and_then(|a| generate(&a)),
         Some("tune") => Args::parse(&args[1..]).and_then(|a| tune(&a)),
-        Some("print") => Args::parse(&args[1..]).and_then(|a| write_weights(&a.out, &WEIGHTS)),
+        Some("print") => {
+            Args::parse(&args[1..]).and_then(|a| write_weights(&a.weights_out(), &WEIGHTS))
+        }
         _ => {
             Err("usage: texel gen|tune|print ... (see the top of engine/examples/texel.rs)".into())
         }
@@ -50,7 +54,7 @@ fn main() -> ExitCode {
 
 struct Args {
     files: Vec<String>,
-    out: String,
+    out: Option<String>,
     games: usize,
     nodes: u64,
     threads: usize,
@@ -63,13 +67,13 @@ impl Args {
     fn parse(args: &[String]) -> Result<Args, String> {
         let mut a = Args {
             files: Vec::new(),
-            out: DEFAULT_OUT.to_string(),
+            out: None,
             games: 1000,
             nodes: 6000,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             epochs: 2000,
-            l2: 0.0,
+            l2: DEFAULT_L2,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -83,7 +87,7 @@ impl Args {
                     .map_err(|_| format!("{name}: not a number: {v}"))
             };
             match arg.as_str() {
-                "--out" => a.out = value("--out")?,
+                "--out" => a.out = Some(value("--out")?),
                 "--games" => a.games = number("--games", value("--games")?)? as usize,
                 "--nodes" => a.nodes = number("--nodes", value("--nodes")?)?,
                 "--threads" => {
@@ -104,6 +108,11 @@ impl Args {
             }
         }
         Ok(a)
+    }
+
+    /// Where `tune` and `print` write the weights.
+    fn weights_out(&self) -> String {
+        self.out.clone().unwrap_or_else(|| DEFAULT_OUT.to_string())
     }
 }
 
@@ -222,7 +231,9 @@ fn generate(args: &Args) -> Result<(), String> {
     if !args.files.is_empty() {
         return Err("gen takes no input files (did you mean --out?)".into());
     }
-    let file = std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out))?;
+    // No default: the tuner's default output is the weights' source file.
+    let path = args.out.as_deref().ok_or("gen needs --out FILE")?;
+    let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
     let mut out = BufWriter::new(file);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, Played)>();
@@ -238,7 +249,8 @@ fn generate(args: &Args) -> Result<(), String> {
                     if i >= args.games {
                         break;
                     }
-                    let mut rng = Rng(args.seed.wrapping_mul(1_000_003) ^ (i as u64 + 1) << 20 | 1);
+                    let mut rng =
+                        Rng((args.seed.wrapping_mul(1_000_003) ^ ((i as u64 + 1) << 20)) | 1);
                     if tx
                         .send((i, play_game(&mut searcher, args.nodes, &mut rng)))
                         .is_err()
@@ -556,8 +568,9 @@ fn tune(args: &Args) -> Result<(), String> {
         "error after (rounded weights): fit {:.6}, held out {:.6}",
         after.0, after.1
     );
-    write_weights(&args.out, &tuned)?;
-    eprintln!("wrote {}", args.out);
+    let out = args.weights_out();
+    write_weights(&out, &tuned)?;
+    eprintln!("wrote {out}");
     Ok(())
 }
 
