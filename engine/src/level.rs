@@ -65,7 +65,9 @@ const BUDGETS: [Budget; 10] = [
 ///   control, so their mean; level 10 vs phalanx +285 (≈2735). Each ±100-170 (95 %).
 /// - The tuned evaluation moved levels 1-7 by less than the error of their anchors (same
 ///   level, tuned against hand-set evaluation: +52, +42 and +21 at levels 2, 5 and 7, each
-///   ±65), so they keep their measured values.
+///   ±65; re-anchored level 2 vs sf1350 ≈1122, level 4 vs sf1350 ≈1339, level 7 vs sjeng
+///   ≈1962, each within its interval), so they keep their measured values. The fairymax
+///   anchor was taken on a loaded machine that starved fairymax's clock; it no longer holds.
 const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2320, 2450, 2740];
 
 impl Level {
