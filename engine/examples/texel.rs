@@ -367,7 +367,11 @@ fn load(files: &[String]) -> Result<(Data, Data), String> {
         }
     }
     if train.len() == 0 || test.len() == 0 {
-        return Err("too few positions to tune on".into());
+        return Err(format!(
+            "{n} positions are too few: a tenth is held out in blocks of {HOLD_OUT_BLOCK}, \
+             so tuning needs at least {}",
+            10 * HOLD_OUT_BLOCK
+        ));
     }
     Ok((train, test))
 }
