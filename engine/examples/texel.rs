@@ -483,6 +483,46 @@ fn error(data: &Data, p: &Params, k: f64, threads: usize, want_grad: bool) -> (f
     (total / n as f64, grad)
 }
 
+/// The error on the fitted and on the held-out positions.
+fn fit_and_held_out(train: &Data, test: &Data, p: &Params, k: f64, threads: usize) -> (f64, f64) {
+    (
+        error(train, p, k, threads, false).0,
+        error(test, p, k, threads, false).0,
+    )
+}
+
+/// Adam's running moments for one vector of weights, in centipawns.
+struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+}
+
+impl Adam {
+    const RATE: f64 = 1.0;
+    const BETA1: f64 = 0.9;
+    const BETA2: f64 = 0.999;
+    const EPS: f64 = 1e-8;
+
+    fn new(len: usize) -> Adam {
+        Adam {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+        }
+    }
+
+    /// Step `t` (from 1) on `params` with gradient `grad`, plus the L2 pull towards `start`.
+    fn step(&mut self, params: &mut [f64], grad: &[f64], start: &[f64], l2: f64, t: i32) {
+        let (c1, c2) = (1.0 - Self::BETA1.powi(t), 1.0 - Self::BETA2.powi(t));
+        for (w, param) in params.iter_mut().enumerate() {
+            let g = grad[w] + 2.0 * l2 * (*param - start[w]);
+            let (m, v) = (&mut self.m[w], &mut self.v[w]);
+            *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+            *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+            *param -= Self::RATE * (*m / c1) / ((*v / c2).sqrt() + Self::EPS);
+        }
+    }
+}
+
 /// The sigmoid scale that best fits the current weights (golden-section search).
 fn fit_k(data: &Data, p: &Params, threads: usize) -> f64 {
     let (mut a, mut b) = (0.1f64, 4.0f64);
@@ -514,46 +554,18 @@ fn tune(args: &Args) -> Result<(), String> {
     let mut p = Params::from_weights(&WEIGHTS);
     let start_weights = p.clone();
     let k = fit_k(&train, &p, args.threads);
-    let before = (
-        error(&train, &p, k, args.threads, false).0,
-        error(&test, &p, k, args.threads, false).0,
-    );
+    let before = fit_and_held_out(&train, &test, &p, k, args.threads);
     eprintln!(
         "K = {k:.4}; error before: fit {:.6}, held out {:.6}",
         before.0, before.1
     );
 
-    // Adam, in centipawns.
-    let (rate, beta1, beta2, eps): (f64, f64, f64, f64) = (1.0, 0.9, 0.999, 1e-8);
-    let zero = vec![0.0; p.mg.len()];
-    let (mut m_mg, mut m_eg, mut v_mg, mut v_eg) = (zero.clone(), zero.clone(), zero.clone(), zero);
+    let (mut adam_mg, mut adam_eg) = (Adam::new(p.mg.len()), Adam::new(p.eg.len()));
     for epoch in 1..=args.epochs {
         let (e, g) = error(&train, &p, k, args.threads, true);
         let t = epoch as i32;
-        let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
-        for w in 0..p.mg.len() {
-            for (param, grad, m, v, start) in [
-                (
-                    &mut p.mg[w],
-                    g.mg[w],
-                    &mut m_mg[w],
-                    &mut v_mg[w],
-                    start_weights.mg[w],
-                ),
-                (
-                    &mut p.eg[w],
-                    g.eg[w],
-                    &mut m_eg[w],
-                    &mut v_eg[w],
-                    start_weights.eg[w],
-                ),
-            ] {
-                let grad = grad + 2.0 * args.l2 * (*param - start);
-                *m = beta1 * *m + (1.0 - beta1) * grad;
-                *v = beta2 * *v + (1.0 - beta2) * grad * grad;
-                *param -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
-            }
-        }
+        adam_mg.step(&mut p.mg, &g.mg, &start_weights.mg, args.l2, t);
+        adam_eg.step(&mut p.eg, &g.eg, &start_weights.eg, args.l2, t);
         if epoch % 100 == 0 || epoch == args.epochs {
             let held = error(&test, &p, k, args.threads, false).0;
             eprintln!(
@@ -564,10 +576,7 @@ fn tune(args: &Args) -> Result<(), String> {
     }
     let tuned = p.to_weights();
     let rounded = Params::from_weights(&tuned);
-    let after = (
-        error(&train, &rounded, k, args.threads, false).0,
-        error(&test, &rounded, k, args.threads, false).0,
-    );
+    let after = fit_and_held_out(&train, &test, &rounded, k, args.threads);
     eprintln!(
         "error after (rounded weights): fit {:.6}, held out {:.6}",
         after.0, after.1

@@ -23,14 +23,6 @@ pub const fn s(mg: i32, eg: i32) -> Score {
     Score { mg, eg }
 }
 
-impl std::ops::Add for Score {
-    type Output = Score;
-    #[inline]
-    fn add(self, o: Score) -> Score {
-        s(self.mg + o.mg, self.eg + o.eg)
-    }
-}
-
 impl std::ops::AddAssign for Score {
     #[inline]
     fn add_assign(&mut self, o: Score) {
