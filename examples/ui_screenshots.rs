@@ -115,7 +115,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             level,
             charging: Some(charging),
         });
-        show_battery_event(app.window(), &BatteryEvent::Changed(status));
+        show_battery_event(&app, &BatteryEvent::Changed(status));
         let name = if charging {
             format!("battery-{}-charging.png", level.name())
         } else {

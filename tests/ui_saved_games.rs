@@ -164,9 +164,50 @@ fn saved_games_review_delete_and_resume() {
     });
     pump_until("the resumed game saved", || app.is_saved());
     play(&app, &[("c2", "c4")]);
-    // Playing on replaced its entry instead of adding one.
+    // The game on the board is not a saved game: only the finished one is listed.
+    let list = open_saved_games(&app);
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0].1, "0–1", "{list:?}");
+    games.invoke_close();
+
+    // The tester's repro (issue 10): leave the game for a new one, play it on from Saved
+    // games, play more, leave it again and play it on again: every move is still there.
+    app.update_controller(|c| {
+        c.start(FRIEND, Game::new());
+    });
+    pump_until("the new game saved", || app.is_saved());
     let list = open_saved_games(&app);
     assert_eq!(list.len(), 2, "{list:?}");
+    let id = games.get_games().row_data(0).expect("row").id;
+    games.invoke_game_chosen(id);
+    headless::pump();
+    choose(&app, "resume");
+    pump_until("the resumed game", || {
+        app.with_controller(|c| c.game().moves().len() == 3)
+    });
+    pump_until("the resumed game saved", || app.is_saved());
+    play(&app, &[("e7", "e6"), ("b1", "c3")]);
+    let list = open_saved_games(&app);
+    assert_eq!(
+        list.len(),
+        1,
+        "no stale copy of the game on the board: {list:?}"
+    );
+    games.invoke_close();
+    app.update_controller(|c| {
+        c.start(FRIEND, Game::new());
+    });
+    pump_until("the new game saved", || app.is_saved());
+    let list = open_saved_games(&app);
+    assert_eq!(list.len(), 2, "{list:?}");
+    let id = games.get_games().row_data(0).expect("row").id;
+    games.invoke_game_chosen(id);
+    headless::pump();
+    choose(&app, "resume");
+    pump_until("the resumed game", || {
+        app.with_controller(|c| c.game().moves().len() == 5)
+    });
+    pump_until("the resumed game saved", || app.is_saved());
 
     // Delete the finished game, with confirmation.
     let finished = games
@@ -179,7 +220,7 @@ fn saved_games_review_delete_and_resume() {
     headless::pump();
     choose(&app, "delete");
     choose(&app, "delete");
-    pump_until("the shorter list", || games.get_games().row_count() == 1);
+    pump_until("the shorter list", || games.get_games().row_count() == 0);
     games.invoke_close();
 
     // The record counts nothing: two-player games are not rated.

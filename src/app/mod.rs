@@ -2,12 +2,16 @@
 
 pub mod computer;
 pub mod controller;
+pub mod display;
 pub mod games;
 pub mod headless;
 pub mod mode;
+pub mod notice_board;
+pub mod notices;
 pub mod persist;
 pub mod screenshot;
 pub mod services;
+pub mod signals;
 pub mod view;
 
 /// The Slint screens compiled from `ui/`.
@@ -22,6 +26,8 @@ use chesspi_engine::{FenError, Position, Role};
 use computer::{Answer, ComputerPlayer};
 use controller::{Action, Controller, Effect};
 use mode::{ColourChoice, Mode, Setup};
+use notice_board::Board;
+use notices::Topic;
 use persist::{GameIdentity, Opened, Report, Saver, Stores};
 use slint::ComponentHandle;
 use slint::{ModelRc, VecModel};
@@ -30,9 +36,7 @@ use std::fmt;
 use std::rc::{Rc, Weak};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
-use ui::{
-    AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, NewGameAdapter, StatusAdapter,
-};
+use ui::{AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, NewGameAdapter};
 use view::ViewModels;
 
 /// Why the app could not start.
@@ -91,6 +95,8 @@ struct Shell {
     swallowing: bool,
     /// Brightness, dimming and the remembered level.
     device: Option<services::DeviceControls>,
+    /// The status bar's notices.
+    notices: Board,
 }
 
 /// The saver and the save the screen waits for.
@@ -168,6 +174,7 @@ impl App {
         })
         .map_err(AppError::Thread)?;
         let models = ViewModels::attach(&window);
+        let notices = Board::attach(&window);
         let shell = Rc::new(RefCell::new(Shell {
             controller: Controller::with_game(game, setup),
             computer,
@@ -180,6 +187,7 @@ impl App {
             touch_gate: None,
             swallowing: false,
             device: None,
+            notices,
         }));
         let app = App { window, shell };
         app.connect();
@@ -196,6 +204,11 @@ impl App {
     /// the screen shows it: the place to save the game.
     pub fn on_game_changed(&self, f: impl FnMut(&Controller) + 'static) {
         self.shell.borrow_mut().game_changed.push(Box::new(f));
+    }
+
+    /// The status bar's notices (battery warnings, errors, news).
+    pub fn notices(&self) -> Board {
+        self.shell.borrow().notices.clone()
     }
 
     /// Reads the controller (tests, saving).
@@ -354,16 +367,6 @@ impl App {
             let window = self.window.as_weak();
             game.on_saved(move || receive_save_reports(&shell, &window));
         }
-        {
-            let window = self.window.as_weak();
-            self.window
-                .global::<StatusAdapter>()
-                .on_notice_dismissed(move || {
-                    if let Some(w) = window.upgrade() {
-                        w.global::<StatusAdapter>().set_notice("".into());
-                    }
-                });
-        }
 
         let dialog = self.window.global::<DialogAdapter>();
         {
@@ -431,8 +434,9 @@ impl App {
                 {
                     saving.saver.export();
                     w.global::<GamesAdapter>().set_can_export(false);
-                    w.global::<StatusAdapter>()
-                        .set_notice("Copying the games to the USB stick…".into());
+                    rc.borrow()
+                        .notices
+                        .raise(Topic::Export, "Copying the games to the USB stick…");
                 }
             });
         }
@@ -495,9 +499,8 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
                         }
                         None => {
                             log::error!("the saver thread has stopped; the game is not saved");
-                            window
-                                .global::<StatusAdapter>()
-                                .set_notice("The game can no longer be saved.".into());
+                            s.notices
+                                .raise(Topic::Saving, "The game can no longer be saved.");
                         }
                     }
                 }
@@ -553,7 +556,7 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
                 s.controller.show_info("Your record", &text);
             }
             Effect::Shutdown => match &s.shutdown {
-                Some(command) => services::shut_down(command, window.as_weak()),
+                Some(command) => services::shut_down(command, s.notices.sender()),
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
         }
@@ -580,8 +583,10 @@ fn save_overdue(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>, s
     if saving.awaiting == Some(seq) {
         log::error!("save {seq} has not finished after {SAVE_PATIENCE:?}; showing the game");
         saving.awaiting = None;
-        win.global::<StatusAdapter>()
-            .set_notice("Saving is slow: the last move may not be on disk yet.".into());
+        s.notices.raise(
+            Topic::Saving,
+            "Saving is slow: the last move may not be on disk yet.",
+        );
         s.models.refresh(&win, &s.controller);
     }
 }
@@ -610,7 +615,7 @@ fn receive_save_reports(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWi
 }
 
 fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
-    let status = win.global::<StatusAdapter>();
+    let notices = rc.borrow().notices.clone();
     let games_screen = win.global::<GamesAdapter>();
     match report {
         Report::Saved(report) => {
@@ -619,12 +624,13 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 return;
             };
             saving.saver.note_report(&report);
-            if let Some(error) = &report.error {
-                status.set_notice(error.into());
+            match &report.error {
+                Some(error) => notices.raise(Topic::Saving, error.as_str()),
+                // Saved again: an earlier failure or slowness is over.
+                None => notices.clear(Topic::Saving),
             }
             if let Some(change) = report.rating {
-                let text = format!("Your rating: {} → {}", change.before, change.after);
-                status.set_notice(text.into());
+                notices.inform(format!("Your rating: {} → {}", change.before, change.after));
             }
             if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
                 saving.awaiting = None;
@@ -690,14 +696,18 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
         }
         Report::SettingsSaved(Err(e)) => {
             log::error!("device settings not saved: {e}");
-            status.set_notice(format!("The setting could not be stored: {e}").into());
+            notices.raise(
+                Topic::Error,
+                format!("The setting could not be stored: {e}"),
+            );
         }
         Report::SettingsSaved(Ok(())) => {}
         Report::Exported(result) => {
-            let text = match result {
-                Ok(text) | Err(text) => text,
-            };
-            status.set_notice(text.into());
+            notices.clear(Topic::Export);
+            match result {
+                Ok(text) => notices.inform(text),
+                Err(text) => notices.raise(Topic::Error, text),
+            }
             if let Some(saving) = &rc.borrow().saving {
                 saving.saver.list_games();
             }

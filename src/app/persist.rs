@@ -327,6 +327,11 @@ impl Saver {
             .map(|()| seq)
     }
 
+    /// The identity of the game last submitted.
+    pub fn identity(&self) -> GameIdentity {
+        self.identity
+    }
+
     /// [`Saver::submit`] for the controller's game.
     pub fn submit_current(&mut self, c: &super::controller::Controller) -> Option<u64> {
         self.submit(c.game_serial(), &c.setup(), c.game())
@@ -413,6 +418,9 @@ struct SaverState {
     previous: Option<SavedGame>,
     /// The finished game last stored (id and plies), so it is stored once.
     archived: Option<(u64, usize)>,
+    /// The game whose archive copies were removed when it came on the board: one game has
+    /// one place, so no stale copy can be played on in its stead.
+    claimed: Option<u64>,
 }
 
 fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
@@ -420,6 +428,7 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
         stores,
         previous: None,
         archived: None,
+        claimed: None,
     };
     while let Ok(job) = rx.recv() {
         let report = match job {
@@ -450,11 +459,28 @@ impl SaverState {
             .ok_or_else(|| "Saved games are not available.".to_string())
     }
 
+    /// The game on the board while it is under way: it is not a saved game to list or open
+    /// (its copy in the archive, if one is left by a crash, is stale).
+    fn on_board(&self) -> Option<u64> {
+        self.previous
+            .as_ref()
+            .filter(|g| !g.game.is_over())
+            .map(|g| g.id)
+    }
+
     fn list(&self) -> Report {
+        let on_board = self.on_board();
         Report::Games {
-            games: self
-                .archive()
-                .and_then(|a| a.list().map_err(|e| e.to_string())),
+            games: self.archive().and_then(|a| {
+                a.list()
+                    .map(|games| {
+                        games
+                            .into_iter()
+                            .filter(|g| Some(g.id().game()) != on_board)
+                            .collect()
+                    })
+                    .map_err(|e| e.to_string())
+            }),
             usb: find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT)),
         }
     }
@@ -462,6 +488,9 @@ impl SaverState {
     fn open(&self, id: &str, resume: bool) -> Result<Opened, String> {
         let archive = self.archive()?;
         let id = GameId::parse(id).ok_or_else(|| format!("no saved game {id}"))?;
+        if Some(id.game()) == self.on_board() {
+            return Err("This game is the one on the board.".to_string());
+        }
         if resume {
             return archive
                 .resume(&id)
@@ -507,8 +536,13 @@ impl SaverState {
     }
 
     fn save(&mut self, seq: u64, game: SavedGame) -> SaveReport {
+        // The game taken off the board is stored before the autosave forgets it.
+        self.leave(&game);
         let error = match self.stores.autosave.save(&game) {
-            Ok(_) => None,
+            Ok(_) => {
+                self.claim(&game);
+                None
+            }
             Err(e) => {
                 log::error!(
                     "cannot save the game to {}: {e}",
@@ -517,7 +551,6 @@ impl SaverState {
                 Some(format!("The game could not be saved: {e}"))
             }
         };
-        self.leave(&game);
         let rating = self.archive_if_finished(&game);
         self.previous = Some(game);
         SaveReport {
@@ -526,6 +559,30 @@ impl SaverState {
             rating,
             stats: rating.map(|_| self.stores.stats.summary()),
         }
+    }
+
+    /// Removes the archive copies of a game under way once the autosave holds it (a game
+    /// played on from Saved games, or one stored twice by a crash between two writes).
+    fn claim(&mut self, game: &SavedGame) {
+        if game.game.is_over() || self.claimed == Some(game.id) {
+            return;
+        }
+        let Some(archive) = &self.stores.archive else {
+            return;
+        };
+        match archive.remove_game(game.id) {
+            Ok(0) => {}
+            Ok(n) => log::info!(
+                "game {:016x} is on the board: {n} stored copy removed",
+                game.id
+            ),
+            Err(e) => {
+                // Listing hides it meanwhile; the next save tries again.
+                log::error!("cannot remove the stored copy of the game on the board: {e}");
+                return;
+            }
+        }
+        self.claimed = Some(game.id);
     }
 
     /// Stores the previous game when `next` is another game and the previous one was left
@@ -554,6 +611,8 @@ impl SaverState {
             return None;
         }
         self.archived = Some(key);
+        // Taken back and played on, the game is under way again: claim it anew.
+        self.claimed = None;
         if let Some(archive) = &self.stores.archive {
             match archive.store(game) {
                 Ok(id) => log::info!("finished game stored as {id}"),

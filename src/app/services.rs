@@ -11,9 +11,11 @@ use slint::ComponentHandle;
 
 use super::controller::{Setting, SettingsView};
 use super::mode::Setup;
+use super::notice_board::{NoticeMsg, NoticeSender};
+use super::notices::Topic;
 use super::persist::{self, Stores};
 use super::ui::{AppWindow, GameAdapter, StatusAdapter};
-use super::{App, AppError, initial_game};
+use super::{App, AppError, display, initial_game, signals};
 use crate::battery::{BatteryEvent, BatteryLevel, BatteryMonitor, BatteryStatus, start_monitor};
 use crate::cli::RunOptions;
 use crate::config::{self, Config, init_logging};
@@ -40,6 +42,10 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         eprintln!("chesspi: a logger was already installed");
     }
     log::info!("ChessPI {} starting", env!("CARGO_PKG_VERSION"));
+    // From here on SIGTERM/SIGINT end the app as closing the window does: saves finished.
+    let _signals = signals::watch(|_| signals::quit_event_loop())
+        .inspect_err(|e| log::error!("cannot watch for SIGTERM: {e}"))
+        .ok();
     let mut notes = Vec::new();
     match &config_error {
         None if config_path.exists() => log::info!("config: {}", config_path.display()),
@@ -88,7 +94,13 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         hash_mb: config.engine.hash_mb,
         max_think_time: Some(config.engine.max_think_time),
     };
-    let app = App::with_engine(game, setup, engine)?;
+    let opened = display::open_with_patience(display::patience(), || {
+        App::with_engine(game.clone(), setup, engine)
+    })?;
+    let Some(app) = opened else {
+        log::info!("ChessPI stopping before the display opened");
+        return Ok(());
+    };
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
     }
@@ -103,9 +115,25 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         let text = notes.join("\n\n");
         app.update_controller(|c| c.show_info("Please note", &text));
     }
-    app.window().run()?;
+    if !signals::stop_requested() {
+        app.window().run()?;
+    }
     log::info!("ChessPI stopping");
+    finish(app);
     Ok(())
+}
+
+/// Ends the app's work: the computer's search is abandoned, the saves already queued are
+/// written (or cut short by the signal watcher's deadline).
+fn finish(app: App) {
+    let saving = app.shell.borrow_mut().saving.take();
+    if let Some(saving) = saving {
+        let start = std::time::Instant::now();
+        saving.saver.stop();
+        log::info!("saves finished in {} ms", start.elapsed().as_millis());
+    }
+    drop(app);
+    log::info!("ChessPI stopped");
 }
 
 /// The state directory and the device settings stored in it.
@@ -205,19 +233,13 @@ pub fn record_text(s: &StatsSummary) -> String {
 }
 
 /// Runs the shutdown command off the UI thread; a failure is shown in the status bar.
-pub fn shut_down(command: &ShutdownCommand, window: slint::Weak<AppWindow>) {
-    let window_for_error = window.clone();
-    let _ = window.upgrade_in_event_loop(|w| {
-        w.global::<StatusAdapter>()
-            .set_notice("Shutting down…".into());
-    });
+pub fn shut_down(command: &ShutdownCommand, notices: NoticeSender) {
+    notices.send(NoticeMsg::Raise(Topic::Shutdown, "Shutting down…".into()));
     let started = command.spawn(move |result| {
         if let Err(e) = result {
             log::error!("shutdown failed: {e}");
             let text = format!("Could not shut down: {e}");
-            let _ = window_for_error.upgrade_in_event_loop(move |w| {
-                w.global::<StatusAdapter>().set_notice(text.into());
-            });
+            notices.send(NoticeMsg::Raise(Topic::Shutdown, text));
         }
     });
     if let Err(e) = started {
@@ -232,8 +254,13 @@ pub fn start_battery(
     shutdown: ShutdownCommand,
 ) -> Option<BatteryMonitor> {
     let window = app.window().as_weak();
+    let notices = app.notices().sender();
     start_monitor(&config.battery, shutdown, move |event| {
-        let _ = window.upgrade_in_event_loop(move |w| show_battery_event(&w, &event));
+        if let BatteryEvent::Changed(status) = &event {
+            let status = status.clone();
+            let _ = window.upgrade_in_event_loop(move |w| show_battery_level(&w, &status));
+        }
+        notices.send(NoticeMsg::Battery(event));
     })
 }
 
@@ -250,36 +277,28 @@ pub fn battery_cell(status: &BatteryStatus) -> Option<(i32, bool)> {
     Some((level, status.is_charging()))
 }
 
-/// Shows a battery event: the indicator, and a notice for warnings.
-pub fn show_battery_event(window: &AppWindow, event: &BatteryEvent) {
+/// Shows the battery indicator for `battery`.
+pub fn show_battery_level(window: &AppWindow, battery: &BatteryStatus) {
     let status = window.global::<StatusAdapter>();
-    let notice = |text: String| status.set_notice(text.into());
-    match event {
-        BatteryEvent::Changed(battery) => {
-            match battery_cell(battery) {
-                Some((level, charging)) => {
-                    status.set_battery_visible(true);
-                    status.set_battery_level(level);
-                    status.set_battery_charging(charging);
-                }
-                None => status.set_battery_visible(false),
-            }
-            if let BatteryStatus::Fault(fault) = battery {
-                log::warn!("{fault}");
-                notice(format!("Battery level unknown: {fault}"));
-            }
+    match battery_cell(battery) {
+        Some((level, charging)) => {
+            status.set_battery_visible(true);
+            status.set_battery_level(level);
+            status.set_battery_charging(charging);
         }
-        BatteryEvent::LowWarning => {
-            notice("Battery low — connect the charger soon.".to_string());
-        }
-        BatteryEvent::Critical { shutdown_in } => notice(format!(
-            "Battery empty: the game is saved. Switching off in {} s unless charging.",
-            shutdown_in.as_secs()
-        )),
-        BatteryEvent::CriticalCancelled => notice("Charging — the device stays on.".to_string()),
-        BatteryEvent::ShuttingDown => notice("Battery empty: switching off…".to_string()),
-        BatteryEvent::ShutdownFailed(e) => notice(format!("Could not switch off: {e}")),
+        None => status.set_battery_visible(false),
     }
+    if let BatteryStatus::Fault(fault) = battery {
+        log::warn!("{fault}");
+    }
+}
+
+/// Shows a battery event on the UI thread: the indicator, and the notices it raises or ends.
+pub fn show_battery_event(app: &App, event: &BatteryEvent) {
+    if let BatteryEvent::Changed(status) = event {
+        show_battery_level(app.window(), status);
+    }
+    app.notices().change(|n, now| n.battery(event, now));
 }
 
 /// Starts the idle/backlight/power-key watcher on the device. On a desktop it stays off: the

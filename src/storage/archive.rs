@@ -43,6 +43,12 @@ impl GameId {
         parse_file_stem(text).map(|_| GameId(text.to_string()))
     }
 
+    /// The identity of the game stored under this id ([`SavedGame::id`]): every file of one
+    /// game carries it, whatever its store number.
+    pub fn game(&self) -> u64 {
+        parse_file_stem(&self.0).map_or(0, |(_, g)| g)
+    }
+
     /// The store number: larger is newer.
     fn number(&self) -> u64 {
         parse_file_stem(&self.0).map_or(0, |(n, _)| n)
@@ -361,6 +367,26 @@ impl Archive {
             sync_dir(&self.dir).map_err(io_error(&self.dir))?;
         }
         Ok(id)
+    }
+
+    /// Removes every file of game `game_id` (the game went back on the board, where the
+    /// autosave keeps it). Returns how many were removed.
+    ///
+    /// # Errors
+    /// I/O errors; files removed before the error stay removed.
+    pub fn remove_game(&self, game_id: u64) -> Result<usize, ArchiveError> {
+        let mut removed = 0;
+        for old in self.entries()? {
+            if old.game() == game_id {
+                let path = self.dir.join(old.file_name());
+                std::fs::remove_file(&path).map_err(io_error(&path))?;
+                removed += 1;
+            }
+        }
+        if removed > 0 {
+            sync_dir(&self.dir).map_err(io_error(&self.dir))?;
+        }
+        Ok(removed)
     }
 
     /// Every archive id, in no particular order. Files that do not have the archive's name
