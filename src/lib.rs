@@ -7,5 +7,6 @@ pub mod app;
 pub mod battery;
 pub mod cli;
 pub mod config;
+pub mod lan;
 pub mod power;
 pub mod storage;

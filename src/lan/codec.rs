@@ -1,0 +1,615 @@
+//! Protocol v1 messages and their wire form: one JSON object per line (see docs/PROTOCOL.md).
+//! No I/O here: [`LineReader`] cuts bytes into lines, [`decode`] and [`encode`] convert them.
+//! Nothing in this file panics on any input (it is the fuzz target's entry point).
+
+use chesspi_engine::Color;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The protocol version this code speaks.
+pub const PROTOCOL_VERSION: u64 = 1;
+/// Longest line on the wire, the `\n` included.
+pub const MAX_LINE: usize = 4096;
+
+/// A colour as written on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// What an `offer` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OfferKind {
+    Draw,
+    Takeback,
+}
+
+/// The `resume` field of `hello`: the game the guest has and how many half-moves of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    pub game: String,
+    pub ply: u32,
+}
+
+/// The `code` of an `error` message. Codes this side does not know are kept as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum ErrorCode {
+    /// `hello` with a protocol other than 1.
+    Version,
+    /// Wrong pairing code.
+    BadCode,
+    /// The host plays with someone else.
+    Busy,
+    /// `hello` resumes a game the host does not have.
+    UnknownGame,
+    /// A move whose ply is not the receiver's count.
+    BadPly,
+    /// A move by the side not on move.
+    NotYourTurn,
+    /// A move that is not legal.
+    IllegalMove,
+    /// Not JSON, no `type`, or a field of the wrong type.
+    BadMessage,
+    /// A `type` the receiver does not know.
+    UnknownType,
+    /// A line over [`MAX_LINE`] bytes (the connection is closed).
+    TooLong,
+    /// More than the allowed messages per second (the connection is closed). Added to v1.
+    Flood,
+    /// A message that needs the handshake came before it (the connection is closed). Added to v1.
+    HelloFirst,
+    /// Any other code.
+    Other(String),
+}
+
+impl ErrorCode {
+    pub fn as_str(&self) -> &str {
+        match self {
+            ErrorCode::Version => "version",
+            ErrorCode::BadCode => "bad_code",
+            ErrorCode::Busy => "busy",
+            ErrorCode::UnknownGame => "unknown_game",
+            ErrorCode::BadPly => "bad_ply",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::BadMessage => "bad_message",
+            ErrorCode::UnknownType => "unknown_type",
+            ErrorCode::TooLong => "too_long",
+            ErrorCode::Flood => "flood",
+            ErrorCode::HelloFirst => "hello_first",
+            ErrorCode::Other(s) => s,
+        }
+    }
+}
+
+impl From<String> for ErrorCode {
+    fn from(s: String) -> ErrorCode {
+        match s.as_str() {
+            "version" => ErrorCode::Version,
+            "bad_code" => ErrorCode::BadCode,
+            "busy" => ErrorCode::Busy,
+            "unknown_game" => ErrorCode::UnknownGame,
+            "bad_ply" => ErrorCode::BadPly,
+            "not_your_turn" => ErrorCode::NotYourTurn,
+            "illegal_move" => ErrorCode::IllegalMove,
+            "bad_message" => ErrorCode::BadMessage,
+            "unknown_type" => ErrorCode::UnknownType,
+            "too_long" => ErrorCode::TooLong,
+            "flood" => ErrorCode::Flood,
+            "hello_first" => ErrorCode::HelloFirst,
+            _ => ErrorCode::Other(s),
+        }
+    }
+}
+
+impl From<ErrorCode> for String {
+    fn from(c: ErrorCode) -> String {
+        c.as_str().to_string()
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The guest's first message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    pub protocol: u64,
+    pub name: String,
+    pub code: String,
+    #[serde(default)]
+    pub resume: Option<Resume>,
+}
+
+/// The host's answer to an accepted `hello`: the whole game so far.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Welcome {
+    pub protocol: u64,
+    pub name: String,
+    pub game: String,
+    pub you: Side,
+    pub start: String,
+    pub moves: Vec<String>,
+    #[serde(default)]
+    pub result: Option<String>,
+}
+
+/// An `error` message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorMsg {
+    pub code: ErrorCode,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+}
+
+/// Every message of protocol v1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Message {
+    Hello(Hello),
+    Welcome(Welcome),
+    Error(ErrorMsg),
+    Move {
+        ply: u32,
+        uci: String,
+    },
+    Ack {
+        ply: u32,
+    },
+    Ping {
+        seq: u64,
+    },
+    Pong {
+        seq: u64,
+    },
+    Offer {
+        what: OfferKind,
+    },
+    Reply {
+        what: OfferKind,
+        accept: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<u32>,
+    },
+    Resign,
+    Bye,
+}
+
+/// The `type` values of [`Message`]; anything else is `unknown_type`.
+const KNOWN_TYPES: [&str; 11] = [
+    "hello", "welcome", "error", "move", "ack", "ping", "pong", "offer", "reply", "resign", "bye",
+];
+
+impl Message {
+    /// An `error` message without ply.
+    pub fn error(code: ErrorCode, text: impl Into<String>) -> Message {
+        Message::Error(ErrorMsg {
+            code,
+            ply: None,
+            text: text.into(),
+        })
+    }
+
+    /// The `type` field, for logs.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Message::Hello(_) => "hello",
+            Message::Welcome(_) => "welcome",
+            Message::Error(_) => "error",
+            Message::Move { .. } => "move",
+            Message::Ack { .. } => "ack",
+            Message::Ping { .. } => "ping",
+            Message::Pong { .. } => "pong",
+            Message::Offer { .. } => "offer",
+            Message::Reply { .. } => "reply",
+            Message::Resign => "resign",
+            Message::Bye => "bye",
+        }
+    }
+}
+
+/// Why a line was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Not JSON, not an object, no string `type`, or a field missing or of the wrong type.
+    BadMessage(String),
+    /// A well-formed object whose `type` is not a v1 message.
+    UnknownType(String),
+    /// A line over [`MAX_LINE`] bytes.
+    TooLong,
+    /// A `hello` for another protocol version (its other fields may differ, so they are not read).
+    Version(serde_json::Value),
+}
+
+impl DecodeError {
+    /// The error code to answer with.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            DecodeError::BadMessage(_) => ErrorCode::BadMessage,
+            DecodeError::UnknownType(_) => ErrorCode::UnknownType,
+            DecodeError::TooLong => ErrorCode::TooLong,
+            DecodeError::Version(_) => ErrorCode::Version,
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::BadMessage(why) => write!(f, "bad message: {why}"),
+            DecodeError::UnknownType(t) => write!(f, "unknown message type `{}`", t.escape_debug()),
+            DecodeError::TooLong => write!(f, "line longer than {MAX_LINE} bytes"),
+            DecodeError::Version(v) => write!(f, "protocol version {v} is not supported"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Decodes one line (without its `\n`; a trailing `\r` is tolerated as JSON whitespace).
+///
+/// # Errors
+/// See [`DecodeError`].
+pub fn decode(line: &[u8]) -> Result<Message, DecodeError> {
+    if line.len() >= MAX_LINE {
+        return Err(DecodeError::TooLong);
+    }
+    let value: serde_json::Value =
+        serde_json::from_slice(line).map_err(|e| DecodeError::BadMessage(e.to_string()))?;
+    let Some(object) = value.as_object() else {
+        return Err(DecodeError::BadMessage("not a JSON object".into()));
+    };
+    let Some(kind) = object.get("type").and_then(serde_json::Value::as_str) else {
+        return Err(DecodeError::BadMessage("no string field `type`".into()));
+    };
+    if !KNOWN_TYPES.contains(&kind) {
+        return Err(DecodeError::UnknownType(kind.to_string()));
+    }
+    if kind == "hello"
+        && let Some(protocol) = object.get("protocol")
+        && protocol.as_u64() != Some(PROTOCOL_VERSION)
+    {
+        return Err(DecodeError::Version(protocol.clone()));
+    }
+    serde_json::from_value(value).map_err(|e| DecodeError::BadMessage(e.to_string()))
+}
+
+/// Why a message could not be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncodeError {
+    /// The line would exceed [`MAX_LINE`] (e.g. a welcome for a game of ~550 half-moves).
+    TooLong(usize),
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::TooLong(n) => write!(f, "message of {n} bytes exceeds {MAX_LINE}"),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Encodes a message as one line, `\n` included.
+///
+/// # Errors
+/// [`EncodeError::TooLong`] when the line would exceed [`MAX_LINE`].
+pub fn encode(message: &Message) -> Result<Vec<u8>, EncodeError> {
+    // Serializing these plain types cannot fail; an empty object would still be answered
+    // by the peer, so the fallback is harmless.
+    let mut line = serde_json::to_vec(message).unwrap_or_else(|_| b"{}".to_vec());
+    line.push(b'\n');
+    if line.len() > MAX_LINE {
+        return Err(EncodeError::TooLong(line.len()));
+    }
+    Ok(line)
+}
+
+/// One framed input line, or the end of framing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    /// A line without its `\n`.
+    Line(Vec<u8>),
+    /// The peer sent more than [`MAX_LINE`] bytes without a `\n`; nothing follows.
+    TooLong,
+}
+
+/// Cuts a byte stream into lines of at most [`MAX_LINE`] bytes, whatever the read sizes.
+#[derive(Debug, Default)]
+pub struct LineReader {
+    buf: Vec<u8>,
+    overflowed: bool,
+}
+
+impl LineReader {
+    pub fn new() -> LineReader {
+        LineReader::default()
+    }
+
+    /// Feeds received bytes and appends the complete frames to `out`. After a
+    /// [`Frame::TooLong`] the reader ignores everything: the connection is to be closed.
+    pub fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Frame>) {
+        while !self.overflowed && !bytes.is_empty() {
+            match bytes.iter().position(|&b| b == b'\n') {
+                Some(i) if self.buf.len() + i < MAX_LINE => {
+                    self.buf.extend_from_slice(&bytes[..i]);
+                    let line = std::mem::take(&mut self.buf);
+                    // Blank lines (e.g. a typed Enter) are not messages.
+                    if !line.iter().all(u8::is_ascii_whitespace) {
+                        out.push(Frame::Line(line));
+                    }
+                    bytes = &bytes[i + 1..];
+                }
+                None if self.buf.len() + bytes.len() < MAX_LINE => {
+                    self.buf.extend_from_slice(bytes);
+                    bytes = &[];
+                }
+                _ => {
+                    self.overflowed = true;
+                    self.buf = Vec::new();
+                    out.push(Frame::TooLong);
+                }
+            }
+        }
+    }
+
+    /// Bytes held of an unfinished line.
+    pub fn pending(&self) -> usize {
+        self.buf.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(chunks: &[&[u8]]) -> Vec<Frame> {
+        let mut reader = LineReader::new();
+        let mut out = Vec::new();
+        for c in chunks {
+            reader.feed(c, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn decodes_the_issue_examples() {
+        let m =
+            decode(br#"{"type":"hello","protocol":1,"name":"Ann","code":"1234","resume":null}"#)
+                .unwrap();
+        assert_eq!(
+            m,
+            Message::Hello(Hello {
+                protocol: 1,
+                name: "Ann".into(),
+                code: "1234".into(),
+                resume: None
+            })
+        );
+        let m = decode(
+            br#"{"type":"hello","protocol":1,"name":"A","code":"1","resume":{"game":"g","ply":3}}"#,
+        )
+        .unwrap();
+        let Message::Hello(h) = m else { panic!() };
+        assert_eq!(
+            h.resume,
+            Some(Resume {
+                game: "g".into(),
+                ply: 3
+            })
+        );
+        assert_eq!(
+            decode(br#"{"type":"move","ply":0,"uci":"e2e4","extra":[1,2]}"#).unwrap(),
+            Message::Move {
+                ply: 0,
+                uci: "e2e4".into()
+            }
+        );
+        assert_eq!(
+            decode(br#"{"type":"reply","what":"takeback","accept":true,"ply":4}"#).unwrap(),
+            Message::Reply {
+                what: OfferKind::Takeback,
+                accept: true,
+                ply: Some(4)
+            }
+        );
+        assert_eq!(decode(br#"{"type":"resign"}"#).unwrap(), Message::Resign);
+        let m = decode(br#"{"type":"error","code":"bad_ply","ply":2,"text":"x"}"#).unwrap();
+        assert_eq!(
+            m,
+            Message::Error(ErrorMsg {
+                code: ErrorCode::BadPly,
+                ply: Some(2),
+                text: "x".into()
+            })
+        );
+        let m = decode(br#"{"type":"error","code":"whatever"}"#).unwrap();
+        let Message::Error(e) = m else { panic!() };
+        assert_eq!(e.code, ErrorCode::Other("whatever".into()));
+    }
+
+    #[test]
+    fn every_message_round_trips() {
+        let all = [
+            Message::Hello(Hello {
+                protocol: 1,
+                name: "n".into(),
+                code: "0042".into(),
+                resume: Some(Resume {
+                    game: "id".into(),
+                    ply: 7,
+                }),
+            }),
+            Message::Welcome(Welcome {
+                protocol: 1,
+                name: "h".into(),
+                game: "id".into(),
+                you: Side::Black,
+                start: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
+                moves: vec!["a1a2".into()],
+                result: Some("1/2-1/2".into()),
+            }),
+            Message::error(ErrorCode::Busy, "busy"),
+            Message::Move {
+                ply: 1,
+                uci: "e7e5".into(),
+            },
+            Message::Ack { ply: 1 },
+            Message::Ping { seq: 9 },
+            Message::Pong { seq: 9 },
+            Message::Offer {
+                what: OfferKind::Draw,
+            },
+            Message::Reply {
+                what: OfferKind::Draw,
+                accept: false,
+                ply: None,
+            },
+            Message::Resign,
+            Message::Bye,
+        ];
+        for m in all {
+            let line = encode(&m).unwrap();
+            assert_eq!(line.last(), Some(&b'\n'));
+            assert_eq!(decode(&line[..line.len() - 1]).unwrap(), m, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn wire_form_matches_the_contract() {
+        let line = encode(&Message::Ack { ply: 3 }).unwrap();
+        assert_eq!(line, b"{\"type\":\"ack\",\"ply\":3}\n");
+        let line = encode(&Message::Reply {
+            what: OfferKind::Draw,
+            accept: true,
+            ply: None,
+        })
+        .unwrap();
+        assert_eq!(
+            line,
+            b"{\"type\":\"reply\",\"what\":\"draw\",\"accept\":true}\n"
+        );
+        let hello = encode(&Message::Hello(Hello {
+            protocol: 1,
+            name: "a".into(),
+            code: "1".into(),
+            resume: None,
+        }))
+        .unwrap();
+        assert!(
+            String::from_utf8(hello)
+                .unwrap()
+                .contains("\"resume\":null")
+        );
+    }
+
+    #[test]
+    fn refuses_bad_lines_with_the_right_code() {
+        let code = |b: &[u8]| decode(b).unwrap_err().code();
+        assert_eq!(code(b"not json"), ErrorCode::BadMessage);
+        assert_eq!(code(b"[1,2]"), ErrorCode::BadMessage);
+        assert_eq!(code(br#"{"ply":1}"#), ErrorCode::BadMessage);
+        assert_eq!(code(br#"{"type":5}"#), ErrorCode::BadMessage);
+        assert_eq!(
+            code(br#"{"type":"move","ply":"1","uci":"e2e4"}"#),
+            ErrorCode::BadMessage
+        );
+        assert_eq!(
+            code(br#"{"type":"move","ply":-1,"uci":"e2e4"}"#),
+            ErrorCode::BadMessage
+        );
+        assert_eq!(
+            code(br#"{"type":"move","uci":"e2e4"}"#),
+            ErrorCode::BadMessage
+        );
+        assert_eq!(
+            code(br#"{"type":"offer","what":"tea"}"#),
+            ErrorCode::BadMessage
+        );
+        assert_eq!(
+            code(b"{\"type\":\"ping\",\"seq\":1}\xff"),
+            ErrorCode::BadMessage
+        );
+        assert_eq!(code(br#"{"type":"dance"}"#), ErrorCode::UnknownType);
+        assert_eq!(
+            code(br#"{"type":"hello","protocol":2}"#),
+            ErrorCode::Version
+        );
+        assert_eq!(
+            code(br#"{"type":"hello","protocol":"1"}"#),
+            ErrorCode::Version
+        );
+        assert_eq!(code(&[b' '; MAX_LINE]), ErrorCode::TooLong);
+    }
+
+    #[test]
+    fn frames_lines_split_anywhere() {
+        let input = b"{\"type\":\"bye\"}\r\n\n{\"type\":\"resign\"}\npartial";
+        let whole = frames(&[input]);
+        let bytewise: Vec<&[u8]> = input.chunks(1).collect();
+        assert_eq!(frames(&bytewise), whole);
+        assert_eq!(
+            whole,
+            vec![
+                Frame::Line(b"{\"type\":\"bye\"}\r".to_vec()),
+                Frame::Line(b"{\"type\":\"resign\"}".to_vec()),
+            ]
+        );
+    }
+
+    #[test]
+    fn limits_lines_to_4096_bytes_with_the_newline() {
+        let mut ok = vec![b' '; MAX_LINE - 1];
+        ok.push(b'\n');
+        ok[0] = b'x';
+        assert_eq!(frames(&[&ok]).len(), 1);
+        let mut long = vec![b'x'; MAX_LINE];
+        long.push(b'\n');
+        long.extend_from_slice(b"{\"type\":\"bye\"}\n");
+        assert_eq!(frames(&[&long]), vec![Frame::TooLong]);
+        let bytewise: Vec<&[u8]> = long.chunks(1).collect();
+        assert_eq!(frames(&bytewise), vec![Frame::TooLong]);
+    }
+
+    #[test]
+    fn encode_refuses_oversized_messages() {
+        let m = Message::Welcome(Welcome {
+            protocol: 1,
+            name: "h".into(),
+            game: "g".into(),
+            you: Side::White,
+            start: String::new(),
+            moves: vec!["e2e4".into(); 700],
+            result: None,
+        });
+        assert!(matches!(encode(&m), Err(EncodeError::TooLong(_))));
+    }
+}

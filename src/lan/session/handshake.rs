@@ -1,0 +1,220 @@
+//! hello / welcome / error: pairing a new guest, and resuming a game on a new connection.
+
+use super::{CodeChoice, ConnId, Event, LinkState, MAX_WRONG_CODES, Role, Session, clean_name};
+use crate::lan::codec::{ErrorCode, Hello, Message, PROTOCOL_VERSION, Resume, Welcome};
+use crate::lan::random;
+use chesspi_engine::game::{Game, Outcome, Termination};
+use chesspi_engine::{Color, Position};
+use std::time::Instant;
+
+impl Session {
+    pub(super) fn send_hello(&mut self, id: ConnId) {
+        let resume = self.is_paired().then(|| Resume {
+            game: self.game_id.clone(),
+            ply: self.ply_count(),
+        });
+        let hello = Hello {
+            protocol: PROTOCOL_VERSION,
+            name: self.name.clone(),
+            code: self.pairing.code.clone(),
+            resume,
+        };
+        self.send(id, Message::Hello(hello));
+    }
+
+    pub(super) fn ply_count(&self) -> u32 {
+        u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX)
+    }
+
+    fn welcome(&self) -> Welcome {
+        Welcome {
+            protocol: PROTOCOL_VERSION,
+            name: self.name.clone(),
+            game: self.game_id.clone(),
+            you: (!self.local).into(),
+            start: self.game.initial_position().to_fen(),
+            moves: self.game.moves().iter().map(|m| m.to_uci()).collect(),
+            result: self.game.outcome().map(|o| o.result_str().to_string()),
+        }
+    }
+
+    /// Host: a guest greets us.
+    pub(super) fn on_hello(&mut self, id: ConnId, hello: Hello, now: Instant) {
+        let name = clean_name(&hello.name);
+        match hello.resume {
+            Some(resume) => {
+                // The game id is the partner's credential: the code may have changed since.
+                if !self.is_paired() || resume.game != self.game_id {
+                    self.refuse(id, ErrorCode::UnknownGame, "no such game here");
+                    return;
+                }
+                log::info!(
+                    "lan: {name} resumes at ply {} (we have {})",
+                    resume.ply,
+                    self.ply_count()
+                );
+                self.partner = Some(name);
+                self.mark_playing(id, now);
+                // The welcome carries every move: our move in flight is delivered by it.
+                self.unacked = None;
+                self.send(id, Message::Welcome(self.welcome()));
+            }
+            None if self.is_paired() => self.refuse(id, ErrorCode::Busy, "already playing"),
+            None if hello.code != self.pairing.code => self.wrong_code(id),
+            None => {
+                self.pairing.wrong = 0;
+                self.partner = Some(name.clone());
+                self.mark_playing(id, now);
+                self.send(id, Message::Welcome(self.welcome()));
+                self.event(Event::Paired {
+                    partner: name,
+                    local: self.local,
+                    game_id: self.game_id.clone(),
+                    game: self.game.clone(),
+                });
+            }
+        }
+    }
+
+    fn wrong_code(&mut self, id: ConnId) {
+        self.pairing.wrong += 1;
+        self.refuse(id, ErrorCode::BadCode, "wrong pairing code");
+        self.event(Event::WrongCode {
+            attempts: self.pairing.wrong,
+        });
+        if self.pairing.wrong >= MAX_WRONG_CODES {
+            self.pairing.wrong = 0;
+            // A fixed code is the owner's choice; only a random one is replaced.
+            if self.pairing.choice == CodeChoice::Random {
+                let old = std::mem::take(&mut self.pairing.code);
+                let mut code = random::pairing_code();
+                while code == old {
+                    code = random::pairing_code();
+                }
+                self.pairing.code = code.clone();
+                self.event(Event::CodeChanged(code));
+            }
+        }
+    }
+
+    /// Guest: the host refused us during the handshake.
+    pub(super) fn on_refusal(&mut self, id: ConnId, code: ErrorCode, text: String) {
+        log::warn!("lan: host refused: {code} {text}");
+        self.closed = true;
+        self.close(id);
+        self.event(Event::Refused { code, text });
+        self.set_link(LinkState::Closed);
+    }
+
+    /// Guest: the host accepted us and sent the whole game.
+    pub(super) fn on_welcome(&mut self, id: ConnId, w: Welcome, now: Instant) {
+        let host_game = match game_from_welcome(&w) {
+            Ok(game) => game,
+            Err(why) => {
+                self.send(id, Message::error(ErrorCode::BadMessage, why.clone()));
+                self.on_refusal(id, ErrorCode::BadMessage, why);
+                return;
+            }
+        };
+        let name = clean_name(&w.name);
+        if !self.is_paired() {
+            self.game_id = w.game;
+            self.game = host_game;
+            self.local = w.you.into();
+            self.partner = Some(name.clone());
+            self.mark_playing(id, now);
+            self.event(Event::Paired {
+                partner: name,
+                local: self.local,
+                game_id: self.game_id.clone(),
+                game: self.game.clone(),
+            });
+            return;
+        }
+        if w.game != self.game_id || Color::from(w.you) != self.local {
+            self.on_refusal(
+                id,
+                ErrorCode::UnknownGame,
+                "the host has another game".into(),
+            );
+            return;
+        }
+        self.partner = Some(name);
+        self.mark_playing(id, now);
+        self.reconcile(id, host_game);
+    }
+
+    /// Adopts the host's game, keeping our move the host had not received yet.
+    fn reconcile(&mut self, id: ConnId, host_game: Game) {
+        let ours = self.game.moves();
+        let theirs = host_game.moves();
+        let resend = match self.unacked {
+            Some(ply) if ply as usize == theirs.len() && ours.len() == theirs.len() + 1 => {
+                ours.starts_with(theirs).then_some(ours[ply as usize])
+            }
+            _ => None,
+        };
+        let unchanged = ours == theirs && self.game.outcome() == host_game.outcome();
+        match resend {
+            Some(mv) => {
+                // The game now is the host's plus our move, as before.
+                log::info!("lan: resending move {} ({mv})", theirs.len());
+                self.send(
+                    id,
+                    Message::Move {
+                        ply: self.ply_count() - 1,
+                        uci: mv.to_uci(),
+                    },
+                );
+            }
+            None => {
+                self.unacked = None;
+                if !unchanged {
+                    self.game = host_game;
+                    if self.resign_unsent {
+                        // Our resignation stands on the agreed game; fails if it already ended.
+                        let _ = self.game.resign(self.local);
+                    }
+                    self.event(Event::Resynced {
+                        game: self.game.clone(),
+                    });
+                }
+            }
+        }
+        if std::mem::take(&mut self.resign_unsent) {
+            self.send(id, Message::Resign);
+        }
+    }
+}
+
+/// Rebuilds the host's game from its welcome.
+fn game_from_welcome(w: &Welcome) -> Result<Game, String> {
+    let start = Position::from_fen(&w.start).map_err(|e| format!("bad start FEN: {e}"))?;
+    let mut game = Game::from_position(start);
+    for (i, text) in w.moves.iter().enumerate() {
+        let mv = game
+            .position()
+            .parse_uci_move(text)
+            .map_err(|e| format!("move {i}: {e}"))?;
+        game.play(mv).map_err(|e| format!("move {i}: {e}"))?;
+    }
+    if let Some(result) = &w.result
+        && !game.is_over()
+    {
+        // Results the moves do not explain came from a resignation or an agreed draw.
+        let outcome = match result.as_str() {
+            "1-0" => Outcome::win(Color::White, Termination::Resignation),
+            "0-1" => Outcome::win(Color::Black, Termination::Resignation),
+            "1/2-1/2" => Outcome::draw(Termination::Agreement),
+            other => return Err(format!("bad result `{other}`")),
+        };
+        game.set_outcome(outcome).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
+}
+
+impl Role {
+    pub fn is_host(self) -> bool {
+        self == Role::Host
+    }
+}

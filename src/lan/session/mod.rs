@@ -1,0 +1,641 @@
+//! One side of a LAN game as a plain state machine: no sockets, no clock of its own. The
+//! network thread feeds it connections, decoded lines and ticks; the app feeds it local
+//! actions; it answers with [`Output`]s (messages to send, connections to close, events).
+//!
+//! The session outlives connections: a dropped link keeps the game, and a new connection
+//! resumes it (by game id and ply, see docs/PROTOCOL.md).
+
+mod handshake;
+mod play;
+#[cfg(test)]
+mod tests;
+
+use super::codec::{DecodeError, ErrorCode, Message, OfferKind};
+use super::random;
+use chesspi_engine::game::{Game, Outcome};
+use chesspi_engine::{Color, Move};
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Longest partner name kept (characters); longer ones are cut.
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// Heartbeat and flood limits. The defaults are the protocol's; tests shorten them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// A ping is sent after this long without one.
+    pub ping_every: Duration,
+    /// A connection silent this long is lost and closed (also bounds the handshake).
+    pub lost_after: Duration,
+    /// More than this many lines within `flood_window` closes the connection.
+    pub flood_limit: usize,
+    pub flood_window: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            ping_every: Duration::from_secs(1),
+            lost_after: Duration::from_secs(4),
+            flood_limit: 50,
+            flood_window: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Names one transport connection; given by the network layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConnId(pub u64);
+
+/// Which end of the game this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Host,
+    Guest,
+}
+
+/// The connection to the partner, as the status bar shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkState {
+    /// No partner yet (host waiting, guest before the first welcome).
+    Waiting,
+    /// Handshake done, messages flow.
+    Connected,
+    /// The link dropped or went silent; the host waits, the guest will retry.
+    Lost,
+    /// The guest is trying to reach the host again.
+    Reconnecting,
+    /// Over for good: bye, refusal, or left.
+    Closed,
+}
+
+/// The host's pairing code choice (config `lan.code`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeChoice {
+    /// A new random code each session, and after 5 wrong attempts.
+    Random,
+    /// Always this code (4 digits).
+    Fixed(String),
+}
+
+/// What the app is told.
+#[derive(Debug, Clone)]
+pub enum Event {
+    Link(LinkState),
+    /// A new game began with a partner: the app shows `game` with `local` at the bottom.
+    Paired {
+        partner: String,
+        local: Color,
+        game_id: String,
+        game: Game,
+    },
+    /// After a reconnect the game was replaced by the agreed one (e.g. the partner's move
+    /// that was in flight); the app shows `game`.
+    Resynced {
+        game: Game,
+    },
+    /// The partner played `mv` as half-move `ply` (0-based).
+    PartnerMoved {
+        ply: u32,
+        mv: Move,
+    },
+    /// The partner confirmed our move `ply`.
+    Acked {
+        ply: u32,
+    },
+    /// The partner refused our move `ply`; it was taken back locally.
+    MoveRejected {
+        ply: u32,
+        code: ErrorCode,
+        text: String,
+    },
+    /// The partner asks for a draw or a takeback: answer with [`Session::answer`].
+    OfferReceived(OfferKind),
+    /// The partner answered our offer.
+    OfferAnswered {
+        what: OfferKind,
+        accept: bool,
+    },
+    /// Offers pending on either side were dropped with the link.
+    OffersCleared,
+    /// The game was cut back to `ply` half-moves by an accepted takeback.
+    TakenBack {
+        ply: u32,
+    },
+    /// The game ended (resignation, agreed draw, or the result the host reported).
+    GameOver(Outcome),
+    /// The partner said bye.
+    PartnerLeft,
+    /// The host refused us (guest only); the session is closed.
+    Refused {
+        code: ErrorCode,
+        text: String,
+    },
+    /// A guest gave a wrong code (host only).
+    WrongCode {
+        attempts: u32,
+    },
+    /// After too many wrong codes the host made a new one (host only).
+    CodeChanged(String),
+    /// The partner complained about something we sent (for the log).
+    PeerError {
+        code: ErrorCode,
+        text: String,
+    },
+}
+
+/// What the session asks of the network layer and the app.
+#[derive(Debug, Clone)]
+pub enum Output {
+    Send(ConnId, Message),
+    /// Close this connection (after sending what was queued before).
+    Close(ConnId),
+    Event(Event),
+}
+
+/// Why a local action was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocalError {
+    /// No partner yet.
+    NotPaired,
+    /// Offers need the partner on the line.
+    NotConnected,
+    GameOver,
+    NotYourTurn,
+    IllegalMove,
+    /// We already have an offer waiting for its reply.
+    OfferPending,
+    /// There is no offer from the partner to answer.
+    NoOffer,
+    /// A takeback needs a move of ours to take back.
+    NothingToTakeBack,
+    /// The session was closed (bye or refusal).
+    Closed,
+}
+
+impl fmt::Display for LocalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LocalError::NotPaired => "no partner yet",
+            LocalError::NotConnected => "the partner is not connected",
+            LocalError::GameOver => "the game is over",
+            LocalError::NotYourTurn => "it is not your turn",
+            LocalError::IllegalMove => "the move is not legal",
+            LocalError::OfferPending => "an offer is already waiting for an answer",
+            LocalError::NoOffer => "there is no offer to answer",
+            LocalError::NothingToTakeBack => "there is no move to take back",
+            LocalError::Closed => "the network game is closed",
+        })
+    }
+}
+
+impl std::error::Error for LocalError {}
+
+/// A game saved during play, enough to resume it with the same partner.
+#[derive(Debug, Clone)]
+pub struct SavedGame {
+    pub game_id: String,
+    pub game: Game,
+    pub local: Color,
+    pub partner: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Handshake,
+    Playing,
+}
+
+#[derive(Debug)]
+struct Conn {
+    phase: Phase,
+    last_heard: Instant,
+    last_ping: Instant,
+    /// Arrival times of the latest lines, for the flood limit.
+    recent: VecDeque<Instant>,
+}
+
+/// The host's pairing code and the wrong attempts against it.
+#[derive(Debug)]
+struct Pairing {
+    choice: CodeChoice,
+    code: String,
+    wrong: u32,
+}
+
+/// Wrong codes before the host makes a new one.
+pub const MAX_WRONG_CODES: u32 = 5;
+
+/// One side of a LAN game.
+#[derive(Debug)]
+pub struct Session {
+    role: Role,
+    name: String,
+    timing: Timing,
+    /// Host: the code guests must give. Guest: the code we give.
+    pairing: Pairing,
+    game_id: String,
+    game: Game,
+    local: Color,
+    partner: Option<String>,
+    /// Our last move, sent but not yet acknowledged.
+    unacked: Option<u32>,
+    /// We resigned while the link was down (guest): tell the host after the welcome.
+    resign_unsent: bool,
+    our_offer: Option<OfferKind>,
+    their_offer: Option<OfferKind>,
+    conns: BTreeMap<ConnId, Conn>,
+    active: Option<ConnId>,
+    link: LinkState,
+    closed: bool,
+    ping_seq: u64,
+    out: VecDeque<Output>,
+}
+
+impl Session {
+    fn base(role: Role, name: &str, timing: Timing, pairing: Pairing, saved: SavedGame) -> Session {
+        Session {
+            role,
+            name: clean_name(name),
+            timing,
+            pairing,
+            game_id: saved.game_id,
+            game: saved.game,
+            local: saved.local,
+            partner: None,
+            unacked: None,
+            resign_unsent: false,
+            our_offer: None,
+            their_offer: None,
+            conns: BTreeMap::new(),
+            active: None,
+            link: LinkState::Waiting,
+            closed: false,
+            ping_seq: 0,
+            out: VecDeque::new(),
+        }
+    }
+
+    /// A host offering a new game from `game`'s position, taking `local`.
+    pub fn host(name: &str, code: CodeChoice, local: Color, game: Game, timing: Timing) -> Session {
+        let current = match &code {
+            CodeChoice::Random => random::pairing_code(),
+            CodeChoice::Fixed(c) => c.clone(),
+        };
+        let pairing = Pairing {
+            choice: code,
+            code: current,
+            wrong: 0,
+        };
+        let saved = SavedGame {
+            game_id: random::game_id(),
+            game,
+            local,
+            partner: String::new(),
+        };
+        Session::base(Role::Host, name, timing, pairing, saved)
+    }
+
+    /// A host restored from its saved game: it waits for that partner to resume.
+    pub fn restore_host(name: &str, code: CodeChoice, saved: SavedGame, timing: Timing) -> Session {
+        let mut s = Session::host(name, code, saved.local, Game::new(), timing);
+        s.game_id = saved.game_id;
+        s.game = saved.game;
+        s.partner = Some(saved.partner);
+        s.link = LinkState::Lost;
+        s
+    }
+
+    /// A guest joining with the host's pairing code.
+    pub fn guest(name: &str, code: &str, timing: Timing) -> Session {
+        let pairing = Pairing {
+            choice: CodeChoice::Fixed(code.to_string()),
+            code: code.to_string(),
+            wrong: 0,
+        };
+        let saved = SavedGame {
+            game_id: String::new(),
+            game: Game::new(),
+            local: Color::Black,
+            partner: String::new(),
+        };
+        Session::base(Role::Guest, name, timing, pairing, saved)
+    }
+
+    /// A guest restored from its saved game: it resumes with the host it played.
+    pub fn restore_guest(name: &str, saved: SavedGame, timing: Timing) -> Session {
+        let mut s = Session::guest(name, "", timing);
+        s.game_id = saved.game_id;
+        s.game = saved.game;
+        s.local = saved.local;
+        s.partner = Some(saved.partner);
+        s.link = LinkState::Lost;
+        s
+    }
+
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// The game as both sides agreed it, plus our move in flight if any.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn local_color(&self) -> Color {
+        self.local
+    }
+
+    pub fn game_id(&self) -> &str {
+        &self.game_id
+    }
+
+    pub fn partner(&self) -> Option<&str> {
+        self.partner.as_deref()
+    }
+
+    /// Host: the code a guest must give now.
+    pub fn code(&self) -> &str {
+        &self.pairing.code
+    }
+
+    pub fn link(&self) -> LinkState {
+        self.link
+    }
+
+    pub fn is_paired(&self) -> bool {
+        self.partner.is_some()
+    }
+
+    /// True after bye or a refusal: no reconnecting.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Our move waiting for its ack.
+    pub fn unacked(&self) -> Option<u32> {
+        self.unacked
+    }
+
+    /// What to save so the game survives a power cut (None before pairing).
+    pub fn saved(&self) -> Option<SavedGame> {
+        Some(SavedGame {
+            game_id: self.game_id.clone(),
+            game: self.game.clone(),
+            local: self.local,
+            partner: self.partner.clone()?,
+        })
+    }
+
+    /// The next output, oldest first.
+    pub fn poll(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    /// All pending outputs.
+    pub fn drain(&mut self) -> Vec<Output> {
+        self.out.drain(..).collect()
+    }
+
+    /// A transport connection opened (host: accepted; guest: connected).
+    pub fn connection_opened(&mut self, id: ConnId, now: Instant) {
+        if self.closed {
+            self.out.push_back(Output::Close(id));
+            return;
+        }
+        self.conns.insert(
+            id,
+            Conn {
+                phase: Phase::Handshake,
+                last_heard: now,
+                last_ping: now,
+                recent: VecDeque::new(),
+            },
+        );
+        if self.role == Role::Guest {
+            self.send_hello(id);
+        }
+    }
+
+    /// The transport connection closed (by the peer or an error).
+    pub fn connection_closed(&mut self, id: ConnId) {
+        self.forget(id);
+    }
+
+    /// The guest's network layer starts trying to reach the host again.
+    pub fn reconnecting(&mut self) {
+        if self.role == Role::Guest && self.is_paired() && !self.closed {
+            self.set_link(LinkState::Reconnecting);
+        }
+    }
+
+    /// One line arrived on `id`, decoded or not.
+    pub fn received(&mut self, id: ConnId, line: Result<Message, DecodeError>, now: Instant) {
+        let Some(conn) = self.conns.get_mut(&id) else {
+            return;
+        };
+        conn.last_heard = now;
+        conn.recent.push_back(now);
+        while conn
+            .recent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= self.timing.flood_window)
+        {
+            conn.recent.pop_front();
+        }
+        if conn.recent.len() > self.timing.flood_limit {
+            log::warn!(
+                "lan: {id:?} sends more than {} lines a second",
+                self.timing.flood_limit
+            );
+            self.refuse(id, ErrorCode::Flood, "too many messages");
+            return;
+        }
+        let phase = conn.phase;
+        match line {
+            Ok(message) => self.dispatch(id, phase, message, now),
+            Err(DecodeError::TooLong) => self.refuse(id, ErrorCode::TooLong, "line too long"),
+            Err(DecodeError::Version(v)) => {
+                self.refuse(id, ErrorCode::Version, &format!("protocol {v} is not 1"));
+            }
+            Err(e) => {
+                log::debug!("lan: {id:?}: {e}");
+                self.send(id, Message::error(e.code(), e.to_string()));
+            }
+        }
+    }
+
+    /// Time passed: sends pings, closes silent connections.
+    pub fn tick(&mut self, now: Instant) {
+        let mut silent = Vec::new();
+        let mut ping = Vec::new();
+        for (&id, conn) in &mut self.conns {
+            if now.saturating_duration_since(conn.last_heard) >= self.timing.lost_after {
+                silent.push(id);
+            } else if conn.phase == Phase::Playing
+                && now.saturating_duration_since(conn.last_ping) >= self.timing.ping_every
+            {
+                conn.last_ping = now;
+                ping.push(id);
+            }
+        }
+        for id in ping {
+            self.ping_seq += 1;
+            self.send(id, Message::Ping { seq: self.ping_seq });
+        }
+        for id in silent {
+            log::info!(
+                "lan: {id:?} silent for {:?}, closing",
+                self.timing.lost_after
+            );
+            self.close(id);
+        }
+    }
+
+    /// The earliest time [`Session::tick`] has something to do.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.conns
+            .values()
+            .flat_map(|c| {
+                let lost = c.last_heard + self.timing.lost_after;
+                let ping =
+                    (c.phase == Phase::Playing).then(|| c.last_ping + self.timing.ping_every);
+                [Some(lost), ping]
+            })
+            .flatten()
+            .min()
+    }
+
+    /// Leaves for good: says bye and closes.
+    pub fn leave(&mut self) {
+        if let Some(id) = self.active {
+            self.send(id, Message::Bye);
+        }
+        let ids: Vec<ConnId> = self.conns.keys().copied().collect();
+        self.closed = true;
+        for id in ids {
+            self.close(id);
+        }
+        self.set_link(LinkState::Closed);
+    }
+
+    fn dispatch(&mut self, id: ConnId, phase: Phase, message: Message, now: Instant) {
+        match (message, phase) {
+            (Message::Ping { seq }, _) => self.send(id, Message::Pong { seq }),
+            (Message::Pong { .. }, _) => {}
+            (Message::Bye, _) => {
+                if self.active == Some(id) {
+                    self.event(Event::PartnerLeft);
+                    self.closed = true;
+                    self.close(id);
+                    self.set_link(LinkState::Closed);
+                } else {
+                    self.close(id);
+                }
+            }
+            (Message::Hello(hello), Phase::Handshake) if self.role == Role::Host => {
+                self.on_hello(id, hello, now);
+            }
+            (Message::Welcome(w), Phase::Handshake) if self.role == Role::Guest => {
+                self.on_welcome(id, w, now);
+            }
+            (Message::Error(e), Phase::Handshake) if self.role == Role::Guest => {
+                self.on_refusal(id, e.code, e.text);
+            }
+            (Message::Error(e), _) => self.on_peer_error(id, e),
+            (_, Phase::Handshake) if self.role == Role::Host => {
+                self.refuse(id, ErrorCode::HelloFirst, "send hello first");
+            }
+            // A host's messages before its welcome mean nothing to us.
+            (_, Phase::Handshake) => {}
+            (message @ (Message::Hello(_) | Message::Welcome(_)), Phase::Playing) => {
+                let text = format!("unexpected {}", message.type_name());
+                self.send(id, Message::error(ErrorCode::BadMessage, text));
+            }
+            (Message::Move { ply, uci }, Phase::Playing) => self.on_move(id, ply, &uci),
+            (Message::Ack { ply }, Phase::Playing) => self.on_ack(ply),
+            (Message::Offer { what }, Phase::Playing) => self.on_offer(id, what),
+            (Message::Reply { what, accept, ply }, Phase::Playing) => {
+                self.on_reply(id, what, accept, ply);
+            }
+            (Message::Resign, Phase::Playing) => self.on_resign(),
+        }
+    }
+
+    fn send(&mut self, id: ConnId, message: Message) {
+        self.out.push_back(Output::Send(id, message));
+    }
+
+    /// Sends to the partner if connected.
+    fn send_active(&mut self, message: Message) -> bool {
+        match self.active {
+            Some(id) => {
+                self.send(id, message);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn event(&mut self, event: Event) {
+        self.out.push_back(Output::Event(event));
+    }
+
+    fn set_link(&mut self, link: LinkState) {
+        if self.link != link {
+            self.link = link;
+            self.event(Event::Link(link));
+        }
+    }
+
+    /// Answers with an error and closes.
+    fn refuse(&mut self, id: ConnId, code: ErrorCode, text: &str) {
+        self.send(id, Message::error(code, text));
+        self.close(id);
+    }
+
+    fn close(&mut self, id: ConnId) {
+        if self.conns.contains_key(&id) {
+            self.out.push_back(Output::Close(id));
+            self.forget(id);
+        }
+    }
+
+    fn forget(&mut self, id: ConnId) {
+        if self.conns.remove(&id).is_none() || self.active != Some(id) {
+            return;
+        }
+        self.active = None;
+        if self.our_offer.take().is_some() | self.their_offer.take().is_some() {
+            self.event(Event::OffersCleared);
+        }
+        if !self.closed {
+            self.set_link(LinkState::Lost);
+        }
+    }
+
+    fn mark_playing(&mut self, id: ConnId, now: Instant) {
+        if let Some(old) = self.active.filter(|&old| old != id) {
+            // The partner came back on a new connection; the old one is dead.
+            self.close(old);
+        }
+        if let Some(conn) = self.conns.get_mut(&id) {
+            conn.phase = Phase::Playing;
+            conn.last_ping = now;
+        }
+        self.active = Some(id);
+        self.set_link(LinkState::Connected);
+    }
+}
+
+/// A peer-supplied name made safe to show: no control characters, at most
+/// [`MAX_NAME_CHARS`] characters.
+pub fn clean_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}

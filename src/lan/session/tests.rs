@@ -1,0 +1,788 @@
+//! The session without sockets: two sessions wired through the real codec, and raw peers.
+
+use super::*;
+use crate::lan::codec::{self, ErrorMsg, Hello, Resume};
+use chesspi_engine::game::Termination;
+
+const HC: ConnId = ConnId(1);
+const GC: ConnId = ConnId(2);
+
+fn timing() -> Timing {
+    Timing::default()
+}
+
+/// Host (White) and guest wired together; outputs to other connections are collected.
+struct Pair {
+    host: Session,
+    guest: Session,
+    now: Instant,
+    host_events: Vec<Event>,
+    guest_events: Vec<Event>,
+    /// Messages the host sent to connections other than the guest's.
+    raw: Vec<(ConnId, Message)>,
+    closed: Vec<ConnId>,
+    link_up: bool,
+}
+
+impl Pair {
+    fn new(code: CodeChoice) -> Pair {
+        Pair {
+            host: Session::host("Hosty", code, Color::White, Game::new(), timing()),
+            guest: Session::guest("Guesty", "", timing()),
+            now: Instant::now(),
+            host_events: Vec::new(),
+            guest_events: Vec::new(),
+            raw: Vec::new(),
+            closed: Vec::new(),
+            link_up: false,
+        }
+    }
+
+    /// Paired and connected.
+    fn paired() -> Pair {
+        let mut p = Pair::new(CodeChoice::Random);
+        p.guest.pairing.code = p.host.code().to_string();
+        p.connect();
+        assert_eq!(p.host.link(), LinkState::Connected);
+        assert_eq!(p.guest.link(), LinkState::Connected);
+        p.host_events.clear();
+        p.guest_events.clear();
+        p
+    }
+
+    fn connect(&mut self) {
+        self.link_up = true;
+        self.host.connection_opened(HC, self.now);
+        self.guest.connection_opened(GC, self.now);
+        self.pump();
+    }
+
+    /// The wire breaks silently: nothing more is delivered, neither side is told.
+    fn cut(&mut self) {
+        self.link_up = false;
+    }
+
+    /// Both sides notice the broken wire.
+    fn drop_link(&mut self) {
+        self.link_up = false;
+        self.host.connection_closed(HC);
+        self.guest.connection_closed(GC);
+        self.pump();
+    }
+
+    fn pump(&mut self) {
+        loop {
+            let mut moved = false;
+            while let Some(out) = self.host.poll() {
+                moved = true;
+                match out {
+                    Output::Send(HC, m) if self.link_up => {
+                        let line = codec::encode(&m).unwrap();
+                        let decoded = codec::decode(&line[..line.len() - 1]);
+                        self.guest.received(GC, decoded, self.now);
+                    }
+                    Output::Send(HC, _) => {}
+                    Output::Send(id, m) => self.raw.push((id, m)),
+                    Output::Close(HC) => {
+                        if self.link_up {
+                            self.link_up = false;
+                            self.guest.connection_closed(GC);
+                        }
+                    }
+                    Output::Close(id) => self.closed.push(id),
+                    Output::Event(e) => self.host_events.push(e),
+                }
+            }
+            while let Some(out) = self.guest.poll() {
+                moved = true;
+                match out {
+                    Output::Send(_, m) if self.link_up => {
+                        let line = codec::encode(&m).unwrap();
+                        let decoded = codec::decode(&line[..line.len() - 1]);
+                        self.host.received(HC, decoded, self.now);
+                    }
+                    Output::Send(..) => {}
+                    Output::Close(_) => {
+                        if self.link_up {
+                            self.link_up = false;
+                            self.host.connection_closed(HC);
+                        }
+                    }
+                    Output::Event(e) => self.guest_events.push(e),
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+    }
+
+    fn host_plays(&mut self, uci: &str) {
+        let mv = self.host.game().position().parse_uci_move(uci).unwrap();
+        self.host.play(mv).unwrap();
+        self.pump();
+    }
+
+    fn guest_plays(&mut self, uci: &str) {
+        let mv = self.guest.game().position().parse_uci_move(uci).unwrap();
+        self.guest.play(mv).unwrap();
+        self.pump();
+    }
+
+    fn assert_same_game(&self) {
+        assert_eq!(self.host.game().moves(), self.guest.game().moves());
+        assert_eq!(self.host.game().outcome(), self.guest.game().outcome());
+    }
+
+    /// A raw peer's line into the host on `id`.
+    fn raw_line(&mut self, id: ConnId, line: &[u8]) {
+        self.host.received(id, codec::decode(line), self.now);
+        self.pump();
+    }
+
+    fn raw_replies(&mut self, id: ConnId) -> Vec<Message> {
+        let (mine, rest) = self.raw.drain(..).partition(|(c, _)| *c == id);
+        self.raw = rest;
+        mine.into_iter().map(|(_, m)| m).collect()
+    }
+}
+
+fn error_code(m: &Message) -> Option<&ErrorCode> {
+    match m {
+        Message::Error(ErrorMsg { code, .. }) => Some(code),
+        _ => None,
+    }
+}
+
+fn hello(code: &str, resume: Option<Resume>) -> Vec<u8> {
+    let line = codec::encode(&Message::Hello(Hello {
+        protocol: 1,
+        name: "Raw".into(),
+        code: code.into(),
+        resume,
+    }))
+    .unwrap();
+    line[..line.len() - 1].to_vec()
+}
+
+#[test]
+fn pairs_with_the_right_code() {
+    let mut p = Pair::new(CodeChoice::Random);
+    p.guest.pairing.code = p.host.code().to_string();
+    p.connect();
+    assert!(p.host_events.iter().any(
+        |e| matches!(e, Event::Paired { partner, local: Color::White, .. } if partner == "Guesty")
+    ));
+    assert!(p.guest_events.iter().any(
+        |e| matches!(e, Event::Paired { partner, local: Color::Black, .. } if partner == "Hosty")
+    ));
+    assert_eq!(p.guest.game_id(), p.host.game_id());
+    assert_eq!(p.guest.local_color(), Color::Black);
+}
+
+#[test]
+fn wrong_codes_are_refused_and_five_make_a_new_code() {
+    let mut p = Pair::new(CodeChoice::Random);
+    let first = p.host.code().to_string();
+    let wrong = if first == "0000" { "0001" } else { "0000" };
+    for attempt in 1..=5u64 {
+        let id = ConnId(100 + attempt);
+        p.host.connection_opened(id, p.now);
+        p.raw_line(id, &hello(wrong, None));
+        let replies = p.raw_replies(id);
+        assert_eq!(error_code(&replies[0]), Some(&ErrorCode::BadCode));
+        assert!(p.closed.contains(&id));
+    }
+    assert!(!p.host.is_paired());
+    let new = p.host.code().to_string();
+    assert_ne!(new, first);
+    assert!(
+        p.host_events
+            .iter()
+            .any(|e| matches!(e, Event::CodeChanged(c) if *c == new))
+    );
+    // The old code no longer works; the new one does.
+    p.host.connection_opened(ConnId(200), p.now);
+    p.raw_line(ConnId(200), &hello(&first, None));
+    assert_eq!(
+        error_code(&p.raw_replies(ConnId(200))[0]),
+        Some(&ErrorCode::BadCode)
+    );
+    p.host.connection_opened(ConnId(201), p.now);
+    p.raw_line(ConnId(201), &hello(&new, None));
+    assert!(matches!(p.raw_replies(ConnId(201))[0], Message::Welcome(_)));
+    assert!(p.host.is_paired());
+}
+
+#[test]
+fn a_fixed_code_is_kept() {
+    let mut p = Pair::new(CodeChoice::Fixed("4321".into()));
+    for attempt in 0..6 {
+        let id = ConnId(100 + attempt);
+        p.host.connection_opened(id, p.now);
+        p.raw_line(id, &hello("1111", None));
+    }
+    assert_eq!(p.host.code(), "4321");
+    p.guest.pairing.code = "4321".into();
+    p.connect();
+    assert!(p.host.is_paired());
+}
+
+#[test]
+fn other_protocol_versions_are_refused() {
+    let mut p = Pair::new(CodeChoice::Random);
+    p.host.connection_opened(ConnId(9), p.now);
+    p.raw_line(ConnId(9), br#"{"type":"hello","protocol":2,"name":"x"}"#);
+    let replies = p.raw_replies(ConnId(9));
+    assert_eq!(error_code(&replies[0]), Some(&ErrorCode::Version));
+    assert!(p.closed.contains(&ConnId(9)));
+}
+
+#[test]
+fn a_second_guest_is_busy_and_a_strange_game_unknown() {
+    let mut p = Pair::paired();
+    let code = p.host.code().to_string();
+    p.host.connection_opened(ConnId(9), p.now);
+    p.raw_line(ConnId(9), &hello(&code, None));
+    assert_eq!(
+        error_code(&p.raw_replies(ConnId(9))[0]),
+        Some(&ErrorCode::Busy)
+    );
+    let resume = Resume {
+        game: "nope".into(),
+        ply: 0,
+    };
+    p.host.connection_opened(ConnId(10), p.now);
+    p.raw_line(ConnId(10), &hello(&code, Some(resume)));
+    assert_eq!(
+        error_code(&p.raw_replies(ConnId(10))[0]),
+        Some(&ErrorCode::UnknownGame)
+    );
+    // The real partner is still connected.
+    assert_eq!(p.host.link(), LinkState::Connected);
+    p.host_plays("e2e4");
+    assert_eq!(p.guest.game().moves().len(), 1);
+}
+
+#[test]
+fn the_guest_is_told_of_a_refusal_and_stops() {
+    let mut p = Pair::new(CodeChoice::Fixed("1234".into()));
+    p.guest.pairing.code = "9999".into();
+    p.connect();
+    assert!(p.guest_events.iter().any(|e| matches!(
+        e,
+        Event::Refused {
+            code: ErrorCode::BadCode,
+            ..
+        }
+    )));
+    assert!(p.guest.is_closed());
+    assert_eq!(p.guest.link(), LinkState::Closed);
+}
+
+#[test]
+fn moves_are_applied_and_acknowledged() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    assert!(
+        p.guest_events
+            .iter()
+            .any(|e| matches!(e, Event::PartnerMoved { ply: 0, .. }))
+    );
+    assert!(
+        p.host_events
+            .iter()
+            .any(|e| matches!(e, Event::Acked { ply: 0 }))
+    );
+    assert_eq!(p.host.unacked(), None);
+    p.guest_plays("e7e5");
+    p.host_plays("d1h5");
+    p.guest_plays("b8c6");
+    p.host_plays("f1c4");
+    p.guest_plays("g8f6");
+    p.host_plays("h5f7");
+    p.assert_same_game();
+    let outcome = p.guest.game().outcome().unwrap();
+    assert_eq!(outcome.termination, Termination::Checkmate);
+    assert!(
+        p.guest_events
+            .iter()
+            .any(|e| matches!(e, Event::GameOver(_)))
+    );
+    let any = Game::new().position().parse_uci_move("e2e4").unwrap();
+    assert_eq!(p.host.play(any), Err(LocalError::GameOver));
+}
+
+#[test]
+fn local_moves_out_of_turn_or_illegal_are_refused() {
+    let mut p = Pair::paired();
+    let e7e5 = Game::new().position().parse_uci_move("e2e4").unwrap();
+    assert_eq!(p.guest.play(e7e5), Err(LocalError::NotYourTurn));
+    let mut lone = Session::host("h", CodeChoice::Random, Color::White, Game::new(), timing());
+    assert_eq!(lone.play(e7e5), Err(LocalError::NotPaired));
+}
+
+#[test]
+fn bad_moves_from_the_partner_change_nothing() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    let cases: [(&[u8], ErrorCode); 5] = [
+        (
+            br#"{"type":"move","ply":5,"uci":"e7e5"}"#,
+            ErrorCode::BadPly,
+        ),
+        (
+            br#"{"type":"move","ply":0,"uci":"e7e5"}"#,
+            ErrorCode::BadPly,
+        ),
+        (
+            br#"{"type":"move","ply":1,"uci":"e7e4"}"#,
+            ErrorCode::IllegalMove,
+        ),
+        (
+            br#"{"type":"move","ply":1,"uci":"zz"}"#,
+            ErrorCode::IllegalMove,
+        ),
+        (
+            br#"{"type":"move","ply":1,"uci":"e1e2"}"#,
+            ErrorCode::IllegalMove,
+        ),
+    ];
+    for (line, want) in cases {
+        // Straight into the host on the partner's connection.
+        p.host.received(HC, codec::decode(line), p.now);
+        let outs = p.host.drain();
+        let sent: Vec<&Message> = outs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Send(HC, m) => Some(m),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent.len(), 1, "{}", String::from_utf8_lossy(line));
+        assert_eq!(
+            error_code(sent[0]),
+            Some(&want),
+            "{}",
+            String::from_utf8_lossy(line)
+        );
+        assert!(!outs.iter().any(|o| matches!(o, Output::Close(_))));
+        assert_eq!(p.host.game().moves().len(), 1);
+    }
+    // Out of turn: the guest's move at the right ply while the host is on move.
+    p.guest_plays("e7e5");
+    p.host.received(
+        HC,
+        codec::decode(br#"{"type":"move","ply":2,"uci":"d7d5"}"#),
+        p.now,
+    );
+    let outs = p.host.drain();
+    assert!(outs.iter().any(
+        |o| matches!(o, Output::Send(_, m) if error_code(m) == Some(&ErrorCode::NotYourTurn))
+    ));
+    assert_eq!(p.host.game().moves().len(), 2);
+    p.assert_same_game();
+}
+
+#[test]
+fn a_duplicate_move_is_acknowledged_again_not_applied_twice() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.guest_plays("e7e5");
+    p.host.received(
+        HC,
+        codec::decode(br#"{"type":"move","ply":1,"uci":"e7e5"}"#),
+        p.now,
+    );
+    let outs = p.host.drain();
+    assert!(
+        outs.iter()
+            .any(|o| matches!(o, Output::Send(HC, Message::Ack { ply: 1 })))
+    );
+    assert_eq!(p.host.game().moves().len(), 2);
+    assert!(!outs.iter().any(|o| matches!(o, Output::Event(_))));
+}
+
+#[test]
+fn the_partner_refusing_our_move_takes_it_back() {
+    let mut p = Pair::paired();
+    let mv = p.host.game().position().parse_uci_move("e2e4").unwrap();
+    p.host.play(mv).unwrap();
+    p.host.drain();
+    p.host.received(
+        HC,
+        codec::decode(br#"{"type":"error","code":"bad_ply","ply":0}"#),
+        p.now,
+    );
+    assert!(p.host.game().moves().is_empty());
+    assert!(p.host.drain().iter().any(|o| matches!(
+        o,
+        Output::Event(Event::MoveRejected {
+            ply: 0,
+            code: ErrorCode::BadPly,
+            ..
+        })
+    )));
+}
+
+#[test]
+fn draw_offers_accepted_and_declined() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.host.offer(OfferKind::Draw).unwrap();
+    assert_eq!(p.host.offer(OfferKind::Draw), Err(LocalError::OfferPending));
+    p.pump();
+    assert!(
+        p.guest_events
+            .iter()
+            .any(|e| matches!(e, Event::OfferReceived(OfferKind::Draw)))
+    );
+    p.guest.answer(false).unwrap();
+    p.pump();
+    assert!(p.host_events.iter().any(|e| matches!(
+        e,
+        Event::OfferAnswered {
+            what: OfferKind::Draw,
+            accept: false
+        }
+    )));
+    assert!(!p.host.game().is_over());
+    p.guest.offer(OfferKind::Draw).unwrap();
+    p.pump();
+    p.host.answer(true).unwrap();
+    p.pump();
+    p.assert_same_game();
+    let outcome = p.guest.game().outcome().unwrap();
+    assert_eq!(outcome.termination, Termination::Agreement);
+    assert_eq!(p.guest.answer(true), Err(LocalError::NoOffer));
+}
+
+#[test]
+fn takebacks_accepted_and_declined() {
+    let mut p = Pair::paired();
+    assert_eq!(
+        p.host.offer(OfferKind::Takeback),
+        Err(LocalError::NothingToTakeBack)
+    );
+    p.host_plays("e2e4");
+    p.guest_plays("e7e5");
+    p.host_plays("g1f3");
+    // The guest asks after the host answered its move: two plies go.
+    p.guest.offer(OfferKind::Takeback).unwrap();
+    p.pump();
+    p.host.answer(false).unwrap();
+    p.pump();
+    assert_eq!(p.guest.game().moves().len(), 3);
+    p.guest.offer(OfferKind::Takeback).unwrap();
+    p.pump();
+    p.host.answer(true).unwrap();
+    p.pump();
+    p.assert_same_game();
+    assert_eq!(p.host.game().moves().len(), 1);
+    assert!(
+        p.guest_events
+            .iter()
+            .any(|e| matches!(e, Event::TakenBack { ply: 1 }))
+    );
+    // The host takes back its own last move: one ply goes.
+    p.guest_plays("c7c5");
+    p.host_plays("d2d4");
+    p.host.offer(OfferKind::Takeback).unwrap();
+    p.pump();
+    p.guest.answer(true).unwrap();
+    p.pump();
+    p.assert_same_game();
+    assert_eq!(p.host.game().moves().len(), 2);
+    assert_eq!(p.host.game().position().turn(), Color::White);
+}
+
+#[test]
+fn unasked_replies_and_bad_takeback_plies_change_nothing() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.guest_plays("e7e5");
+    let unasked = br#"{"type":"reply","what":"takeback","accept":true,"ply":0}"#;
+    p.host.received(HC, codec::decode(unasked), p.now);
+    assert_eq!(p.host.game().moves().len(), 2);
+    p.host.drain();
+    p.host.offer(OfferKind::Takeback).unwrap();
+    p.host.drain();
+    // Ply 0 would also take back a move of the guest's before ours: refused.
+    let deep = br#"{"type":"reply","what":"takeback","accept":true,"ply":1}"#;
+    p.host.received(HC, codec::decode(deep), p.now);
+    assert_eq!(p.host.game().moves().len(), 2);
+    let unasked_draw = br#"{"type":"reply","what":"draw","accept":true}"#;
+    p.host.received(HC, codec::decode(unasked_draw), p.now);
+    assert!(!p.host.game().is_over());
+}
+
+#[test]
+fn resignation_ends_the_game_on_both_sides() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.guest.resign().unwrap();
+    p.pump();
+    p.assert_same_game();
+    let outcome = p.host.game().outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Color::White));
+    assert_eq!(outcome.termination, Termination::Resignation);
+    assert!(
+        p.host_events
+            .iter()
+            .any(|e| matches!(e, Event::GameOver(_)))
+    );
+    assert_eq!(p.guest.resign(), Err(LocalError::GameOver));
+}
+
+#[test]
+fn heartbeat_pings_every_second_and_silence_is_lost_after_four() {
+    let mut p = Pair::paired();
+    let start = p.now;
+    p.host.tick(start + Duration::from_millis(999));
+    assert!(p.host.drain().is_empty());
+    p.host.tick(start + Duration::from_secs(1));
+    let outs = p.host.drain();
+    assert!(matches!(
+        outs[..],
+        [Output::Send(HC, Message::Ping { seq: 1 })]
+    ));
+    // Silence (the wire is cut): lost at 4 s, not before.
+    p.cut();
+    for ms in [2000, 3000, 3999] {
+        p.host.tick(start + Duration::from_millis(ms));
+        p.guest.tick(start + Duration::from_millis(ms));
+    }
+    assert_eq!(p.host.link(), LinkState::Connected);
+    assert!(p.host.next_deadline().unwrap() <= start + Duration::from_secs(4));
+    p.host.tick(start + Duration::from_secs(4));
+    p.guest.tick(start + Duration::from_secs(4));
+    p.pump();
+    assert_eq!(p.host.link(), LinkState::Lost);
+    assert_eq!(p.guest.link(), LinkState::Lost);
+    assert!(p.host_events.contains_lost());
+}
+
+trait HasLost {
+    fn contains_lost(&self) -> bool;
+}
+
+impl HasLost for Vec<Event> {
+    fn contains_lost(&self) -> bool {
+        self.iter()
+            .any(|e| matches!(e, Event::Link(LinkState::Lost)))
+    }
+}
+
+#[test]
+fn pings_are_answered_and_keep_the_link() {
+    let mut p = Pair::paired();
+    let start = p.now;
+    for s in 1..=10 {
+        p.now = start + Duration::from_secs(s);
+        p.host.tick(p.now);
+        p.guest.tick(p.now);
+        p.pump();
+    }
+    assert_eq!(p.host.link(), LinkState::Connected);
+    assert_eq!(p.guest.link(), LinkState::Connected);
+}
+
+#[test]
+fn a_flood_closes_the_connection() {
+    let mut p = Pair::paired();
+    // Past the handshake's lines.
+    p.now += Duration::from_secs(1);
+    for i in 0..50 {
+        p.now += Duration::from_millis(10);
+        p.host.received(HC, Ok(Message::Ping { seq: i }), p.now);
+    }
+    assert!(!p.host.drain().iter().any(|o| matches!(o, Output::Close(_))));
+    p.host.received(HC, Ok(Message::Ping { seq: 99 }), p.now);
+    let outs = p.host.drain();
+    assert!(
+        outs.iter()
+            .any(|o| matches!(o, Output::Send(HC, m) if error_code(m) == Some(&ErrorCode::Flood)))
+    );
+    assert!(outs.iter().any(|o| matches!(o, Output::Close(HC))));
+    assert_eq!(p.host.link(), LinkState::Lost);
+}
+
+#[test]
+fn fifty_a_second_is_not_a_flood() {
+    let mut p = Pair::paired();
+    for i in 0..200 {
+        p.now += Duration::from_millis(20);
+        p.host.received(HC, Ok(Message::Ping { seq: i }), p.now);
+    }
+    assert!(!p.host.drain().iter().any(|o| matches!(o, Output::Close(_))));
+}
+
+#[test]
+fn bad_lines_are_answered_and_too_long_closes() {
+    let mut p = Pair::paired();
+    p.host.received(HC, codec::decode(b"garbage"), p.now);
+    p.host
+        .received(HC, codec::decode(br#"{"type":"dance"}"#), p.now);
+    let outs = p.host.drain();
+    let codes: Vec<_> = outs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Send(_, m) => error_code(m).cloned(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(codes, [ErrorCode::BadMessage, ErrorCode::UnknownType]);
+    assert_eq!(p.host.link(), LinkState::Connected);
+    p.host.received(HC, Err(codec::DecodeError::TooLong), p.now);
+    let outs = p.host.drain();
+    assert!(outs.iter().any(|o| matches!(o, Output::Close(HC))));
+}
+
+#[test]
+fn messages_before_hello_close_the_connection() {
+    let mut p = Pair::new(CodeChoice::Random);
+    p.host.connection_opened(ConnId(5), p.now);
+    p.raw_line(ConnId(5), br#"{"type":"move","ply":0,"uci":"e7e5"}"#);
+    assert_eq!(
+        error_code(&p.raw_replies(ConnId(5))[0]),
+        Some(&ErrorCode::HelloFirst)
+    );
+    assert!(p.closed.contains(&ConnId(5)));
+    assert!(p.host.game().moves().is_empty());
+}
+
+#[test]
+fn a_guest_move_in_flight_survives_a_reconnect() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    // The wire breaks just before the guest moves: the move is lost in flight.
+    p.cut();
+    p.guest_plays("e7e5");
+    assert_eq!(p.guest.unacked(), Some(1));
+    p.drop_link();
+    assert_eq!(p.host.link(), LinkState::Lost);
+    assert_eq!(p.host.game().moves().len(), 1);
+    p.guest.reconnecting();
+    p.connect();
+    p.assert_same_game();
+    assert_eq!(p.host.game().moves().len(), 2);
+    assert_eq!(p.guest.unacked(), None);
+    assert_eq!(p.guest.link(), LinkState::Connected);
+}
+
+#[test]
+fn a_host_move_in_flight_arrives_with_the_welcome() {
+    let mut p = Pair::paired();
+    p.cut();
+    p.host_plays("d2d4");
+    p.drop_link();
+    p.connect();
+    p.assert_same_game();
+    assert!(
+        p.guest_events
+            .iter()
+            .any(|e| matches!(e, Event::Resynced { .. }))
+    );
+    // A move whose ack was lost is not played twice either.
+    p.guest_plays("d7d5");
+    p.cut();
+    p.host_plays("c2c4");
+    p.drop_link();
+    p.connect();
+    p.assert_same_game();
+    assert_eq!(p.host.game().moves().len(), 3);
+}
+
+#[test]
+fn a_guest_ack_lost_then_reconnect_keeps_one_copy() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    // The guest's move arrives but the ack does not.
+    let mv = p.guest.game().position().parse_uci_move("c7c5").unwrap();
+    p.guest.play(mv).unwrap();
+    let outs = p.guest.drain();
+    for o in outs {
+        if let Output::Send(_, m) = o {
+            p.host.received(HC, Ok(m), p.now);
+        }
+    }
+    p.host.drain();
+    p.drop_link();
+    p.connect();
+    p.assert_same_game();
+    assert_eq!(p.host.game().moves().len(), 2);
+    assert_eq!(p.guest.unacked(), None);
+}
+
+#[test]
+fn a_restored_host_takes_back_its_partner() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    let saved = p.host.saved().unwrap();
+    let code = CodeChoice::Random;
+    p.host = Session::restore_host("Hosty", code, saved, timing());
+    p.drop_link();
+    p.connect();
+    assert_eq!(p.guest.link(), LinkState::Connected);
+    p.guest_plays("e7e5");
+    p.assert_same_game();
+    // And a restored guest too.
+    let saved = p.guest.saved().unwrap();
+    p.guest = Session::restore_guest("Guesty", saved, timing());
+    p.drop_link();
+    p.connect();
+    p.host_plays("g1f3");
+    p.assert_same_game();
+    assert_eq!(p.host.game().moves().len(), 3);
+}
+
+#[test]
+fn resigning_while_disconnected_is_told_after_the_reconnect() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.drop_link();
+    p.guest.resign().unwrap();
+    p.connect();
+    p.assert_same_game();
+    assert_eq!(p.host.game().outcome().unwrap().winner, Some(Color::White));
+}
+
+#[test]
+fn offers_need_the_link_and_are_cleared_when_it_drops() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.guest.offer(OfferKind::Draw).unwrap();
+    p.pump();
+    p.drop_link();
+    assert!(
+        p.host_events
+            .iter()
+            .any(|e| matches!(e, Event::OffersCleared))
+    );
+    assert_eq!(p.host.answer(true), Err(LocalError::NoOffer));
+    assert_eq!(
+        p.guest.offer(OfferKind::Draw),
+        Err(LocalError::NotConnected)
+    );
+}
+
+#[test]
+fn bye_ends_for_good() {
+    let mut p = Pair::paired();
+    p.guest.leave();
+    p.pump();
+    assert!(
+        p.host_events
+            .iter()
+            .any(|e| matches!(e, Event::PartnerLeft))
+    );
+    assert!(p.host.is_closed());
+    assert_eq!(p.host.link(), LinkState::Closed);
+    assert_eq!(p.guest.link(), LinkState::Closed);
+}
+
+#[test]
+fn names_are_cleaned() {
+    assert_eq!(clean_name(" a\u{7}b\n "), "ab");
+    assert_eq!(clean_name(&"x".repeat(100)).chars().count(), MAX_NAME_CHARS);
+}
