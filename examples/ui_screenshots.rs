@@ -123,5 +123,25 @@ fn main() -> Result<(), Box<dyn Error>> {
         };
         shoot(&app, &dir, &name)?;
     }
+
+    // Notices: a long warning wraps inside its bar; the critical countdown is red and has no ✕.
+    let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
+    show_battery_event(
+        &app,
+        &BatteryEvent::Changed(BatteryStatus::Fault(
+            chesspi::battery::BatteryFault::InconsistentComparators {
+                above_mv: 3700,
+                not_above_mv: 3300,
+            },
+        )),
+    );
+    shoot(&app, &dir, "notice-warning.png")?;
+    show_battery_event(
+        &app,
+        &BatteryEvent::Critical {
+            shutdown_in: std::time::Duration::from_secs(15),
+        },
+    );
+    shoot(&app, &dir, "notice-critical.png")?;
     Ok(())
 }

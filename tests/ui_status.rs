@@ -12,7 +12,7 @@ use std::time::Duration;
 
 fn wait(what: &str, mut done: impl FnMut() -> bool) {
     assert!(
-        headless::pump_until(Duration::from_secs(10), &mut done),
+        headless::pump_until(Duration::from_secs(15), &mut done),
         "timed out waiting for {what}"
     );
 }
@@ -30,6 +30,7 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
     config.battery.poll_interval = Duration::from_millis(20);
     config.battery.debounce = Duration::ZERO;
     config.battery.rise_delay = Duration::ZERO;
+    config.battery.critical_grace = Duration::from_secs(3);
     let (game, setup) = initial_game(None).expect("start");
     let app = App::new(game, setup).expect("app");
     app.window().show().expect("window");
@@ -72,5 +73,28 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
     });
     status.invoke_notice_dismissed();
     assert_eq!(status.get_notice(), "");
+
+    // Critical: a countdown that counts, above the news of a game that ends meanwhile, and
+    // not dismissable.
+    std::fs::write(&file, "critical discharging\n").expect("write");
+    wait("the countdown", || {
+        status.get_notice().contains("Switching off in 3 s")
+    });
+    assert!(status.get_notice_critical());
+    app.notices().inform("Your rating: 1200 → 1224");
+    status.invoke_notice_dismissed();
+    assert!(status.get_notice().contains("Switching off in"));
+    wait("the countdown counting", || {
+        status.get_notice().contains("Switching off in 2 s")
+    });
+    // Charging cancels it; the low warning is gone with the charger too.
+    std::fs::write(&file, "critical charging\n").expect("write");
+    wait("the cancel", || {
+        !status.get_notice().contains("Switching off")
+    });
+    assert!(!status.get_notice_critical());
+    wait("the news going by itself", || {
+        status.get_notice().is_empty()
+    });
     monitor.stop();
 }
