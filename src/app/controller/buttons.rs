@@ -1,0 +1,206 @@
+//! The side panel's buttons: what each does and which are offered now; takebacks.
+
+use super::{Controller, Dialog, Purpose};
+use crate::app::mode::Mode;
+
+/// A button of the side panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    NewGame,
+    Undo,
+    Hint,
+    Flip,
+    ResignOrDraw,
+    Menu,
+    Review,
+    ReviewFirst,
+    ReviewBack,
+    ReviewForward,
+    ReviewLast,
+    ReviewDone,
+}
+
+impl Action {
+    const ALL: [Action; 12] = [
+        Action::NewGame,
+        Action::Undo,
+        Action::Hint,
+        Action::Flip,
+        Action::ResignOrDraw,
+        Action::Menu,
+        Action::Review,
+        Action::ReviewFirst,
+        Action::ReviewBack,
+        Action::ReviewForward,
+        Action::ReviewLast,
+        Action::ReviewDone,
+    ];
+
+    /// Stable id used by the screen.
+    pub fn id(self) -> &'static str {
+        match self {
+            Action::NewGame => "new",
+            Action::Undo => "undo",
+            Action::Hint => "hint",
+            Action::Flip => "flip",
+            Action::ResignOrDraw => "resign",
+            Action::Menu => "menu",
+            Action::Review => "review",
+            Action::ReviewFirst => "first",
+            Action::ReviewBack => "back",
+            Action::ReviewForward => "forward",
+            Action::ReviewLast => "last",
+            Action::ReviewDone => "done",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.id() == id)
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Action::NewGame => "New game",
+            Action::Undo => "Undo",
+            Action::Hint => "Hint",
+            Action::Flip => "Flip",
+            Action::ResignOrDraw => "Resign / Draw",
+            Action::Menu => "Menu",
+            Action::Review => "Review",
+            Action::ReviewFirst => "|◀ Start",
+            Action::ReviewBack => "◀ Back",
+            Action::ReviewForward => "Next ▶",
+            Action::ReviewLast => "End ▶|",
+            Action::ReviewDone => "Done",
+        }
+    }
+}
+
+/// A button as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionItem {
+    pub action: Action,
+    pub label: &'static str,
+    pub enabled: bool,
+    pub primary: bool,
+}
+
+impl Controller {
+    /// A side-panel button.
+    pub fn action(&mut self, action: Action) {
+        if !self
+            .actions()
+            .iter()
+            .any(|a| a.action == action && a.enabled)
+        {
+            return;
+        }
+        self.note = None;
+        match action {
+            Action::NewGame => self.open_new_game(),
+            Action::Undo => self.undo(),
+            Action::Hint => {
+                self.selected = None;
+                self.hint = None;
+                self.request(Purpose::Hint);
+            }
+            Action::Flip => self.flipped = !self.flipped,
+            Action::ResignOrDraw => self.dialog = Some(Dialog::ResignOrDraw),
+            Action::Menu => self.dialog = Some(Dialog::Menu),
+            Action::Review => self.review = Some(self.game.moves().len()),
+            Action::ReviewFirst => self.review = Some(0),
+            Action::ReviewBack => self.review = self.review.map(|p| p.saturating_sub(1)),
+            Action::ReviewForward => {
+                let end = self.game.moves().len();
+                self.review = self.review.map(|p| (p + 1).min(end));
+            }
+            Action::ReviewLast => self.review = Some(self.game.moves().len()),
+            Action::ReviewDone => {
+                self.review = None;
+                self.leave_saved();
+            }
+        }
+    }
+
+    /// How many moves an Undo takes back: vs the computer, back to the player's previous
+    /// turn (their move and the reply); between two players, one move.
+    pub(super) fn undo_count(&self) -> usize {
+        let moves = self.game.moves().len();
+        match self.setup.mode {
+            Mode::Demo => 0,
+            Mode::Friend => moves.min(1),
+            Mode::Computer { human } => {
+                // Take back until a move of the player's is undone and it is their turn.
+                let positions = self.game.positions();
+                let mut count = 0;
+                let mut took_human_move = false;
+                while count < moves {
+                    let before = &positions[moves - count - 1];
+                    count += 1;
+                    if before.turn() == human {
+                        took_human_move = true;
+                        break;
+                    }
+                }
+                if took_human_move { count } else { 0 }
+            }
+        }
+    }
+
+    pub(super) fn undo(&mut self) {
+        let count = self.undo_count();
+        if count == 0 {
+            return;
+        }
+        self.cancel_thinking();
+        for _ in 0..count {
+            self.game.undo();
+        }
+        self.review = None;
+        // Do not offer the same claim again right after a takeback.
+        self.claim_offered_at = Some(self.game.moves().len());
+        self.after_change();
+    }
+
+    /// The buttons the side panel shows now.
+    pub fn actions(&self) -> Vec<ActionItem> {
+        let item = |action: Action, enabled: bool, primary: bool| ActionItem {
+            action,
+            label: action.label(),
+            enabled,
+            primary,
+        };
+        let moves = self.game.moves().len();
+        if let Some(ply) = self.review {
+            return vec![
+                item(Action::ReviewFirst, ply > 0, false),
+                item(Action::ReviewBack, ply > 0, false),
+                item(Action::ReviewForward, ply < moves, false),
+                item(Action::ReviewLast, ply < moves, false),
+                item(Action::Flip, true, false),
+                item(Action::ReviewDone, true, true),
+            ];
+        }
+        let can_undo = self.undo_count() > 0;
+        if self.game.is_over() {
+            return vec![
+                item(Action::NewGame, true, true),
+                item(Action::Review, moves > 0, false),
+                item(Action::Undo, can_undo, false),
+                item(Action::Flip, true, false),
+                item(Action::Menu, true, false),
+            ];
+        }
+        let human_turn = self.human_to_move();
+        let hint_running = self.thinking.is_some();
+        let playing = self.setup.mode != Mode::Demo;
+        vec![
+            item(Action::NewGame, true, false),
+            item(Action::Undo, can_undo, false),
+            item(Action::Hint, human_turn && !hint_running, false),
+            item(Action::Flip, true, false),
+            item(Action::ResignOrDraw, playing, false),
+            item(Action::Menu, true, false),
+        ]
+    }
+}

@@ -1,0 +1,392 @@
+//! The menu and every dialog: what they offer, what a choice does, and how they look.
+
+use super::present::{claim_label, color_name};
+use super::{Controller, Effect, Purpose};
+use crate::app::mode::Mode;
+use chesspi_engine::Color;
+use chesspi_engine::game::{Game, GameError, Outcome, Termination};
+
+/// A setting the Settings dialog steps through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    Brightness,
+    DimAfter,
+}
+
+/// The device settings as the Settings dialog shows them (`None`: not on this device).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SettingsView {
+    pub brightness_percent: Option<u8>,
+    /// `Some(None)`: never dims.
+    pub dim_after: Option<Option<std::time::Duration>>,
+}
+
+/// The open dialog, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dialog {
+    Menu,
+    About,
+    /// Resign, offer a draw, or claim one.
+    ResignOrDraw,
+    ConfirmResign,
+    /// Two players: the other one answers a draw offer.
+    DrawOffered {
+        by: Color,
+    },
+    /// A claimable draw offered to the player on move.
+    ClaimDraw(Termination),
+    /// The power key or the menu asked to turn the device off.
+    ConfirmShutdown,
+    /// Brightness, dimming, and About.
+    Settings,
+    /// What to do with a game of the saved games list.
+    SavedGame(SavedGameChoice),
+    /// Deleting a saved game needs a second tap.
+    ConfirmDelete(SavedGameChoice),
+    /// Something to read and close.
+    Info {
+        title: String,
+        message: String,
+    },
+}
+
+/// A saved game picked from the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedGameChoice {
+    /// The archive id.
+    pub id: String,
+    /// "You – Level 4 (≈1390), 12 Nov 2026", as the list shows it.
+    pub title: String,
+    /// Whether it can be continued.
+    pub unfinished: bool,
+    /// Whether it can be read at all (a damaged file can only be deleted).
+    pub readable: bool,
+}
+
+/// A choice in a dialog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialogOption {
+    pub id: &'static str,
+    pub label: String,
+    pub primary: bool,
+    pub danger: bool,
+}
+
+/// A dialog as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialogView {
+    pub title: String,
+    pub message: String,
+    pub options: Vec<DialogOption>,
+}
+
+impl Controller {
+    /// Lets the menu offer "Shut down" (on the device).
+    pub fn allow_shutdown(&mut self) {
+        self.shutdown_allowed = true;
+    }
+
+    /// The device settings to show in the Settings dialog.
+    pub fn set_settings_view(&mut self, settings: SettingsView) {
+        self.settings = settings;
+    }
+
+    /// Offers what can be done with a game picked from the saved games list.
+    pub fn choose_saved(&mut self, choice: SavedGameChoice) {
+        self.dialog = Some(Dialog::SavedGame(choice));
+    }
+
+    /// Asks the user to confirm shutting down (the power key).
+    pub fn ask_shutdown(&mut self) {
+        self.new_game = None;
+        self.promotion = None;
+        self.dialog = Some(Dialog::ConfirmShutdown);
+    }
+
+    /// The dialog open now, if any.
+    pub fn dialog(&self) -> Option<&Dialog> {
+        self.dialog.as_ref()
+    }
+
+    /// A choice in the open dialog, by id.
+    pub fn dialog_option(&mut self, id: &str) {
+        let Some(dialog) = self.dialog.take() else {
+            return;
+        };
+        match (dialog, id) {
+            (Dialog::Menu, "new") => self.open_new_game(),
+            (Dialog::Menu, "flip") => self.flipped = !self.flipped,
+            (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),
+            (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
+            (Dialog::Settings, "brightness") => {
+                self.effects
+                    .push(Effect::ChangeSetting(Setting::Brightness));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "dim") => {
+                self.effects.push(Effect::ChangeSetting(Setting::DimAfter));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
+            (Dialog::Menu, "games") => self.effects.push(Effect::ShowGames),
+            (Dialog::SavedGame(g), "review") => self.effects.push(Effect::OpenSaved {
+                id: g.id,
+                resume: false,
+            }),
+            (Dialog::SavedGame(g), "resume") => self.effects.push(Effect::OpenSaved {
+                id: g.id,
+                resume: true,
+            }),
+            (Dialog::SavedGame(g), "delete") => self.dialog = Some(Dialog::ConfirmDelete(g)),
+            (Dialog::ConfirmDelete(g), "delete") => {
+                self.effects.push(Effect::DeleteSaved { id: g.id });
+            }
+            (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
+            (Dialog::ConfirmShutdown, "shutdown") => {
+                self.cancel_thinking();
+                self.effects.push(Effect::Shutdown);
+            }
+            (Dialog::ResignOrDraw, "resign") => self.dialog = Some(Dialog::ConfirmResign),
+            (Dialog::ResignOrDraw, "offer") => self.offer_draw(),
+            (Dialog::ResignOrDraw | Dialog::ClaimDraw(_), "claim") => {
+                self.end_game(Game::claim_draw);
+            }
+            (Dialog::ConfirmResign, "resign") => {
+                let loser = self.resigning_color();
+                self.end_game(|g| g.resign(loser));
+            }
+            (Dialog::DrawOffered { .. }, "accept") => self.end_game(Game::agree_draw),
+            (Dialog::DrawOffered { by }, "decline") => {
+                self.note = Some(format!("{} declined the draw", color_name(!by)));
+            }
+            // "close", "cancel", "play on" and anything unknown just close the dialog.
+            _ => {}
+        }
+    }
+
+    /// Ends the game by a result (resignation, agreement, claim) if the rules allow it now.
+    pub(super) fn end_game(&mut self, end: impl FnOnce(&mut Game) -> Result<Outcome, GameError>) {
+        if end(&mut self.game).is_ok() {
+            self.after_change();
+        }
+    }
+
+    /// A tap outside the dialog: the same as its cancel choice. A draw offer needs an answer.
+    pub fn dialog_dismissed(&mut self) {
+        if !matches!(self.dialog, Some(Dialog::DrawOffered { .. })) {
+            self.dialog = None;
+        }
+    }
+
+    /// Who resigns: the player on move between two people, the person against the computer.
+    pub(super) fn resigning_color(&self) -> Color {
+        match self.setup.mode {
+            Mode::Computer { human } => human,
+            Mode::Friend | Mode::Demo => self.game.position().turn(),
+        }
+    }
+
+    pub(super) fn offer_draw(&mut self) {
+        match self.setup.mode {
+            Mode::Friend => {
+                self.dialog = Some(Dialog::DrawOffered {
+                    by: self.game.position().turn(),
+                });
+            }
+            // The engine judges the position; see the worker for its rule.
+            Mode::Computer { .. } => {
+                if self.human_to_move() && self.thinking.is_none() {
+                    self.request(Purpose::DrawOffer);
+                }
+            }
+            Mode::Demo => {}
+        }
+    }
+
+    /// The open dialog as the screen shows it.
+    pub fn dialog_view(&self) -> Option<DialogView> {
+        Some(match self.dialog.as_ref()? {
+            Dialog::Menu => self.menu_view(),
+            Dialog::SavedGame(g) => saved_game_view(g),
+            Dialog::ConfirmDelete(g) => view(
+                "Delete this game?",
+                format!("{} will be gone for good.", g.title),
+                vec![
+                    option("delete", "Yes, delete it", false, true),
+                    option("cancel", "No, keep it", true, false),
+                ],
+            ),
+            Dialog::ConfirmShutdown => view(
+                "Shut down ChessPI?",
+                "The game is saved and continues when you switch on again.".to_string(),
+                vec![
+                    option("shutdown", "Shut down", false, true),
+                    option("cancel", "Cancel", true, false),
+                ],
+            ),
+            Dialog::Settings => self.settings_view(),
+            Dialog::About => view(
+                "About ChessPI",
+                format!(
+                    "ChessPI {} — a pocket chess computer. Free software under the GNU GPL \
+                     version 3 or later. Pieces: Cburnett set (GPL). Font: DejaVu Sans.",
+                    env!("CARGO_PKG_VERSION")
+                ),
+                vec![option("close", "Close", true, false)],
+            ),
+            Dialog::ResignOrDraw => self.resign_or_draw_view(),
+            Dialog::ConfirmResign => view(
+                "Resign this game?",
+                match self.setup.mode {
+                    Mode::Friend => format!(
+                        "{} gives up and {} wins.",
+                        color_name(self.resigning_color()),
+                        color_name(!self.resigning_color())
+                    ),
+                    _ => "The computer wins the game.".to_string(),
+                },
+                vec![
+                    option("resign", "Yes, resign", false, true),
+                    option("cancel", "No, keep playing", true, false),
+                ],
+            ),
+            Dialog::DrawOffered { by } => view(
+                &format!("{} offers a draw", color_name(*by)),
+                format!("{}, do you accept?", color_name(!*by)),
+                vec![
+                    option("accept", "Accept the draw", true, false),
+                    option("decline", "Decline, play on", false, false),
+                ],
+            ),
+            Dialog::ClaimDraw(t) => view(
+                "You may claim a draw",
+                match t {
+                    Termination::FiftyMoves => {
+                        "50 moves without a capture or a pawn move.".to_string()
+                    }
+                    _ => "This position has now occurred three times.".to_string(),
+                },
+                vec![
+                    option("claim", "Claim the draw", true, false),
+                    option("cancel", "Play on", false, false),
+                ],
+            ),
+            Dialog::Info { title, message } => view(
+                title,
+                message.clone(),
+                vec![option("close", "Close", true, false)],
+            ),
+        })
+    }
+
+    fn menu_view(&self) -> DialogView {
+        let mut options = vec![
+            option("new", "New game", false, false),
+            option("games", "Saved games", false, false),
+            option("stats", "Your record", false, false),
+            option("settings", "Settings", false, false),
+        ];
+        if self.shutdown_allowed {
+            options.push(option("shutdown", "Shut down", false, true));
+        }
+        options.push(option("close", "Close", true, false));
+        view("Menu", String::new(), options)
+    }
+
+    fn settings_view(&self) -> DialogView {
+        let mut options = Vec::new();
+        if let Some(b) = self.settings.brightness_percent {
+            options.push(option(
+                "brightness",
+                &format!("Brightness: {b} %"),
+                false,
+                false,
+            ));
+        }
+        if let Some(dim) = self.settings.dim_after {
+            let label = match dim {
+                None => "Dim the screen: never".to_string(),
+                Some(d) if d.as_secs() % 60 == 0 => {
+                    format!("Dim the screen after {} min", d.as_secs() / 60)
+                }
+                Some(d) => format!("Dim the screen after {} s", d.as_secs()),
+            };
+            options.push(option("dim", &label, false, false));
+        }
+        options.push(option("about", "About ChessPI", false, false));
+        options.push(option("close", "Close", true, false));
+        let message = if options.len() == 2 {
+            "Brightness and dimming are set on the device.".to_string()
+        } else {
+            "Tap a setting to change it.".to_string()
+        };
+        view("Settings", message, options)
+    }
+
+    fn resign_or_draw_view(&self) -> DialogView {
+        let mut options = Vec::new();
+        if let Some(t) = self.game.claimable_draw() {
+            options.push(option("claim", &claim_label(t), true, false));
+        }
+        let resign = match self.setup.mode {
+            Mode::Friend => format!("{} resigns", color_name(self.game.position().turn())),
+            _ => "Resign".to_string(),
+        };
+        // Against the computer an offer is judged by a search, on the player's turn.
+        let can_offer = match self.setup.mode {
+            Mode::Computer { .. } => self.human_to_move() && self.thinking.is_none(),
+            _ => true,
+        };
+        if can_offer {
+            options.push(option("offer", "Offer a draw", false, false));
+        }
+        options.push(option("resign", &resign, false, true));
+        options.push(option("cancel", "Keep playing", false, false));
+        view("Resign or draw?", String::new(), options)
+    }
+
+    /// Shows a message in a dialog (for other parts of the app: errors, notices).
+    pub fn show_info(&mut self, title: &str, message: &str) {
+        self.dialog = Some(Dialog::Info {
+            title: title.to_string(),
+            message: message.to_string(),
+        });
+    }
+}
+
+fn saved_game_view(g: &SavedGameChoice) -> DialogView {
+    let mut options = Vec::new();
+    if g.readable {
+        options.push(option("review", "Review the moves", !g.unfinished, false));
+    }
+    if g.unfinished && g.readable {
+        options.push(option("resume", "Play on", true, false));
+    }
+    options.push(option("delete", "Delete", false, true));
+    options.push(option("cancel", "Back", false, false));
+    let message = if !g.readable {
+        "This file cannot be read; it can only be deleted.".to_string()
+    } else if g.unfinished {
+        "Unfinished: playing on puts your current game in this list.".to_string()
+    } else {
+        String::new()
+    };
+    view(&g.title, message, options)
+}
+
+fn option(id: &'static str, label: &str, primary: bool, danger: bool) -> DialogOption {
+    DialogOption {
+        id,
+        label: label.to_string(),
+        primary,
+        danger,
+    }
+}
+
+fn view(title: &str, message: String, options: Vec<DialogOption>) -> DialogView {
+    DialogView {
+        title: title.to_string(),
+        message,
+        options,
+    }
+}

@@ -1,0 +1,52 @@
+//! The New game form: mode, colour and level, then the game it describes.
+
+use super::{Controller, Effect};
+use crate::app::mode::{ColourChoice, Mode, ModeChoice, NewGameForm};
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+
+impl Controller {
+    /// The New game form while its dialog is open.
+    pub fn new_game_form(&self) -> Option<&NewGameForm> {
+        self.new_game.as_ref()
+    }
+
+    pub(super) fn open_new_game(&mut self) {
+        self.dialog = None;
+        self.new_game = Some(NewGameForm::from_setup(&self.setup));
+    }
+
+    /// Changes the New game form: mode (by id), colour and level.
+    pub fn new_game_mode(&mut self, id: &str) {
+        if let (Some(form), Some(mode)) = (self.new_game.as_mut(), ModeChoice::from_id(id)) {
+            form.mode = mode;
+        }
+    }
+
+    pub fn new_game_colour(&mut self, colour: ColourChoice) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.colour = colour;
+        }
+    }
+
+    pub fn new_game_level(&mut self, level: Level) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.level = level;
+        }
+    }
+
+    pub fn new_game_cancel(&mut self) {
+        self.new_game = None;
+    }
+
+    /// Starts the game the form describes.
+    pub fn new_game_start(&mut self) {
+        if let Some(form) = self.new_game.take() {
+            let setup = form.to_setup();
+            if setup.mode != Mode::Friend {
+                self.effects.push(Effect::LevelChosen(setup.level));
+            }
+            self.start(setup, Game::new());
+        }
+    }
+}

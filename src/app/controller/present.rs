@@ -1,0 +1,386 @@
+//! What the screen shows, as plain data: the cells, the player lines, the move rows, the
+//! status line and the result card — the one place the screen's words are made.
+
+use super::{Controller, Purpose};
+use crate::app::mode::Mode;
+use chesspi_engine::game::{Outcome, Termination};
+use chesspi_engine::san::to_san;
+use chesspi_engine::{Color, Move, Piece, Position, Role};
+
+/// One square as the screen shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CellView {
+    pub piece: Option<Piece>,
+    pub square_light: bool,
+    pub selected: bool,
+    pub last_move: bool,
+    pub check: bool,
+    pub hint: bool,
+    pub target: bool,
+    pub capture: bool,
+    pub file_label: Option<char>,
+    pub rank_label: Option<char>,
+}
+
+/// A player's line in the side panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerInfo {
+    pub color: Color,
+    pub name: String,
+    pub detail: String,
+    pub to_move: bool,
+    /// The opponent's pieces this player has taken, pawns first.
+    pub captured: Vec<Piece>,
+    /// Material ahead, in pawns (0 when level or behind).
+    pub advantage: u32,
+}
+
+/// The status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    /// Shown in red (check).
+    pub alert: bool,
+    pub thinking: bool,
+}
+
+/// One line of the move list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveListRow {
+    pub number: u32,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    /// Which of the two moves is the one shown on the board.
+    pub white_current: bool,
+    pub black_current: bool,
+}
+
+/// How the game ended, in the screen's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultCard {
+    pub title: String,
+    pub reason: String,
+}
+
+impl Controller {
+    /// The 64 cells in display order (row-major from the top-left).
+    pub fn cells(&self) -> [CellView; 64] {
+        let pos = self.shown_position();
+        let last = self.shown_last_move();
+        let check_square = pos.is_check().then(|| pos.king_of(pos.turn()));
+        let targets: Vec<Move> = match (self.selected, self.review) {
+            (Some(from), None) => self.legal_from(from),
+            _ => Vec::new(),
+        };
+        let mut cells = [CellView::default(); 64];
+        for (cell, view) in cells.iter_mut().enumerate() {
+            let Some(sq) = self.square_at(cell % 8, cell / 8) else {
+                continue;
+            };
+            let piece = pos.piece_at(sq);
+            let target = targets.iter().any(|m| m.to() == sq);
+            *view = CellView {
+                piece,
+                square_light: sq.is_light(),
+                selected: self.selected == Some(sq) && self.review.is_none(),
+                last_move: last.is_some_and(|m| m.from() == sq || m.to() == sq),
+                check: check_square == Some(sq),
+                hint: self.hint.is_some_and(|m| m.from() == sq || m.to() == sq),
+                target,
+                capture: target
+                    && (piece.is_some()
+                        || targets.iter().any(|m| m.to() == sq && m.is_en_passant())),
+                file_label: (cell / 8 == 7).then(|| sq.file().char()),
+                rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
+            };
+        }
+        cells
+    }
+
+    /// The players' lines: (top of the board, bottom of the board).
+    pub fn players(&self) -> (PlayerInfo, PlayerInfo) {
+        let bottom = if self.flipped {
+            Color::Black
+        } else {
+            Color::White
+        };
+        (self.player(!bottom), self.player(bottom))
+    }
+
+    pub(super) fn player(&self, color: Color) -> PlayerInfo {
+        let pos = self.shown_position();
+        let level = self.setup.level;
+        let computer = format!("Level {} · Elo {}", level.number(), level.elo());
+        let (name, detail) = match (&self.viewing, self.setup.mode) {
+            (Some(v), _) => {
+                let name = if color == Color::White {
+                    &v.white
+                } else {
+                    &v.black
+                };
+                (name.clone(), "Saved game".to_string())
+            }
+            (None, mode) => self.player_names(mode, color, computer),
+        };
+        let captured = captured_by(pos, color);
+        let balance = material(pos, color) - material(pos, !color);
+        PlayerInfo {
+            color,
+            name,
+            detail,
+            to_move: !self.game.is_over() && self.review.is_none() && pos.turn() == color,
+            captured,
+            advantage: balance.max(0) as u32,
+        }
+    }
+
+    pub(super) fn player_names(
+        &self,
+        mode: Mode,
+        color: Color,
+        computer: String,
+    ) -> (String, String) {
+        match mode {
+            Mode::Computer { human } if human == color => ("You".to_string(), String::new()),
+            Mode::Computer { .. } => ("Computer".to_string(), computer),
+            Mode::Friend => (color_name(color).to_string(), String::new()),
+            Mode::Demo => (format!("Computer ({})", color_name(color)), computer),
+        }
+    }
+
+    /// The move list in SAN, with the move shown on the board marked.
+    pub fn move_rows(&self) -> Vec<MoveListRow> {
+        let shown_ply = self.review.unwrap_or(self.game.moves().len());
+        let mut rows: Vec<MoveListRow> = Vec::new();
+        let positions = self.game.positions();
+        for (i, &mv) in self.game.moves().iter().enumerate() {
+            let pos = &positions[i];
+            let san = to_san(pos, mv);
+            let current = i + 1 == shown_ply;
+            if pos.turn() == Color::White || rows.is_empty() {
+                rows.push(MoveListRow {
+                    number: pos.fullmove_number(),
+                    white: None,
+                    black: None,
+                    white_current: false,
+                    black_current: false,
+                });
+            }
+            if let Some(row) = rows.last_mut() {
+                match pos.turn() {
+                    Color::White => {
+                        row.white = Some(san);
+                        row.white_current = current;
+                    }
+                    Color::Black => {
+                        row.black = Some(san);
+                        row.black_current = current;
+                    }
+                }
+            }
+        }
+        rows
+    }
+
+    /// The move list row of the move shown on the board (to keep it in view).
+    pub fn focus_row(&self) -> Option<usize> {
+        self.move_rows()
+            .iter()
+            .position(|r| r.white_current || r.black_current)
+    }
+
+    /// The result card once the game is over.
+    pub fn result(&self) -> Option<ResultCard> {
+        if let Some(v) = &self.viewing {
+            return v.result.clone();
+        }
+        let outcome = self.game.outcome()?;
+        Some(ResultCard {
+            title: self.result_title(outcome),
+            reason: reason_text(outcome),
+        })
+    }
+
+    pub(super) fn result_title(&self, outcome: Outcome) -> String {
+        match (outcome.winner, self.setup.mode) {
+            (None, _) => "Draw".to_string(),
+            (Some(w), Mode::Computer { human }) if w == human => "You win!".to_string(),
+            (Some(_), Mode::Computer { .. }) => "The computer wins".to_string(),
+            (Some(w), _) => format!("{} wins", color_name(w)),
+        }
+    }
+
+    /// "Reviewing: after 12… Nf6" for the position after `ply` half-moves.
+    fn review_status(&self, ply: usize) -> String {
+        match ply.checked_sub(1) {
+            None => "Reviewing: the start position".to_string(),
+            Some(i) => {
+                let before = &self.game.positions()[i];
+                let dots = match before.turn() {
+                    Color::White => ".",
+                    Color::Black => "…",
+                };
+                format!(
+                    "Reviewing: after {}{dots} {}",
+                    before.fullmove_number(),
+                    to_san(before, self.game.moves()[i])
+                )
+            }
+        }
+    }
+
+    /// The status line: what to do next, in plain words.
+    pub fn status(&self) -> Status {
+        let plain = |text: &str| Status {
+            text: text.to_string(),
+            alert: false,
+            thinking: false,
+        };
+        if self.promotion.is_some() {
+            return plain("Choose a piece for promotion");
+        }
+        if let Some(ply) = self.review {
+            return plain(&self.review_status(ply));
+        }
+        if let Some(result) = self.result() {
+            return plain(&format!("{} — {}", result.title, result.reason));
+        }
+        if let Some(note) = &self.note {
+            return plain(note);
+        }
+        let pos = self.game.position();
+        let turn = pos.turn();
+        if self.setup.is_computer(turn) {
+            let text = match self.setup.mode {
+                Mode::Demo => format!("{} is thinking…", color_name(turn)),
+                _ => "Computer is thinking…".to_string(),
+            };
+            return Status {
+                text,
+                alert: false,
+                thinking: true,
+            };
+        }
+        match self.thinking {
+            Some((_, Purpose::Hint)) => {
+                return Status {
+                    text: "Looking for a good move…".to_string(),
+                    alert: false,
+                    thinking: true,
+                };
+            }
+            Some((_, Purpose::DrawOffer)) => {
+                return Status {
+                    text: "The computer considers your draw offer…".to_string(),
+                    alert: false,
+                    thinking: true,
+                };
+            }
+            _ => {}
+        }
+        let who = match self.setup.mode {
+            Mode::Friend => format!("{} to move", color_name(turn)),
+            _ => "Your move".to_string(),
+        };
+        if let Some(hint) = self.hint {
+            return plain(&format!("Hint: {} — the blue squares", to_san(pos, hint)));
+        }
+        if let Some(sq) = self.selected {
+            let name = pos.piece_at(sq).map_or("piece", |p| role_name(p.role));
+            if self.legal_from(sq).is_empty() {
+                return plain(&format!("That {name} cannot move — tap another piece"));
+            }
+            return plain(&format!("Tap where the {name} should go"));
+        }
+        if pos.is_check() {
+            return Status {
+                text: format!("Check! {who} — save your king"),
+                alert: true,
+                thinking: false,
+            };
+        }
+        plain(&format!("{who} — tap a piece"))
+    }
+}
+
+pub(super) fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+pub(super) fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+pub(super) fn claim_label(t: Termination) -> String {
+    match t {
+        Termination::FiftyMoves => "Claim a draw (50 moves)".to_string(),
+        _ => "Claim a draw (repetition)".to_string(),
+    }
+}
+
+/// "by checkmate", "by stalemate", ... for the result card.
+pub(super) fn reason_text(outcome: Outcome) -> String {
+    let text = match outcome.termination {
+        Termination::Checkmate => "by checkmate",
+        Termination::Stalemate => "by stalemate",
+        Termination::Resignation => "by resignation",
+        Termination::Agreement => "by agreement",
+        Termination::ThreefoldRepetition => "by threefold repetition",
+        Termination::FivefoldRepetition => "by fivefold repetition",
+        Termination::FiftyMoves => "by the 50-move rule",
+        Termination::SeventyFiveMoves => "by the 75-move rule",
+        Termination::InsufficientMaterial => "by insufficient material",
+        Termination::Time => "on time",
+        Termination::Abandonment => "the opponent left",
+    };
+    text.to_string()
+}
+
+/// Pawn-unit values for the material balance.
+pub(super) fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
+pub(super) fn material(pos: &Position, color: Color) -> i32 {
+    Role::ALL
+        .iter()
+        .map(|&r| value(r) * pos.pieces(color, r).count() as i32)
+        .sum()
+}
+
+/// The opponent's pieces missing from the board compared with a full set, weakest first.
+/// (A promoted pawn counts as its new piece, so nothing goes negative.)
+pub(super) fn captured_by(pos: &Position, color: Color) -> Vec<Piece> {
+    const FULL_SET: [(Role, u32); 5] = [
+        (Role::Pawn, 8),
+        (Role::Knight, 2),
+        (Role::Bishop, 2),
+        (Role::Rook, 2),
+        (Role::Queen, 1),
+    ];
+    let them = !color;
+    let mut out = Vec::new();
+    for (role, full) in FULL_SET {
+        let missing = full.saturating_sub(pos.pieces(them, role).count());
+        for _ in 0..missing {
+            out.push(Piece::new(them, role));
+        }
+    }
+    out
+}

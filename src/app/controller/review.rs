@@ -1,0 +1,59 @@
+//! Reviewing a saved game in place of the current one, which is put back after.
+
+use super::{Controller, ResultCard};
+use crate::app::mode::Setup;
+use chesspi_engine::game::Game;
+
+/// A saved game shown for review in place of the current game, which is put back after.
+#[derive(Debug, Clone)]
+pub(super) struct Viewing {
+    pub(super) white: String,
+    pub(super) black: String,
+    pub(super) result: Option<ResultCard>,
+    pub(super) game: Game,
+    pub(super) setup: Setup,
+    pub(super) flipped: bool,
+}
+
+impl Controller {
+    /// Whether a saved game is being reviewed (the current game is put aside meanwhile).
+    pub fn is_viewing_saved(&self) -> bool {
+        self.viewing.is_some()
+    }
+
+    /// Shows a saved game for review from its first position. The current game (already on
+    /// disk) is put aside and comes back with Done; the computer stops thinking meanwhile.
+    pub fn view_saved(&mut self, game: Game, white: &str, black: &str, result: Option<ResultCard>) {
+        // Back to the current game first, then stop whatever it asked the computer for.
+        self.leave_saved();
+        self.cancel_thinking();
+        let current = std::mem::replace(&mut self.game, game);
+        self.viewing = Some(Viewing {
+            white: white.to_string(),
+            black: black.to_string(),
+            result,
+            game: current,
+            setup: self.setup,
+            flipped: self.flipped,
+        });
+        self.selected = None;
+        self.press = None;
+        self.promotion = None;
+        self.hint = None;
+        self.dialog = None;
+        self.new_game = None;
+        self.note = None;
+        self.review = Some(0);
+    }
+
+    /// Puts the current game back after reviewing a saved one.
+    pub(super) fn leave_saved(&mut self) {
+        if let Some(v) = self.viewing.take() {
+            self.game = v.game;
+            self.setup = v.setup;
+            self.flipped = v.flipped;
+            self.review = None;
+            self.after_change();
+        }
+    }
+}

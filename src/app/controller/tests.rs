@@ -1,0 +1,398 @@
+use super::*;
+use chesspi_engine::game::Termination;
+use chesspi_engine::san::to_san;
+use chesspi_engine::{Piece, Role};
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+fn tap(c: &mut Controller, name: &str) {
+    c.press(Some(sq(name)));
+    c.release(Some(sq(name)), false);
+}
+
+fn friend() -> Setup {
+    Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    }
+}
+
+fn think_ids(effects: &[Effect]) -> Vec<(u64, Purpose)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Think(r) => Some((r.id, r.purpose)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn targets(c: &Controller) -> Vec<Square> {
+    let mut out: Vec<Square> = (0..64)
+        .filter(|&i| c.cells()[i].target)
+        .filter_map(|i| c.square_at(i % 8, i / 8))
+        .collect();
+    out.sort_by_key(|s| s.index());
+    out
+}
+
+#[test]
+fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    let asked = think_ids(&c.take_effects());
+    assert_eq!(asked.len(), 1, "the computer is asked to move");
+    let (id, _) = asked[0];
+
+    let mut saved = Game::new();
+    let d4 = saved
+        .position()
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.to() == sq("d4"));
+    saved.play(d4.expect("d2d4")).expect("legal");
+    c.view_saved(saved, "You", "Level 2", None);
+    assert!(c.is_viewing_saved());
+    assert!(!c.is_computer_thinking());
+    let effects = c.take_effects();
+    assert!(effects.iter().any(|e| matches!(e, Effect::CancelThinking)));
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::GameChanged)),
+        "nothing to save"
+    );
+
+    // The answer to the old request arrives late: it must not land on the saved game.
+    let reply = Game::new().position().legal_moves().iter().copied().next();
+    c.computer_answered(id, Reply::Move(reply));
+    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.players().1.name, "You");
+
+    c.action(Action::ReviewDone);
+    assert!(!c.is_viewing_saved());
+    assert_eq!(c.game().moves().len(), 1, "e4 is back");
+    assert_eq!(to_san(&c.game().positions()[0], c.game().moves()[0]), "e4");
+    assert_eq!(
+        think_ids(&c.take_effects()).len(),
+        1,
+        "the computer thinks again"
+    );
+}
+
+#[test]
+fn display_cells_map_to_squares_both_ways() {
+    let mut c = Controller::new(friend());
+    assert_eq!(c.square_at(0, 7), Some(sq("a1")));
+    assert_eq!(c.square_at(4, 4), Some(sq("e4")));
+    assert_eq!(c.cell_of(sq("e4")), 36);
+    c.action(Action::Flip);
+    assert_eq!(c.square_at(0, 7), Some(sq("h8")));
+    assert_eq!(c.cell_of(sq("h8")), 56);
+    assert_eq!(c.square_at(8, 0), None);
+}
+
+#[test]
+fn tapping_a_piece_shows_its_targets_and_a_target_moves() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.take_effects();
+    tap(&mut c, "e2");
+    assert_eq!(c.selected(), Some(sq("e2")));
+    assert_eq!(targets(&c), vec![sq("e3"), sq("e4")]);
+    assert_eq!(c.status().text, "Tap where the pawn should go");
+    tap(&mut c, "e4");
+    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.selected(), None);
+    assert_eq!(think_ids(&c.take_effects()), vec![(1, Purpose::Move)]);
+    assert!(c.status().thinking);
+    // The computer's turn: taps do nothing.
+    tap(&mut c, "d7");
+    assert_eq!(c.selected(), None);
+}
+
+#[test]
+fn reselect_deselect_and_illegal_taps() {
+    let mut c = Controller::new(friend());
+    tap(&mut c, "g1");
+    assert_eq!(targets(&c), vec![sq("f3"), sq("h3")]);
+    tap(&mut c, "b1");
+    assert_eq!(c.selected(), Some(sq("b1")));
+    tap(&mut c, "b1");
+    assert_eq!(
+        c.selected(),
+        None,
+        "tapping the selected piece again deselects"
+    );
+    tap(&mut c, "b1");
+    tap(&mut c, "b5");
+    assert_eq!(c.selected(), None, "an illegal square deselects");
+    assert!(c.game().moves().is_empty());
+    tap(&mut c, "e7");
+    assert_eq!(
+        c.selected(),
+        None,
+        "the opponent's pieces cannot be selected"
+    );
+    tap(&mut c, "a1");
+    assert_eq!(c.status().text, "That rook cannot move — tap another piece");
+}
+
+#[test]
+fn drag_and_drop() {
+    let mut c = Controller::new(friend());
+    c.press(Some(sq("e2")));
+    assert_eq!(c.selected(), Some(sq("e2")), "a press selects at once");
+    c.release(Some(sq("e5")), true);
+    assert!(c.game().moves().is_empty(), "an illegal drop does nothing");
+    assert_eq!(c.selected(), Some(sq("e2")));
+    c.press(Some(sq("e2")));
+    c.release(Some(sq("e4")), true);
+    assert_eq!(c.game().moves().len(), 1);
+    c.press(Some(sq("g8")));
+    c.release(None, true);
+    assert_eq!(
+        c.selected(),
+        Some(sq("g8")),
+        "a drop off the board puts the piece back"
+    );
+}
+
+#[test]
+fn promotion_asks_and_can_be_cancelled() {
+    let game = Game::from_position(
+        Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").expect("valid FEN"),
+    );
+    let mut c = Controller::with_game(game, friend());
+    tap(&mut c, "e7");
+    tap(&mut c, "e8");
+    assert_eq!(c.pending_promotion(), Some((sq("e7"), sq("e8"))));
+    assert_eq!(c.status().text, "Choose a piece for promotion");
+    c.choose_promotion(None);
+    assert_eq!(c.pending_promotion(), None);
+    assert_eq!(c.selected(), Some(sq("e7")));
+    tap(&mut c, "e8");
+    c.choose_promotion(Some(Role::Knight));
+    let last = *c.game().moves().last().expect("a move was played");
+    assert_eq!(last.promotion(), Some(Role::Knight));
+    assert_eq!(
+        c.game().position().piece_at(sq("e8")).map(|p| p.role),
+        Some(Role::Knight)
+    );
+}
+
+#[test]
+fn undo_against_the_computer_takes_back_both_moves() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    let (id, _) = think_ids(&c.take_effects())[0];
+    let reply = c.game().position().legal_moves()[0];
+    c.computer_answered(id, Reply::Move(Some(reply)));
+    assert_eq!(c.game().moves().len(), 2);
+    c.action(Action::Undo);
+    assert!(c.game().moves().is_empty());
+    assert!(
+        think_ids(&c.take_effects()).is_empty(),
+        "the player is on move again"
+    );
+}
+
+#[test]
+fn undo_while_the_computer_thinks_cancels_and_ignores_its_answer() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "d2");
+    tap(&mut c, "d4");
+    let (id, _) = think_ids(&c.take_effects())[0];
+    c.action(Action::Undo);
+    assert!(c.game().moves().is_empty());
+    assert!(
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::CancelThinking))
+    );
+    let stale = Position::startpos().legal_moves()[0];
+    c.computer_answered(id, Reply::Move(Some(stale)));
+    assert!(c.game().moves().is_empty(), "a stale answer is ignored");
+}
+
+#[test]
+fn playing_black_flips_the_board_and_the_computer_opens() {
+    let setup = Setup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    };
+    let mut c = Controller::new(setup);
+    assert!(c.is_flipped());
+    assert_eq!(think_ids(&c.take_effects()).len(), 1);
+    let actions = c.actions();
+    let undo = actions
+        .iter()
+        .find(|a| a.action == Action::Undo)
+        .expect("an Undo button");
+    assert!(!undo.enabled, "nothing of the player's to take back");
+    let (top, bottom) = c.players();
+    assert_eq!(
+        (top.name.as_str(), bottom.name.as_str()),
+        ("Computer", "You")
+    );
+}
+
+#[test]
+fn checkmate_ends_the_game_with_a_result_card() {
+    let mut c = Controller::new(friend());
+    for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+        tap(&mut c, from);
+        tap(&mut c, to);
+    }
+    let result = c.result().expect("the game is over");
+    assert_eq!(result.title, "Black wins");
+    assert_eq!(result.reason, "by checkmate");
+    let ids: Vec<Action> = c.actions().iter().map(|a| a.action).collect();
+    assert_eq!(ids[0], Action::NewGame);
+    assert!(ids.contains(&Action::Review));
+    // Review steps through the game with the board following.
+    c.action(Action::Review);
+    c.action(Action::ReviewFirst);
+    assert_eq!(c.shown_position().to_fen(), Position::startpos().to_fen());
+    c.action(Action::ReviewForward);
+    assert_eq!(c.status().text, "Reviewing: after 1. f3");
+    assert_eq!(c.focus_row(), Some(0));
+    c.action(Action::ReviewDone);
+    assert!(c.shown_position().is_checkmate());
+}
+
+#[test]
+fn resign_needs_confirmation() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.action(Action::ResignOrDraw);
+    assert_eq!(c.dialog(), Some(&Dialog::ResignOrDraw));
+    c.dialog_option("resign");
+    assert_eq!(c.dialog(), Some(&Dialog::ConfirmResign));
+    assert!(!c.game().is_over());
+    c.dialog_option("resign");
+    let result = c.result().expect("resigned");
+    assert_eq!(
+        (result.title.as_str(), result.reason.as_str()),
+        ("The computer wins", "by resignation")
+    );
+}
+
+#[test]
+fn draw_offer_to_the_computer_is_judged_by_a_search() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.take_effects();
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    let (id, purpose) = think_ids(&c.take_effects())[0];
+    assert_eq!(purpose, Purpose::DrawOffer);
+    assert!(c.status().thinking);
+    c.computer_answered(id, Reply::Draw { accept: false });
+    assert_eq!(c.status().text, "The computer declines the draw — play on");
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    let (id, _) = think_ids(&c.take_effects())[0];
+    c.computer_answered(id, Reply::Draw { accept: true });
+    assert_eq!(c.result().map(|r| r.title), Some("Draw".to_string()));
+}
+
+#[test]
+fn draw_offer_between_two_players() {
+    let mut c = Controller::new(friend());
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    assert_eq!(c.dialog(), Some(&Dialog::DrawOffered { by: Color::White }));
+    c.dialog_dismissed();
+    assert!(c.dialog().is_some(), "an offer needs an answer");
+    c.dialog_option("decline");
+    assert_eq!(c.status().text, "Black declined the draw");
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    c.dialog_option("accept");
+    assert_eq!(
+        c.result().map(|r| r.reason),
+        Some("by agreement".to_string())
+    );
+}
+
+#[test]
+fn threefold_repetition_is_offered_once() {
+    let mut c = Controller::new(friend());
+    for _ in 0..2 {
+        for (from, to) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
+            tap(&mut c, from);
+            tap(&mut c, to);
+        }
+    }
+    assert_eq!(
+        c.dialog(),
+        Some(&Dialog::ClaimDraw(Termination::ThreefoldRepetition))
+    );
+    c.dialog_option("cancel");
+    assert!(!c.game().is_over());
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("claim");
+    assert_eq!(
+        c.result().map(|r| r.reason),
+        Some("by threefold repetition".to_string())
+    );
+}
+
+#[test]
+fn hint_highlights_the_suggested_move() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.take_effects();
+    c.action(Action::Hint);
+    let (id, purpose) = think_ids(&c.take_effects())[0];
+    assert_eq!(purpose, Purpose::Hint);
+    assert_eq!(c.status().text, "Looking for a good move…");
+    let mv = Position::startpos()
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.from() == sq("g1") && m.to() == sq("f3"))
+        .expect("Nf3 is legal");
+    c.computer_answered(id, Reply::Move(Some(mv)));
+    assert!(c.cells()[c.cell_of(sq("f3"))].hint);
+    assert!(c.status().text.starts_with("Hint: "));
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    assert!(
+        !c.cells()[c.cell_of(sq("f3"))].hint,
+        "the hint goes with the next move"
+    );
+}
+
+#[test]
+fn captured_material_and_balance() {
+    let pos = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+        .expect("valid FEN");
+    let c = Controller::with_game(Game::from_position(pos), friend());
+    let (black, white) = c.players();
+    assert_eq!(white.captured, vec![Piece::new(Color::Black, Role::Queen)]);
+    assert_eq!(white.advantage, 9);
+    assert!(black.captured.is_empty());
+    assert_eq!(black.advantage, 0);
+}
+
+#[test]
+fn new_game_dialog_starts_the_chosen_game() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.action(Action::NewGame);
+    assert!(c.new_game_form().is_some());
+    c.new_game_mode("demo");
+    c.new_game_level(Level::new(2).expect("level 2"));
+    c.take_effects();
+    c.new_game_start();
+    assert_eq!(c.setup().mode, Mode::Demo);
+    assert_eq!(c.setup().level.number(), 2);
+    assert!(c.new_game_form().is_none());
+    assert_eq!(
+        think_ids(&c.take_effects()).len(),
+        1,
+        "the demo starts at once"
+    );
+}

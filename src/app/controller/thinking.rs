@@ -1,0 +1,95 @@
+//! The computer as a source of moves: what it is asked (its move, a hint, a draw decision)
+//! and what it answers. Requests leave as [`super::Effect::Think`]; stale answers are ignored.
+
+use super::{Controller, Effect};
+use chesspi_engine::Move;
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+
+/// What the computer is asked to find.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// Its own move.
+    Move,
+    /// A suggestion for the player.
+    Hint,
+    /// Whether to accept the player's draw offer.
+    DrawOffer,
+}
+
+/// The worker's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// A move (for [`Purpose::Move`] and [`Purpose::Hint`]); `None` when there is none.
+    Move(Option<Move>),
+    /// The computer's answer to a draw offer.
+    Draw { accept: bool },
+}
+
+/// A search for the worker thread.
+#[derive(Debug, Clone)]
+pub struct ThinkRequest {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub game: Game,
+    pub level: Level,
+}
+
+impl Controller {
+    /// Whether the computer is searching for its move.
+    pub fn is_computer_thinking(&self) -> bool {
+        matches!(self.thinking, Some((_, Purpose::Move)))
+    }
+
+    /// The worker's answer to request `id`. Stale answers (after an undo, a new game, ...)
+    /// are ignored.
+    pub fn computer_answered(&mut self, id: u64, reply: Reply) {
+        let Some((current, purpose)) = self.thinking else {
+            return;
+        };
+        if current != id {
+            return;
+        }
+        self.thinking = None;
+        match (purpose, reply) {
+            (Purpose::Move, Reply::Move(Some(mv))) => {
+                let turn = self.game.position().turn();
+                if self.setup.is_computer(turn) && self.game.play(mv).is_ok() {
+                    self.after_change();
+                }
+            }
+            (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.hint = mv,
+            (Purpose::DrawOffer, Reply::Draw { accept: true }) => self.end_game(Game::agree_draw),
+            (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
+                self.note = Some("The computer declines the draw — play on".to_string());
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn request(&mut self, purpose: Purpose) {
+        let id = self.next_request;
+        self.next_request += 1;
+        self.thinking = Some((id, purpose));
+        self.effects.push(Effect::Think(ThinkRequest {
+            id,
+            purpose,
+            game: self.game.clone(),
+            level: self.setup.level,
+        }));
+    }
+
+    pub(super) fn cancel_thinking(&mut self) {
+        if self.thinking.take().is_some() {
+            self.effects.push(Effect::CancelThinking);
+        }
+    }
+
+    /// Drops a hint and stops a search for one, or for a draw decision (the player moved on).
+    pub(super) fn cancel_hint(&mut self) {
+        self.hint = None;
+        if matches!(self.thinking, Some((_, Purpose::Hint | Purpose::DrawOffer))) {
+            self.cancel_thinking();
+        }
+    }
+}
