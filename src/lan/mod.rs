@@ -8,5 +8,6 @@
 //! No Slint types here: the app polls [`net::LanHandle`] when its wake callback rings.
 
 pub mod codec;
+pub mod net;
 pub mod random;
 pub mod session;
