@@ -226,17 +226,21 @@ impl Raw {
     /// The next line as JSON, skipping pings; `None` when the host closed.
     pub fn next(&mut self) -> Option<serde_json::Value> {
         loop {
-            let mut line = String::new();
-            match self.reader.read_line(&mut line) {
-                Ok(0) => return None,
-                Ok(_) => {}
-                Err(e) => panic!("no line from the host: {e}"),
+            let v = self.next_line()?;
+            if v["type"] != "ping" {
+                return Some(v);
             }
-            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
-            if v["type"] == "ping" {
-                continue;
-            }
-            return Some(v);
+        }
+    }
+
+    /// The next line as JSON, pings included; `None` when the host closed.
+    pub fn next_line(&mut self) -> Option<serde_json::Value> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => None,
+            Ok(_) => Some(serde_json::from_str(&line).unwrap()),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => None,
+            Err(e) => panic!("no line from the host: {e}"),
         }
     }
 
