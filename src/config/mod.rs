@@ -6,6 +6,7 @@
 //! [`Config::load_or_defaults`].
 
 mod error;
+mod lan;
 mod logging;
 mod raw;
 
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::ConfigError;
+pub use lan::{LanConfig, PairingCode};
 pub use logging::{LogLevel, init_logging};
 
 use raw::{RawConfig, RawPin};
@@ -35,6 +37,8 @@ pub struct Config {
     pub storage: StorageConfig,
     /// Log verbosity.
     pub logging: LoggingConfig,
+    /// LAN play.
+    pub lan: LanConfig,
 }
 
 /// Which backlight to drive.
@@ -383,6 +387,7 @@ fn validate(raw: RawConfig) -> Result<Config, Violation> {
                 )
             })?,
         },
+        lan: lan::validate(raw.lan)?,
     })
 }
 

@@ -12,6 +12,7 @@ pub(super) struct RawConfig {
     pub power: RawPower,
     pub storage: RawStorage,
     pub logging: RawLogging,
+    pub lan: RawLan,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -199,6 +200,30 @@ impl Default for RawLogging {
     fn default() -> Self {
         Self {
             level: "info".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(super) struct RawLan {
+    pub name: String,
+    pub port: u16,
+    pub listen: Vec<String>,
+    pub discovery: bool,
+    pub interfaces: Vec<String>,
+    pub code: String,
+}
+
+impl Default for RawLan {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            port: 7531,
+            listen: Vec::new(),
+            discovery: true,
+            interfaces: Vec::new(),
+            code: "random".into(),
         }
     }
 }

@@ -107,7 +107,7 @@ impl LanHandle {
         }
         let listeners = listen
             .iter()
-            .map(TcpListener::bind)
+            .map(|&addr| bind(addr))
             .collect::<io::Result<Vec<_>>>()?;
         let local_addrs = listeners
             .iter()
@@ -269,6 +269,20 @@ fn wake_addr(addr: SocketAddr) -> SocketAddr {
         });
     }
     target
+}
+
+/// Binds `addr`; the IPv6 wildcard falls back to the IPv4 one where IPv6 is off.
+fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
+    match TcpListener::bind(addr) {
+        Err(e) if addr.is_ipv6() && addr.ip().is_unspecified() => {
+            log::info!("lan: cannot listen on {addr} ({e}), trying IPv4 only");
+            TcpListener::bind(SocketAddr::new(
+                std::net::Ipv4Addr::UNSPECIFIED.into(),
+                addr.port(),
+            ))
+        }
+        result => result,
+    }
 }
 
 fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> io::Result<JoinHandle<()>> {
