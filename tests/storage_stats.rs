@@ -174,3 +174,25 @@ fn store_round_trip_and_damage_restarts_the_record() {
     store.save(&stats).expect("save");
     assert_eq!(store.load().stats, stats);
 }
+
+#[test]
+fn a_game_from_a_set_up_position_is_not_rated() {
+    // White mates at once from a set-up position: a win, but not against the level's play.
+    let start =
+        chesspi_engine::Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
+    let mut game = Game::from_position(start);
+    let mv = game.position().parse_uci_move("a1a8").expect("move");
+    game.play(mv).expect("play");
+    assert!(game.is_over());
+    let saved = SavedGame::new(
+        GameMode::VsComputer {
+            human: Color::White,
+            level: level(6),
+        },
+        game,
+    );
+    assert_eq!(PlayerResult::of_game(&saved), None);
+    let mut stats = Stats::new();
+    assert!(stats.record_game(&saved).is_none());
+    assert_eq!(stats.summary().rated_games, 0);
+}

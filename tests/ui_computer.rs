@@ -144,6 +144,32 @@ fn a_demo_plays_by_itself() {
     );
 }
 
+/// A kiosk demo starts its next game by itself after one ends.
+fn a_demo_loops() {
+    // White to move mates at once (Ra8#).
+    let pos = chesspi_engine::Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
+    let app = App::new(
+        Game::from_position(pos),
+        Setup {
+            mode: Mode::Demo,
+            level: Level::new(10).expect("level 10"),
+        },
+    )
+    .expect("the app starts");
+    app.window().show().expect("show");
+    assert!(
+        headless::pump_until(Duration::from_secs(30), || app
+            .with_controller(|c| c.game().is_over())),
+        "the demo game ends"
+    );
+    assert!(
+        headless::pump_until(Duration::from_secs(15), || app.with_controller(|c| {
+            !c.game().is_over() && c.game().initial_position().to_fen() != MATE_IN_ONE
+        })),
+        "the next demo game starts by itself"
+    );
+}
+
 #[test]
 fn ui_computer() {
     headless::install().expect("the headless platform installs");
@@ -152,4 +178,5 @@ fn ui_computer() {
     a_hint_is_shown_on_the_board();
     undo_while_thinking_cancels_the_search();
     a_demo_plays_by_itself();
+    a_demo_loops();
 }

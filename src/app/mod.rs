@@ -97,7 +97,12 @@ struct Shell {
     device: Option<services::DeviceControls>,
     /// The status bar's notices.
     notices: Board,
+    /// Starts the next demo game a little after one ends: a kiosk demo loops.
+    demo_timer: slint::Timer,
 }
+
+/// The pause between two demo games, to see how the last one ended.
+const DEMO_PAUSE: Duration = Duration::from_secs(6);
 
 /// The saver and the save the screen waits for.
 struct Saving {
@@ -188,6 +193,7 @@ impl App {
             swallowing: false,
             device: None,
             notices,
+            demo_timer: slint::Timer::default(),
         }));
         let app = App { window, shell };
         app.connect();
@@ -561,12 +567,32 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
             },
         }
     }
+    if s.controller.setup().mode == Mode::Demo
+        && s.controller.game().is_over()
+        && !s.demo_timer.running()
+    {
+        let weak_shell = Rc::downgrade(shell);
+        let weak_window = window.as_weak();
+        s.demo_timer
+            .start(slint::TimerMode::SingleShot, DEMO_PAUSE, move || {
+                with_shell(&weak_shell, &weak_window, next_demo_game);
+            });
+    }
     // A change is shown only once it is on disk (see `receive_save_reports`).
     if s.saving
         .as_ref()
         .is_none_or(|saving| saving.awaiting.is_none())
     {
         s.models.refresh(window, &s.controller);
+    }
+}
+
+/// Starts the next demo game, unless the person took over meanwhile (a dialog, a review,
+/// another mode).
+fn next_demo_game(c: &mut Controller) {
+    let idle = c.dialog().is_none() && c.new_game_form().is_none() && !c.is_viewing_saved();
+    if c.setup().mode == Mode::Demo && c.game().is_over() && idle {
+        c.start(c.setup(), Game::new());
     }
 }
 
@@ -630,7 +656,7 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 None => notices.clear(Topic::Saving),
             }
             if let Some(change) = report.rating {
-                notices.inform(format!("Your rating: {} → {}", change.before, change.after));
+                notices.inform(rating_text(change));
             }
             if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
                 saving.awaiting = None;
@@ -712,6 +738,19 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 saving.saver.list_games();
             }
         }
+    }
+}
+
+/// The rating change in words. Elo moves little when the result was expected (a loss to a
+/// far stronger level, a win against a far weaker one): say so instead of "1200 → 1200".
+fn rating_text(change: crate::storage::stats::RatingChange) -> String {
+    if change.before == change.after {
+        format!(
+            "Your rating stays at {}: the ratings expected this result.",
+            change.after
+        )
+    } else {
+        format!("Your rating: {} → {}", change.before, change.after)
     }
 }
 

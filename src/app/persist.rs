@@ -411,6 +411,12 @@ impl Drop for Saver {
     }
 }
 
+/// A computer-vs-computer demo: shown, autosaved so it resumes, but never stored in Saved
+/// games (a looping kiosk demo would fill the list).
+fn is_demo(game: &SavedGame) -> bool {
+    matches!(game.mode, GameMode::ComputerVsComputer { .. })
+}
+
 /// What the saver thread remembers between saves.
 struct SaverState {
     stores: Stores,
@@ -591,7 +597,7 @@ impl SaverState {
         let Some(prev) = self.previous.take_if(|p| p.id != next.id) else {
             return;
         };
-        if prev.game.is_over() || prev.game.moves().is_empty() {
+        if prev.game.is_over() || prev.game.moves().is_empty() || is_demo(&prev) {
             return;
         }
         if let Some(archive) = &self.stores.archive {
@@ -603,7 +609,7 @@ impl SaverState {
     }
 
     fn archive_if_finished(&mut self, game: &SavedGame) -> Option<RatingChange> {
-        if !game.game.is_over() {
+        if !game.game.is_over() || is_demo(game) {
             return None;
         }
         let key = (game.id, game.game.moves().len());

@@ -63,11 +63,15 @@ impl PlayerResult {
     }
 
     /// The computer's level and the player's result, for a finished game against the
-    /// computer; `None` for other modes and unfinished games (they are not rated).
+    /// computer from the start position; `None` for other modes, unfinished games and games
+    /// from a set-up position (a won endgame is not a win against the level: not rated).
     pub fn of_game(game: &SavedGame) -> Option<(Level, PlayerResult)> {
         let GameMode::VsComputer { human, level } = game.mode else {
             return None;
         };
+        if game.game.initial_position().to_fen() != chesspi_engine::fen::STARTPOS {
+            return None;
+        }
         let outcome = game.game.outcome()?;
         let result = match outcome.winner {
             None => PlayerResult::Draw,

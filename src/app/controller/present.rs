@@ -144,7 +144,8 @@ impl Controller {
             Mode::Computer { human } if human == color => ("You".to_string(), String::new()),
             Mode::Computer { .. } => ("Computer".to_string(), computer),
             Mode::Friend => (color_name(color).to_string(), String::new()),
-            Mode::Demo => (format!("Computer ({})", color_name(color)), computer),
+            // The colour is the name: "Computer (White)" left no room for the level.
+            Mode::Demo => (color_name(color).to_string(), computer),
         }
     }
 
@@ -287,7 +288,25 @@ impl Controller {
         }
         if let Some(sq) = self.selected {
             let name = pos.piece_at(sq).map_or("piece", |p| role_name(p.role));
-            if self.legal_from(sq).is_empty() {
+            let stuck = self.legal_from(sq).is_empty();
+            // In check the alert stays, and says why a piece cannot move.
+            if pos.is_check() {
+                let in_check = match self.setup.mode {
+                    Mode::Friend => format!("{} is in check", color_name(turn)),
+                    _ => "You are in check".to_string(),
+                };
+                let text = if stuck {
+                    format!("{in_check} — that {name} cannot help; tap another piece")
+                } else {
+                    format!("{in_check} — tap where the {name} should go")
+                };
+                return Status {
+                    text,
+                    alert: true,
+                    thinking: false,
+                };
+            }
+            if stuck {
                 return plain(&format!("That {name} cannot move — tap another piece"));
             }
             return plain(&format!("Tap where the {name} should go"));

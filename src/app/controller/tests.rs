@@ -396,3 +396,28 @@ fn new_game_dialog_starts_the_chosen_game() {
         "the demo starts at once"
     );
 }
+
+#[test]
+fn in_check_a_piece_that_cannot_help_keeps_the_alert_and_says_why() {
+    // 1.e4 e5 2.Bc4 Nc6 3.Bxf7+: Black is in check and must move the king or take.
+    let mut c = Controller::new(friend());
+    for (from, to) in [
+        ("e2", "e4"),
+        ("e7", "e5"),
+        ("f1", "c4"),
+        ("b8", "c6"),
+        ("c4", "f7"),
+    ] {
+        tap(&mut c, from);
+        tap(&mut c, to);
+    }
+    assert!(c.status().alert, "{:?}", c.status());
+    // The a-pawn cannot stop the check.
+    tap(&mut c, "a7");
+    let status = c.status();
+    assert!(status.alert, "{status:?}");
+    assert_eq!(
+        status.text,
+        "Black is in check — that pawn cannot help; tap another piece"
+    );
+}
