@@ -8,6 +8,7 @@
 //! No Slint types here: the app polls [`net::LanHandle`] when its wake callback rings.
 
 pub mod codec;
+pub mod discovery;
 pub mod net;
 pub mod random;
 pub mod session;
