@@ -34,6 +34,22 @@ pub struct RunOptions {
     pub fen: Option<String>,
     /// The config file instead of the default one.
     pub config: Option<PathBuf>,
+    /// Open straight into hosting or joining a network game.
+    pub lan: Option<LanStart>,
+}
+
+/// `--lan-host` / `--lan-join`: a network game from the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LanStart {
+    /// Host, playing this colour (`None`: drawn at random).
+    Host {
+        color: Option<chesspi_engine::Color>,
+    },
+    /// Join the host at `HOST[:PORT]`, with its pairing code if given (else it is asked for).
+    Join {
+        target: String,
+        code: Option<String>,
+    },
 }
 
 /// A command line that cannot be understood.
@@ -68,6 +84,10 @@ Usage:
   chesspi [--config PATH] [--fen FEN]       play (a window on a desktop, fullscreen on the device)
   chesspi --screenshot OUT.png [--fen FEN] [--tap SQUARE]...
                                             render the main screen to an 800x480 PNG and exit
+  chesspi --lan-host [--color white|black|random]
+                                            open straight into hosting a network game
+  chesspi --lan-join HOST[:PORT] [--lan-code NNNN]
+                                            join the network game hosted at HOST (port 7531)
   chesspi --check-config PATH               check a config file, print what is wrong, exit
   chesspi --help                            show this help
   chesspi --version                         show the version
@@ -100,6 +120,10 @@ where
     let mut config: Option<PathBuf> = None;
     let mut check_config: Option<PathBuf> = None;
     let mut taps: Vec<Square> = Vec::new();
+    let mut lan_host = false;
+    let mut color: Option<Option<chesspi_engine::Color>> = None;
+    let mut lan_join: Option<String> = None;
+    let mut lan_code: Option<String> = None;
     let mut help = false;
     let mut version = false;
     while let Some(arg) = args.next() {
@@ -124,6 +148,21 @@ where
             "--tap" => {
                 let value = args.next().ok_or(CliError::MissingValue("--tap"))?;
                 taps.push(parse_square(&value)?);
+            }
+            "--lan-host" => lan_host = true,
+            "--color" => {
+                let value = args.next().ok_or(CliError::MissingValue("--color"))?;
+                color = Some(parse_color(&value)?);
+            }
+            "--lan-join" => {
+                lan_join = Some(args.next().ok_or(CliError::MissingValue("--lan-join"))?);
+            }
+            "--lan-code" => {
+                let value = args.next().ok_or(CliError::MissingValue("--lan-code"))?;
+                if value.len() != 4 || !value.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(CliError::Conflict("--lan-code takes 4 digits"));
+                }
+                lan_code = Some(value);
             }
             _ => {
                 // `--option=value` is accepted for the options that take a value.
@@ -174,7 +213,48 @@ where
         )),
         Some(out) => Ok(Command::Screenshot { out, fen, taps }),
         None if !taps.is_empty() => Err(CliError::Conflict("--tap only works with --screenshot")),
-        None => Ok(Command::Run(RunOptions { fen, config })),
+        None => {
+            let lan = match (lan_host, lan_join) {
+                (true, Some(_)) => {
+                    return Err(CliError::Conflict(
+                        "--lan-host and --lan-join exclude each other",
+                    ));
+                }
+                (true, None) if lan_code.is_some() => {
+                    return Err(CliError::Conflict("--lan-code only works with --lan-join"));
+                }
+                (true, None) => Some(LanStart::Host {
+                    color: color.unwrap_or(Some(chesspi_engine::Color::White)),
+                }),
+                (false, Some(target)) if color.is_none() => Some(LanStart::Join {
+                    target,
+                    code: lan_code,
+                }),
+                (false, Some(_)) => {
+                    return Err(CliError::Conflict("--color only works with --lan-host"));
+                }
+                (false, None) if color.is_some() || lan_code.is_some() => {
+                    return Err(CliError::Conflict(
+                        "--color and --lan-code need --lan-host or --lan-join",
+                    ));
+                }
+                (false, None) => None,
+            };
+            if lan.is_some() && fen.is_some() {
+                return Err(CliError::Conflict("--fen does not apply to network games"));
+            }
+            Ok(Command::Run(RunOptions { fen, config, lan }))
+        }
+    }
+}
+
+/// `white`, `black`, or `random` (`None`).
+fn parse_color(text: &str) -> Result<Option<chesspi_engine::Color>, CliError> {
+    match text {
+        "white" => Ok(Some(chesspi_engine::Color::White)),
+        "black" => Ok(Some(chesspi_engine::Color::Black)),
+        "random" => Ok(None),
+        _ => Err(CliError::Conflict("--color takes white, black or random")),
     }
 }
 
@@ -244,6 +324,7 @@ mod tests {
             Ok(Command::Run(RunOptions {
                 fen: None,
                 config: Some(PathBuf::from("/tmp/c.toml")),
+                lan: None,
             }))
         );
         assert_eq!(
@@ -288,5 +369,41 @@ mod tests {
             parse(["--bogus=1"]),
             Err(CliError::UnknownArgument("--bogus=1".to_string()))
         );
+    }
+
+    #[test]
+    fn lan_options() {
+        let run = |args: &[&str]| match parse(args.iter().copied()) {
+            Ok(Command::Run(o)) => Ok(o.lan),
+            other => Err(other),
+        };
+        assert_eq!(
+            run(&["--lan-host"]),
+            Ok(Some(LanStart::Host {
+                color: Some(chesspi_engine::Color::White)
+            }))
+        );
+        assert_eq!(
+            run(&["--lan-host", "--color", "random"]),
+            Ok(Some(LanStart::Host { color: None }))
+        );
+        assert_eq!(
+            run(&["--lan-join", "10.0.0.2:9000", "--lan-code", "0420"]),
+            Ok(Some(LanStart::Join {
+                target: "10.0.0.2:9000".into(),
+                code: Some("0420".into())
+            }))
+        );
+        for bad in [
+            &["--lan-host", "--lan-join", "x"][..],
+            &["--lan-join", "x", "--color", "white"],
+            &["--lan-join", "x", "--lan-code", "12345"],
+            &["--lan-host", "--lan-code", "1234"],
+            &["--color", "white"],
+            &["--lan-host", "--color", "green"],
+            &["--lan-host", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"],
+        ] {
+            assert!(run(bad).is_err(), "{bad:?}");
+        }
     }
 }

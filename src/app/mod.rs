@@ -6,6 +6,7 @@ pub mod display;
 pub mod games;
 pub mod headless;
 pub mod mode;
+pub mod network;
 pub mod notice_board;
 pub mod notices;
 pub mod persist;
@@ -36,7 +37,9 @@ use std::fmt;
 use std::rc::{Rc, Weak};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
-use ui::{AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, NewGameAdapter};
+use ui::{
+    AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, KeypadAdapter, NewGameAdapter,
+};
 use view::ViewModels;
 
 /// Why the app could not start.
@@ -99,6 +102,8 @@ struct Shell {
     notices: Board,
     /// Starts the next demo game a little after one ends: a kiosk demo loops.
     demo_timer: slint::Timer,
+    /// Network games; `None` until [`App::enable_network`].
+    network: Option<network::Network>,
 }
 
 /// The pause between two demo games, to see how the last one ended.
@@ -194,6 +199,7 @@ impl App {
             device: None,
             notices,
             demo_timer: slint::Timer::default(),
+            network: None,
         }));
         let app = App { window, shell };
         app.connect();
@@ -274,6 +280,22 @@ impl App {
             .saving
             .as_ref()
             .is_none_or(|s| s.awaiting.is_none())
+    }
+
+    /// Lets the player host and join network games, as `config` says.
+    pub fn enable_network(&self, config: crate::config::LanConfig) {
+        let net = network::Network::new(config, &self.window);
+        self.shell.borrow_mut().network = Some(net);
+    }
+
+    /// The addresses a hosted network game listens on (empty when none).
+    pub fn network_addrs(&self) -> Vec<std::net::SocketAddr> {
+        self.shell
+            .borrow()
+            .network
+            .as_ref()
+            .map(network::Network::local_addrs)
+            .unwrap_or_default()
     }
 
     /// Lets a confirmed shutdown (power key, menu) run `command`.
@@ -373,6 +395,18 @@ impl App {
             let window = self.window.as_weak();
             game.on_saved(move || receive_save_reports(&shell, &window));
         }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_network_ready(move || receive_network(&shell, &window));
+        }
+        {
+            let keypad = self.window.global::<KeypadAdapter>();
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            keypad.on_key(move |k| with_shell(&shell, &window, |c| c.keypad_key(&k)));
+            keypad.on_submit(on(Box::new(|c| c.keypad_submit())));
+            keypad.on_cancel(on(Box::new(|c| c.keypad_cancel())));
+        }
 
         let dialog = self.window.global::<DialogAdapter>();
         {
@@ -415,6 +449,12 @@ impl App {
             });
         }
         new_game.on_start(on(Box::new(|c| c.new_game_start())));
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            new_game.on_network_role_chosen(move |host| {
+                with_shell(&shell, &window, |c| c.new_game_network(host));
+            });
+        }
 
         let games = self.window.global::<GamesAdapter>();
         {
@@ -480,7 +520,32 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     let mut guard = shell.borrow_mut();
     let s = &mut *guard;
     f(&mut s.controller);
-    for effect in s.controller.take_effects() {
+    // Carrying out an effect may lead to more (the network refusing at once, ...).
+    loop {
+        let effects = s.controller.take_effects();
+        if effects.is_empty() {
+            break;
+        }
+        run_effects(s, shell, window, effects);
+    }
+    // Another game replaced a network game: say goodbye to the partner.
+    if let Some(net) = s.network.as_mut()
+        && net.is_active()
+        && s.controller.partner().is_none()
+        && s.controller.lobby().is_none()
+    {
+        net.leave();
+    }
+    after_effects(s, shell, window);
+}
+
+fn run_effects(
+    s: &mut Shell,
+    shell: &Rc<RefCell<Shell>>,
+    window: &AppWindow,
+    effects: Vec<Effect>,
+) {
+    for effect in effects {
         match effect {
             Effect::Think(request) => s.computer.think(request),
             Effect::CancelThinking => {
@@ -565,8 +630,24 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
                 Some(command) => services::shut_down(command, s.notices.sender()),
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
+            Effect::Lan(request) => match &s.network {
+                Some(net) => net.request(request),
+                None => log::warn!("a network request without network play: {request:?}"),
+            },
+            Effect::Network(effect) => match s.network.as_mut() {
+                Some(net) => net.lobby(effect, &mut s.controller, &s.notices),
+                None => {
+                    s.controller.lobby_cancel();
+                    s.controller
+                        .show_info("Network", "Network games are not enabled here.");
+                }
+            },
         }
     }
+}
+
+/// After the effects: the demo's next game, and the screen (once the change is on disk).
+fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
     if s.controller.setup().mode == Mode::Demo
         && s.controller.game().is_over()
         && !s.demo_timer.running()
@@ -585,6 +666,21 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     {
         s.models.refresh(window, &s.controller);
     }
+}
+
+/// Takes the network's news (moves, partners, hosts nearby) into the controller.
+fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
+    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
+        return;
+    };
+    {
+        let mut guard = rc.borrow_mut();
+        let s = &mut *guard;
+        if let Some(net) = s.network.as_mut() {
+            net.receive(&mut s.controller, &s.notices);
+        }
+    }
+    update(&rc, &win, |_| {});
 }
 
 /// Starts the next demo game, unless the person took over meanwhile (a dialog, a review,

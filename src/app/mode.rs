@@ -13,6 +13,9 @@ pub enum Mode {
     Friend,
     /// The computer plays both sides.
     Demo,
+    /// Against another ChessPI on the network: this device plays `local`, the partner the
+    /// other side (its moves arrive like the computer's, from outside).
+    Network { local: Color },
 }
 
 /// A game's players: the mode and the computer's level.
@@ -35,20 +38,25 @@ impl Setup {
     pub fn is_computer(&self, color: Color) -> bool {
         match self.mode {
             Mode::Computer { human } => color != human,
-            Mode::Friend => false,
+            Mode::Friend | Mode::Network { .. } => false,
             Mode::Demo => true,
         }
     }
 
-    /// Whether a person moves for `color`.
+    /// Whether the network partner moves for `color`.
+    pub fn is_partner(&self, color: Color) -> bool {
+        matches!(self.mode, Mode::Network { local } if local != color)
+    }
+
+    /// Whether a person at this screen moves for `color`.
     pub fn is_human(&self, color: Color) -> bool {
-        !self.is_computer(color)
+        !self.is_computer(color) && !self.is_partner(color)
     }
 
     /// The colour shown at the bottom of the board when the game starts.
     pub fn bottom_color(&self) -> Color {
         match self.mode {
-            Mode::Computer { human } => human,
+            Mode::Computer { human } | Mode::Network { local: human } => human,
             Mode::Friend | Mode::Demo => Color::White,
         }
     }
@@ -72,6 +80,13 @@ impl ColourChoice {
         }
     }
 
+    fn of(color: Color) -> ColourChoice {
+        match color {
+            Color::White => ColourChoice::White,
+            Color::Black => ColourChoice::Black,
+        }
+    }
+
     pub fn from_index(i: i32) -> Option<ColourChoice> {
         match i {
             0 => Some(ColourChoice::White),
@@ -82,16 +97,22 @@ impl ColourChoice {
     }
 }
 
-/// The kinds of game the New game dialog offers, in order. LAN play adds its entry here.
+/// The kinds of game the New game dialog offers, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ModeChoice {
     Computer,
     Friend,
     Demo,
+    Network,
 }
 
 impl ModeChoice {
-    pub const ALL: [ModeChoice; 3] = [ModeChoice::Computer, ModeChoice::Friend, ModeChoice::Demo];
+    pub const ALL: [ModeChoice; 4] = [
+        ModeChoice::Computer,
+        ModeChoice::Friend,
+        ModeChoice::Demo,
+        ModeChoice::Network,
+    ];
 
     /// Stable id used by the screen.
     pub fn id(self) -> &'static str {
@@ -99,6 +120,7 @@ impl ModeChoice {
             ModeChoice::Computer => "computer",
             ModeChoice::Friend => "friend",
             ModeChoice::Demo => "demo",
+            ModeChoice::Network => "network",
         }
     }
 
@@ -111,6 +133,7 @@ impl ModeChoice {
             ModeChoice::Computer => "Play the computer",
             ModeChoice::Friend => "Two players",
             ModeChoice::Demo => "Demo",
+            ModeChoice::Network => "Network",
         }
     }
 
@@ -119,8 +142,16 @@ impl ModeChoice {
             ModeChoice::Computer => "You against ChessPI",
             ModeChoice::Friend => "Take turns on this screen",
             ModeChoice::Demo => "The computer plays itself",
+            ModeChoice::Network => "Another ChessPI on this network",
         }
     }
+}
+
+/// In a network game: offer a game here, or join one offered nearby.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NetworkRole {
+    Host,
+    Join,
 }
 
 /// The New game dialog's current choices.
@@ -129,6 +160,7 @@ pub struct NewGameForm {
     pub mode: ModeChoice,
     pub colour: ColourChoice,
     pub level: Level,
+    pub network: NetworkRole,
 }
 
 impl NewGameForm {
@@ -136,35 +168,40 @@ impl NewGameForm {
     /// kind of game.
     pub fn from_setup(setup: &Setup) -> NewGameForm {
         let (mode, colour) = match setup.mode {
-            Mode::Computer { human } => (
-                ModeChoice::Computer,
-                match human {
-                    Color::White => ColourChoice::White,
-                    Color::Black => ColourChoice::Black,
-                },
-            ),
+            Mode::Computer { human } => (ModeChoice::Computer, ColourChoice::of(human)),
             Mode::Friend => (ModeChoice::Friend, ColourChoice::White),
             Mode::Demo => (ModeChoice::Demo, ColourChoice::White),
+            Mode::Network { local } => (ModeChoice::Network, ColourChoice::of(local)),
         };
         NewGameForm {
             mode,
             colour,
             level: setup.level,
+            network: NetworkRole::Host,
         }
     }
 
-    /// The setup to start, drawing the colour when the player asked for a random one.
+    /// The colour the player asked for, drawing it when they asked for a random one.
+    pub fn chosen_colour(&self) -> Color {
+        match self.colour {
+            ColourChoice::White => Color::White,
+            ColourChoice::Black => Color::Black,
+            ColourChoice::Random => random_color(),
+        }
+    }
+
+    /// The setup to start, drawing the colour when the player asked for a random one. A
+    /// network game starts only once a partner is found: its setup is the one the pairing gives.
     pub fn to_setup(&self) -> Setup {
         let mode = match self.mode {
             ModeChoice::Computer => Mode::Computer {
-                human: match self.colour {
-                    ColourChoice::White => Color::White,
-                    ColourChoice::Black => Color::Black,
-                    ColourChoice::Random => random_color(),
-                },
+                human: self.chosen_colour(),
             },
             ModeChoice::Friend => Mode::Friend,
             ModeChoice::Demo => Mode::Demo,
+            ModeChoice::Network => Mode::Network {
+                local: self.chosen_colour(),
+            },
         };
         Setup {
             mode,
@@ -174,7 +211,7 @@ impl NewGameForm {
 }
 
 /// A coin toss for the colour, seeded by the standard library's per-process random keys.
-fn random_color() -> Color {
+pub fn random_color() -> Color {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u64(
         std::time::SystemTime::now()
@@ -226,6 +263,7 @@ mod tests {
             mode: ModeChoice::Computer,
             colour: ColourChoice::Random,
             level: Level::DEFAULT,
+            network: NetworkRole::Host,
         };
         let mut seen = [false; 2];
         for _ in 0..200 {

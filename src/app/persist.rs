@@ -53,6 +53,10 @@ pub fn mode_of(setup: &Setup) -> GameMode {
             white: setup.level,
             black: setup.level,
         },
+        Mode::Network { local } => GameMode::Lan {
+            local,
+            peer: "Partner".to_string(),
+        },
     }
 }
 
@@ -301,6 +305,11 @@ impl Saver {
     /// stopped. `serial` changes when the controller starts another game, which then gets a
     /// new identity (the first serial seen keeps the restored identity).
     pub fn submit(&mut self, serial: u64, setup: &Setup, game: &Game) -> Option<u64> {
+        self.submit_mode(serial, mode_of(setup), game)
+    }
+
+    /// [`Saver::submit`] with the saved form of the players given.
+    pub fn submit_mode(&mut self, serial: u64, mode: GameMode, game: &Game) -> Option<u64> {
         match self.serial {
             None => self.serial = Some(serial),
             Some(s) if s != serial => {
@@ -314,7 +323,7 @@ impl Saver {
         let saved = SavedGame {
             id: self.identity.id,
             started_unix: self.identity.started_unix,
-            mode: mode_of(setup),
+            mode,
             game: game.clone(),
             clocks: None,
         };
@@ -334,7 +343,14 @@ impl Saver {
 
     /// [`Saver::submit`] for the controller's game.
     pub fn submit_current(&mut self, c: &super::controller::Controller) -> Option<u64> {
-        self.submit(c.game_serial(), &c.setup(), c.game())
+        let mode = match (c.setup().mode, c.partner()) {
+            (Mode::Network { local }, Some(p)) => GameMode::Lan {
+                local,
+                peer: p.name.clone(),
+            },
+            (_, _) => mode_of(&c.setup()),
+        };
+        self.submit_mode(c.game_serial(), mode, c.game())
     }
 
     /// The next game started is `saved` played on: it keeps its identity, so it replaces its

@@ -17,7 +17,7 @@ use super::persist::{self, Stores};
 use super::ui::{AppWindow, GameAdapter, StatusAdapter};
 use super::{App, AppError, display, initial_game, signals};
 use crate::battery::{BatteryEvent, BatteryLevel, BatteryMonitor, BatteryStatus, start_monitor};
-use crate::cli::RunOptions;
+use crate::cli::{LanStart, RunOptions};
 use crate::config::{self, Config, init_logging};
 use crate::power::ShutdownCommand;
 use crate::power::idle::IdleSettings;
@@ -108,6 +108,18 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     if cfg!(feature = "kms") {
         app.enable_shutdown(shutdown.clone());
     }
+    app.enable_network(config.lan.clone());
+    match &options.lan {
+        Some(LanStart::Host { color }) => {
+            let local = color.unwrap_or_else(|| crate::app::mode::random_color());
+            app.update_controller(|c| c.host_network(local));
+        }
+        Some(LanStart::Join { target, code }) => {
+            let target = with_default_port(target);
+            app.update_controller(|c| c.join_network(&target, code.as_deref()));
+        }
+        None => {}
+    }
     let _battery = start_battery(&app, &config, shutdown);
     let power = start_power(&app, &config);
     app.enable_device(DeviceControls::new(device_settings, admin, power));
@@ -134,6 +146,15 @@ fn finish(app: App) {
     }
     drop(app);
     log::info!("ChessPI stopped");
+}
+
+/// `HOST[:PORT]` with the protocol's port when none is given.
+fn with_default_port(target: &str) -> String {
+    if target.parse::<std::net::SocketAddr>().is_ok() || target.contains(':') {
+        target.to_string()
+    } else {
+        format!("{target}:{}", crate::lan::net::DEFAULT_PORT)
+    }
 }
 
 /// The state directory and the device settings stored in it.

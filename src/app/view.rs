@@ -2,11 +2,12 @@
 //! what changed so the software renderer repaints as little as possible.
 
 use super::controller::{CellView, Controller, MoveListRow, PlayerInfo};
-use super::mode::ModeChoice;
+use super::mode::{ModeChoice, NetworkRole};
 use super::ui::{
-    ActionView, AppWindow, DialogAdapter, GameAdapter, ModeView, MoveRow, NewGameAdapter,
-    OptionView, PlayerView, SquareView,
+    ActionView, AppWindow, DialogAdapter, GameAdapter, KeypadAdapter, ModeView, MoveRow,
+    NewGameAdapter, OptionView, PlayerView, SquareView, StatusAdapter,
 };
+use crate::lan::session::LinkState;
 use chesspi_engine::{Color, Piece, Role};
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -198,7 +199,7 @@ impl ViewModels {
                     .options
                     .iter()
                     .map(|o| OptionView {
-                        id: o.id.into(),
+                        id: o.id.as_str().into(),
                         label: o.label.as_str().into(),
                         primary: o.primary,
                         danger: o.danger,
@@ -210,13 +211,20 @@ impl ViewModels {
             None => dialog.set_visible(false),
         }
 
+        refresh_keypad(window, c);
+        refresh_network_status(window, c);
+
         let new_game = window.global::<NewGameAdapter>();
         match c.new_game_form() {
             Some(form) => {
                 let computer = form.mode == ModeChoice::Computer;
                 let demo = form.mode == ModeChoice::Demo;
+                let network = form.mode == ModeChoice::Network;
+                let hosting = network && form.network == NetworkRole::Host;
                 new_game.set_mode(form.mode.id().into());
-                new_game.set_show_colour(computer);
+                new_game.set_show_network(network);
+                new_game.set_hosting(hosting);
+                new_game.set_show_colour(computer || hosting);
                 new_game.set_colour(form.colour.index());
                 new_game.set_show_level(computer || demo);
                 new_game.set_level(i32::from(form.level.number()));
@@ -236,6 +244,10 @@ impl ViewModels {
                             "Two people share this screen. White starts; flip the board any time."
                         }
                         ModeChoice::Demo => "Sit back and watch. Tap New game to stop.",
+                        ModeChoice::Network if hosting => {
+                            "Offer a game here: the other ChessPI joins with the code shown."
+                        }
+                        ModeChoice::Network => "Join a game offered by a ChessPI nearby.",
                     }
                     .into(),
                 );
@@ -243,6 +255,42 @@ impl ViewModels {
             }
             None => new_game.set_visible(false),
         }
+    }
+}
+
+fn refresh_keypad(window: &AppWindow, c: &Controller) {
+    let keypad = window.global::<KeypadAdapter>();
+    match c.keypad_view() {
+        Some(k) => {
+            keypad.set_title(k.title.into());
+            keypad.set_text(k.text.into());
+            keypad.set_message(k.message.into());
+            keypad.set_message_alert(k.alert);
+            keypad.set_address(k.address);
+            keypad.set_can_submit(k.can_submit);
+            keypad.set_visible(true);
+        }
+        None => keypad.set_visible(false),
+    }
+}
+
+/// The status bar's network cell: shown during a network game.
+fn refresh_network_status(window: &AppWindow, c: &Controller) {
+    let status = window.global::<StatusAdapter>();
+    match c.partner() {
+        Some(p) => {
+            let label = match p.link {
+                LinkState::Connected => "● Connected",
+                LinkState::Reconnecting => "○ Reconnecting…",
+                LinkState::Waiting => "○ Waiting",
+                LinkState::Lost => "○ Connection lost",
+                LinkState::Closed => "○ Partner left",
+            };
+            status.set_network_label(label.into());
+            status.set_network_connected(p.link == LinkState::Connected);
+            status.set_network_visible(true);
+        }
+        None => status.set_network_visible(false),
     }
 }
 

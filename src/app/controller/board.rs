@@ -1,6 +1,8 @@
 //! The board: taps and drags on squares, promotion, and the player's moves.
 
 use super::Controller;
+use super::partner::LanRequest;
+use crate::app::mode::Mode;
 use chesspi_engine::{Move, Role, Square};
 
 #[derive(Debug, Clone, Copy)]
@@ -139,6 +141,9 @@ impl Controller {
 
     pub(super) fn play_human(&mut self, mv: Move) {
         if self.human_to_move() && self.game.play(mv).is_ok() {
+            if matches!(self.setup.mode, Mode::Network { .. }) {
+                self.lan(LanRequest::Play(mv));
+            }
             self.cancel_hint();
             self.after_change();
         }

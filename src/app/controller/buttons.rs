@@ -98,6 +98,10 @@ impl Controller {
         self.note = None;
         match action {
             Action::NewGame => self.open_new_game(),
+            // A network game's moves belong to both players: ask, do not take.
+            Action::Undo if self.partner().is_some() => {
+                self.offer_to_partner(crate::lan::codec::OfferKind::Takeback);
+            }
             Action::Undo => self.undo(),
             Action::Hint => {
                 self.selected = None;
@@ -127,7 +131,7 @@ impl Controller {
     pub(super) fn undo_count(&self) -> usize {
         let moves = self.game.moves().len();
         match self.setup.mode {
-            Mode::Demo => 0,
+            Mode::Demo | Mode::Network { .. } => 0,
             Mode::Friend => moves.min(1),
             Mode::Computer { human } => {
                 // Take back until a move of the player's is undone and it is their turn.
@@ -164,9 +168,13 @@ impl Controller {
 
     /// The buttons the side panel shows now.
     pub fn actions(&self) -> Vec<ActionItem> {
+        let network = self.partner().is_some();
         let item = |action: Action, enabled: bool, primary: bool| ActionItem {
             action,
-            label: action.label(),
+            label: match action {
+                Action::Undo if network => "Ask for takeback",
+                _ => action.label(),
+            },
             enabled,
             primary,
         };
@@ -181,7 +189,7 @@ impl Controller {
                 item(Action::ReviewDone, true, true),
             ];
         }
-        let can_undo = self.undo_count() > 0;
+        let can_undo = self.undo_count() > 0 || self.can_ask_takeback();
         if self.game.is_over() {
             return vec![
                 item(Action::NewGame, true, true),

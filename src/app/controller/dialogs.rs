@@ -1,8 +1,11 @@
 //! The menu and every dialog: what they offer, what a choice does, and how they look.
 
+use super::partner::LanRequest;
 use super::present::{claim_label, color_name};
 use super::{Controller, Effect, Purpose};
 use crate::app::mode::Mode;
+use crate::lan::codec::OfferKind;
+use crate::lan::session::LinkState;
 use chesspi_engine::Color;
 use chesspi_engine::game::{Game, GameError, Outcome, Termination};
 
@@ -35,6 +38,8 @@ pub enum Dialog {
     },
     /// A claimable draw offered to the player on move.
     ClaimDraw(Termination),
+    /// The network partner offers a draw or asks for a takeback.
+    PartnerOffer(OfferKind),
     /// The power key or the menu asked to turn the device off.
     ConfirmShutdown,
     /// Brightness, dimming, and About.
@@ -66,7 +71,7 @@ pub struct SavedGameChoice {
 /// A choice in a dialog.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DialogOption {
-    pub id: &'static str,
+    pub id: String,
     pub label: String,
     pub primary: bool,
     pub danger: bool,
@@ -111,6 +116,8 @@ impl Controller {
     /// A choice in the open dialog, by id.
     pub fn dialog_option(&mut self, id: &str) {
         let Some(dialog) = self.dialog.take() else {
+            // No dialog over it: the choice is the lobby's.
+            self.lobby_option(id);
             return;
         };
         match (dialog, id) {
@@ -153,7 +160,14 @@ impl Controller {
             }
             (Dialog::ConfirmResign, "resign") => {
                 let loser = self.resigning_color();
+                if self.partner().is_some() && !self.game.is_over() {
+                    self.lan(LanRequest::Resign);
+                }
                 self.end_game(|g| g.resign(loser));
+            }
+            (Dialog::PartnerOffer(_), "accept") => self.lan(LanRequest::Answer { accept: true }),
+            (Dialog::PartnerOffer(_), "decline") => {
+                self.lan(LanRequest::Answer { accept: false });
             }
             (Dialog::DrawOffered { .. }, "accept") => self.end_game(Game::agree_draw),
             (Dialog::DrawOffered { by }, "decline") => {
@@ -173,7 +187,10 @@ impl Controller {
 
     /// A tap outside the dialog: the same as its cancel choice. A draw offer needs an answer.
     pub fn dialog_dismissed(&mut self) {
-        if !matches!(self.dialog, Some(Dialog::DrawOffered { .. })) {
+        if !matches!(
+            self.dialog,
+            Some(Dialog::DrawOffered { .. } | Dialog::PartnerOffer(_))
+        ) {
             self.dialog = None;
         }
     }
@@ -181,7 +198,7 @@ impl Controller {
     /// Who resigns: the player on move between two people, the person against the computer.
     pub(super) fn resigning_color(&self) -> Color {
         match self.setup.mode {
-            Mode::Computer { human } => human,
+            Mode::Computer { human } | Mode::Network { local: human } => human,
             Mode::Friend | Mode::Demo => self.game.position().turn(),
         }
     }
@@ -199,13 +216,17 @@ impl Controller {
                     self.request(Purpose::DrawOffer);
                 }
             }
+            Mode::Network { .. } => self.offer_to_partner(OfferKind::Draw),
             Mode::Demo => {}
         }
     }
 
     /// The open dialog as the screen shows it.
     pub fn dialog_view(&self) -> Option<DialogView> {
-        Some(match self.dialog.as_ref()? {
+        let Some(dialog) = self.dialog.as_ref() else {
+            return self.lobby_view();
+        };
+        Some(match dialog {
             Dialog::Menu => self.menu_view(),
             Dialog::SavedGame(g) => saved_game_view(g),
             Dialog::ConfirmDelete(g) => view(
@@ -243,6 +264,7 @@ impl Controller {
                         color_name(self.resigning_color()),
                         color_name(!self.resigning_color())
                     ),
+                    Mode::Network { .. } => format!("{} wins the game.", self.partner_name()),
                     _ => "The computer wins the game.".to_string(),
                 },
                 vec![
@@ -271,6 +293,24 @@ impl Controller {
                     option("cancel", "Play on", false, false),
                 ],
             ),
+            Dialog::PartnerOffer(what) => {
+                let name = self.partner_name();
+                let (title, accept) = match what {
+                    OfferKind::Draw => (format!("{name} offers a draw"), "Accept the draw"),
+                    OfferKind::Takeback => (
+                        format!("{name} asks to take back a move"),
+                        "Allow the takeback",
+                    ),
+                };
+                view(
+                    &title,
+                    "Do you agree?".to_string(),
+                    vec![
+                        option("accept", accept, true, false),
+                        option("decline", "Decline, play on", false, false),
+                    ],
+                )
+            }
             Dialog::Info { title, message } => view(
                 title,
                 message.clone(),
@@ -325,7 +365,12 @@ impl Controller {
 
     fn resign_or_draw_view(&self) -> DialogView {
         let mut options = Vec::new();
-        if let Some(t) = self.game.claimable_draw() {
+        // A claim ends the game on this screen alone: not in a network game.
+        if let Some(t) = self
+            .game
+            .claimable_draw()
+            .filter(|_| self.partner().is_none())
+        {
             options.push(option("claim", &claim_label(t), true, false));
         }
         let resign = match self.setup.mode {
@@ -335,6 +380,9 @@ impl Controller {
         // Against the computer an offer is judged by a search, on the player's turn.
         let can_offer = match self.setup.mode {
             Mode::Computer { .. } => self.human_to_move() && self.thinking.is_none(),
+            Mode::Network { .. } => self
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none()),
             _ => true,
         };
         if can_offer {
@@ -376,7 +424,7 @@ fn saved_game_view(g: &SavedGameChoice) -> DialogView {
 
 fn option(id: &'static str, label: &str, primary: bool, danger: bool) -> DialogOption {
     DialogOption {
-        id,
+        id: id.to_string(),
         label: label.to_string(),
         primary,
         danger,

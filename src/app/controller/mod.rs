@@ -18,7 +18,9 @@
 mod board;
 mod buttons;
 mod dialogs;
+mod lobby;
 mod new_game;
+mod partner;
 mod present;
 mod review;
 #[cfg(test)]
@@ -27,6 +29,8 @@ mod thinking;
 
 pub use buttons::{Action, ActionItem};
 pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
+pub use lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
+pub use partner::{LanRequest, Partner};
 pub use present::{CellView, MoveListRow, PlayerInfo, ResultCard, Status};
 pub use thinking::{Purpose, Reply, ThinkRequest};
 
@@ -61,6 +65,10 @@ pub enum Effect {
     LevelChosen(Level),
     /// The user confirmed shutting the device down (the game is already saved).
     Shutdown,
+    /// Send this to the network partner.
+    Lan(LanRequest),
+    /// Host, browse, join or stop (finding a partner).
+    Network(NetworkEffect),
 }
 
 /// The state of the game screen.
@@ -90,6 +98,12 @@ pub struct Controller {
     /// Set while a saved game is reviewed; holds the current game.
     viewing: Option<Viewing>,
     settings: SettingsView,
+    /// The partner of a network game.
+    partner: Option<Partner>,
+    /// Finding a partner: hosting, browsing, keypad, connecting.
+    lobby: Option<Lobby>,
+    /// The host a code was last typed for (to ask again after a wrong code).
+    last_code_target: Option<KeyPurpose>,
     effects: Vec<Effect>,
 }
 
@@ -120,6 +134,9 @@ impl Controller {
             shutdown_allowed: false,
             viewing: None,
             settings: SettingsView::default(),
+            partner: None,
+            lobby: None,
+            last_code_target: None,
             effects: Vec::new(),
         };
         c.after_change();
@@ -197,7 +214,11 @@ impl Controller {
                 self.cancel_thinking();
                 self.request(Purpose::Move);
             }
-        } else if let Some(termination) = self.game.claimable_draw() {
+        } else if let Some(termination) = self
+            .game
+            .claimable_draw()
+            .filter(|_| self.setup.is_human(turn) && !self.setup.is_partner(!turn))
+        {
             let ply = self.game.moves().len();
             if self.claim_offered_at != Some(ply) && self.dialog.is_none() {
                 self.claim_offered_at = Some(ply);
@@ -219,6 +240,8 @@ impl Controller {
         self.new_game = None;
         self.claim_offered_at = None;
         self.note = None;
+        self.partner = None;
+        self.lobby = None;
         self.after_change();
     }
 }

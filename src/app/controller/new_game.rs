@@ -1,7 +1,7 @@
 //! The New game form: mode, colour and level, then the game it describes.
 
 use super::{Controller, Effect};
-use crate::app::mode::{ColourChoice, Mode, ModeChoice, NewGameForm};
+use crate::app::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
@@ -35,6 +35,17 @@ impl Controller {
         }
     }
 
+    /// Network: host a game (`true`) or join one.
+    pub fn new_game_network(&mut self, host: bool) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.network = if host {
+                NetworkRole::Host
+            } else {
+                NetworkRole::Join
+            };
+        }
+    }
+
     pub fn new_game_cancel(&mut self) {
         self.new_game = None;
     }
@@ -42,6 +53,12 @@ impl Controller {
     /// Starts the game the form describes.
     pub fn new_game_start(&mut self) {
         if let Some(form) = self.new_game.take() {
+            // A network game starts once a partner is found.
+            if form.mode == ModeChoice::Network {
+                let host = (form.network == NetworkRole::Host).then(|| form.chosen_colour());
+                self.open_lobby(host);
+                return;
+            }
             let setup = form.to_setup();
             if setup.mode != Mode::Friend {
                 self.effects.push(Effect::LevelChosen(setup.level));

@@ -3,6 +3,7 @@
 
 use super::{Controller, Purpose};
 use crate::app::mode::Mode;
+use crate::lan::session::LinkState;
 use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::san::to_san;
 use chesspi_engine::{Color, Move, Piece, Position, Role};
@@ -146,6 +147,8 @@ impl Controller {
             Mode::Friend => (color_name(color).to_string(), String::new()),
             // The colour is the name: "Computer (White)" left no room for the level.
             Mode::Demo => (color_name(color).to_string(), computer),
+            Mode::Network { local } if local == color => ("You".to_string(), String::new()),
+            Mode::Network { .. } => (self.partner_name().to_string(), "Network".to_string()),
         }
     }
 
@@ -207,7 +210,26 @@ impl Controller {
             (None, _) => "Draw".to_string(),
             (Some(w), Mode::Computer { human }) if w == human => "You win!".to_string(),
             (Some(_), Mode::Computer { .. }) => "The computer wins".to_string(),
+            (Some(w), Mode::Network { local }) if w == local => "You win!".to_string(),
+            (Some(_), Mode::Network { .. }) => format!("{} wins", self.partner_name()),
             (Some(w), _) => format!("{} wins", color_name(w)),
+        }
+    }
+
+    /// The status line while the network partner is to move: the connection decides.
+    fn partner_status(&self) -> Status {
+        let name = self.partner_name();
+        let link = self.partner.as_ref().map(|p| p.link);
+        let (text, thinking) = match link {
+            Some(LinkState::Connected) => (format!("{name} is thinking…"), true),
+            Some(LinkState::Reconnecting) => (format!("Reconnecting to {name}…"), true),
+            Some(LinkState::Closed) => (format!("{name} left the game"), false),
+            _ => (format!("Connection to {name} lost — waiting…"), true),
+        };
+        Status {
+            text,
+            alert: false,
+            thinking,
         }
     }
 
@@ -261,6 +283,9 @@ impl Controller {
                 alert: false,
                 thinking: true,
             };
+        }
+        if self.setup.is_partner(turn) {
+            return self.partner_status();
         }
         match self.thinking {
             Some((_, Purpose::Hint)) => {

@@ -1,0 +1,269 @@
+//! The shell's side of network games: starts hosting, browsing and joining for the
+//! controller's lobby, sends the player's requests to the network thread, and turns the
+//! network's events into controller calls. The network threads ring the UI thread through
+//! `GameAdapter.network-ready`; nothing here waits on the network.
+
+use std::net::SocketAddr;
+
+use chesspi_engine::game::Game;
+use slint::ComponentHandle;
+
+use super::controller::{Controller, HostEntry, LanRequest, NetworkEffect};
+use super::notice_board::Board;
+use super::ui::{AppWindow, GameAdapter};
+use crate::config::{LanConfig, PairingCode};
+use crate::lan::discovery::{Browser, Discovery, HostColor};
+use crate::lan::net::{Command, LanEvent, LanHandle, NetOptions};
+use crate::lan::session::{CodeChoice, Event, Session, Timing};
+use chesspi_engine::Color;
+
+/// Network games of one app: at most one game (hosted or joined) and one browser at a time.
+pub struct Network {
+    config: LanConfig,
+    name: String,
+    window: slint::Weak<AppWindow>,
+    lan: Option<LanHandle>,
+    discovery: Option<Discovery>,
+    browser: Option<Browser>,
+    /// Our advert while hosting.
+    advert: Option<String>,
+}
+
+impl Network {
+    pub fn new(config: LanConfig, window: &AppWindow) -> Network {
+        let name = config.display_name();
+        Network {
+            config,
+            name,
+            window: window.as_weak(),
+            lan: None,
+            discovery: None,
+            browser: None,
+            advert: None,
+        }
+    }
+
+    /// The addresses a hosted game listens on (tests connect to them).
+    pub fn local_addrs(&self) -> Vec<SocketAddr> {
+        self.lan
+            .as_ref()
+            .map(|l| l.local_addrs().to_vec())
+            .unwrap_or_default()
+    }
+
+    fn wake(&self) -> impl Fn() + Send + Sync + 'static {
+        let window = self.window.clone();
+        move || {
+            let _ = window.upgrade_in_event_loop(|w| {
+                w.global::<GameAdapter>().invoke_network_ready();
+            });
+        }
+    }
+
+    fn discovery(&mut self) -> Option<&Discovery> {
+        if !self.config.discovery {
+            return None;
+        }
+        if self.discovery.is_none() {
+            match Discovery::start(&self.config.interfaces) {
+                Ok(d) => self.discovery = Some(d),
+                Err(e) => log::warn!("{e}; hosts must be joined by address"),
+            }
+        }
+        self.discovery.as_ref()
+    }
+
+    /// Carries out a lobby effect.
+    pub fn lobby(&mut self, effect: NetworkEffect, c: &mut Controller, notices: &Board) {
+        match effect {
+            NetworkEffect::Host { local } => self.host(local, c, notices),
+            NetworkEffect::Browse => self.browse(c),
+            NetworkEffect::Join { target, code, .. } => {
+                self.stop();
+                let session = Session::guest(&self.name, &code, Timing::default());
+                match LanHandle::join(session, &target, NetOptions::default(), self.wake()) {
+                    Ok(handle) => self.lan = Some(handle),
+                    Err(e) => c.lobby_refused(None, &e.to_string()),
+                }
+            }
+            NetworkEffect::Cancel => self.stop(),
+        }
+    }
+
+    fn host(&mut self, local: Color, c: &mut Controller, notices: &Board) {
+        self.stop();
+        let code = match &self.config.code {
+            PairingCode::Random => CodeChoice::Random,
+            PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
+        };
+        let session = Session::host(&self.name, code, local, Game::new(), Timing::default());
+        let code = session.code().to_string();
+        let listen = self.config.listen_addrs();
+        match LanHandle::host(session, &listen, NetOptions::default(), self.wake()) {
+            Ok(handle) => {
+                log::info!("hosting a network game on {:?}", handle.local_addrs());
+                self.lan = Some(handle);
+                c.lobby_hosting(&self.name.clone(), &code);
+                let colour = match local {
+                    Color::White => HostColor::White,
+                    Color::Black => HostColor::Black,
+                };
+                let (name, port) = (self.name.clone(), self.config.port);
+                if let Some(d) = self.discovery() {
+                    match d.advertise(&name, colour, port) {
+                        Ok(instance) => self.advert = Some(instance),
+                        Err(e) => log::warn!("{e}; guests must type this device's address"),
+                    }
+                }
+            }
+            Err(e) => {
+                log::error!("cannot host a network game: {e}");
+                notices.raise(
+                    super::notices::Topic::Error,
+                    format!("Cannot offer a network game: {e}"),
+                );
+                c.lobby_cancel();
+            }
+        }
+    }
+
+    fn browse(&mut self, c: &mut Controller) {
+        if self.browser.is_some() {
+            return;
+        }
+        let window = self.window.clone();
+        let ring = move || {
+            let _ = window.upgrade_in_event_loop(|w| {
+                w.global::<GameAdapter>().invoke_network_ready();
+            });
+        };
+        let browser = self.discovery().map(|d| d.browse(ring));
+        match browser {
+            Some(Ok(b)) => self.browser = Some(b),
+            Some(Err(e)) => log::warn!("{e}; hosts must be joined by address"),
+            None => {}
+        }
+        c.lobby_hosts(Vec::new());
+    }
+
+    /// Stops hosting, joining and browsing (without a goodbye: a game in progress can be
+    /// picked up again by the partner).
+    fn stop(&mut self) {
+        self.browser = None;
+        if let (Some(instance), Some(d)) = (self.advert.take(), &self.discovery) {
+            d.withdraw(&instance);
+        }
+        self.lan = None;
+    }
+
+    /// The player leaves the network game for good (a new game): say goodbye.
+    pub fn leave(&mut self) {
+        if let Some(lan) = &self.lan {
+            lan.leave();
+        }
+        self.stop();
+    }
+
+    /// Whether a network game or lobby is running.
+    pub fn is_active(&self) -> bool {
+        self.lan.is_some() || self.browser.is_some()
+    }
+
+    /// Sends the player's request to the partner.
+    pub fn request(&self, request: LanRequest) {
+        let Some(lan) = &self.lan else {
+            log::warn!("no network game for {request:?}");
+            return;
+        };
+        lan.send(match request {
+            LanRequest::Play(mv) => Command::Play(mv),
+            LanRequest::Offer(what) => Command::Offer(what),
+            LanRequest::Answer { accept } => Command::Answer { accept },
+            LanRequest::Resign => Command::Resign,
+        });
+    }
+
+    /// Takes what the network threads reported.
+    pub fn receive(&mut self, c: &mut Controller, notices: &Board) {
+        if let Some(b) = &self.browser {
+            c.lobby_hosts(b.hosts().into_iter().filter_map(host_entry).collect());
+        }
+        let events = self.lan.as_ref().map(LanHandle::drain).unwrap_or_default();
+        for event in events {
+            self.event(event, c, notices);
+        }
+    }
+
+    fn event(&mut self, event: LanEvent, c: &mut Controller, notices: &Board) {
+        match event {
+            LanEvent::Session(e) => self.session_event(e, c, notices),
+            LanEvent::Refused(command, why) => {
+                log::warn!("network: {command:?} refused: {why}");
+                notices.raise(
+                    super::notices::Topic::Error,
+                    format!("Not sent to your partner: {why}."),
+                );
+            }
+            LanEvent::Unreachable(text) => c.lobby_refused(None, &text),
+        }
+    }
+
+    fn session_event(&mut self, e: Event, c: &mut Controller, notices: &Board) {
+        match e {
+            Event::Link(state) => c.network_link(state),
+            Event::Paired {
+                partner,
+                local,
+                game,
+                ..
+            } => {
+                self.browser = None;
+                if let (Some(instance), Some(d)) = (self.advert.take(), &self.discovery) {
+                    d.withdraw(&instance);
+                }
+                log::info!("network game with {partner}, playing {local:?}");
+                c.network_paired(&partner, local, game);
+            }
+            Event::Resynced { game } => c.network_resynced(game),
+            Event::PartnerMoved { ply, mv } => c.partner_moved(ply, mv),
+            Event::Acked { .. } | Event::OffersCleared => {}
+            Event::MoveRejected { ply, text, .. } => {
+                log::warn!("the partner refused our move {ply}: {text}");
+                c.network_taken_back(ply);
+            }
+            Event::OfferReceived(what) => c.partner_offered(what),
+            Event::OfferAnswered { what, accept } => c.partner_answered(what, accept),
+            Event::TakenBack { ply } => c.network_taken_back(ply),
+            Event::GameOver(outcome) => c.network_game_over(outcome),
+            Event::PartnerLeft => c.partner_left(),
+            Event::Refused { code, text } => {
+                self.stop();
+                c.lobby_refused(Some(code), &text);
+            }
+            Event::WrongCode { attempts } => {
+                notices.inform(format!("A wrong pairing code was tried ({attempts})"));
+            }
+            Event::CodeChanged(code) => {
+                let name = self.name.clone();
+                c.lobby_hosting(&name, &code);
+                notices.inform("Too many wrong codes: here is a new one");
+            }
+            Event::PeerError { code, text } => {
+                log::warn!("the partner reported {code:?}: {text}");
+            }
+        }
+    }
+}
+
+fn host_entry(h: crate::lan::discovery::FoundHost) -> Option<HostEntry> {
+    let addr = h.socket_addrs().into_iter().next()?;
+    Some(HostEntry {
+        name: h.name,
+        host_colour: match h.color {
+            Some(HostColor::White) => Some(Color::White),
+            Some(HostColor::Black) => Some(Color::Black),
+            _ => None,
+        },
+        target: addr.to_string(),
+    })
+}
