@@ -1,0 +1,179 @@
+//! The real app hosting a network game, headless: a peer written from docs/PROTOCOL.md joins
+//! over loopback TCP, a move tapped on the screen reaches the peer, the peer's move appears on
+//! the screen, bad input changes nothing, and a draw offer is answered through the dialog.
+//! One platform per process, so the scenario runs as one test.
+
+use chesspi::app::App;
+use chesspi::app::controller::Lobby;
+use chesspi::app::headless;
+use chesspi::app::mode::Setup;
+use chesspi::app::screenshot::square_center;
+use chesspi::app::ui::DialogAdapter;
+use chesspi::config::{LanConfig, PairingCode};
+use chesspi::lan::session::LinkState;
+use chesspi_engine::game::Game;
+use chesspi_engine::{Color, Square};
+use serde_json::{Value, json};
+use slint::{ComponentHandle, Model};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+fn wait(what: &str, mut done: impl FnMut() -> bool) {
+    assert!(
+        headless::pump_until(Duration::from_secs(10), &mut done),
+        "timed out waiting for {what}"
+    );
+}
+
+fn tap(app: &App, name: &str) {
+    let sq: Square = name.parse().expect("square");
+    let (x, y) = square_center(sq, app.with_controller(|c| c.is_flipped()));
+    headless::tap(x, y).expect("tap");
+}
+
+/// The peer: writes lines, and a reader thread hands over every object but pings (which it
+/// answers itself, as a client must).
+struct Peer {
+    stream: TcpStream,
+    lines: Receiver<Value>,
+}
+
+impl Peer {
+    fn connect(addr: std::net::SocketAddr) -> Peer {
+        let stream = TcpStream::connect(addr).expect("connect");
+        let mut writer = stream.try_clone().expect("clone");
+        let reader = BufReader::new(stream.try_clone().expect("clone"));
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                let Ok(v) = serde_json::from_str::<Value>(&line) else {
+                    break;
+                };
+                if v["type"] == "ping" {
+                    let pong = json!({"type": "pong", "seq": v["seq"]});
+                    let _ = writer.write_all(format!("{pong}\n").as_bytes());
+                    continue;
+                }
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        Peer { stream, lines }
+    }
+
+    fn send(&mut self, v: &Value) {
+        self.stream
+            .write_all(format!("{v}\n").as_bytes())
+            .expect("send");
+    }
+
+    /// The next object other than pong, pumping the app's event loop meanwhile.
+    fn next(&mut self, what: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            headless::pump();
+            match self.lines.recv_timeout(Duration::from_millis(10)) {
+                Ok(v) if v["type"] == "pong" => {}
+                Ok(v) => return v,
+                Err(_) if Instant::now() > deadline => panic!("timed out waiting for {what}"),
+                Err(_) => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn a_network_game_through_the_real_app() {
+    headless::install().expect("headless");
+    let app = App::new(Game::new(), Setup::FIRST_START).expect("app");
+    app.window().show().expect("window");
+    app.enable_network(LanConfig {
+        name: Some("Board".into()),
+        port: 0,
+        listen: vec!["127.0.0.1".parse().expect("ip")],
+        discovery: false,
+        interfaces: Vec::new(),
+        code: PairingCode::Fixed("2468".into()),
+    });
+    app.update_controller(|c| c.host_network(Color::White));
+    wait("hosting", || !app.network_addrs().is_empty());
+    let dialog = app.window().global::<DialogAdapter>();
+    assert_eq!(dialog.get_title(), "Waiting for a partner…");
+    assert!(
+        dialog.get_message().contains("2468"),
+        "{}",
+        dialog.get_message()
+    );
+    assert!(matches!(
+        app.with_controller(|c| c.lobby().cloned()),
+        Some(Lobby::Hosting { .. })
+    ));
+
+    // A wrong code is refused; the right one pairs.
+    let addr = app.network_addrs()[0];
+    let mut wrong = Peer::connect(addr);
+    wrong.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1111","resume":null}));
+    assert_eq!(wrong.next("the refusal")["code"], "bad_code");
+    let mut peer = Peer::connect(addr);
+    peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"2468","resume":null}));
+    let welcome = peer.next("the welcome");
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    assert_eq!(welcome["you"], "black");
+    wait("the game with the partner", || {
+        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+    });
+    assert!(!dialog.get_visible(), "the waiting dialog closed");
+    let names = app.with_controller(|c| c.players());
+    assert_eq!(names.0.name, "Peer");
+    assert_eq!(names.1.name, "You");
+
+    // A move tapped on the screen reaches the peer.
+    tap(&app, "e2");
+    tap(&app, "e4");
+    let mv = peer.next("our move");
+    assert_eq!(mv, json!({"type":"move","ply":0,"uci":"e2e4"}));
+    peer.send(&json!({"type":"ack","ply":0}));
+
+    // Garbage, an illegal move and a move out of turn change nothing.
+    peer.send(&json!({"type":"move","ply":1,"uci":"e7e4"}));
+    assert_eq!(peer.next("the refusal")["code"], "illegal_move");
+    peer.stream.write_all(b"this is not json\n").expect("send");
+    assert_eq!(peer.next("the refusal")["code"], "bad_message");
+    peer.send(&json!({"type":"move","ply":2,"uci":"d2d4"}));
+    assert_eq!(peer.next("the refusal")["code"], "bad_ply");
+    assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
+
+    // The peer's move appears on the screen.
+    peer.send(&json!({"type":"move","ply":1,"uci":"e7e5"}));
+    assert_eq!(peer.next("the ack"), json!({"type":"ack","ply":1}));
+    wait("the peer's move on the board", || {
+        app.with_controller(|c| c.game().moves().len() == 2)
+    });
+
+    // A draw offer is a dialog; declining answers the peer.
+    peer.send(&json!({"type":"offer","what":"draw"}));
+    wait("the offer dialog", || dialog.get_visible());
+    assert_eq!(dialog.get_title(), "Peer offers a draw");
+    let options: Vec<String> = dialog
+        .get_options()
+        .iter()
+        .map(|o| o.id.to_string())
+        .collect();
+    assert_eq!(options, ["accept", "decline"]);
+    dialog.invoke_option_chosen("decline".into());
+    let reply = peer.next("the reply");
+    assert_eq!(reply["type"], "reply");
+    assert_eq!(reply["accept"], false);
+
+    // The peer resigns: the game is over with us as the winner.
+    peer.send(&json!({"type":"resign"}));
+    wait("the result", || app.with_controller(|c| c.game().is_over()));
+    assert_eq!(
+        app.with_controller(|c| c.result().map(|r| r.title)),
+        Some("You win!".to_string())
+    );
+}
