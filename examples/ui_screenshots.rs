@@ -143,5 +143,40 @@ fn main() -> Result<(), Box<dyn Error>> {
         },
     );
     shoot(&app, &dir, "notice-critical.png")?;
+
+    // Network play: the New game form, hosting, joining with the keypad, a game under way.
+    let app = open(Game::new(), you_white)?;
+    app.update_controller(|c| {
+        c.action(Action::NewGame);
+        c.new_game_mode("network");
+    });
+    shoot(&app, &dir, "new-game-network.png")?;
+    // Hosting for real, on loopback only.
+    app.enable_network(chesspi::config::LanConfig {
+        name: Some("Kitchen table".into()),
+        port: 0,
+        listen: vec![std::net::Ipv4Addr::LOCALHOST.into()],
+        discovery: false,
+        interfaces: Vec::new(),
+        code: chesspi::config::PairingCode::Fixed("4821".into()),
+    });
+    app.update_controller(|c| {
+        c.new_game_cancel();
+        c.host_network(Color::White);
+    });
+    shoot(&app, &dir, "network-hosting.png")?;
+    app.update_controller(|c| {
+        c.lobby_cancel();
+        c.join_network("192.168.1.20:7531", None);
+        for k in ["4", "8", "2"] {
+            c.keypad_key(k);
+        }
+    });
+    shoot(&app, &dir, "network-keypad.png")?;
+    app.update_controller(|c| {
+        c.lobby_cancel();
+        c.network_paired("Kitchen table", Color::Black, game("e2e4 c7c5 g1f3").unwrap_or_default());
+    });
+    shoot(&app, &dir, "network-game.png")?;
     Ok(())
 }

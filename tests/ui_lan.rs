@@ -102,9 +102,9 @@ fn a_network_game_through_the_real_app() {
     app.update_controller(|c| c.host_network(Color::White));
     wait("hosting", || !app.network_addrs().is_empty());
     let dialog = app.window().global::<DialogAdapter>();
-    assert_eq!(dialog.get_title(), "Waiting for a partner…");
+    assert_eq!(dialog.get_title(), "Pairing code 2468");
     assert!(
-        dialog.get_message().contains("2468"),
+        dialog.get_message().contains("Waiting for a partner"),
         "{}",
         dialog.get_message()
     );

@@ -346,13 +346,18 @@ impl Controller {
         };
         let cancel = || opt("cancel".into(), "Cancel".into(), false);
         let (title, message, options) = match self.lobby.as_ref()? {
-            Lobby::Hosting { name, code } => (
+            // The code in the title's big letters: it is read from across the table.
+            Lobby::Hosting { name, code } if code.is_empty() => (
                 "Waiting for a partner…".to_string(),
-                if code.is_empty() {
-                    "Opening the game on the network…".to_string()
-                } else {
-                    format!("This ChessPI: {name}\nPairing code: {code}")
-                },
+                format!("Opening the game on the network as {name}…"),
+                vec![cancel()],
+            ),
+            Lobby::Hosting { name, code } => (
+                format!("Pairing code {code}"),
+                format!(
+                    "Waiting for a partner… On the other ChessPI: New game, Network, Join a \
+                     game, then {name}, then this code."
+                ),
                 vec![cancel()],
             ),
             Lobby::Browsing { hosts } => {
