@@ -381,6 +381,38 @@ pub fn write(pos: &Position) -> String {
     out
 }
 
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        parse(STARTPOS).expect("the start position FEN is valid")
+    }
+
+    /// Parses a FEN string into a validated position.
+    ///
+    /// # Errors
+    /// A [`FenError`] naming the field and what is wrong with it.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        parse(fen)
+    }
+
+    /// The position as FEN.
+    pub fn to_fen(&self) -> String {
+        write(self)
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", write(self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

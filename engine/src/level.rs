@@ -3,8 +3,14 @@
 //! A level is mostly a node budget, so it plays the same on every device, plus a depth cap and,
 //! up to level 7, deliberate imprecision (see [`Weakness`]). Level 10 is full strength; its
 //! time cap keeps a move within about 3 seconds on a Raspberry Pi 3.
+//!
+//! Levels are built on the search: they only choose its limits. The kiosk's computer player,
+//! [`Searcher::choose_move`], is therefore defined here; the search knows nothing of levels.
 
-use crate::search::{SearchLimits, Weakness};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::search::{SearchLimits, Searcher, Weakness};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// One of the ten playing levels.
@@ -125,6 +131,19 @@ impl Level {
             }),
             ..SearchLimits::default()
         }
+    }
+}
+
+impl Searcher {
+    /// The kiosk's computer player: a move for the side to move at this level, or `None` when
+    /// the game is over or has no legal move. Blocks until done or `stop` is set; a stopped
+    /// search still returns the best move found so far.
+    pub fn choose_move(&mut self, game: &Game, level: Level, stop: &AtomicBool) -> Option<Move> {
+        if game.is_over() {
+            return None;
+        }
+        let seed = self.next_seed();
+        self.game_move(game, level.limits(seed), stop)
     }
 }
 

@@ -113,7 +113,9 @@ impl MoveSet {
 }
 
 /// A legal chess position. Built from the start position, from FEN (validated), or by
-/// playing legal moves; it cannot describe an impossible board.
+/// playing legal moves; it cannot describe an impossible board. The constructors from
+/// notation (`startpos`, `from_fen`), `to_fen`, `Debug` and `Default` live in [`crate::fen`]:
+/// notation is a layer above the position, which knows nothing of it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     roles: [Bitboard; 6],
@@ -126,18 +128,6 @@ pub struct Position {
     fullmove_number: u32,
     hash: u64,
     checkers: Bitboard,
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::fen::write(self))
-    }
-}
-
-impl Default for Position {
-    fn default() -> Self {
-        Position::startpos()
-    }
 }
 
 /// Error for a move that is not legal in the position it is played in.
@@ -166,24 +156,6 @@ pub(crate) struct Setup {
 }
 
 impl Position {
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        crate::fen::parse(crate::fen::STARTPOS).expect("the start position FEN is valid")
-    }
-
-    /// Parses a FEN string into a validated position.
-    ///
-    /// # Errors
-    /// A [`crate::FenError`] naming the field and what is wrong with it.
-    pub fn from_fen(fen: &str) -> Result<Position, crate::FenError> {
-        crate::fen::parse(fen)
-    }
-
-    /// The position as FEN.
-    pub fn to_fen(&self) -> String {
-        crate::fen::write(self)
-    }
-
     /// Builds a position from a setup whose board has already been checked by the FEN
     /// reader (kings, pawns, castling). Computes hash and checkers; keeps the en passant
     /// square only if a capture there is legal.

@@ -11,7 +11,6 @@ pub use limits::{Clock, SearchLimits, Weakness};
 
 use crate::eval::{self, SEE_VALUE};
 use crate::game::Game;
-use crate::level::Level;
 use crate::moves::Move;
 use crate::position::Position;
 use ordering::{History, MovePicker, captured, is_bad_capture_score, is_tactical, see_ge};
@@ -134,7 +133,7 @@ impl Searcher {
     }
 
     /// Caps the thinking time of [`Searcher::choose_move`] and [`Searcher::hint`] (a slow
-    /// device must not think longer than its owner allows). `None` leaves the levels' own times.
+    /// device must not think longer than its owner allows). `None` leaves the limits' own times.
     pub fn set_time_cap(&mut self, cap: Option<Duration>) {
         self.time_cap = cap;
     }
@@ -162,35 +161,30 @@ impl Searcher {
         self.rng = seed | 1;
     }
 
-    /// The kiosk's computer player: a move for the side to move at this level, or `None` when
-    /// the game is over or has no legal move. Blocks until done or `stop` is set; a stopped
-    /// search still returns the best move found so far.
-    pub fn choose_move(&mut self, game: &Game, level: Level, stop: &AtomicBool) -> Option<Move> {
-        if game.is_over() {
-            return None;
-        }
-        let seed = self.next_seed();
-        let limits = self.capped(level.limits(seed));
-        let result = self.search(
-            game.position(),
-            game.history_hashes(),
-            &limits,
-            stop,
-            &mut |_| {},
-        );
-        result.best_move
-    }
-
     /// A suggestion for the player to move, at a strong but quick setting.
     pub fn hint(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
         if game.is_over() {
             return None;
         }
-        let limits = self.capped(SearchLimits {
+        let limits = SearchLimits {
             nodes: Some(HINT_NODES),
             movetime: Some(HINT_TIME),
             ..SearchLimits::default()
-        });
+        };
+        self.game_move(game, limits, stop)
+    }
+
+    /// The best move for the side to move in `game` within `limits`, shortened by the time
+    /// cap, or `None` when there is no legal move. Blocks until done or `stop` is set; a
+    /// stopped search still returns the best move found so far. (The levels' computer player,
+    /// [`Searcher::choose_move`], is built on this in [`crate::level`].)
+    pub(crate) fn game_move(
+        &mut self,
+        game: &Game,
+        limits: SearchLimits,
+        stop: &AtomicBool,
+    ) -> Option<Move> {
+        let limits = self.capped(limits);
         self.search(
             game.position(),
             game.history_hashes(),
@@ -201,7 +195,8 @@ impl Searcher {
         .best_move
     }
 
-    fn next_seed(&mut self) -> u64 {
+    /// The next seed for a weak level's imprecise choice.
+    pub(crate) fn next_seed(&mut self) -> u64 {
         // xorshift64
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
@@ -906,16 +901,20 @@ mod tests {
     #[test]
     fn the_time_cap_shortens_but_never_lengthens() {
         let mut searcher = Searcher::new(1);
-        let level = Level::new(10).expect("level");
-        let own = level.limits(1).movetime;
-        assert_eq!(searcher.capped(level.limits(1)).movetime, own);
+        let limits = SearchLimits {
+            nodes: Some(400_000),
+            movetime: Some(Duration::from_secs(3)),
+            ..SearchLimits::default()
+        };
+        let own = limits.movetime;
+        assert_eq!(searcher.capped(limits.clone()).movetime, own);
         searcher.set_time_cap(Some(Duration::from_millis(50)));
         assert_eq!(
-            searcher.capped(level.limits(1)).movetime,
+            searcher.capped(limits.clone()).movetime,
             Some(Duration::from_millis(50))
         );
         searcher.set_time_cap(Some(Duration::from_secs(600)));
-        assert_eq!(searcher.capped(level.limits(1)).movetime, own);
+        assert_eq!(searcher.capped(limits).movetime, own);
         let none = SearchLimits::default();
         assert_eq!(
             searcher.capped(none).movetime,
