@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+"""ChessPI's device test: boots the device system (scripts/device-image) in QEMU
+(scripts/device-run) and uses it as a person would, through QMP only: looks at the KMS screen
+(screendump), touches it (virtio-multitouch events). The serial console's root shell
+(chesspi.test_console) is used only to read what the system says about itself (journal, unit
+state, processes) and to load the display driver late.
+
+Run by scripts/test-device; Python 3 standard library only. Pictures go to
+target/device/test/. Exit status 0 when every check passed.
+"""
+
+import json
+import os
+import random
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import time
+import zlib
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DEVICE = os.path.join(ROOT, "target", "device")
+OUT = os.path.join(DEVICE, "test")
+
+BOARD = 480  # the board: 8 x 60 px squares at the top left of the 800x480 screen
+SQUARE = 60
+# How long the board may take to appear after QEMU starts (measured ~25 s on 2 shared cores).
+BOOT_PATIENCE = 120
+results = []
+
+
+def log(text):
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
+def check(name, ok, detail=""):
+    results.append((name, ok, detail))
+    log(f"{'PASS' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}")
+    return ok
+
+
+# --- PNG (8-bit RGB/RGBA, not interlaced: what QEMU and the app write) ------------------------
+
+def read_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0, (path, depth, colour)
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev, i = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b = prev[x]
+            c = prev[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + a) & 255
+            elif kind == 2:
+                line[x] = (line[x] + b) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[x] = (line[x] + pred) & 255
+        rows.append(bytes(line))
+        prev = line
+    # RGB only, as one row list.
+    pixels = [bytes(r[j] for j in range(len(r)) if j % channels < 3) for r in rows] \
+        if channels == 4 else rows
+    return width, height, pixels
+
+
+def square_box(name, flipped=False):
+    file, rank = ord(name[0]) - ord("a"), int(name[1]) - 1
+    col, row = (7 - file, rank) if flipped else (file, 7 - rank)
+    return col * SQUARE, row * SQUARE
+
+
+def square_pixels(png, name):
+    _, _, rows = png
+    x0, y0 = square_box(name)
+    return [rows[y][x0 * 3:(x0 + SQUARE) * 3] for y in range(y0, y0 + SQUARE)]
+
+
+def diff(a, b):
+    """Mean absolute difference per channel of two equal pixel blocks (lists of rows)."""
+    total = count = 0
+    for ra, rb in zip(a, b):
+        total += sum(abs(x - y) for x, y in zip(ra, rb))
+        count += len(ra)
+    return total / max(count, 1)
+
+
+def board_diff(a, b):
+    return diff([r[:BOARD * 3] for r in a[2][:BOARD]], [r[:BOARD * 3] for r in b[2][:BOARD]])
+
+
+SQUARES = [f + r for f in "abcdefgh" for r in "12345678"]
+
+
+def changed_squares(a, b, limit=4.0):
+    return [s for s in SQUARES if diff(square_pixels(a, s), square_pixels(b, s)) > limit]
+
+
+# --- QEMU --------------------------------------------------------------------------------------
+
+class Qmp:
+    def __init__(self, path):
+        deadline = time.time() + 30
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(path)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        self.file = self.sock.makefile("rw")
+        json.loads(self.file.readline())  # greeting
+        self.call("qmp_capabilities")
+
+    def call(self, command, **arguments):
+        msg = {"execute": command}
+        if arguments:
+            msg["arguments"] = arguments
+        self.file.write(json.dumps(msg) + "\n")
+        self.file.flush()
+        while True:
+            answer = json.loads(self.file.readline())
+            if "return" in answer:
+                return answer["return"]
+            if "error" in answer:
+                raise RuntimeError(f"{command}: {answer['error']}")
+
+    def screendump(self, path):
+        self.call("screendump", filename=path, format="png")
+        return read_png(path)
+
+    def touch(self, points, tracking_id):
+        """One finger: down at the first point, moved through the others, lifted."""
+        def pos(x, y):
+            return [
+                {"type": "mtt", "data": {"type": "data", "slot": 0, "tracking-id": tracking_id,
+                                         "axis": "x", "value": int(x * 32767 / 799)}},
+                {"type": "mtt", "data": {"type": "data", "slot": 0, "tracking-id": tracking_id,
+                                         "axis": "y", "value": int(y * 32767 / 479)}},
+            ]
+        x, y = points[0]
+        down = [{"type": "mtt", "data": {"type": "begin", "slot": 0, "tracking-id": tracking_id,
+                                         "axis": "x", "value": 0}}]
+        self.call("input-send-event", events=down + pos(x, y) + [
+            {"type": "btn", "data": {"button": "touch", "down": True}}])
+        for x, y in points[1:]:
+            time.sleep(0.05)
+            self.call("input-send-event", events=pos(x, y))
+        time.sleep(0.08)
+        self.call("input-send-event", events=[
+            {"type": "mtt", "data": {"type": "end", "slot": 0, "tracking-id": -1,
+                                     "axis": "x", "value": 0}},
+            {"type": "btn", "data": {"button": "touch", "down": False}}])
+
+
+def centre(name):
+    x, y = square_box(name)
+    return x + SQUARE // 2, y + SQUARE // 2
+
+
+class Console:
+    """The serial console's root shell: run a command, get its output."""
+
+    def __init__(self, path):
+        deadline = time.time() + 30
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(path)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        self.sock.settimeout(0.5)
+        self.buffer = b""
+
+    def run(self, command, timeout=60):
+        tag = f"{random.getrandbits(32):08x}"
+        # The markers are split by quotes so the terminal's echo of the command never matches.
+        line = f"echo B'{tag}'; {command}; echo E'{tag}' $?\n"
+        self.buffer = b""
+        deadline = time.time() + timeout
+        sent_at = 0.0
+        while True:
+            if time.time() - sent_at > 10:  # the shell may not be there yet: ask again
+                self.sock.sendall(line.encode())
+                sent_at = time.time()
+            try:
+                chunk = self.sock.recv(65536)
+                self.buffer += chunk
+            except socket.timeout:
+                pass
+            text = self.buffer.decode(errors="replace")
+            start, end = text.rfind(f"B{tag}\r\n"), text.rfind(f"E{tag} ")
+            if start >= 0 and end > start:
+                rest = text[end + len(f"E{tag} "):]
+                if "\n" in rest:
+                    out = text[start + len(tag) + 3:end].replace("\r", "")
+                    return int(rest.split()[0]), out
+            if time.time() > deadline:
+                raise TimeoutError(f"no answer to {command!r}: {text[-2000:]}")
+
+
+class Device:
+    def __init__(self, disk, name, append=""):
+        self.name = name
+        self.qmp_path = os.path.join(OUT, f"{name}.qmp")
+        self.serial_path = os.path.join(OUT, f"{name}.serial")
+        for p in (self.qmp_path, self.serial_path):
+            if os.path.exists(p):
+                os.unlink(p)
+        self.started = time.time()
+        self.proc = subprocess.Popen(
+            [os.path.join(ROOT, "scripts", "device-run"), "--qmp", self.qmp_path,
+             "--serial", self.serial_path, "--disk", disk, "--append", append],
+            stdout=open(os.path.join(OUT, f"{name}.qemu.log"), "w"), stderr=subprocess.STDOUT)
+        self.qmp = Qmp(self.qmp_path)
+        self.console = Console(self.serial_path)
+
+    def shot(self, label):
+        return self.qmp.screendump(os.path.join(OUT, f"{self.name}-{label}.png"))
+
+    def wait_for_screen(self, reference, label, patience=BOOT_PATIENCE, limit=3.0):
+        """Screendumps until the board matches `reference`; returns (seconds since start, png)."""
+        deadline = time.time() + patience
+        best = None
+        while time.time() < deadline:
+            try:
+                png = self.shot(label)
+                d = board_diff(png, reference)
+                best = d if best is None else min(best, d)
+                if d <= limit:
+                    return time.time() - self.started, png
+            except (RuntimeError, AssertionError):
+                pass  # no picture yet (the guest has not set a mode)
+            time.sleep(0.5)
+        return None, best
+
+    def sh(self, command, timeout=60):
+        return self.console.run(command, timeout)
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait()
+
+    def wait_off(self, timeout):
+        try:
+            self.proc.wait(timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+
+
+def reference(name, taps=()):
+    path = os.path.join(OUT, f"reference-{name}.png")
+    args = [HOST_APP, "--screenshot", path]
+    for t in taps:
+        args += ["--tap", t]
+    subprocess.run(args, check=True, capture_output=True)
+    return read_png(path)
+
+
+def service_state(dev):
+    """The unit's properties that tell whether its start went well, as a dict."""
+    _, out = dev.sh("systemctl show chesspi -p NRestarts -p ActiveState -p SubState "
+                    "-p ExecMainStatus -p Result")
+    return dict(line.split("=", 1) for line in out.split() if "=" in line)
+
+
+def first_start_ok(state):
+    return state.get("NRestarts") == "0" and state.get("ActiveState") == "active"
+
+
+def journal_denials(dev):
+    _, out = dev.sh("journalctl -b -u chesspi --no-pager -o cat | "
+                    "grep -iE 'denied|not permitted|cannot open the display' || true")
+    return out.strip()
+
+
+def main():
+    global HOST_APP
+    os.makedirs(OUT, exist_ok=True)
+    for f in ("rootfs.ext4", "vmlinuz", "initrd.img"):
+        if not os.path.exists(os.path.join(DEVICE, f)):
+            sys.exit(f"target/device/{f} missing: run scripts/device-image first")
+    HOST_APP = os.environ.get("CHESSPI_HOST_APP", os.path.join(ROOT, "target", "debug", "chesspi"))
+    start_ref = reference("start")
+    pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
+    empty_light = square_pixels(start_ref, "d3")
+    empty_dark = square_pixels(start_ref, "e3")
+
+    disk = os.path.join(OUT, "disk.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+
+    # 1. First boot: the board on the KMS screen, as the app's own renderer draws it.
+    dev = Device(disk, "boot1")
+    took, png = dev.wait_for_screen(start_ref, "board")
+    check("board on the KMS screen matches the app's headless picture", took is not None,
+          f"{took:.1f} s after QEMU started" if took else f"closest board difference {png}")
+    if took is None:
+        dev.kill()
+        return
+    timings = {"board_after_s": round(took, 1)}
+
+    # 2. A move by touch: e2, then e4; the computer answers.
+    dev.qmp.touch([centre("e2")], 1)
+    time.sleep(0.4)
+    dev.qmp.touch([centre("e4")], 2)
+    deadline, answered, png = time.time() + 30, False, None
+    while time.time() < deadline and not answered:
+        time.sleep(0.5)
+        png = dev.shot("after-e4")
+        black = [s for s in changed_squares(start_ref, png) if s[1] in "5678"]
+        answered = diff(square_pixels(png, "e4"), pawn_light) < 3 and len(black) >= 2
+    check("e2-e4 by touch is on the screen, and the computer's reply", answered,
+          f"changed: {changed_squares(start_ref, png)}")
+    before_drag = png
+    # A drag: d2 to d4 in one gesture.
+    points = [centre("d2")] + [(centre("d2")[0], centre("d2")[1] - 12 * i) for i in range(1, 11)]
+    dev.qmp.touch(points, 3)
+    time.sleep(2)
+    png = dev.shot("after-drag")
+    check("a drag d2-d4 moves the pawn", diff(square_pixels(png, "d2"), empty_dark) < 3,
+          f"changed since the reply: {changed_squares(before_drag, png)}")
+    time.sleep(3)  # the computer's reply
+
+    # 6. The service: its user, its first start, nothing denied, the security rating.
+    status, out = dev.sh("ps -o user= -C chesspi")
+    check("the app runs as chesspi", out.strip() == "chesspi", out.strip())
+    state = service_state(dev)
+    check("first start succeeded (NRestarts=0)", first_start_ok(state), str(state))
+    denials = journal_denials(dev)
+    check("nothing denied in the service's journal", denials == "", denials)
+    _, security = dev.sh("systemd-analyze security chesspi --no-pager | tail -n 1")
+    _, chain = dev.sh("systemd-analyze critical-chain chesspi.service --no-pager")
+    _, blame = dev.sh("systemd-analyze --no-pager | head -n 1")
+    _, memory = dev.sh("ps -o rss=,pcpu= -C chesspi")
+    with open(os.path.join(OUT, "boot1-system.txt"), "w") as f:
+        f.write(f"{security}\n{chain}\n{blame}\nrss_kb pcpu: {memory}\n")
+    log(f"security: {security.strip()}; rss/cpu: {memory.strip()}")
+
+    # 4. Power cut in the middle of the game: the same position after the next boot.
+    on_screen = dev.shot("before-cut")
+    dev.kill()
+    dev = Device(disk, "boot2")
+    took, png = dev.wait_for_screen(on_screen, "after-cut")
+    check("after a power cut the same position is on the screen", took is not None,
+          f"{took:.1f} s" if took else f"closest difference {png}")
+    timings["board_after_cut_s"] = round(took, 1) if took else None
+
+    # SIGTERM on the device: the unit stops the app cleanly (exit 0, "stopping" in the log).
+    dev.sh("systemctl stop chesspi")
+    _, out = dev.sh("journalctl -b -u chesspi --no-pager -o cat | tail -n 8")
+    state = service_state(dev)
+    check("systemctl stop: the app says it stops and exits 0",
+          "SIGTERM received: stopping" in out and "ChessPI stopped" in out
+          and state.get("ExecMainStatus") == "0" and state.get("Result") == "success",
+          f"{state} / {out.strip()[-300:]}")
+    dev.console.sock.sendall(b"poweroff\n")
+    check("poweroff from the console ends QEMU", dev.wait_off(60))
+    if dev.proc.poll() is None:
+        dev.kill()
+
+    # The DRM driver loaded late: the service starts before the display exists, waits for it,
+    # and its first start succeeds (issue 18: without the fix, 'Operation not permitted').
+    dev = Device(disk, "late-drm", append="modprobe.blacklist=virtio_gpu")
+    _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5; done;"
+                    " ls /dev/dri 2>&1; grep -w drm /proc/devices; systemctl is-active chesspi", timeout=180)
+    log(f"before the driver: {out.strip()}")
+    time.sleep(3)
+    dev.sh("modprobe virtio_gpu")
+    took, png = dev.wait_for_screen(on_screen, "late-drm", patience=60)
+    check("with the driver loaded late the board appears", took is not None,
+          f"{took:.1f} s after QEMU started" if took else f"closest difference {png}")
+    state = service_state(dev)
+    check("late driver: first start succeeded (NRestarts=0)", first_start_ok(state), str(state))
+    denials = journal_denials(dev)
+    check("late driver: nothing denied", denials == "", denials)
+    _, waited = dev.sh("journalctl -b -u chesspi --no-pager -o cat | grep -E 'display' || true")
+    log(f"late driver, the app's log: {waited.strip()}")
+    dev.console.sock.sendall(b"poweroff\n")
+    if not dev.wait_off(60):
+        dev.kill()
+
+    with open(os.path.join(OUT, "timings.json"), "w") as f:
+        json.dump(timings, f, indent=1)
+    log(f"timings: {timings}")
+
+
+if __name__ == "__main__":
+    HOST_APP = ""
+    try:
+        main()
+    finally:
+        failed = [r for r in results if not r[1]]
+        log(f"{len(results) - len(failed)} of {len(results)} checks passed")
+        sys.exit(1 if failed or not results else 0)
