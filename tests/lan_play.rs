@@ -40,7 +40,7 @@ fn a_whole_game_over_loopback() {
     // and ~13 pongs.
     while !host.game.is_over() && ply < 100 {
         std::thread::sleep(Duration::from_millis(40));
-        let (mover, other) = if ply % 2 == 0 {
+        let (mover, other) = if ply.is_multiple_of(2) {
             (&mut host, &mut guest)
         } else {
             (&mut guest, &mut host)
@@ -66,7 +66,7 @@ fn a_whole_game_over_loopback() {
 fn a_short_game_ends_in_mate_on_both_sides() {
     let (mut host, mut guest) = pair();
     for (i, uci) in ["f2f3", "e7e5", "g2g4", "d8h4"].iter().enumerate() {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             exchange(&mut host, &mut guest, uci);
         } else {
             exchange(&mut guest, &mut host, uci);

@@ -119,10 +119,8 @@ impl Endpoint {
                     self.game.undo();
                 }
             }
-            Event::GameOver(outcome) => {
-                if self.game.outcome() != Some(*outcome) {
-                    let _ = self.game.set_outcome(*outcome);
-                }
+            Event::GameOver(outcome) if self.game.outcome() != Some(*outcome) => {
+                let _ = self.game.set_outcome(*outcome);
             }
             _ => {}
         }

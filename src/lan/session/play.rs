@@ -236,11 +236,7 @@ impl Session {
         }
         self.send_active(Message::Reply { what, accept, ply });
         match (accept, what, ply) {
-            (true, OfferKind::Draw, _) => {
-                if self.game.agree_draw().is_ok() {
-                    self.announce_end();
-                }
-            }
+            (true, OfferKind::Draw, _) if self.game.agree_draw().is_ok() => self.announce_end(),
             (true, OfferKind::Takeback, Some(cut)) => {
                 self.cut_to(cut);
                 self.event(Event::TakenBack { ply: cut });
