@@ -4,7 +4,8 @@
 //!    p99 over N moves (default 1000), paced at 40 moves a second to stay under the flood
 //!    limit (50 lines a second per peer, heartbeats included);
 //! 2. silent peer -> "connection lost" (goal <= 5 s);
-//! 3. restarted host -> game resumed on the guest (goal <= 3 s).
+//! 3. restarted host -> game resumed on the guest (goal <= 3 s);
+//! 4. idle CPU of both endpoints (one process) while connected, over 30 s (goal < 1 %).
 //!
 //! Run: `cargo run --release --example lan_latency -- [MOVES]`. Only 127.0.0.1 is used.
 
@@ -144,6 +145,37 @@ fn main() {
     move_latency(moves);
     silent_peer();
     restart_resume();
+    idle_cpu();
+}
+
+/// CPU time of this process so far (user + system), from /proc (clock ticks of 10 ms).
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<u64> = rest
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
+
+/// Both endpoints connected and idle (heartbeats only): CPU used over 30 s.
+fn idle_cpu() {
+    let (host, guest, _) = pair();
+    std::thread::sleep(Duration::from_secs(1));
+    let (cpu0, t0) = (cpu_time(), Instant::now());
+    std::thread::sleep(Duration::from_secs(30));
+    let cpu = cpu_time().saturating_sub(cpu0);
+    let wall = t0.elapsed();
+    println!(
+        "idle while connected (host + guest in one process): {:.3} % of one core ({} ms CPU in {:.1} s)",
+        100.0 * cpu.as_secs_f64() / wall.as_secs_f64(),
+        cpu.as_millis(),
+        wall.as_secs_f64()
+    );
+    drop((host, guest));
 }
 
 /// The host dies (no bye) and comes back from its save on the same port: how long until the

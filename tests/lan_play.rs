@@ -36,8 +36,8 @@ fn a_whole_game_over_loopback() {
     assert_eq!(guest.local, Color::Black);
     assert_eq!(guest.game_id, host.game_id);
     let mut ply = 0usize;
-    // Paced: each side may receive at most 50 lines a second: 25 moves or acks, ~13 pings
-    // and ~13 pongs.
+    // Paced: each side may receive at most 50 lines a second: 25 moves or acks, 4 pings
+    // and 4 pongs.
     while !host.game.is_over() && ply < 100 {
         std::thread::sleep(Duration::from_millis(40));
         let (mover, other) = if ply.is_multiple_of(2) {
@@ -198,7 +198,7 @@ fn a_dead_link_with_a_move_in_flight_resumes_exactly() {
     host.expect_link(LinkState::Lost);
     guest.expect_link(LinkState::Lost);
     let lost_after = cut_at.elapsed();
-    assert!(lost_after < Duration::from_millis(1500), "{lost_after:?}");
+    assert!(lost_after < Duration::from_millis(2500), "{lost_after:?}");
     assert_eq!(host.game.moves().len(), 1);
     proxy.restore();
     let back = Instant::now();

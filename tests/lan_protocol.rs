@@ -223,10 +223,10 @@ fn nothing_needs_hello_except_hello() {
 #[test]
 fn a_silent_peer_is_dropped() {
     let (mut host, mut raw) = paired();
-    // Never answering pings: the host gives up after lost_after (0.6 s here).
+    // Never answering pings: the host gives up after lost_after (1 s here).
     let t = std::time::Instant::now();
     host.expect_session("lost", |e| format!("{e:?}").contains("Lost"));
-    assert!(t.elapsed() < Duration::from_secs(2));
+    assert!(t.elapsed() < Duration::from_secs(3));
     let mut pings = 0;
     while let Some(v) = raw.next_line() {
         if v["type"] == "ping" {

@@ -85,6 +85,7 @@ fn sample_games() -> Vec<SavedGame> {
             GameMode::Lan {
                 local: Color::White,
                 peer: "Jürgen's \"ChessPI\"".to_string(),
+                link: None,
             },
             lan,
         ),
@@ -213,6 +214,7 @@ fn every_mode_resumes() {
         GameMode::Lan {
             local: Color::Black,
             peer: "desk".to_string(),
+            link: None,
         },
     ];
     for mode in modes {

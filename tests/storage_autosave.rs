@@ -48,6 +48,23 @@ fn all_modes() -> Vec<GameMode> {
         GameMode::Lan {
             local: Color::White,
             peer: "ChessPI \"kitchen\" = [x]".to_string(),
+            link: None,
+        },
+        GameMode::Lan {
+            local: Color::Black,
+            peer: "desk".to_string(),
+            link: Some(chesspi::storage::LanLink {
+                game_id: "9f86d081884c7d65".to_string(),
+                host: None,
+            }),
+        },
+        GameMode::Lan {
+            local: Color::White,
+            peer: "desk".to_string(),
+            link: Some(chesspi::storage::LanLink {
+                game_id: "9f86d081884c7d65".to_string(),
+                host: Some("192.168.1.20:7531".to_string()),
+            }),
         },
     ]
 }
@@ -175,6 +192,7 @@ fn every_truncation_is_refused() {
         GameMode::Lan {
             local: Color::Black,
             peer: "peer".to_string(),
+            link: None,
         },
         game,
     );

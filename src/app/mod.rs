@@ -288,6 +288,21 @@ impl App {
         self.shell.borrow_mut().network = Some(net);
     }
 
+    /// Reconnects the restored network game with `peer` (see [`persist::Restored::lan`]).
+    pub fn resume_network(&self, peer: &str, link: crate::storage::LanLink) {
+        let mut guard = self.shell.borrow_mut();
+        let s = &mut *guard;
+        let Mode::Network { local } = s.controller.setup().mode else {
+            return;
+        };
+        s.controller.network_restored(peer, link.clone());
+        if let Some(net) = s.network.as_mut() {
+            net.resume(peer, local, s.controller.game().clone(), link);
+        }
+        drop(guard);
+        self.update();
+    }
+
     /// The addresses a hosted network game listens on (empty when none).
     pub fn network_addrs(&self) -> Vec<std::net::SocketAddr> {
         self.shell

@@ -14,7 +14,8 @@ use super::ui::{AppWindow, GameAdapter};
 use crate::config::{LanConfig, PairingCode};
 use crate::lan::discovery::{Browser, Discovery, HostColor};
 use crate::lan::net::{Command, LanEvent, LanHandle, NetOptions};
-use crate::lan::session::{CodeChoice, Event, Session, Timing};
+use crate::lan::session::{CodeChoice, Event, SavedGame as SavedLanGame, Session, Timing};
+use crate::storage::LanLink;
 use chesspi_engine::Color;
 
 /// Network games of one app: at most one game (hosted or joined) and one browser at a time.
@@ -27,6 +28,8 @@ pub struct Network {
     browser: Option<Browser>,
     /// Our advert while hosting.
     advert: Option<String>,
+    /// The host we joined (`None` while hosting): saved with the game to reconnect.
+    joined: Option<String>,
 }
 
 impl Network {
@@ -40,6 +43,7 @@ impl Network {
             discovery: None,
             browser: None,
             advert: None,
+            joined: None,
         }
     }
 
@@ -82,7 +86,10 @@ impl Network {
                 self.stop();
                 let session = Session::guest(&self.name, &code, Timing::default());
                 match LanHandle::join(session, &target, NetOptions::default(), self.wake()) {
-                    Ok(handle) => self.lan = Some(handle),
+                    Ok(handle) => {
+                        self.lan = Some(handle);
+                        self.joined = Some(target);
+                    }
                     Err(e) => c.lobby_refused(None, &e.to_string()),
                 }
             }
@@ -146,6 +153,41 @@ impl Network {
         c.lobby_hosts(Vec::new());
     }
 
+    /// Reconnects the network game restored after a restart: hosts it again, or joins its
+    /// host again, resuming from the saved position.
+    pub fn resume(&mut self, peer: &str, local: Color, game: Game, link: LanLink) {
+        self.stop();
+        let saved = SavedLanGame {
+            game_id: link.game_id.clone(),
+            game,
+            local,
+            partner: peer.to_string(),
+        };
+        let started = match &link.host {
+            None => {
+                let code = match &self.config.code {
+                    PairingCode::Random => CodeChoice::Random,
+                    PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
+                };
+                let session = Session::restore_host(&self.name, code, saved, Timing::default());
+                let listen = self.config.listen_addrs();
+                LanHandle::host(session, &listen, NetOptions::default(), self.wake())
+            }
+            Some(target) => {
+                let session = Session::restore_guest(&self.name, saved, Timing::default());
+                LanHandle::join(session, target, NetOptions::default(), self.wake())
+            }
+        };
+        match started {
+            Ok(handle) => {
+                log::info!("reconnecting the network game {} with {peer}", link.game_id);
+                self.lan = Some(handle);
+                self.joined = link.host;
+            }
+            Err(e) => log::error!("cannot reconnect the network game: {e}"),
+        }
+    }
+
     /// Stops hosting, joining and browsing (without a goodbye: a game in progress can be
     /// picked up again by the partner).
     fn stop(&mut self) {
@@ -154,6 +196,7 @@ impl Network {
             d.withdraw(&instance);
         }
         self.lan = None;
+        self.joined = None;
     }
 
     /// The player leaves the network game for good (a new game): say goodbye.
@@ -215,14 +258,18 @@ impl Network {
                 partner,
                 local,
                 game,
-                ..
+                game_id,
             } => {
                 self.browser = None;
                 if let (Some(instance), Some(d)) = (self.advert.take(), &self.discovery) {
                     d.withdraw(&instance);
                 }
-                log::info!("network game with {partner}, playing {local:?}");
-                c.network_paired(&partner, local, game);
+                log::info!("network game {game_id} with {partner}, playing {local:?}");
+                let resume = LanLink {
+                    game_id,
+                    host: self.joined.clone(),
+                };
+                c.network_paired(&partner, local, game, resume);
             }
             Event::Resynced { game } => c.network_resynced(game),
             Event::PartnerMoved { ply, mv } => c.partner_moved(ply, mv),

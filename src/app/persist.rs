@@ -17,8 +17,9 @@ use crate::config::Config;
 use crate::storage::export::DEFAULT_MEDIA_ROOT;
 use crate::storage::stats::RatingChange;
 use crate::storage::{
-    Archive, AutosaveStore, DeviceSettings, GameHeader, GameId, GameMode, GameSummary, LoadOutcome,
-    SavedGame, SettingsStore, Stats, StatsStore, StatsSummary, export_all, find_usb_mounts,
+    Archive, AutosaveStore, DeviceSettings, GameHeader, GameId, GameMode, GameSummary, LanLink,
+    LoadOutcome, SavedGame, SettingsStore, Stats, StatsStore, StatsSummary, export_all,
+    find_usb_mounts,
 };
 
 /// The players of a saved game as the app plays them. `None` for a game the app cannot
@@ -41,6 +42,24 @@ pub fn setup_of(mode: &GameMode) -> Option<Setup> {
     }
 }
 
+/// The players of the autosaved game, and for a network game the partner to reconnect.
+fn restored_setup(mode: &GameMode) -> Option<(Setup, Option<(String, LanLink)>)> {
+    match mode {
+        GameMode::Lan {
+            local,
+            peer,
+            link: Some(link),
+        } => Some((
+            Setup {
+                mode: Mode::Network { local: *local },
+                level: Level::DEFAULT,
+            },
+            Some((peer.clone(), link.clone())),
+        )),
+        other => setup_of(other).map(|s| (s, None)),
+    }
+}
+
 /// The saved form of the app's players.
 pub fn mode_of(setup: &Setup) -> GameMode {
     match setup.mode {
@@ -56,6 +75,7 @@ pub fn mode_of(setup: &Setup) -> GameMode {
         Mode::Network { local } => GameMode::Lan {
             local,
             peer: "Partner".to_string(),
+            link: None,
         },
     }
 }
@@ -69,6 +89,8 @@ pub struct Restored {
     pub identity: Option<GameIdentity>,
     /// Something to tell the user once (a damaged file set aside), already logged.
     pub notice: Option<String>,
+    /// A network game to reconnect: the partner's name and how to find it.
+    pub lan: Option<(String, LanLink)>,
 }
 
 /// Opens the state directory for play: the game to start with (see [`restore`]) and the
@@ -89,14 +111,15 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
         setup: fallback.1,
         identity: None,
         notice,
+        lan: None,
     };
     match store.load() {
         LoadOutcome::Fresh => {
             log::info!("no saved game in {}: new game", store.path().display());
             fresh(None)
         }
-        LoadOutcome::Restored(saved) => match setup_of(&saved.mode) {
-            Some(setup) => {
+        LoadOutcome::Restored(saved) => match restored_setup(&saved.mode) {
+            Some((setup, lan)) => {
                 log::info!(
                     "restored the game from {} ({} moves, {} to move)",
                     store.path().display(),
@@ -111,6 +134,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
                     game: saved.game,
                     setup,
                     notice: None,
+                    lan,
                 }
             }
             None => {
@@ -347,6 +371,7 @@ impl Saver {
             (Mode::Network { local }, Some(p)) => GameMode::Lan {
                 local,
                 peer: p.name.clone(),
+                link: Some(p.resume.clone()),
             },
             (_, _) => mode_of(&c.setup()),
         };

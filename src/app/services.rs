@@ -68,6 +68,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         level: Level::new(config.engine.default_level).unwrap_or(Level::DEFAULT),
         ..Setup::FIRST_START
     };
+    let mut lan_resume = None;
     let (game, setup, identity, stores) = match (&options.fen, state.dir) {
         (Some(fen), dir) => {
             let (game, setup) = initial_game(Some(fen))?;
@@ -80,6 +81,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         (None, Some(dir)) => {
             let (restored, stores, store_notes) = persist::open(&dir, (Game::new(), first_start));
             notes.extend(store_notes);
+            lan_resume = restored.lan.clone();
             (
                 restored.game,
                 restored.setup,
@@ -109,6 +111,10 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         app.enable_shutdown(shutdown.clone());
     }
     app.enable_network(config.lan.clone());
+    // A network game cut by a power loss reconnects by itself, unless another was asked for.
+    if let (Some((peer, link)), None) = (lan_resume, &options.lan) {
+        app.resume_network(&peer, link);
+    }
     match &options.lan {
         Some(LanStart::Host { color }) => {
             let local = color.unwrap_or_else(|| crate::app::mode::random_color());

@@ -248,7 +248,7 @@ pub fn player_names(mode: &GameMode) -> (String, String) {
         GameMode::ComputerVsComputer { white, black } => {
             (computer_name(*white), computer_name(*black))
         }
-        GameMode::Lan { local, peer } => match local {
+        GameMode::Lan { local, peer, .. } => match local {
             Color::White => (you, peer.clone()),
             Color::Black => (peer.clone(), you),
         },
@@ -289,7 +289,7 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
             push("ChessPIWhiteLevel", white.number().to_string());
             push("ChessPIBlackLevel", black.number().to_string());
         }
-        GameMode::Lan { local, peer } => {
+        GameMode::Lan { local, peer, .. } => {
             push("ChessPIMode", "lan".into());
             push("ChessPILocal", color_name(Some(*local)).into());
             push("ChessPIPeer", peer.clone());
@@ -633,6 +633,8 @@ fn mode_from_tags(game: &PgnGame) -> Result<GameMode, String> {
         Some("lan") => GameMode::Lan {
             local: tag_color(game, "ChessPILocal")?,
             peer: game.tag("ChessPIPeer").unwrap_or("?").to_string(),
+            // An archived network game is reviewed, not reconnected.
+            link: None,
         },
         Some(other) => return Err(format!("unknown ChessPIMode \"{other}\"")),
     })

@@ -59,7 +59,18 @@ pub enum GameMode {
         local: Color,
         /// The other device's name as it announced itself.
         peer: String,
+        /// How to find the partner again after a restart (`None`: it cannot be resumed).
+        link: Option<LanLink>,
     },
+}
+
+/// What a network game needs to reconnect to the same partner after a restart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LanLink {
+    /// The game's id as both devices know it (protocol `game`).
+    pub game_id: String,
+    /// `None` when this device hosts; the host's `HOST:PORT` when it joined.
+    pub host: Option<String>,
 }
 
 /// Remaining thinking time of both sides at the moment of the save.
@@ -489,6 +500,15 @@ struct RawMode {
     local: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     peer: Option<String>,
+    /// LAN: the protocol's game id, to resume it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lan_game: Option<String>,
+    /// LAN: `host` or `guest`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lan_role: Option<String>,
+    /// LAN, guest: the host's `HOST:PORT`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lan_host: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -525,10 +545,15 @@ impl From<&GameMode> for RawMode {
                 black_level: Some(black.number()),
                 ..RawMode::default()
             },
-            GameMode::Lan { local, peer } => RawMode {
+            GameMode::Lan { local, peer, link } => RawMode {
                 kind: "lan".to_string(),
                 local: Some(color_name(Some(*local)).to_string()),
                 peer: Some(peer.clone()),
+                lan_game: link.as_ref().map(|l| l.game_id.clone()),
+                lan_role: link
+                    .as_ref()
+                    .map(|l| if l.host.is_some() { "guest" } else { "host" }.to_string()),
+                lan_host: link.as_ref().and_then(|l| l.host.clone()),
                 ..RawMode::default()
             },
         }
@@ -554,6 +579,23 @@ impl RawMode {
             "lan" => GameMode::Lan {
                 local: parse_color("mode.local", &self.local.ok_or(missing("mode.local"))?)?,
                 peer: self.peer.ok_or(missing("mode.peer"))?,
+                link: match (self.lan_game, self.lan_role.as_deref(), self.lan_host) {
+                    (None, None, None) => None,
+                    (Some(game_id), Some("host"), None) => Some(LanLink {
+                        game_id,
+                        host: None,
+                    }),
+                    (Some(game_id), Some("guest"), Some(host)) => Some(LanLink {
+                        game_id,
+                        host: Some(host),
+                    }),
+                    _ => {
+                        return Err(AutosaveError::BadValue {
+                            key: "mode.lan_role",
+                            message: "needs lan_game, and lan_host exactly for a guest".to_string(),
+                        });
+                    }
+                },
             },
             other => {
                 return Err(AutosaveError::BadValue {

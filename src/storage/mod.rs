@@ -13,7 +13,9 @@ pub mod timestamp;
 
 pub use archive::{Archive, ArchiveError, ArchivedGame, GameHeader, GameId, GameSummary};
 pub use atomic::write_atomic;
-pub use autosave::{AutosaveError, AutosaveStore, Clocks, GameMode, LoadOutcome, SavedGame};
+pub use autosave::{
+    AutosaveError, AutosaveStore, Clocks, GameMode, LanLink, LoadOutcome, SavedGame,
+};
 pub use dirs::{StateDirError, resolve_state_dir, state_dir};
 pub use export::{ExportError, ExportReport, export_all, find_usb_mounts};
 pub use quarantine::Recovery;

@@ -18,12 +18,12 @@ pub const CODE: &str = "1234";
 /// Longest wait for one expected event.
 pub const PATIENCE: Duration = Duration::from_secs(5);
 
-/// The protocol's timers scaled down, so a lost link shows in 0.6 s. Heartbeats then
-/// bring each side ~13 lines a second of the 50 allowed.
+/// The protocol's timers scaled down, so a lost link shows in 1 s. Heartbeats then bring
+/// each side 8 lines a second of the 50 allowed.
 pub fn fast() -> Timing {
     Timing {
-        ping_every: Duration::from_millis(150),
-        lost_after: Duration::from_millis(600),
+        ping_every: Duration::from_millis(250),
+        lost_after: Duration::from_millis(1000),
         ..Timing::default()
     }
 }

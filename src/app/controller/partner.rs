@@ -7,6 +7,7 @@ use super::{Controller, Dialog, Effect};
 use crate::app::mode::{Mode, Setup};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
+use crate::storage::LanLink;
 use chesspi_engine::game::{Game, Outcome};
 use chesspi_engine::{Color, Move};
 
@@ -26,6 +27,8 @@ pub struct Partner {
     pub link: LinkState,
     /// Our offer waiting for the partner's answer.
     pub our_offer: Option<OfferKind>,
+    /// How to find the partner again after a restart (saved with the game).
+    pub resume: LanLink,
 }
 
 impl Controller {
@@ -46,17 +49,39 @@ impl Controller {
     }
 
     /// A partner was found: the game the two devices agreed on, this device playing `local`.
-    pub fn network_paired(&mut self, partner: &str, local: Color, game: Game) {
+    pub fn network_paired(&mut self, partner: &str, local: Color, game: Game, resume: LanLink) {
         let setup = Setup {
             mode: Mode::Network { local },
             level: self.setup.level,
         };
-        self.start(setup, game);
+        let same_game = self
+            .partner
+            .as_ref()
+            .is_some_and(|p| p.resume.game_id == resume.game_id);
+        if same_game && self.setup == setup {
+            // The same game again (a reconnect that paired anew): keep the board as it is.
+            self.network_resynced(game);
+        } else {
+            self.start(setup, game);
+        }
         self.partner = Some(Partner {
             name: partner.to_string(),
             link: LinkState::Connected,
             our_offer: None,
+            resume,
         });
+    }
+
+    /// The game on the board was restored after a restart: its partner will be reconnected.
+    pub fn network_restored(&mut self, partner: &str, resume: LanLink) {
+        if let Mode::Network { .. } = self.setup.mode {
+            self.partner = Some(Partner {
+                name: partner.to_string(),
+                link: LinkState::Lost,
+                our_offer: None,
+                resume,
+            });
+        }
     }
 
     /// The connection changed.
