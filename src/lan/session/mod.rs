@@ -616,9 +616,14 @@ impl Session {
     }
 
     fn mark_playing(&mut self, id: ConnId, now: Instant) {
-        if let Some(old) = self.active.filter(|&old| old != id) {
-            // The partner came back on a new connection; the old one is dead.
-            self.close(old);
+        if let Some(old) = self.active.take().filter(|&old| old != id) {
+            // The partner came back on a new connection; the old one is dead. Its offers
+            // die with it, but the link does not count as lost.
+            self.conns.remove(&old);
+            self.out.push_back(Output::Close(old));
+            if self.our_offer.take().is_some() | self.their_offer.take().is_some() {
+                self.event(Event::OffersCleared);
+            }
         }
         if let Some(conn) = self.conns.get_mut(&id) {
             conn.phase = Phase::Playing;

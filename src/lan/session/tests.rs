@@ -786,3 +786,33 @@ fn names_are_cleaned() {
     assert_eq!(clean_name(" a\u{7}b\n "), "ab");
     assert_eq!(clean_name(&"x".repeat(100)).chars().count(), MAX_NAME_CHARS);
 }
+
+#[test]
+fn a_partner_back_on_a_new_connection_replaces_the_old_one() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    // The guest's old connection looks alive to the host, but the guest dials again.
+    let resume = Resume {
+        game: p.host.game_id().to_string(),
+        ply: 1,
+    };
+    p.host.connection_opened(ConnId(7), p.now);
+    p.raw_line(ConnId(7), &hello("wrong code is fine", Some(resume)));
+    let replies = p.raw_replies(ConnId(7));
+    assert!(matches!(&replies[0], Message::Welcome(w) if w.moves == ["e2e4"]));
+    assert_eq!(p.host.link(), LinkState::Connected);
+    assert!(!p.host_events.contains_lost());
+    assert!(!p.link_up, "the old connection was closed");
+    // Moves now go to the new connection.
+    p.host.received(
+        ConnId(7),
+        codec::decode(br#"{"type":"move","ply":1,"uci":"e7e5"}"#),
+        p.now,
+    );
+    assert!(
+        p.host
+            .drain()
+            .iter()
+            .any(|o| matches!(o, Output::Send(ConnId(7), Message::Ack { ply: 1 })))
+    );
+}
