@@ -94,6 +94,7 @@ fn recovered(dir: &Path) -> (AutosaveError, std::path::PathBuf) {
         LoadOutcome::Recovered {
             reason,
             quarantined_path,
+            ..
         } => (reason, quarantined_path.expect("file was moved aside")),
         other => panic!("expected recovery, got {other:?}"),
     }
@@ -421,4 +422,96 @@ fn unreadable_autosave_is_reported_not_fatal() {
         }
         other => panic!("expected recovery, got {other:?}"),
     }
+}
+
+/// A game of `plies` half-moves from the start, always the same moves.
+fn game_of(plies: usize) -> SavedGame {
+    let mut game = chesspi_engine::game::Game::new();
+    for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"].iter().take(plies) {
+        let mv = game.position().parse_uci_move(uci).expect("move");
+        game.play(mv).expect("play");
+    }
+    let mut saved = SavedGame::new(GameMode::TwoPlayers, game);
+    saved.id = 7;
+    saved
+}
+
+#[test]
+fn a_damaged_save_falls_back_to_the_one_before() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = AutosaveStore::new(dir.path());
+    for plies in 1..=4 {
+        store.save(&game_of(plies)).expect("save");
+    }
+    // The newest file is damaged (one bad write): the save before it is kept.
+    let path = dir.path().join("autosave.toml");
+    let mut bytes = fs::read(&path).expect("read");
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x20;
+    fs::write(&path, bytes).expect("write");
+    let mut reader = AutosaveStore::new(dir.path());
+    match reader.load() {
+        LoadOutcome::Recovered {
+            reason,
+            fallback: Some(earlier),
+            ..
+        } => {
+            assert!(matches!(reason, AutosaveError::Checksum), "{reason:?}");
+            assert_eq!(earlier.game.moves().len(), 3);
+        }
+        other => panic!("expected the previous save, got {other:?}"),
+    }
+    // Saving on continues the sequence of the save it fell back to.
+    assert_eq!(reader.sequence(), 3);
+    // The two backups damaged too: nothing good is left, a new game starts.
+    for backup in reader.backups() {
+        fs::write(&backup, b"garbage").expect("write");
+    }
+    fs::write(&path, b"garbage").expect("write");
+    match AutosaveStore::new(dir.path()).load() {
+        LoadOutcome::Recovered { fallback: None, .. } => {}
+        other => panic!("expected no fallback, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_power_cut_between_the_renames_leaves_the_backup_as_the_newest_save() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = AutosaveStore::new(dir.path());
+    store.save(&game_of(1)).expect("save");
+    store.save(&game_of(2)).expect("save");
+    // As if cut after `autosave.toml` became `autosave.1.toml`, before the new file arrived.
+    fs::rename(dir.path().join("autosave.toml"), &store.backups()[0]).expect("rename");
+    let mut reader = AutosaveStore::new(dir.path());
+    match reader.load() {
+        LoadOutcome::Restored(game) => assert_eq!(game.game.moves().len(), 2),
+        other => panic!("expected the backup restored, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_app_goes_on_from_the_save_before_and_says_so_in_plain_words() {
+    use chesspi::app::mode::Setup;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = AutosaveStore::new(dir.path());
+    for plies in 1..=3 {
+        store.save(&game_of(plies)).expect("save");
+    }
+    fs::write(dir.path().join("autosave.toml"), b"half a file").expect("write");
+    let restored = chesspi::app::persist::restore(
+        &mut AutosaveStore::new(dir.path()),
+        (chesspi_engine::game::Game::new(), Setup::FIRST_START),
+    );
+    assert_eq!(restored.game.moves().len(), 2);
+    assert_eq!(
+        restored.identity.map(|i| i.id),
+        Some(7),
+        "the same game goes on"
+    );
+    let notice = restored.notice.expect("the player is told");
+    assert_eq!(
+        notice,
+        "The last save was damaged, so the game goes on from the move before it."
+    );
+    assert!(!notice.contains('/') && !notice.contains("checksum"));
 }

@@ -118,44 +118,62 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
             log::info!("no saved game in {}: new game", store.path().display());
             fresh(None)
         }
-        LoadOutcome::Restored(saved) => match restored_setup(&saved.mode) {
-            Some((setup, lan)) => {
-                log::info!(
-                    "restored the game from {} ({} moves, {} to move)",
-                    store.path().display(),
-                    saved.game.moves().len(),
-                    saved.turn()
-                );
-                Restored {
-                    identity: Some(GameIdentity {
-                        id: saved.id,
-                        started_unix: saved.started_unix,
-                    }),
-                    game: saved.game,
-                    setup,
-                    notice: None,
-                    lan,
-                }
-            }
-            None => {
-                log::warn!("the saved game was a network game, which cannot resume: new game");
-                fresh(Some(
-                    "The network game could not be resumed; a new game was started.".to_string(),
-                ))
-            }
-        },
+        LoadOutcome::Restored(saved) => {
+            log::info!(
+                "restored the game from {} ({} moves, {} to move)",
+                store.path().display(),
+                saved.game.moves().len(),
+                saved.turn()
+            );
+            from_saved(saved, None).unwrap_or_else(fresh)
+        }
         LoadOutcome::Recovered {
             reason,
             quarantined_path,
+            fallback: earlier,
         } => {
             let kept = match &quarantined_path {
                 Ok(path) => format!("the file was kept as {}", path.display()),
                 Err(e) => format!("the file could not be set aside: {e}"),
             };
-            log::error!("saved game refused: {reason}; {kept}; starting a new game");
-            fresh(Some(format!(
-                "The saved game could not be read ({reason}), so a new game was started; {kept}."
-            )))
+            log::error!("saved game refused: {reason}; {kept}");
+            // The player is told in a player's words; the details are in the log.
+            match earlier {
+                Some(saved) => {
+                    log::warn!("going on from the previous save");
+                    let notice = "The last save was damaged, so the game goes on from the \
+                                  move before it.";
+                    from_saved(*saved, Some(notice.to_string())).unwrap_or_else(fresh)
+                }
+                None => fresh(Some(
+                    "The saved game was damaged and could not be read, so a new game was \
+                     started. A copy was kept for the record."
+                        .to_string(),
+                )),
+            }
+        }
+    }
+}
+
+/// The app's start from a saved game; `Err` (with what to tell the player) when the app cannot
+/// continue it.
+fn from_saved(saved: SavedGame, notice: Option<String>) -> Result<Restored, Option<String>> {
+    match restored_setup(&saved.mode) {
+        Some((setup, lan)) => Ok(Restored {
+            identity: Some(GameIdentity {
+                id: saved.id,
+                started_unix: saved.started_unix,
+            }),
+            game: saved.game,
+            setup,
+            notice,
+            lan,
+        }),
+        None => {
+            log::warn!("the saved game was a network game, which cannot resume: new game");
+            Err(Some(
+                "The network game could not be resumed; a new game was started.".to_string(),
+            ))
         }
     }
 }

@@ -26,6 +26,41 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     sync_dir(dir)
 }
 
+/// [`write_atomic`] that keeps the versions it replaces: `backups[0]` gets the content `path`
+/// had, `backups[1]` the one before, and so on; the oldest is dropped.
+///
+/// Only renames happen between the new file's fsync and the directory's, so a power cut leaves
+/// `path` new or old, or (cut between two renames) missing with `backups[0]` holding the old
+/// content: a reader that falls back to the backups always finds the newest complete version.
+///
+/// # Errors
+/// Any I/O error; the files are then as a power cut at that moment would leave them.
+pub fn write_atomic_keeping(path: &Path, contents: &[u8], backups: &[PathBuf]) -> io::Result<()> {
+    let dir = parent_dir(path);
+    let tmp = temp_path(path)?;
+    if let Err(e) = write_and_sync(&tmp, contents) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let shift = |from: &Path, to: &Path| match fs::rename(from, to) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    };
+    let mut result = Ok(());
+    for pair in backups.windows(2).rev() {
+        result = result.and_then(|()| shift(&pair[0], &pair[1]));
+    }
+    if let Some(first) = backups.first() {
+        result = result.and_then(|()| shift(path, first));
+    }
+    let result = result.and_then(|()| fs::rename(&tmp, path));
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    sync_dir(dir)
+}
+
 fn write_and_sync(tmp: &Path, contents: &[u8]) -> io::Result<()> {
     let mut file = OpenOptions::new().write(true).create_new(true).open(tmp)?;
     file.write_all(contents)?;

@@ -20,7 +20,7 @@ use chesspi_engine::level::Level;
 use chesspi_engine::{Color, FenError, Position};
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
+use super::atomic::write_atomic_keeping;
 use super::quarantine::quarantine;
 use super::sealed::{seal, unseal};
 use super::timestamp::UtcDateTime;
@@ -141,16 +141,22 @@ pub enum LoadOutcome {
     Restored(SavedGame),
     /// No autosave: start a new game.
     Fresh,
-    /// The file was unusable: it was set aside and the app should start a new game, log the
-    /// reason and show it once.
+    /// The file was unusable: it was set aside; the app goes on with the newest good earlier
+    /// save if one was kept, else starts a new game; it logs the reason and tells the player.
     Recovered {
         /// Why the file was refused.
         reason: AutosaveError,
         /// Where the file now is, or why it could not be moved (it is then still in place and
         /// will be overwritten by the next save).
         quarantined_path: io::Result<PathBuf>,
+        /// The newest earlier save that reads back (see [`AUTOSAVE_BACKUPS`]).
+        fallback: Option<Box<SavedGame>>,
     },
 }
+
+/// How many earlier autosaves are kept beside the newest (`autosave.1.toml`, ...), so one bad
+/// write never costs the game.
+pub const AUTOSAVE_BACKUPS: usize = 2;
 
 /// Why an autosave file was refused.
 #[derive(Debug)]
@@ -269,9 +275,30 @@ impl AutosaveStore {
     pub fn save(&mut self, game: &SavedGame) -> io::Result<u64> {
         let sequence = self.sequence + 1;
         let text = encode(game, sequence);
-        write_atomic(&self.path, text.as_bytes())?;
+        write_atomic_keeping(&self.path, text.as_bytes(), &self.backups())?;
         self.sequence = sequence;
         Ok(sequence)
+    }
+
+    /// `autosave.1.toml`, `autosave.2.toml`, ...: the saves before the newest, newest first.
+    pub fn backups(&self) -> Vec<PathBuf> {
+        (1..=AUTOSAVE_BACKUPS)
+            .map(|i| self.path.with_file_name(format!("autosave.{i}.toml")))
+            .collect()
+    }
+
+    /// The newest backup that reads back, with its sequence number.
+    fn newest_good_backup(&self) -> Option<(SavedGame, u64)> {
+        self.backups().iter().find_map(|path| {
+            let bytes = std::fs::read(path).ok()?;
+            match decode(&bytes) {
+                Ok(found) => Some(found),
+                Err(e) => {
+                    log::warn!("backup {} refused too: {e}", path.display());
+                    None
+                }
+            }
+        })
     }
 
     /// Reads the autosave; call once at start-up, before any save. Never fails: an unusable
@@ -282,7 +309,17 @@ impl AutosaveStore {
         self.remove_stale_temp_files();
         let bytes = match std::fs::read(&self.path) {
             Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return LoadOutcome::Fresh,
+            // A power cut between the renames of a save leaves only the backup: it is the
+            // newest complete save, and nothing is wrong.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return match self.newest_good_backup() {
+                    Some((game, sequence)) => {
+                        self.sequence = sequence;
+                        LoadOutcome::Restored(game)
+                    }
+                    None => LoadOutcome::Fresh,
+                };
+            }
             Err(e) => return self.recover(AutosaveError::Unreadable(e)),
         };
         match decode(&bytes) {
@@ -295,9 +332,15 @@ impl AutosaveStore {
     }
 
     fn recover(&mut self, reason: AutosaveError) -> LoadOutcome {
+        let quarantined_path = quarantine(&self.path, UtcDateTime::now());
+        let fallback = self.newest_good_backup().map(|(game, sequence)| {
+            self.sequence = sequence;
+            Box::new(game)
+        });
         LoadOutcome::Recovered {
             reason,
-            quarantined_path: quarantine(&self.path, UtcDateTime::now()),
+            quarantined_path,
+            fallback,
         }
     }
 

@@ -12,7 +12,7 @@ pub mod stats;
 pub mod timestamp;
 
 pub use archive::{Archive, ArchiveError, ArchivedGame, GameHeader, GameId, GameSummary};
-pub use atomic::write_atomic;
+pub use atomic::{write_atomic, write_atomic_keeping};
 pub use autosave::{
     AutosaveError, AutosaveStore, Clocks, GameMode, LanLink, LoadOutcome, SavedGame,
 };
