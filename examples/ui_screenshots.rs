@@ -175,7 +175,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     shoot(&app, &dir, "network-keypad.png")?;
     app.update_controller(|c| {
         c.lobby_cancel();
-        c.network_paired("Kitchen table", Color::Black, game("e2e4 c7c5 g1f3").unwrap_or_default());
+        c.network_paired(
+            "Kitchen table",
+            Color::Black,
+            game("e2e4 c7c5 g1f3").unwrap_or_default(),
+        );
     });
     shoot(&app, &dir, "network-game.png")?;
     Ok(())

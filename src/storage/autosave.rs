@@ -2,12 +2,15 @@
 //!
 //! The file `<state>/autosave.toml` is small TOML (readable by a person, diffable) followed by a
 //! last line `# fnv1a64 <hex>` holding a checksum of everything before it. Writes go through
-//! [`write_atomic`], so a reader sees a whole old file or a whole new one; the checksum also
-//! catches a file cut short or damaged some other way (a failing SD card, a hand edit).
+//! [`write_atomic_keeping`], so a reader sees a whole old file or a whole new one, and the two
+//! saves before the newest are kept (`autosave.1.toml`, `autosave.2.toml`); the checksum also
+//! catches a file cut short or damaged some other way (a failing SD card, a hand edit), and
+//! then the newest good earlier save is used.
 //!
 //! Restoring replays every move through the engine, so a file that parses but describes an
 //! impossible game is refused like a damaged one. A refused file is renamed aside (never
-//! deleted) and the app starts a new game, with the reason to log and show once.
+//! deleted) and the app goes on from the save before it, or starts a new game when none is
+//! good, with the reason to log and a plain sentence to show once.
 
 use std::fmt;
 use std::io;
