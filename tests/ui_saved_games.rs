@@ -116,7 +116,7 @@ fn saved_games_review_delete_and_resume() {
     let list = open_saved_games(&app);
     assert_eq!(
         list,
-        vec![("Player 1 – Player 2".to_string(), "0–1".to_string())],
+        vec![("Two players".to_string(), "Black won".to_string())],
         "one finished game, Black won"
     );
     headless::render()
@@ -154,7 +154,7 @@ fn saved_games_review_delete_and_resume() {
     pump_until("the new game saved", || app.is_saved());
     let list = open_saved_games(&app);
     assert_eq!(list.len(), 2, "{list:?}");
-    assert_eq!(list[0].1, "unfinished", "newest first: {list:?}");
+    assert_eq!(list[0].1, "Unfinished", "newest first: {list:?}");
     let id = games.get_games().row_data(0).expect("row").id;
     games.invoke_game_chosen(id);
     headless::pump();
@@ -167,7 +167,7 @@ fn saved_games_review_delete_and_resume() {
     // The game on the board is not a saved game: only the finished one is listed.
     let list = open_saved_games(&app);
     assert_eq!(list.len(), 1, "{list:?}");
-    assert_eq!(list[0].1, "0–1", "{list:?}");
+    assert_eq!(list[0].1, "Black won", "{list:?}");
     games.invoke_close();
 
     // The tester's repro (issue 10): leave the game for a new one, play it on from Saved
@@ -213,7 +213,7 @@ fn saved_games_review_delete_and_resume() {
     let finished = games
         .get_games()
         .iter()
-        .find(|g| g.result == "0–1")
+        .find(|g| g.result == "Black won")
         .expect("the finished game")
         .id;
     games.invoke_game_chosen(finished);

@@ -96,6 +96,12 @@ pub struct GameHeader {
     pub plies: usize,
     /// The computer's level in a game against it.
     pub level: Option<u8>,
+    /// `ChessPIMode` (`vs-computer`, `two-players`, `computer-vs-computer`, `lan`), if given.
+    pub mode: Option<String>,
+    /// The colour this device's player had (against the computer or over the network).
+    pub local: Option<Color>,
+    /// `HH:MM` of the start (`UTCTime`), if given.
+    pub time: Option<String>,
 }
 
 impl GameHeader {
@@ -244,7 +250,8 @@ pub fn player_names(mode: &GameMode) -> (String, String) {
             Color::White => (you, computer_name(*level)),
             Color::Black => (computer_name(*level), you),
         },
-        GameMode::TwoPlayers => ("Player 1".to_string(), "Player 2".to_string()),
+        // As the game screen names them.
+        GameMode::TwoPlayers => ("White".to_string(), "Black".to_string()),
         GameMode::ComputerVsComputer { white, black } => {
             (computer_name(*white), computer_name(*black))
         }
@@ -597,6 +604,19 @@ fn header_of(id: GameId, game: &PgnGame) -> GameHeader {
         termination: game.tag("Termination").map(str::to_string),
         plies: game.moves.len(),
         level,
+        mode: game.tag("ChessPIMode").map(str::to_string),
+        local: game
+            .tag("ChessPIHuman")
+            .or_else(|| game.tag("ChessPILocal"))
+            .and_then(|c| match c {
+                "white" => Some(Color::White),
+                "black" => Some(Color::Black),
+                _ => None,
+            }),
+        time: game
+            .tag("UTCTime")
+            .filter(|t| t.len() >= 5 && t.as_bytes()[2] == b':')
+            .map(|t| t[..5].to_string()),
     }
 }
 

@@ -114,12 +114,19 @@ impl Controller {
         let computer = format!("Level {} · Elo {}", level.number(), level.elo());
         let (name, detail) = match (&self.viewing, self.setup.mode) {
             (Some(v), _) => {
-                let name = if color == Color::White {
+                let stored = if color == Color::White {
                     &v.white
                 } else {
                     &v.black
                 };
-                (name.clone(), "Saved game".to_string())
+                // "Computer" + "Level 4 (≈1390)": the stored name whole did not fit.
+                let (name, detail) = crate::app::games::review_name(stored);
+                let detail = if detail.is_empty() {
+                    "Saved game".to_string()
+                } else {
+                    detail
+                };
+                (name, detail)
             }
             (None, mode) => self.player_names(mode, color, computer),
         };
