@@ -515,3 +515,16 @@ fn the_app_goes_on_from_the_save_before_and_says_so_in_plain_words() {
     );
     assert!(!notice.contains('/') && !notice.contains("checksum"));
 }
+
+#[test]
+fn the_turned_board_is_kept() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = AutosaveStore::new(dir.path());
+    let mut saved = game_of(2);
+    saved.flipped = true;
+    store.save(&saved).expect("save");
+    assert!(restored(&mut AutosaveStore::new(dir.path())).flipped);
+    saved.flipped = false;
+    store.save(&saved).expect("save");
+    assert!(!restored(&mut AutosaveStore::new(dir.path())).flipped);
+}

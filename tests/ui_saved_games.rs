@@ -233,4 +233,15 @@ fn saved_games_review_delete_and_resume() {
         "{}",
         d.get_message()
     );
+
+    // The turned board is saved with the game and comes back after a restart.
+    d.invoke_option_chosen("close".into());
+    headless::pump();
+    app.update_controller(|c| c.action(Action::Flip));
+    pump_until("the flip saved", || app.is_saved());
+    let restored = persist::restore(
+        &mut chesspi::storage::AutosaveStore::new(dir.path()),
+        (Game::new(), FRIEND),
+    );
+    assert!(restored.flipped);
 }

@@ -91,6 +91,8 @@ pub struct Restored {
     pub notice: Option<String>,
     /// A network game to reconnect: the partner's name and how to find it.
     pub lan: Option<(String, LanLink)>,
+    /// The board was turned when the game was saved.
+    pub flipped: bool,
 }
 
 /// Opens the state directory for play: the game to start with (see [`restore`]) and the
@@ -112,6 +114,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
         identity: None,
         notice,
         lan: None,
+        flipped: false,
     };
     match store.load() {
         LoadOutcome::Fresh => {
@@ -168,6 +171,7 @@ fn from_saved(saved: SavedGame, notice: Option<String>) -> Result<Restored, Opti
             setup,
             notice,
             lan,
+            flipped: saved.flipped,
         }),
         None => {
             log::warn!("the saved game was a network game, which cannot resume: new game");
@@ -347,11 +351,17 @@ impl Saver {
     /// stopped. `serial` changes when the controller starts another game, which then gets a
     /// new identity (the first serial seen keeps the restored identity).
     pub fn submit(&mut self, serial: u64, setup: &Setup, game: &Game) -> Option<u64> {
-        self.submit_mode(serial, mode_of(setup), game)
+        self.submit_mode(serial, mode_of(setup), game, false)
     }
 
-    /// [`Saver::submit`] with the saved form of the players given.
-    pub fn submit_mode(&mut self, serial: u64, mode: GameMode, game: &Game) -> Option<u64> {
+    /// [`Saver::submit`] with the saved form of the players and the board's orientation.
+    pub fn submit_mode(
+        &mut self,
+        serial: u64,
+        mode: GameMode,
+        game: &Game,
+        flipped: bool,
+    ) -> Option<u64> {
         match self.serial {
             None => self.serial = Some(serial),
             Some(s) if s != serial => {
@@ -368,6 +378,7 @@ impl Saver {
             mode,
             game: game.clone(),
             clocks: None,
+            flipped,
         };
         self.tx
             .send(Job::Save {
@@ -393,7 +404,7 @@ impl Saver {
             },
             (_, _) => mode_of(&c.setup()),
         };
-        self.submit_mode(c.game_serial(), mode, c.game())
+        self.submit_mode(c.game_serial(), mode, c.game(), c.is_flipped())
     }
 
     /// The next game started is `saved` played on: it keeps its identity, so it replaces its

@@ -69,6 +69,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         ..Setup::FIRST_START
     };
     let mut lan_resume = None;
+    let mut flipped = false;
     let (game, setup, identity, stores) = match (&options.fen, state.dir) {
         (Some(fen), dir) => {
             let (game, setup) = initial_game(Some(fen))?;
@@ -82,6 +83,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
             let (restored, stores, store_notes) = persist::open(&dir, (Game::new(), first_start));
             notes.extend(store_notes);
             lan_resume = restored.lan.clone();
+            flipped = restored.flipped;
             (
                 restored.game,
                 restored.setup,
@@ -103,6 +105,9 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         log::info!("ChessPI stopping before the display opened");
         return Ok(());
     };
+    if flipped {
+        app.update_controller(|c| c.set_flipped(true));
+    }
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
     }

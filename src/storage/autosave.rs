@@ -101,6 +101,9 @@ pub struct SavedGame {
     pub game: Game,
     /// Clocks, for timed games.
     pub clocks: Option<Clocks>,
+    /// The board was turned (Black at the bottom, or White when playing Black): kept so the
+    /// board looks the same after a restart.
+    pub flipped: bool,
 }
 
 impl SavedGame {
@@ -112,6 +115,7 @@ impl SavedGame {
             mode,
             game,
             clocks: None,
+            flipped: false,
         }
     }
 
@@ -384,6 +388,7 @@ pub fn encode(game: &SavedGame, sequence: u64) -> String {
             black_ms: duration_ms(c.black),
             increment_ms: duration_ms(c.increment),
         }),
+        flipped: game.flipped,
     };
     // Serializing plain strings and numbers cannot fail; fall back to an empty body (which
     // loads as a checksum-valid but malformed file) rather than panic.
@@ -527,6 +532,8 @@ struct RawAutosave {
     outcome: Option<RawOutcome>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clocks: Option<RawClocks>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    flipped: bool,
 }
 
 /// The mode as a flat table: `kind` says which other keys apply.
@@ -718,6 +725,7 @@ impl RawAutosave {
             mode,
             game,
             clocks,
+            flipped: self.flipped,
         })
     }
 }

@@ -139,6 +139,14 @@ impl Controller {
         }
     }
 
+    /// Turns the board; saved with the game so a restart shows it the same way.
+    pub(super) fn flip(&mut self) {
+        self.flipped = !self.flipped;
+        if self.viewing.is_none() {
+            self.effects.push(super::Effect::GameChanged);
+        }
+    }
+
     pub(super) fn play_human(&mut self, mv: Move) {
         if self.human_to_move() && self.game.play(mv).is_ok() {
             if matches!(self.setup.mode, Mode::Network { .. }) {

@@ -108,7 +108,7 @@ impl Controller {
                 self.hint = None;
                 self.request(Purpose::Hint);
             }
-            Action::Flip => self.flipped = !self.flipped,
+            Action::Flip => self.flip(),
             Action::ResignOrDraw => self.dialog = Some(Dialog::ResignOrDraw),
             Action::Menu => self.dialog = Some(Dialog::Menu),
             Action::Review => self.review = Some(self.game.moves().len()),

@@ -122,7 +122,7 @@ impl Controller {
         };
         match (dialog, id) {
             (Dialog::Menu, "new") => self.open_new_game(),
-            (Dialog::Menu, "flip") => self.flipped = !self.flipped,
+            (Dialog::Menu, "flip") => self.flip(),
             (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),
             (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
             (Dialog::Settings, "brightness") => {

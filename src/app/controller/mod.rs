@@ -49,7 +49,8 @@ pub enum Effect {
     Think(ThinkRequest),
     /// Stop the search in progress; its answer, if any still arrives, is stale.
     CancelThinking,
-    /// The game changed (a move, a takeback, a new game, a result). The place to save it.
+    /// The game changed (a move, a takeback, a new game, a result), or how it is shown (the
+    /// board turned). The place to save it.
     GameChanged,
     /// The user asked for the player's record.
     ShowStatistics,
@@ -154,6 +155,11 @@ impl Controller {
     /// Changes whenever another game replaces the current one (see [`Controller::start`]).
     pub fn game_serial(&self) -> u64 {
         self.serial
+    }
+
+    /// Turns the board as it was saved (after a restart).
+    pub fn set_flipped(&mut self, flipped: bool) {
+        self.flipped = flipped;
     }
 
     pub fn is_flipped(&self) -> bool {
