@@ -416,6 +416,14 @@ impl App {
             game.on_network_ready(move || receive_network(&shell, &window));
         }
         {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            game.on_move_tapped(move |row, black| {
+                if let Ok(row) = usize::try_from(row) {
+                    with_shell(&shell, &window, |c| c.move_tapped(row, black));
+                }
+            });
+        }
+        {
             let keypad = self.window.global::<KeypadAdapter>();
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             keypad.on_key(move |k| with_shell(&shell, &window, |c| c.keypad_key(&k)));

@@ -55,6 +55,10 @@ impl Controller {
     pub fn press(&mut self, square: Option<Square>) {
         self.press = None;
         self.note = None;
+        // A touch on the board while browsing the moves goes back to the game and counts.
+        if self.is_browsing() {
+            self.review = None;
+        }
         if !self.human_to_move() || self.promotion.is_some() {
             return;
         }

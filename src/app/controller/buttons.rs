@@ -169,10 +169,12 @@ impl Controller {
     /// The buttons the side panel shows now.
     pub fn actions(&self) -> Vec<ActionItem> {
         let network = self.partner().is_some();
+        let browsing = self.is_browsing();
         let item = |action: Action, enabled: bool, primary: bool| ActionItem {
             action,
             label: match action {
                 Action::Undo if network => "Ask for takeback",
+                Action::ReviewDone if browsing => "Back to game",
                 _ => action.label(),
             },
             enabled,

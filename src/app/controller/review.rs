@@ -16,6 +16,31 @@ pub(super) struct Viewing {
 }
 
 impl Controller {
+    /// A tap on a move of the move list: the board shows the position after it, without
+    /// changing the game (as on lichess). Back to the game with "Back to game", or by playing.
+    pub fn move_tapped(&mut self, row: usize, black: bool) {
+        if self.promotion.is_some() || self.new_game.is_some() || self.dialog.is_some() {
+            return;
+        }
+        // A game that starts with Black to move has "…" for White in its first row.
+        let offset =
+            usize::from(self.game.initial_position().turn() == chesspi_engine::Color::Black);
+        let Some(ply) = (2 * row + 1 + usize::from(black)).checked_sub(offset) else {
+            return;
+        };
+        if ply == 0 || ply > self.game.moves().len() {
+            return;
+        }
+        self.selected = None;
+        self.press = None;
+        self.review = Some(ply);
+    }
+
+    /// Browsing the moves of the game being played (not a saved game, not a finished one).
+    pub(super) fn is_browsing(&self) -> bool {
+        self.review.is_some() && self.viewing.is_none() && !self.game.is_over()
+    }
+
     /// Whether a saved game is being reviewed (the current game is put aside meanwhile).
     pub fn is_viewing_saved(&self) -> bool {
         self.viewing.is_some()

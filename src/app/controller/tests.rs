@@ -421,3 +421,27 @@ fn in_check_a_piece_that_cannot_help_keeps_the_alert_and_says_why() {
         "Black is in check — that pawn cannot help; tap another piece"
     );
 }
+
+#[test]
+fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
+    let mut c = Controller::new(friend());
+    for (from, to) in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")] {
+        tap(&mut c, from);
+        tap(&mut c, to);
+    }
+    // Row 0, Black's move: the position after 1...e5.
+    c.move_tapped(0, true);
+    assert_eq!(c.status().text, "Reviewing: after 1… e5");
+    assert!(c.shown_position().piece_at(sq("f3")).is_none());
+    let labels: Vec<&str> = c.actions().iter().map(|a| a.label).collect();
+    assert!(labels.contains(&"Back to game"), "{labels:?}");
+    assert_eq!(c.game().moves().len(), 3, "the game is unchanged");
+    // Out of range taps change nothing.
+    c.move_tapped(1, true);
+    assert_eq!(c.status().text, "Reviewing: after 1… e5");
+    // Playing a move returns to the game and counts.
+    tap(&mut c, "b8");
+    tap(&mut c, "c6");
+    assert_eq!(c.game().moves().len(), 4);
+    assert!(!c.status().text.starts_with("Reviewing"));
+}
