@@ -180,6 +180,8 @@ impl LanHandle {
         wake: Wake,
     ) -> io::Result<(JoinHandle<()>, Receiver<LanEvent>)> {
         let (events_tx, events) = mpsc::channel();
+        // Only a guest dials, at once.
+        let next_dial = target.as_ref().map(|_| Instant::now());
         let worker = Worker {
             session,
             target,
@@ -190,7 +192,7 @@ impl LanHandle {
             events: events_tx,
             wake,
             dialing: false,
-            next_dial: Some(Instant::now()),
+            next_dial,
             unreachable_told: false,
         };
         let thread = spawn("lan-session", move || worker.run(&inbox))?;
@@ -365,7 +367,10 @@ impl Worker {
         loop {
             let now = Instant::now();
             self.maybe_dial(now);
-            let deadline = [self.session.next_deadline(), self.next_dial]
+            // A dial time counts only while dialing is wanted: a deadline left in the past
+            // would spin this loop.
+            let dial = self.next_dial.filter(|_| self.wants_dial());
+            let deadline = [self.session.next_deadline(), dial]
                 .into_iter()
                 .flatten()
                 .min();
@@ -452,13 +457,19 @@ impl Worker {
         self.session.connection_opened(id, now);
     }
 
+    fn wants_dial(&self) -> bool {
+        self.target.is_some()
+            && self.streams.is_empty()
+            && !self.session.is_closed()
+            && !self.dialing
+    }
+
     /// Guest: dial when there is no connection and the session still wants one.
     fn maybe_dial(&mut self, now: Instant) {
         let Some(target) = self.target.clone() else {
             return;
         };
-        let wanted = self.streams.is_empty() && !self.session.is_closed() && !self.dialing;
-        if !wanted {
+        if !self.wants_dial() {
             return;
         }
         match self.next_dial {
