@@ -5,6 +5,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod analysis;
 pub mod attacks;
 pub mod bitboard;
 pub mod eval;

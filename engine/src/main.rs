@@ -1,4 +1,5 @@
-//! `chesspi-engine`: ChessPI's engine as a UCI program, and `chesspi-engine bench`.
+//! `chesspi-engine`: ChessPI's engine as a UCI program, `chesspi-engine bench`, and
+//! `chesspi-engine analyze FILE.pgn` (see `cli/analyze.rs`).
 //!
 //! The main thread reads commands; a search runs on its own thread, owning the [`Searcher`]
 //! until it finishes, so `stop`, `isready` and `quit` are answered at once.
@@ -14,6 +15,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+#[path = "cli/analyze.rs"]
+mod analyze;
 
 const MAX_HASH_MB: usize = 1024;
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
@@ -332,6 +336,9 @@ fn main() {
     if args.first().map(String::as_str) == Some("bench") {
         run_bench(&args[1..]);
         return;
+    }
+    if args.first().map(String::as_str) == Some("analyze") {
+        std::process::exit(analyze::run(&args[1..]));
     }
     let mut engine = Engine::new();
     let stdin = io::stdin();

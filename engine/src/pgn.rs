@@ -18,6 +18,9 @@ use crate::types::Color;
 use std::fmt;
 use std::str::FromStr;
 
+mod annotated;
+pub use annotated::{MoveAnnotation, write_annotated_game};
+
 /// The result of a game as PGN writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum GameResult {
@@ -215,31 +218,7 @@ fn format_game<N: AsRef<str>, V: AsRef<str>>(
     result: GameResult,
 ) -> String {
     let mut out = String::new();
-    let given = |name: &str| {
-        tags.iter()
-            .find(|(n, _)| n.as_ref() == name)
-            .map(|(_, v)| v.as_ref())
-    };
-    for (name, default) in ROSTER {
-        let value = if name == "Result" {
-            result.as_str()
-        } else {
-            given(name).unwrap_or(default)
-        };
-        push_tag(&mut out, name, value);
-    }
-    if *start != Position::startpos() {
-        push_tag(&mut out, "SetUp", "1");
-        push_tag(&mut out, "FEN", &start.to_fen());
-    }
-    for (name, value) in tags {
-        let name = name.as_ref();
-        if !ROSTER.iter().any(|(r, _)| *r == name) && name != "SetUp" && name != "FEN" {
-            push_tag(&mut out, name, value.as_ref());
-        }
-    }
-    out.push('\n');
-
+    push_tags(&mut out, tags, start, result);
     let mut tokens = Vec::with_capacity(sans.len() * 3 / 2 + 1);
     let mut number = start.fullmove_number();
     let mut turn = start.turn();
@@ -256,9 +235,49 @@ fn format_game<N: AsRef<str>, V: AsRef<str>>(
         turn = !turn;
     }
     tokens.push(result.as_str().to_string());
+    push_movetext(&mut out, tokens);
+    out
+}
 
+/// The tag section and the empty line after it (see [`write_game`] for the order).
+fn push_tags<N: AsRef<str>, V: AsRef<str>>(
+    out: &mut String,
+    tags: &[(N, V)],
+    start: &Position,
+    result: GameResult,
+) {
+    let given = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.as_ref() == name)
+            .map(|(_, v)| v.as_ref())
+    };
+    for (name, default) in ROSTER {
+        let value = if name == "Result" {
+            result.as_str()
+        } else {
+            given(name).unwrap_or(default)
+        };
+        push_tag(out, name, value);
+    }
+    if *start != Position::startpos() {
+        push_tag(out, "SetUp", "1");
+        push_tag(out, "FEN", &start.to_fen());
+    }
+    for (name, value) in tags {
+        let name = name.as_ref();
+        if !ROSTER.iter().any(|(r, _)| *r == name) && name != "SetUp" && name != "FEN" {
+            push_tag(out, name, value.as_ref());
+        }
+    }
+    out.push('\n');
+}
+
+/// Movetext tokens joined by spaces in lines of at most [`MAX_LINE`] characters (a longer
+/// token stands alone on its line), ending with a newline.
+fn push_movetext<T: AsRef<str>>(out: &mut String, tokens: impl IntoIterator<Item = T>) {
     let mut line_len = 0;
     for token in tokens {
+        let token = token.as_ref();
         if line_len > 0 && line_len + 1 + token.len() > MAX_LINE {
             out.push('\n');
             line_len = 0;
@@ -267,11 +286,10 @@ fn format_game<N: AsRef<str>, V: AsRef<str>>(
             out.push(' ');
             line_len += 1;
         }
-        out.push_str(&token);
+        out.push_str(token);
         line_len += token.len();
     }
     out.push('\n');
-    out
 }
 
 /// Writes a [`Game`] as PGN with [`write_game`], its result taken from the game's outcome.

@@ -1,0 +1,285 @@
+//! Game analysis: an evaluation and a best line for every position of a game, each move
+//! classed best / good / inaccuracy / mistake / blunder, and each side's accuracy, by the
+//! engine's own search. [`Analyzer::analyse`] runs the searches; [`GameAnalysis::to_pgn`]
+//! writes the result the way lichess exports it.
+//!
+//! # The model (lichess's)
+//! - **Evaluation**: the search score of each position, turned to White's side
+//!   ([`Eval`]): centipawns, or mate in N (`#N` when White mates, `#-N` when Black does).
+//! - **Win probability** of a side with `cp` centipawns (clamped to ±1000, a mate counting
+//!   as ±1000): `W(cp) = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)` percent.
+//! - **Loss** of a move: `W(before) - W(after)` for the side that moved. Classes: loss ≥ 15
+//!   points **blunder** (`$4`, ??), ≥ 10 **mistake** (`$2`, ?), ≥ 5 **inaccuracy**
+//!   (`$6`, ?!), else **good**, or **best** when nothing is lost. These are lichess's 0.3 /
+//!   0.2 / 0.1 on its -1..1 winning-chances scale.
+//! - **Mates** (lichess's rules, used when either side of the move has a mate score): walking
+//!   into a forced mate is a blunder (a mistake below -7 pawns, an inaccuracy below -10);
+//!   letting one's own forced mate go is a blunder (a mistake if still above +7 pawns, an
+//!   inaccuracy above +10); a slower mate is no error.
+//! - The move the search itself chose in the position is **best** whatever the evaluation
+//!   of the next position says: the analysis has nothing better to offer.
+//! - **Accuracy** of a move: `103.1668 * exp(-0.04354 * loss) - 3.1669 + 1`, clamped to
+//!   0..100; of a side: see [`game_accuracy`]. **Average loss**: the mean centipawns lost per
+//!   move (evaluations clamped to ±1000, lichess's ACPL).
+//!
+//! Positions are searched from the last to the first, keeping the hash table, so each search
+//! already knows what the later positions hold: evaluations before and after a move agree
+//! better than with independent searches, and a blunder's refutation is found earlier.
+
+mod model;
+mod report;
+
+pub use model::{
+    BLUNDER_LOSS, CP_CEILING, Eval, INACCURACY_LOSS, MISTAKE_LOSS, MoveClass, ParseEvalError,
+    WIN_SLOPE, class_of_loss, classify, game_accuracy, move_accuracy, win_percent_from_cp,
+};
+pub use report::{GameAnalysis, MoveAnalysis, SideSummary};
+
+use crate::moves::Move;
+use crate::pgn::PgnGame;
+use crate::position::Position;
+use crate::search::{DEFAULT_HASH_MB, SearchLimits, Searcher};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Longest principal variation kept per position.
+pub const MAX_PV: usize = 8;
+
+/// Node budget per position that matches the Raspberry Pi 3's 0.3 s (about 200 k nodes per
+/// second there).
+pub const PI_NODES: u64 = 60_000;
+
+/// How long each position is searched. At least one limit must be set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnalysisLimits {
+    /// Nodes per position (reproducible: the same on every machine).
+    pub nodes: Option<u64>,
+    /// Time per position.
+    pub movetime: Option<Duration>,
+    /// Deepest iteration per position.
+    pub depth: Option<u32>,
+}
+
+impl Default for AnalysisLimits {
+    /// The Pi's budget: [`PI_NODES`] per position.
+    fn default() -> AnalysisLimits {
+        AnalysisLimits {
+            nodes: Some(PI_NODES),
+            movetime: None,
+            depth: None,
+        }
+    }
+}
+
+impl AnalysisLimits {
+    fn search_limits(&self) -> SearchLimits {
+        SearchLimits {
+            nodes: self.nodes,
+            movetime: self.movetime,
+            depth: self.depth,
+            ..SearchLimits::default()
+        }
+    }
+
+    fn is_bounded(&self) -> bool {
+        self.nodes.is_some_and(|n| n > 0)
+            || self.movetime.is_some_and(|t| !t.is_zero())
+            || self.depth.is_some_and(|d| d > 0)
+    }
+}
+
+/// Why an analysis did not finish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnalysisError {
+    /// The limits do not bound the searches (no positive node, time or depth limit).
+    Unbounded,
+    /// Move `index` (0-based) of the game is not legal where it is played.
+    IllegalMove { index: usize, mv: Move },
+    /// The stop flag was set.
+    Cancelled,
+    /// Position analyses given for a game do not number one more than its moves.
+    PositionCount { moves: usize, positions: usize },
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalysisError::Unbounded => {
+                f.write_str("analysis needs a positive node, time or depth limit")
+            }
+            AnalysisError::IllegalMove { index, mv } => {
+                write!(f, "move {} ({mv}) is not legal", index + 1)
+            }
+            AnalysisError::Cancelled => f.write_str("analysis cancelled"),
+            AnalysisError::PositionCount { moves, positions } => write!(
+                f,
+                "{positions} position analyses for {moves} moves (expected {})",
+                moves + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+/// What the search says about one position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionAnalysis {
+    /// From White's side.
+    pub eval: Eval,
+    /// `None` when the game is over in this position (no search was needed).
+    pub best_move: Option<Move>,
+    /// The expected line, starting with the best move (at most [`MAX_PV`] moves).
+    pub pv: Vec<Move>,
+    /// Deepest completed search iteration (0 when not searched).
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl PositionAnalysis {
+    /// The evaluation of a position where the game is over, or `None` if it goes on:
+    /// checkmate, stalemate, or mating material gone on both sides.
+    pub fn of_game_over(pos: &Position) -> Option<PositionAnalysis> {
+        let eval = if pos.is_checkmate() {
+            Eval::Mate {
+                winner: !pos.turn(),
+                moves: 0,
+            }
+        } else if pos.is_stalemate() || pos.is_insufficient_material() {
+            Eval::Cp(0)
+        } else {
+            return None;
+        };
+        Some(PositionAnalysis {
+            eval,
+            best_move: None,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        })
+    }
+}
+
+/// Progress of an analysis: positions done out of the total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub done: usize,
+    pub total: usize,
+}
+
+/// Runs analyses with one searcher (single-threaded); keep one per thread.
+pub struct Analyzer {
+    searcher: Searcher,
+    limits: AnalysisLimits,
+}
+
+impl Analyzer {
+    /// An analyser with these limits per position and the default hash size.
+    ///
+    /// # Errors
+    /// [`AnalysisError::Unbounded`] if no limit bounds the searches.
+    pub fn new(limits: AnalysisLimits) -> Result<Analyzer, AnalysisError> {
+        Analyzer::with_hash(limits, DEFAULT_HASH_MB)
+    }
+
+    /// As [`Analyzer::new`] with a hash table of about `hash_mb` megabytes.
+    ///
+    /// # Errors
+    /// [`AnalysisError::Unbounded`] if no limit bounds the searches.
+    pub fn with_hash(limits: AnalysisLimits, hash_mb: usize) -> Result<Analyzer, AnalysisError> {
+        if !limits.is_bounded() {
+            return Err(AnalysisError::Unbounded);
+        }
+        Ok(Analyzer {
+            searcher: Searcher::new(hash_mb.max(1)),
+            limits,
+        })
+    }
+
+    pub fn limits(&self) -> AnalysisLimits {
+        self.limits
+    }
+
+    /// Analyses the game played from `start` with `moves`. Blocks until done; `progress` is
+    /// called after each position. The searcher is cleared first, so with a node limit the
+    /// result depends on the game only.
+    ///
+    /// # Errors
+    /// [`AnalysisError::IllegalMove`] for a move not legal where it is played (nothing is
+    /// searched then); [`AnalysisError::Cancelled`] as soon as `stop` is set.
+    pub fn analyse(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<GameAnalysis, AnalysisError> {
+        let mut positions = Vec::with_capacity(moves.len() + 1);
+        let mut hashes = Vec::with_capacity(moves.len() + 1);
+        let mut pos = *start;
+        positions.push(pos);
+        hashes.push(pos.hash());
+        for (index, &mv) in moves.iter().enumerate() {
+            if !pos.is_legal(mv) {
+                return Err(AnalysisError::IllegalMove { index, mv });
+            }
+            pos.play_unchecked(mv);
+            positions.push(pos);
+            hashes.push(pos.hash());
+        }
+        self.searcher.clear();
+        let limits = self.limits.search_limits();
+        let total = positions.len();
+        let mut results: Vec<Option<PositionAnalysis>> = vec![None; total];
+        // Last to first: see the module doc.
+        for (i, pos) in positions.iter().enumerate().rev() {
+            if stop.load(Ordering::Relaxed) {
+                return Err(AnalysisError::Cancelled);
+            }
+            let analysis = match PositionAnalysis::of_game_over(pos) {
+                Some(over) => over,
+                None => {
+                    let found =
+                        self.searcher
+                            .search(pos, &hashes[..=i], &limits, stop, &mut |_| {});
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(AnalysisError::Cancelled);
+                    }
+                    let mut pv = found.pv;
+                    pv.truncate(MAX_PV);
+                    if pv.first() != found.best_move.as_ref() {
+                        pv = found.best_move.into_iter().collect();
+                    }
+                    PositionAnalysis {
+                        eval: Eval::from_score(found.score, pos.turn()),
+                        best_move: found.best_move,
+                        pv,
+                        depth: found.depth,
+                        nodes: found.nodes,
+                    }
+                }
+            };
+            results[i] = Some(analysis);
+            progress(Progress {
+                done: total - i,
+                total,
+            });
+        }
+        let results: Vec<PositionAnalysis> = results.into_iter().flatten().collect();
+        GameAnalysis::from_positions(*start, moves.to_vec(), results)
+    }
+
+    /// Analyses the main line of a game read from PGN.
+    ///
+    /// # Errors
+    /// As [`Analyzer::analyse`].
+    pub fn analyse_pgn(
+        &mut self,
+        game: &PgnGame,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<GameAnalysis, AnalysisError> {
+        self.analyse(&game.start, &game.moves, stop, progress)
+    }
+}
