@@ -144,6 +144,14 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     shoot(&app, &dir, "notice-critical.png")?;
 
+    // The menu mid-game against the computer, with shutdown as on the device.
+    let app = open(game("e2e4 e7e5 g1f3")?, you_white)?;
+    app.update_controller(|c| {
+        c.allow_shutdown();
+        c.action(Action::Menu);
+    });
+    shoot(&app, &dir, "menu.png")?;
+
     // Network play: the New game form, hosting, joining with the keypad, a game under way.
     let app = open(Game::new(), you_white)?;
     app.update_controller(|c| {
@@ -179,6 +187,10 @@ fn main() -> Result<(), Box<dyn Error>> {
             "Kitchen table",
             Color::Black,
             game("e2e4 c7c5 g1f3").unwrap_or_default(),
+            chesspi::storage::LanLink {
+                game_id: "5d41402abc4b2a76".into(),
+                host: Some("192.168.1.20:7531".into()),
+            },
         );
     });
     shoot(&app, &dir, "network-game.png")?;

@@ -196,3 +196,11 @@ fn a_game_from_a_set_up_position_is_not_rated() {
     assert!(stats.record_game(&saved).is_none());
     assert_eq!(stats.summary().rated_games, 0);
 }
+
+#[test]
+fn a_game_whose_level_or_sides_changed_is_not_rated() {
+    let mut lost = finished_vs_computer(Color::White);
+    lost.rated = false;
+    assert_eq!(PlayerResult::of_game(&lost), None);
+    assert!(Stats::new().record_game(&lost).is_none());
+}

@@ -147,7 +147,8 @@ fn a_demo_plays_by_itself() {
 /// A kiosk demo starts its next game by itself after one ends.
 fn a_demo_loops() {
     // White to move mates at once (Ra8#).
-    let pos = chesspi_engine::Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
+    const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let pos = chesspi_engine::Position::from_fen(MATE_IN_ONE).expect("fen");
     let app = App::new(
         Game::from_position(pos),
         Setup {

@@ -46,13 +46,17 @@ pub struct Answer {
 
 struct Job {
     request: ThinkRequest,
+    /// Ends the search: its best move so far is the answer ("Move now").
     stop: Arc<AtomicBool>,
+    /// The answer is no longer wanted (a takeback, a new game): nothing is sent.
+    discard: Arc<AtomicBool>,
 }
 
 /// Handle to the worker thread. Dropping it stops the search in progress and ends the thread.
 pub struct ComputerPlayer {
     jobs: Option<Sender<Job>>,
-    current_stop: Option<Arc<AtomicBool>>,
+    /// The search in progress: its stop and discard flags.
+    current: Option<(Arc<AtomicBool>, Arc<AtomicBool>)>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -69,7 +73,7 @@ impl ComputerPlayer {
             .spawn(move || work(settings, &inbox, &on_answer))?;
         Ok(ComputerPlayer {
             jobs: Some(jobs),
-            current_stop: None,
+            current: None,
             thread: Some(thread),
         })
     }
@@ -78,17 +82,32 @@ impl ComputerPlayer {
     pub fn think(&mut self, request: ThinkRequest) {
         self.cancel();
         let stop = Arc::new(AtomicBool::new(false));
-        self.current_stop = Some(stop.clone());
+        let discard = Arc::new(AtomicBool::new(false));
+        self.current = Some((stop.clone(), discard.clone()));
         if let Some(jobs) = &self.jobs
-            && jobs.send(Job { request, stop }).is_err()
+            && jobs
+                .send(Job {
+                    request,
+                    stop,
+                    discard,
+                })
+                .is_err()
         {
             log::error!("the computer player's thread has stopped");
         }
     }
 
-    /// Stops the search in progress, if any.
+    /// Stops the search in progress, if any; its answer is dropped.
     pub fn cancel(&mut self) {
-        if let Some(stop) = self.current_stop.take() {
+        if let Some((stop, discard)) = self.current.take() {
+            discard.store(true, Ordering::Relaxed);
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Ends the search in progress now: its best move so far is the answer.
+    pub fn move_now(&self) {
+        if let Some((stop, _)) = &self.current {
             stop.store(true, Ordering::Relaxed);
         }
     }
@@ -113,7 +132,7 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
         while let Ok(newer) = inbox.try_recv() {
             job = newer;
         }
-        if job.stop.load(Ordering::Relaxed) {
+        if job.discard.load(Ordering::Relaxed) {
             continue;
         }
         let started = Instant::now();
@@ -127,7 +146,7 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
                 accept: accepts_draw(&mut searcher, &request.game, &job.stop),
             },
         };
-        if job.stop.load(Ordering::Relaxed) {
+        if job.discard.load(Ordering::Relaxed) {
             continue;
         }
         on_answer(Answer {

@@ -653,6 +653,7 @@ fn run_effects(
                 Some(command) => services::shut_down(command, s.notices.sender()),
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
+            Effect::MoveNow => s.computer.move_now(),
             Effect::Lan(request) => match &s.network {
                 Some(net) => net.request(request),
                 None => log::warn!("a network request without network play: {request:?}"),

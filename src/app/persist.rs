@@ -93,6 +93,8 @@ pub struct Restored {
     pub lan: Option<(String, LanLink)>,
     /// The board was turned when the game was saved.
     pub flipped: bool,
+    /// Whether the game still counts for the rating.
+    pub rated: bool,
 }
 
 /// Opens the state directory for play: the game to start with (see [`restore`]) and the
@@ -115,6 +117,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
         notice,
         lan: None,
         flipped: false,
+        rated: true,
     };
     match store.load() {
         LoadOutcome::Fresh => {
@@ -172,6 +175,7 @@ fn from_saved(saved: SavedGame, notice: Option<String>) -> Result<Restored, Opti
             notice,
             lan,
             flipped: saved.flipped,
+            rated: saved.rated,
         }),
         None => {
             log::warn!("the saved game was a network game, which cannot resume: new game");
@@ -351,7 +355,7 @@ impl Saver {
     /// stopped. `serial` changes when the controller starts another game, which then gets a
     /// new identity (the first serial seen keeps the restored identity).
     pub fn submit(&mut self, serial: u64, setup: &Setup, game: &Game) -> Option<u64> {
-        self.submit_mode(serial, mode_of(setup), game, false)
+        self.submit_mode(serial, mode_of(setup), game, false, true)
     }
 
     /// [`Saver::submit`] with the saved form of the players and the board's orientation.
@@ -361,6 +365,7 @@ impl Saver {
         mode: GameMode,
         game: &Game,
         flipped: bool,
+        rated: bool,
     ) -> Option<u64> {
         match self.serial {
             None => self.serial = Some(serial),
@@ -379,6 +384,7 @@ impl Saver {
             game: game.clone(),
             clocks: None,
             flipped,
+            rated,
         };
         self.tx
             .send(Job::Save {
@@ -404,7 +410,8 @@ impl Saver {
             },
             (_, _) => mode_of(&c.setup()),
         };
-        self.submit_mode(c.game_serial(), mode, c.game(), c.is_flipped())
+        let rated = c.is_rated();
+        self.submit_mode(c.game_serial(), mode, c.game(), c.is_flipped(), rated)
     }
 
     /// The next game started is `saved` played on: it keeps its identity, so it replaces its

@@ -70,6 +70,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     };
     let mut lan_resume = None;
     let mut flipped = false;
+    let mut rated = true;
     let (game, setup, identity, stores) = match (&options.fen, state.dir) {
         (Some(fen), dir) => {
             let (game, setup) = initial_game(Some(fen))?;
@@ -84,6 +85,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
             notes.extend(store_notes);
             lan_resume = restored.lan.clone();
             flipped = restored.flipped;
+            rated = restored.rated;
             (
                 restored.game,
                 restored.setup,
@@ -105,9 +107,12 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         log::info!("ChessPI stopping before the display opened");
         return Ok(());
     };
-    if flipped {
-        app.update_controller(|c| c.set_flipped(true));
-    }
+    app.update_controller(|c| {
+        c.set_flipped(flipped);
+        if !rated {
+            c.set_unrated();
+        }
+    });
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
     }
@@ -122,7 +127,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     }
     match &options.lan {
         Some(LanStart::Host { color }) => {
-            let local = color.unwrap_or_else(|| crate::app::mode::random_color());
+            let local = color.unwrap_or_else(crate::app::mode::random_color);
             app.update_controller(|c| c.host_network(local));
         }
         Some(LanStart::Join { target, code }) => {

@@ -104,6 +104,9 @@ pub struct SavedGame {
     /// The board was turned (Black at the bottom, or White when playing Black): kept so the
     /// board looks the same after a restart.
     pub flipped: bool,
+    /// Whether the game counts for the player's rating: not when the level was changed or
+    /// the sides were switched during it.
+    pub rated: bool,
 }
 
 impl SavedGame {
@@ -116,6 +119,7 @@ impl SavedGame {
             game,
             clocks: None,
             flipped: false,
+            rated: true,
         }
     }
 
@@ -389,6 +393,7 @@ pub fn encode(game: &SavedGame, sequence: u64) -> String {
             increment_ms: duration_ms(c.increment),
         }),
         flipped: game.flipped,
+        unrated: !game.rated,
     };
     // Serializing plain strings and numbers cannot fail; fall back to an empty body (which
     // loads as a checksum-valid but malformed file) rather than panic.
@@ -534,6 +539,8 @@ struct RawAutosave {
     clocks: Option<RawClocks>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     flipped: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    unrated: bool,
 }
 
 /// The mode as a flat table: `kind` says which other keys apply.
@@ -726,6 +733,7 @@ impl RawAutosave {
             game,
             clocks,
             flipped: self.flipped,
+            rated: !self.unrated,
         })
     }
 }

@@ -69,7 +69,7 @@ impl PlayerResult {
         let GameMode::VsComputer { human, level } = game.mode else {
             return None;
         };
-        if game.game.initial_position().to_fen() != chesspi_engine::fen::STARTPOS {
+        if game.game.initial_position().to_fen() != chesspi_engine::fen::STARTPOS || !game.rated {
             return None;
         }
         let outcome = game.game.outcome()?;

@@ -1,6 +1,6 @@
 //! The side panel's buttons: what each does and which are offered now; takebacks.
 
-use super::{Controller, Dialog, Purpose};
+use super::{Controller, Dialog, Effect, Purpose};
 use crate::app::mode::Mode;
 
 /// A button of the side panel.
@@ -18,10 +18,12 @@ pub enum Action {
     ReviewForward,
     ReviewLast,
     ReviewDone,
+    /// The computer plays the best move it has found so far.
+    MoveNow,
 }
 
 impl Action {
-    const ALL: [Action; 12] = [
+    const ALL: [Action; 13] = [
         Action::NewGame,
         Action::Undo,
         Action::Hint,
@@ -34,6 +36,7 @@ impl Action {
         Action::ReviewForward,
         Action::ReviewLast,
         Action::ReviewDone,
+        Action::MoveNow,
     ];
 
     /// Stable id used by the screen.
@@ -51,6 +54,7 @@ impl Action {
             Action::ReviewForward => "forward",
             Action::ReviewLast => "last",
             Action::ReviewDone => "done",
+            Action::MoveNow => "movenow",
         }
     }
 
@@ -72,6 +76,7 @@ impl Action {
             Action::ReviewForward => "Next ▶",
             Action::ReviewLast => "End ▶|",
             Action::ReviewDone => "Done",
+            Action::MoveNow => "Move now",
         }
     }
 }
@@ -123,6 +128,7 @@ impl Controller {
                 self.review = None;
                 self.leave_saved();
             }
+            Action::MoveNow => self.effects.push(Effect::MoveNow),
         }
     }
 
@@ -204,10 +210,16 @@ impl Controller {
         let human_turn = self.human_to_move();
         let hint_running = self.thinking.is_some();
         let playing = self.setup.mode != Mode::Demo;
+        // While the computer thinks about its move, Hint's place says "Move now".
+        let third = if self.is_computer_thinking() && playing {
+            item(Action::MoveNow, true, false)
+        } else {
+            item(Action::Hint, human_turn && !hint_running, false)
+        };
         vec![
             item(Action::NewGame, true, false),
             item(Action::Undo, can_undo, false),
-            item(Action::Hint, human_turn && !hint_running, false),
+            third,
             item(Action::Flip, true, false),
             item(Action::ResignOrDraw, playing, false),
             item(Action::Menu, true, false),

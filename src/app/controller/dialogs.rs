@@ -124,6 +124,9 @@ impl Controller {
             (Dialog::Menu, "new") => self.open_new_game(),
             (Dialog::Menu, "flip") => self.flip(),
             (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),
+            (Dialog::Menu, "stronger") => self.change_level(1),
+            (Dialog::Menu, "weaker") => self.change_level(-1),
+            (Dialog::Menu, "switch") => self.switch_sides(),
             (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
             (Dialog::Settings, "brightness") => {
                 self.effects
@@ -176,6 +179,48 @@ impl Controller {
             // "close", "cancel", "play on" and anything unknown just close the dialog.
             _ => {}
         }
+    }
+
+    /// The computer plays on at the next level up or down; the game is no longer rated (a
+    /// win must be against the level that played all of it).
+    fn change_level(&mut self, step: i8) {
+        let Mode::Computer { .. } = self.setup.mode else {
+            return;
+        };
+        let Some(level) = self
+            .setup
+            .level
+            .number()
+            .checked_add_signed(step)
+            .and_then(chesspi_engine::level::Level::new)
+        else {
+            return;
+        };
+        self.setup.level = level;
+        self.unrated = true;
+        self.effects.push(Effect::LevelChosen(level));
+        self.note = Some(format!(
+            "The computer now plays at level {} — this game is not rated",
+            level.number()
+        ));
+        // A search under way restarts at the new level.
+        if self.is_computer_thinking() {
+            self.cancel_thinking();
+        }
+        self.after_change();
+    }
+
+    /// The player takes the computer's side and the computer the player's, on the same board.
+    fn switch_sides(&mut self) {
+        let Mode::Computer { human } = self.setup.mode else {
+            return;
+        };
+        self.cancel_thinking();
+        self.setup.mode = Mode::Computer { human: !human };
+        self.flipped = self.setup.bottom_color() == Color::Black;
+        self.unrated = true;
+        self.note = Some("Sides switched — this game is not rated".to_string());
+        self.after_change();
     }
 
     /// Ends the game by a result (resignation, agreement, claim) if the rules allow it now.
@@ -320,12 +365,33 @@ impl Controller {
     }
 
     fn menu_view(&self) -> DialogView {
-        let mut options = vec![
-            option("new", "New game", false, false),
+        let mut options = vec![option("new", "New game", false, false)];
+        // What a chess computer lets you change mid-game: the level and the sides.
+        if let (Mode::Computer { .. }, false) = (self.setup.mode, self.game.is_over()) {
+            let n = self.setup.level.number();
+            if n < 10 {
+                options.push(option(
+                    "stronger",
+                    &format!("Stronger: level {}", n + 1),
+                    false,
+                    false,
+                ));
+            }
+            if n > 1 {
+                options.push(option(
+                    "weaker",
+                    &format!("Weaker: level {}", n - 1),
+                    false,
+                    false,
+                ));
+            }
+            options.push(option("switch", "Switch sides", false, false));
+        }
+        options.extend([
             option("games", "Saved games", false, false),
             option("stats", "Your record", false, false),
             option("settings", "Settings", false, false),
-        ];
+        ]);
         if self.shutdown_allowed {
             options.push(option("shutdown", "Shut down", false, true));
         }

@@ -68,6 +68,8 @@ pub enum Effect {
     Shutdown,
     /// Send this to the network partner.
     Lan(LanRequest),
+    /// End the computer's search now and play its best move so far.
+    MoveNow,
     /// Host, browse, join or stop (finding a partner).
     Network(NetworkEffect),
 }
@@ -101,6 +103,8 @@ pub struct Controller {
     settings: SettingsView,
     /// The partner of a network game.
     partner: Option<Partner>,
+    /// The level was changed or the sides switched during this game: it is not rated.
+    unrated: bool,
     /// Finding a partner: hosting, browsing, keypad, connecting.
     lobby: Option<Lobby>,
     /// The host a code was last typed for (to ask again after a wrong code).
@@ -136,6 +140,7 @@ impl Controller {
             viewing: None,
             settings: SettingsView::default(),
             partner: None,
+            unrated: false,
             lobby: None,
             last_code_target: None,
             effects: Vec::new(),
@@ -155,6 +160,16 @@ impl Controller {
     /// Changes whenever another game replaces the current one (see [`Controller::start`]).
     pub fn game_serial(&self) -> u64 {
         self.serial
+    }
+
+    /// Whether the game counts for the player's rating.
+    pub fn is_rated(&self) -> bool {
+        !self.unrated
+    }
+
+    /// The restored game was already taken out of the rating.
+    pub fn set_unrated(&mut self) {
+        self.unrated = true;
     }
 
     /// Turns the board as it was saved (after a restart).
@@ -248,6 +263,7 @@ impl Controller {
         self.note = None;
         self.partner = None;
         self.lobby = None;
+        self.unrated = false;
         self.after_change();
     }
 }

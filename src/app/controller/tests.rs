@@ -445,3 +445,62 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
     assert_eq!(c.game().moves().len(), 4);
     assert!(!c.status().text.starts_with("Reviewing"));
 }
+
+#[test]
+fn move_now_level_change_and_switching_sides_mid_game() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    c.take_effects();
+    // While the computer thinks, Hint's place says Move now, and it asks the shell.
+    let labels: Vec<&str> = c.actions().iter().map(|a| a.label).collect();
+    assert_eq!(labels[2], "Move now");
+    c.action(Action::MoveNow);
+    assert!(
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::MoveNow))
+    );
+
+    // A stronger level: the search restarts at it, and the game is no longer rated.
+    c.action(Action::Menu);
+    c.dialog_option("stronger");
+    assert_eq!(c.setup().level.number(), 5);
+    assert!(!c.is_rated());
+    let effects = c.take_effects();
+    let thinks: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Think(r) => Some(r.level.number()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(thinks, [5]);
+    assert!(effects.iter().any(|e| matches!(e, Effect::LevelChosen(_))));
+
+    // Switching sides: the player takes Black (the computer's side, on move) — the board
+    // turns and the computer now plays White's next move after the player's.
+    let (id, _) = think_ids(&effects)[0];
+    c.computer_answered(
+        id,
+        Reply::Move(Some(c.game().position().parse_uci_move("e7e5").unwrap())),
+    );
+    assert_eq!(c.game().moves().len(), 2);
+    c.action(Action::Menu);
+    c.dialog_option("switch");
+    assert_eq!(
+        c.setup().mode,
+        Mode::Computer {
+            human: Color::Black
+        }
+    );
+    assert!(c.is_flipped());
+    assert_eq!(
+        think_ids(&c.take_effects()).len(),
+        1,
+        "the computer plays White now"
+    );
+    // A new game is rated again.
+    c.start(Setup::FIRST_START, Game::new());
+    assert!(c.is_rated());
+}
