@@ -58,6 +58,16 @@ fn the_computer_answers() {
     );
     assert!(!adapter.get_thinking());
     assert_eq!(adapter.get_status(), "Your move — tap a piece");
+    // The reply slides to its square, then the overlay goes (nothing animates when idle).
+    assert_ne!(
+        adapter.get_slide_piece(),
+        0,
+        "the computer's move slides in"
+    );
+    assert!(
+        headless::pump_until(Duration::from_secs(2), || adapter.get_slide_piece() == 0),
+        "the slide ends"
+    );
     // The reply is a legal black move, shown on the board.
     let reply = app.with_controller(|c| c.game().moves()[1]);
     let after = app.with_controller(|c| *c.game().position());

@@ -11,6 +11,7 @@ use crate::lan::session::LinkState;
 use chesspi_engine::{Color, Piece, Role};
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 /// The piece code the .slint files use (see ui/pieces.slint): 0 none, 1..6 white pawn to
 /// king, 7..12 black.
@@ -86,7 +87,16 @@ pub struct ViewModels {
     last_cells: Option<[CellView; 64]>,
     last_rows: Vec<MoveListRow>,
     last_players: Option<(PlayerInfo, PlayerInfo)>,
+    /// Moves on the board at the last refresh, to see a new one arrive.
+    last_ply: Option<usize>,
+    /// Drives the slide of the opponent's move; runs only while one slides.
+    slide: Rc<slint::Timer>,
 }
+
+/// How long an opponent's move takes to slide to its square.
+const SLIDE: Duration = Duration::from_millis(150);
+/// Frames of the slide: about 60 per second.
+const SLIDE_FRAME: Duration = Duration::from_millis(16);
 
 impl ViewModels {
     /// Creates the models and hands them to the window.
@@ -113,7 +123,49 @@ impl ViewModels {
             last_cells: None,
             last_rows: Vec::new(),
             last_players: None,
+            last_ply: None,
+            slide: Rc::new(slint::Timer::default()),
         }
+    }
+
+    /// Slides a move the person did not make (the computer's, the partner's) to its square,
+    /// so it is not missed; a move of one's own is where the finger put it.
+    fn slide_new_move(&mut self, window: &AppWindow, c: &Controller, cells: &[CellView; 64]) {
+        let ply = c.game().moves().len();
+        let previous = self.last_ply.replace(ply);
+        let Some(&mv) = c.game().moves().last() else {
+            return;
+        };
+        let mover = c.game().positions()[ply - 1].turn();
+        if previous != Some(ply - 1) || c.setup().is_human(mover) || c.is_reviewing() {
+            return;
+        }
+        let (from, to) = (c.cell_of(mv.from()), c.cell_of(mv.to()));
+        let game = window.global::<GameAdapter>();
+        game.set_slide_from(from as i32);
+        game.set_slide_to(to as i32);
+        game.set_slide_progress(0.0);
+        game.set_slide_piece(square_view(&cells[to]).piece);
+        let started = Instant::now();
+        let weak_window = window.as_weak();
+        let weak_timer = Rc::downgrade(&self.slide);
+        self.slide
+            .start(slint::TimerMode::Repeated, SLIDE_FRAME, move || {
+                let t = started.elapsed().as_secs_f32() / SLIDE.as_secs_f32();
+                if let Some(w) = weak_window.upgrade() {
+                    let game = w.global::<GameAdapter>();
+                    if t >= 1.0 {
+                        game.set_slide_piece(0);
+                    } else {
+                        game.set_slide_progress(t);
+                    }
+                }
+                if t >= 1.0
+                    && let Some(timer) = weak_timer.upgrade()
+                {
+                    timer.stop();
+                }
+            });
     }
 
     /// Shows the controller's state.
@@ -126,6 +178,7 @@ impl ViewModels {
                 self.squares.set_row_data(i, square_view(cell));
             }
         }
+        self.slide_new_move(window, c, &cells);
         self.last_cells = Some(cells);
         game.set_selected_cell(c.selected().map_or(-1, |sq| c.cell_of(sq) as i32));
 

@@ -36,6 +36,11 @@ impl Controller {
         self.review = Some(ply);
     }
 
+    /// Whether the board shows an earlier position (reviewing or browsing).
+    pub fn is_reviewing(&self) -> bool {
+        self.review.is_some()
+    }
+
     /// Browsing the moves of the game being played (not a saved game, not a finished one).
     pub(super) fn is_browsing(&self) -> bool {
         self.review.is_some() && self.viewing.is_none() && !self.game.is_over()
