@@ -12,11 +12,13 @@ target/device/test/. Exit status 0 when every check passed.
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 import zlib
 
@@ -133,6 +135,7 @@ class Qmp:
                 if time.time() > deadline:
                     raise
                 time.sleep(0.1)
+        self.sock.settimeout(60)
         self.file = self.sock.makefile("rw")
         json.loads(self.file.readline())  # greeting
         self.call("qmp_capabilities")
@@ -184,9 +187,10 @@ def centre(name):
 
 
 class Console:
-    """The serial console's root shell: run a command, get its output."""
+    """The serial console: everything it says goes to a log file (read all the time: QEMU
+    stops the whole machine when nobody reads), and its root shell runs commands."""
 
-    def __init__(self, path):
+    def __init__(self, path, log_path):
         deadline = time.time() + 30
         while True:
             try:
@@ -197,27 +201,58 @@ class Console:
                 if time.time() > deadline:
                     raise
                 time.sleep(0.1)
-        self.sock.settimeout(0.5)
         self.buffer = b""
+        self.everything = b""  # the last MB of all output, for waiting on boot messages
+        self.lock = threading.Lock()
+        self.log = open(log_path, "ab", buffering=0)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.log.write(chunk)
+            with self.lock:
+                self.buffer = (self.buffer + chunk)[-1_000_000:]
+                self.everything = (self.everything + chunk)[-1_000_000:]
+
+    def wait_for(self, pattern, timeout):
+        """Waits until the console has printed something matching `pattern` (a regex)."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self.lock:
+                text = self.everything.decode(errors="replace")
+            if re.search(pattern, text):
+                return True
+            time.sleep(0.2)
+        return False
+
+    def send(self, text):
+        self.sock.sendall(text.encode())
 
     def run(self, command, timeout=60):
+        # Input sent before the shell runs can be lost: wait for systemd to start it.
+        if not self.wait_for(r"Started .{0,30}chesspi-test-cons", 180):
+            raise TimeoutError("the serial console's shell did not start")
         tag = f"{random.getrandbits(32):08x}"
         # The markers are split by quotes so the terminal's echo of the command never matches.
         line = f"echo B'{tag}'; {command}; echo E'{tag}' $?\n"
-        self.buffer = b""
+        with self.lock:
+            self.buffer = b""
         deadline = time.time() + timeout
         sent_at = 0.0
         while True:
-            if time.time() - sent_at > 10:  # the shell may not be there yet: ask again
-                self.sock.sendall(line.encode())
-                sent_at = time.time()
-            try:
-                chunk = self.sock.recv(65536)
-                self.buffer += chunk
-            except socket.timeout:
-                pass
-            text = self.buffer.decode(errors="replace")
+            with self.lock:
+                text = self.buffer.decode(errors="replace")
             start, end = text.rfind(f"B{tag}\r\n"), text.rfind(f"E{tag} ")
+            if start < 0 and time.time() - sent_at > 15:
+                self.send(line)  # the shell was not there yet: ask again
+                sent_at = time.time()
+            time.sleep(0.2)
             if start >= 0 and end > start:
                 rest = text[end + len(f"E{tag} "):]
                 if "\n" in rest:
@@ -241,7 +276,7 @@ class Device:
              "--serial", self.serial_path, "--disk", disk, "--append", append],
             stdout=open(os.path.join(OUT, f"{name}.qemu.log"), "w"), stderr=subprocess.STDOUT)
         self.qmp = Qmp(self.qmp_path)
-        self.console = Console(self.serial_path)
+        self.console = Console(self.serial_path, os.path.join(OUT, f"{name}.console.log"))
 
     def shot(self, label):
         return self.qmp.screendump(os.path.join(OUT, f"{self.name}-{label}.png"))
@@ -303,18 +338,8 @@ def journal_denials(dev):
     return out.strip()
 
 
-def main():
-    global HOST_APP
-    os.makedirs(OUT, exist_ok=True)
-    for f in ("rootfs.ext4", "vmlinuz", "initrd.img"):
-        if not os.path.exists(os.path.join(DEVICE, f)):
-            sys.exit(f"target/device/{f} missing: run scripts/device-image first")
-    HOST_APP = os.environ.get("CHESSPI_HOST_APP", os.path.join(ROOT, "target", "debug", "chesspi"))
-    start_ref = reference("start")
-    pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
-    empty_light = square_pixels(start_ref, "d3")
-    empty_dark = square_pixels(start_ref, "e3")
-
+def play(start_ref, pawn_light, empty_dark, timings):
+    """Boots, plays by touch, cuts the power, boots again, stops the service."""
     disk = os.path.join(OUT, "disk.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
 
@@ -326,7 +351,7 @@ def main():
     if took is None:
         dev.kill()
         return
-    timings = {"board_after_s": round(took, 1)}
+    timings["board_after_s"] = round(took, 1)
 
     # 2. A move by touch: e2, then e4; the computer answers.
     dev.qmp.touch([centre("e2")], 1)
@@ -382,20 +407,26 @@ def main():
           "SIGTERM received: stopping" in out and "ChessPI stopped" in out
           and state.get("ExecMainStatus") == "0" and state.get("Result") == "success",
           f"{state} / {out.strip()[-300:]}")
-    dev.console.sock.sendall(b"poweroff\n")
+    dev.console.send("poweroff\n")
     check("poweroff from the console ends QEMU", dev.wait_off(60))
     if dev.proc.poll() is None:
         dev.kill()
 
-    # The DRM driver loaded late: the service starts before the display exists, waits for it,
-    # and its first start succeeds (issue 18: without the fix, 'Operation not permitted').
+
+
+def late_drm(start_ref, timings):
+    """The DRM driver loaded late: the service starts before the display exists, waits for
+    it, and its first start succeeds (issue 18: without the fix, 'Operation not permitted')."""
+    disk = os.path.join(OUT, "disk-late.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     dev = Device(disk, "late-drm", append="modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5; done;"
                     " ls /dev/dri 2>&1; grep -w drm /proc/devices; systemctl is-active chesspi", timeout=180)
-    log(f"before the driver: {out.strip()}")
+    check("the service was running before the display driver loaded",
+          "No such file" in out and out.strip().endswith("active"), out.strip())
     time.sleep(3)
     dev.sh("modprobe virtio_gpu")
-    took, png = dev.wait_for_screen(on_screen, "late-drm", patience=60)
+    took, png = dev.wait_for_screen(start_ref, "late-drm", patience=60)
     check("with the driver loaded late the board appears", took is not None,
           f"{took:.1f} s after QEMU started" if took else f"closest difference {png}")
     state = service_state(dev)
@@ -403,11 +434,30 @@ def main():
     denials = journal_denials(dev)
     check("late driver: nothing denied", denials == "", denials)
     _, waited = dev.sh("journalctl -b -u chesspi --no-pager -o cat | grep -E 'display' || true")
-    log(f"late driver, the app's log: {waited.strip()}")
-    dev.console.sock.sendall(b"poweroff\n")
+    check("the app waited for its display instead of exiting",
+          "not ready" in waited and "ready after" in waited, waited.strip())
+    dev.console.send("poweroff\n")
     if not dev.wait_off(60):
         dev.kill()
 
+
+def main():
+    global HOST_APP
+    os.makedirs(OUT, exist_ok=True)
+    for f in ("rootfs.ext4", "vmlinuz", "initrd.img"):
+        if not os.path.exists(os.path.join(DEVICE, f)):
+            sys.exit(f"target/device/{f} missing: run scripts/device-image first")
+    HOST_APP = os.environ.get("CHESSPI_HOST_APP", os.path.join(ROOT, "target", "debug", "chesspi"))
+    start_ref = reference("start")
+    pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
+    empty_dark = square_pixels(start_ref, "e3")
+
+    stages = sys.argv[1:] or ["play", "late-drm"]
+    timings = {}
+    if "play" in stages:
+        play(start_ref, pawn_light, empty_dark, timings)
+    if "late-drm" in stages:
+        late_drm(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")
