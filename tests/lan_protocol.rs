@@ -235,3 +235,26 @@ fn a_silent_peer_is_dropped() {
     }
     assert!(pings >= 2, "{pings} pings before the close");
 }
+
+#[test]
+fn connections_beyond_the_limit_are_closed_at_once() {
+    let host = host();
+    let idle: Vec<Raw> = (0..chesspi::lan::net::MAX_CONNECTIONS)
+        .map(|_| Raw::connect(&host.addr()))
+        .collect();
+    // Let the host register them all.
+    std::thread::sleep(Duration::from_millis(200));
+    let mut extra = Raw::connect(&host.addr());
+    let t = std::time::Instant::now();
+    assert!(extra.closed());
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    // Closed connections free their places.
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(200));
+    let mut guest = Raw::connect(&host.addr());
+    assert_eq!(guest.hello(CODE)["type"], "welcome");
+}

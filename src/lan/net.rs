@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 /// The protocol's default TCP port.
 pub const DEFAULT_PORT: u16 = 7531;
 
+/// Most connections a host keeps open at once (the partner plus guests in their handshake).
+pub const MAX_CONNECTIONS: usize = 8;
+
 /// Timers of the network layer (the session's own are in its [`super::session::Timing`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NetOptions {
@@ -84,7 +87,9 @@ pub struct LanHandle {
     events: Receiver<LanEvent>,
     local_addrs: Vec<SocketAddr>,
     stop: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<()>>,
+    worker: Option<JoinHandle<()>>,
+    /// Host: one thread per listening address.
+    acceptors: Vec<(SocketAddr, JoinHandle<()>)>,
 }
 
 impl LanHandle {
@@ -115,12 +120,11 @@ impl LanHandle {
             .collect::<io::Result<Vec<_>>>()?;
         let (inputs, inbox) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let mut threads = Vec::new();
-        for listener in listeners {
+        let mut acceptors = Vec::new();
+        for (listener, addr) in listeners.into_iter().zip(&local_addrs) {
             let (inputs, stop) = (inputs.clone(), stop.clone());
-            threads.push(spawn("lan-accept", move || {
-                accept(&listener, &inputs, &stop)
-            })?);
+            let thread = spawn("lan-accept", move || accept(&listener, &inputs, &stop))?;
+            acceptors.push((*addr, thread));
         }
         let (worker, events) = LanHandle::start(
             session,
@@ -130,13 +134,13 @@ impl LanHandle {
             options,
             Arc::new(wake),
         )?;
-        threads.push(worker);
         Ok(LanHandle {
             inputs,
             events,
             local_addrs,
             stop,
-            threads,
+            worker: Some(worker),
+            acceptors,
         })
     }
 
@@ -167,7 +171,8 @@ impl LanHandle {
             events,
             local_addrs: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
-            threads: vec![worker],
+            worker: Some(worker),
+            acceptors: Vec::new(),
         })
     }
 
@@ -250,12 +255,18 @@ impl Drop for LanHandle {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         let _ = self.inputs.send(Input::Shutdown);
-        // Wake the acceptors blocked in accept().
-        for addr in &self.local_addrs {
-            let _ = TcpStream::connect_timeout(&wake_addr(*addr), Duration::from_millis(200));
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
         }
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
+        // Wake the acceptors blocked in accept(); one that cannot be woken is left to end
+        // at its next connection rather than block the caller.
+        for (addr, thread) in self.acceptors.drain(..) {
+            match TcpStream::connect_timeout(&wake_addr(addr), Duration::from_millis(200)) {
+                Ok(_) => {
+                    let _ = thread.join();
+                }
+                Err(e) => log::warn!("lan: cannot stop the listener on {addr}: {e}"),
+            }
         }
     }
 }
@@ -433,6 +444,12 @@ impl Worker {
 
     fn opened(&mut self, stream: TcpStream, now: Instant) {
         self.dialing = false;
+        if self.streams.len() >= MAX_CONNECTIONS {
+            // Each connection costs a thread: strangers cannot open them without end.
+            log::warn!("lan: {MAX_CONNECTIONS} connections open, refusing another");
+            let _ = stream.shutdown(Shutdown::Both);
+            return;
+        }
         let id = ConnId(self.next_id.fetch_add(1, Ordering::Relaxed));
         let _ = stream.set_nodelay(true);
         let _ = stream.set_write_timeout(Some(self.options.write_timeout));
