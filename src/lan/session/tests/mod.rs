@@ -2,6 +2,7 @@
 //! Handshake and play here; heartbeat, flood and reconnection in `link`.
 
 mod link;
+mod robust;
 
 use super::*;
 use crate::lan::codec::{self, ErrorMsg, Hello, Resume};
