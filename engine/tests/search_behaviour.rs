@@ -220,3 +220,31 @@ fn low_levels_vary_high_levels_find_the_tactic() {
     }
     assert!(seen.len() >= 3, "{seen:?}");
 }
+
+#[test]
+fn weak_levels_report_a_line_of_the_move_they_play() {
+    // A weak level often plays a move other than the best; its ponder move and line must
+    // then be that move's (a GUI rejects a ponder move that is illegal after it).
+    let pos =
+        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .expect("valid FEN");
+    let stop = AtomicBool::new(false);
+    let mut differed = false;
+    for seed in 0..40 {
+        let limits = Level::new(1).expect("level 1").limits(seed);
+        let result = Searcher::new(8).search(&pos, &[], &limits, &stop, &mut |_| {});
+        let best = result.best_move.expect("a move");
+        assert_eq!(result.pv.first(), Some(&best), "seed {seed}");
+        let after = pos.play(best).expect("legal move");
+        if let Some(ponder) = result.ponder {
+            assert!(
+                after.is_legal(ponder),
+                "seed {seed}: ponder {ponder} after {best}"
+            );
+        }
+        let full =
+            Searcher::new(8).search(&pos, &[], &depth(result.depth.max(1)), &stop, &mut |_| {});
+        differed |= full.best_move != Some(best);
+    }
+    assert!(differed, "level 1 never played another move than the best");
+}

@@ -178,7 +178,7 @@ impl Searcher {
     /// cap, or `None` when there is no legal move. Blocks until done or `stop` is set; a
     /// stopped search still returns the best move found so far. (The levels' computer player,
     /// [`Searcher::choose_move`], is built on this in [`crate::level`].)
-    pub(crate) fn game_move(
+    pub fn game_move(
         &mut self,
         game: &Game,
         limits: SearchLimits,
@@ -196,7 +196,7 @@ impl Searcher {
     }
 
     /// The next seed for a weak level's imprecise choice.
-    pub(crate) fn next_seed(&mut self) -> u64 {
+    pub fn next_seed(&mut self) -> u64 {
         // xorshift64
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
@@ -409,8 +409,13 @@ impl Worker<'_> {
                     )
                 })
                 .collect();
-            if let Some(mv) = weakness.choose_from(&scored) {
+            if let Some(mv) = weakness.choose_from(&scored)
+                && result.best_move != Some(mv)
+            {
+                // The line and the expected reply were the best move's, not this one's.
                 result.best_move = Some(mv);
+                result.ponder = None;
+                result.pv = vec![mv];
             }
         }
         result
