@@ -149,7 +149,12 @@ impl Session {
         let ours = self.game.moves();
         let theirs = host_game.moves();
         let resend = match self.unacked {
-            Some(ply) if ply as usize == theirs.len() && ours.len() == theirs.len() + 1 => {
+            // Not into a game the host has ended (e.g. it resigned meanwhile).
+            Some(ply)
+                if ply as usize == theirs.len()
+                    && ours.len() == theirs.len() + 1
+                    && !host_game.is_over() =>
+            {
                 ours.starts_with(theirs).then_some(ours[ply as usize])
             }
             _ => None,

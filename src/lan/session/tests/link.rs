@@ -284,3 +284,18 @@ fn a_partner_back_on_a_new_connection_replaces_the_old_one() {
             .any(|o| matches!(o, Output::Send(ConnId(7), Message::Ack { ply: 1 })))
     );
 }
+
+#[test]
+fn a_move_in_flight_into_a_game_the_host_ended_is_dropped() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.cut();
+    p.guest_plays("e7e5");
+    p.drop_link();
+    p.host.resign().unwrap();
+    p.connect();
+    p.assert_same_game();
+    assert_eq!(p.guest.game().moves().len(), 1);
+    let outcome = p.guest.game().outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Color::Black));
+}
