@@ -5,7 +5,11 @@
 //! - [`net`]: the network threads; the app talks to them through [`net::LanHandle`].
 //! - [`discovery`]: DNS-SD `_chesspi._tcp` adverts and browsing.
 //!
-//! No Slint types here: the app polls [`net::LanHandle`] when its wake callback rings.
+//! No Slint types here. The app builds a [`session::Session`] (`host`, `guest`, or
+//! `restore_*` from a [`session::SavedGame`]), hands it to [`net::LanHandle::host`] or
+//! [`net::LanHandle::join`] with a wake callback, sends commands (`play`, `offer`, `answer`,
+//! `resign`, `leave`) and, when woken, drains [`net::LanEvent`]s on its own thread. Nothing
+//! there blocks: the UI thread never waits on the network.
 
 pub mod codec;
 pub mod discovery;
