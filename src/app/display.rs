@@ -1,8 +1,8 @@
 //! Opening the display on the device. At boot the DRM driver (vc4 on a Pi, virtio-gpu in
-//! QEMU) can register its device a few seconds after the service starts; exiting then would
-//! cost a restart and, before the `drm` module was loaded early (`modules-load.d`), left the
-//! service without access to its own display. So the device build waits for the display a
-//! while; the desktop build fails at once as before (no X display will appear by waiting).
+//! QEMU) can register its device a few seconds after the service starts (the unit only waits
+//! for the DRM core, `modprobe@drm.service`); exiting then would cost a restart. So the device
+//! build waits for the display a while; the desktop build fails at once as before (no X
+//! display will appear by waiting).
 
 use std::time::{Duration, Instant};
 

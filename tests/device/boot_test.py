@@ -414,16 +414,26 @@ def play(start_ref, pawn_light, empty_dark, timings):
 
 
 
+def mask(disk, path):
+    """Masks a unit in a disk image (a symlink to /dev/null), without mounting it."""
+    subprocess.run(["debugfs", "-w", "-R", f"symlink {path} /dev/null", disk], check=True,
+                   capture_output=True)
+
+
 def late_drm(start_ref, timings):
     """The DRM driver loaded late: the service starts before the display exists, waits for
     it, and its first start succeeds (issue 18: without the fix, 'Operation not permitted')."""
     disk = os.path.join(OUT, "disk-late.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    # systemd-logind also loads the DRM core (modprobe@drm.service) and would hide a unit
+    # that forgot to: without logind only chesspi.service's own dependency loads it.
+    mask(disk, "/etc/systemd/system/systemd-logind.service")
     dev = Device(disk, "late-drm", append="modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5; done;"
                     " ls /dev/dri 2>&1; grep -w drm /proc/devices; systemctl is-active chesspi", timeout=180)
-    check("the service was running before the display driver loaded",
-          "No such file" in out and out.strip().endswith("active"), out.strip())
+    check("the service ran before the display driver loaded, the DRM core already there",
+          "No such file" in out and re.search(r"^226 drm", out, re.M) is not None
+          and out.strip().endswith("active"), out.strip())
     time.sleep(3)
     dev.sh("modprobe virtio_gpu")
     took, png = dev.wait_for_screen(start_ref, "late-drm", patience=60)
@@ -441,6 +451,31 @@ def late_drm(start_ref, timings):
         dev.kill()
 
 
+def late_drm_control(start_ref, timings):
+    """The same late driver with modprobe@drm.service masked, as on a system before the fix:
+    the DRM core is missing when the service starts, so DeviceAllow=char-drm allows nothing
+    and the app is denied its display until a restart. Shows the test can see the defect."""
+    disk = os.path.join(OUT, "disk-control.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    mask(disk, "/etc/systemd/system/modprobe@drm.service")
+    dev = Device(disk, "late-drm-control", append="modprobe.blacklist=virtio_gpu")
+    _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5;"
+                    " done; grep -w drm /proc/devices || echo no-drm-core", timeout=180)
+    check("control: no DRM core when the service started", "no-drm-core" in out, out.strip())
+    time.sleep(3)
+    dev.sh("modprobe virtio_gpu")
+    # The app keeps trying for its 30 s, each time refused; then systemd restarts it.
+    took, _ = dev.wait_for_screen(start_ref, "late-drm-control", patience=120)
+    state = service_state(dev)
+    denials = journal_denials(dev)
+    check("control: without modprobe@drm the display is denied until a restart",
+          "not permitted" in denials and state.get("NRestarts", "0") != "0",
+          f"{state}; board after {took and round(took, 1)} s; {denials[:300]}")
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(60):
+        dev.kill()
+
+
 def main():
     global HOST_APP
     os.makedirs(OUT, exist_ok=True)
@@ -452,12 +487,14 @@ def main():
     pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
     empty_dark = square_pixels(start_ref, "e3")
 
-    stages = sys.argv[1:] or ["play", "late-drm"]
+    stages = sys.argv[1:] or ["play", "late-drm", "late-drm-control"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
     if "late-drm" in stages:
         late_drm(start_ref, timings)
+    if "late-drm-control" in stages:
+        late_drm_control(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")
