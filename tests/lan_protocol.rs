@@ -251,7 +251,10 @@ fn connections_beyond_the_limit_are_closed_at_once() {
             .as_bytes(),
     );
     let _ = extra.stream.write_all(b"\n");
-    assert!(extra.next_line().is_none(), "the ninth connection was served");
+    assert!(
+        extra.next_line().is_none(),
+        "the ninth connection was served"
+    );
     // Closed connections free their places.
     drop(idle);
     std::thread::sleep(Duration::from_millis(200));
