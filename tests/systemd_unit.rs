@@ -272,3 +272,23 @@ fn drm_core_is_loaded_before_the_service_starts() {
         );
     }
 }
+
+/// logind leaves the power key to the app (which asks, saves and then powers off): its default
+/// would power off at the first press, under the app's dialog. Only that key is changed.
+#[test]
+fn logind_leaves_the_power_key_to_the_app() {
+    let conf = fs::read_to_string(repo_file("systemd/logind-chesspi.conf")).expect("conf");
+    let settings: Vec<&str> = conf
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(settings, ["[Login]", "HandlePowerKey=ignore"]);
+    let manifest = fs::read_to_string(repo_file("Cargo.toml")).expect("Cargo.toml");
+    assert!(
+        manifest.contains(
+            r#"["systemd/logind-chesspi.conf", "usr/lib/systemd/logind.conf.d/chesspi.conf", "644"]"#
+        ),
+        "the .deb does not ship the logind drop-in"
+    );
+}

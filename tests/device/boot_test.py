@@ -460,6 +460,44 @@ def late_drm(start_ref, timings):
         dev.kill()
 
 
+def power_key(start_ref, pawn_light, timings):
+    """The power key (KEY_POWER on the virtio keyboard): the app asks, the Shut down button
+    powers the device off through logind and polkit, and the game is there at the next boot.
+    logind must leave the key to the app (the package's logind.conf.d drop-in): by default it
+    powers off at once, under the app's dialog."""
+    disk = os.path.join(OUT, "disk-power.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    dev = Device(disk, "power")
+    took, _ = dev.wait_for_screen(start_ref, "board")
+    if not check("power key: the board is on the screen", took is not None):
+        return
+    dev.qmp.touch([centre("e2")], 1)
+    time.sleep(0.4)
+    dev.qmp.touch([centre("e4")], 2)
+    time.sleep(8)  # the computer's reply
+    before = dev.shot("before-key")
+    for down in (True, False):
+        dev.qmp.call("input-send-event", events=[
+            {"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": "power"}}}])
+    time.sleep(3)
+    dialog = dev.shot("dialog")
+    red = dialog[2][253][300 * 3:300 * 3 + 3]  # the "Shut down" button
+    check("power key: the app asks before shutting down (logind leaves the key alone)",
+          dev.proc.poll() is None and board_diff(dialog, before) > 30
+          and red[0] > 180 and red[1] < 130, f"button colour {tuple(red)}")
+    dev.qmp.touch([(300, 253)], 3)
+    started = time.time()
+    check("power key: Shut down powers the device off", dev.wait_off(90),
+          f"{time.time() - started:.1f} s")
+    if dev.proc.poll() is None:
+        dev.kill()
+    dev = Device(disk, "power-again")
+    took, png = dev.wait_for_screen(before, "after")
+    check("power key: the game is there at the next boot", took is not None,
+          f"closest difference {png}" if took is None else f"{took:.1f} s")
+    dev.kill()
+
+
 def late_drm_control(start_ref, timings):
     """The same late driver with modprobe@drm.service masked, as on a system before the fix:
     the DRM core is missing when the service starts, so DeviceAllow=char-drm allows nothing
@@ -496,10 +534,12 @@ def main():
     pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
     empty_dark = square_pixels(start_ref, "e3")
 
-    stages = sys.argv[1:] or ["play", "late-drm", "late-drm-control"]
+    stages = sys.argv[1:] or ["play", "power-key", "late-drm", "late-drm-control"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
+    if "power-key" in stages:
+        power_key(start_ref, pawn_light, timings)
     if "late-drm" in stages:
         late_drm(start_ref, timings)
     if "late-drm-control" in stages:
