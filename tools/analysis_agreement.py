@@ -8,7 +8,8 @@
    nodes per position).
 3. Has Stockfish (depth 18, one thread) evaluate every position and classes each move with
    the same model as chesspi_engine::analysis (lichess's win-probability formula, 5/10/15
-   point thresholds, mate rules, the judge's own best move is never an error).
+   point thresholds, mate rules, the judge's own best move is never an error), on
+   Stockfish's centipawns as they are (the engine scales its own to that scale).
 4. Reports the share of Stockfish's blunders that chesspi-engine also marks ?? (the
    agreement) and chesspi-engine's ?? marks that Stockfish does not call blunders (false
    alarms; "serious" ones where Stockfish sees at most an inaccuracy). The last line is a

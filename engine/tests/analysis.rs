@@ -138,12 +138,13 @@ fn planted_evaluations_give_the_classes() {
         .expect("consistent");
     let got: Vec<MoveClass> = analysis.moves.iter().map(|m| m.class).collect();
     use MoveClass::*;
-    // Losses: e4 and e5 none, Nf3 60 cp (5.5 points), Nc6 10, Bb5 30, a6 180 (16.3).
+    // Losses in lichess-scale centipawns (the engine's times 1.72) and win points: e4 and e5
+    // none, Nf3 103 (9.4 points), Nc6 17, Bb5 51 (4.6), a6 310 (27.6).
     assert_eq!(got, [Best, Best, Inaccuracy, Good, Good, Blunder]);
     assert_eq!(analysis.white.inaccuracies, 1);
     assert_eq!(analysis.black.blunders, 1);
-    assert_eq!(analysis.white.average_loss, Some(30.0));
-    assert_eq!(analysis.black.average_loss, Some(190.0 / 3.0));
+    assert_eq!(analysis.white.average_loss, Some((103.0 + 51.0) / 3.0));
+    assert_eq!(analysis.black.average_loss, Some((17.0 + 310.0) / 3.0));
     assert!(analysis.white.accuracy.unwrap() > analysis.black.accuracy.unwrap());
 
     let short = GameAnalysis::from_positions(game.start, game.moves.clone(), Vec::new());

@@ -6,21 +6,24 @@
 //! # The model (lichess's)
 //! - **Evaluation**: the search score of each position, turned to White's side
 //!   ([`Eval`]): centipawns, or mate in N (`#N` when White mates, `#-N` when Black does).
-//! - **Win probability** of a side with `cp` centipawns (clamped to ±1000, a mate counting
-//!   as ±1000): `W(cp) = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)` percent.
+//! - **Win probability** of a side with `cp` centipawns on lichess's scale (clamped to
+//!   ±1000, a mate counting as ±1000): `W(cp) = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) -
+//!   1)` percent. Lichess fitted it to Stockfish's centipawns; the engine's are smaller, so
+//!   they are first multiplied by [`ENGINE_CP_SCALE`] (1.72, from the evaluation's own
+//!   fit to game results). The `[%eval]` written is the engine's own.
 //! - **Loss** of a move: `W(before) - W(after)` for the side that moved. Classes: loss ≥ 15
 //!   points **blunder** (`$4`, ??), ≥ 10 **mistake** (`$2`, ?), ≥ 5 **inaccuracy**
 //!   (`$6`, ?!), else **good**, or **best** when nothing is lost. These are lichess's 0.3 /
 //!   0.2 / 0.1 on its -1..1 winning-chances scale.
 //! - **Mates** (lichess's rules, used when either side of the move has a mate score): walking
-//!   into a forced mate is a blunder (a mistake below -7 pawns, an inaccuracy below -10);
-//!   letting one's own forced mate go is a blunder (a mistake if still above +7 pawns, an
-//!   inaccuracy above +10); a slower mate is no error.
+//!   into a forced mate is a blunder (a mistake below -700 lichess-scale centipawns, an
+//!   inaccuracy below -999); letting one's own forced mate go is a blunder (a mistake if
+//!   still above +700, an inaccuracy above +999); a slower mate is no error.
 //! - The move the search itself chose in the position is **best** whatever the evaluation
 //!   of the next position says: the analysis has nothing better to offer.
 //! - **Accuracy** of a move: `103.1668 * exp(-0.04354 * loss) - 3.1669 + 1`, clamped to
-//!   0..100; of a side: see [`game_accuracy`]. **Average loss**: the mean centipawns lost per
-//!   move (evaluations clamped to ±1000, lichess's ACPL).
+//!   0..100; of a side: see [`game_accuracy`]. **Average loss**: the mean lichess-scale
+//!   centipawns lost per move (evaluations clamped to ±1000, lichess's ACPL).
 //!
 //! Positions are searched from the last to the first, keeping the hash table, so each search
 //! already knows what the later positions hold: evaluations before and after a move agree
@@ -30,8 +33,9 @@ mod model;
 mod report;
 
 pub use model::{
-    BLUNDER_LOSS, CP_CEILING, Eval, INACCURACY_LOSS, MISTAKE_LOSS, MoveClass, ParseEvalError,
-    WIN_SLOPE, class_of_loss, classify, game_accuracy, move_accuracy, win_percent_from_cp,
+    BLUNDER_LOSS, CP_CEILING, ENGINE_CP_SCALE, Eval, INACCURACY_LOSS, MISTAKE_LOSS, MoveClass,
+    ParseEvalError, WIN_SLOPE, class_of_loss, classify, game_accuracy, move_accuracy,
+    win_percent_from_cp,
 };
 pub use report::{GameAnalysis, MoveAnalysis, SideSummary};
 

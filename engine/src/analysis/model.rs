@@ -6,11 +6,20 @@ use crate::types::Color;
 use std::fmt;
 use std::str::FromStr;
 
-/// Centipawn value beyond which evaluations count as won: lichess's ceiling. A mate counts as
-/// this much.
+/// Centipawn value (on lichess's scale) beyond which evaluations count as won: lichess's
+/// ceiling. A mate counts as this much.
 pub const CP_CEILING: i32 = 1000;
-/// Slope of the logistic win-probability curve per centipawn (lichess's fit to its games).
+/// Slope of the logistic win-probability curve per centipawn (lichess's fit of game results
+/// to Stockfish's centipawns).
 pub const WIN_SLOPE: f64 = 0.003_682_08;
+/// The engine's centipawns times this are on lichess's (Stockfish's) scale: its evaluation
+/// was fitted by Texel's method (`engine/examples/texel.rs`) so that
+/// `1 / (1 + 10^(-K * cp / 400))` with K = 1.103 predicts results, i.e. a logistic slope of
+/// K * ln 10 / 400 per centipawn, 1.72 times lichess's. (Against Stockfish 15.1 at depth 18
+/// the engine's evaluations are about 1.4-2 times smaller too: docs/BENCHMARKS.md.)
+pub const ENGINE_CP_SCALE: f64 = TEXEL_K * std::f64::consts::LN_10 / 400.0 / WIN_SLOPE;
+/// The tuner's fitted scale; keep in step with the evaluation's tuning.
+const TEXEL_K: f64 = 1.103;
 
 /// Loss of winning chances, in percentage points of win probability, from which a move is an
 /// inaccuracy, a mistake or a blunder (lichess's 0.1 / 0.2 / 0.3 on its -1..1 scale).
@@ -40,11 +49,13 @@ impl Eval {
         }
     }
 
-    /// Centipawns for `side`, a mate counting as [`CP_CEILING`] and everything clamped to it.
+    /// Centipawns for `side` on lichess's scale (the engine's times [`ENGINE_CP_SCALE`]), a
+    /// mate counting as [`CP_CEILING`] and everything clamped to it.
     pub fn cp_for(self, side: Color) -> i32 {
         match self {
             Eval::Cp(cp) => {
-                let cp = cp.clamp(-CP_CEILING, CP_CEILING);
+                let scaled = (f64::from(cp) * ENGINE_CP_SCALE).round() as i32;
+                let cp = scaled.clamp(-CP_CEILING, CP_CEILING);
                 if side == Color::White { cp } else { -cp }
             }
             Eval::Mate { winner, .. } if winner == side => CP_CEILING,
@@ -335,7 +346,7 @@ mod tests {
 
     #[test]
     fn win_percent_table() {
-        // (cp, expected White win %), from the formula evaluated independently.
+        // (lichess-scale cp, expected win %), from the formula evaluated independently.
         let table = [
             (0, 50.0),
             (100, 59.1),
@@ -346,10 +357,18 @@ mod tests {
             (-5000, 2.5),
         ];
         for (cp, expected) in table {
-            let got = Eval::Cp(cp).win_percent(White);
+            let got = win_percent_from_cp(cp);
             assert!(close(got, expected, 0.05), "cp {cp}: {got}");
+        }
+        // The engine's centipawns count 1.72 times: its 58 are lichess's 100.
+        assert!(close(ENGINE_CP_SCALE, 1.7244, 0.0001));
+        for (cp, expected) in [(58, 59.1), (-174, 24.9), (580, 97.5), (581, 97.5)] {
+            let got = Eval::Cp(cp).win_percent(White);
+            assert!(close(got, expected, 0.05), "engine cp {cp}: {got}");
             assert!(close(Eval::Cp(cp).win_percent(Black), 100.0 - got, 1e-9));
         }
+        assert_eq!(Eval::Cp(-406).cp_for(Black), 700);
+        assert_eq!(Eval::Cp(i32::MAX).cp_for(White), CP_CEILING);
         let mate = Eval::Mate {
             winner: Black,
             moves: 3,
@@ -360,21 +379,22 @@ mod tests {
 
     #[test]
     fn classification_thresholds() {
-        // (before, after) for White, and the class; the borders sit at 5, 10 and 15 points.
+        // (before, after) in engine centipawns for White, and the class; the borders sit at
+        // 5, 10 and 15 points (lichess-scale centipawns -55, -111, -169).
         let table = [
             (0, 0, MoveClass::Best),
             (0, 20, MoveClass::Best),
             (0, -20, MoveClass::Good),
-            (0, -54, MoveClass::Good),        // 4.95 points
-            (0, -55, MoveClass::Inaccuracy),  // 5.05
-            (0, -110, MoveClass::Inaccuracy), // 9.99
-            (0, -111, MoveClass::Mistake),    // 10.08
-            (0, -168, MoveClass::Mistake),    // 14.99
-            (0, -169, MoveClass::Blunder),    // 15.07
-            (300, 0, MoveClass::Blunder),     // 25.1
+            (0, -31, MoveClass::Good),       // 4.86 points
+            (0, -32, MoveClass::Inaccuracy), // 5.05
+            (0, -64, MoveClass::Inaccuracy), // 9.99
+            (0, -65, MoveClass::Mistake),    // 10.17
+            (0, -97, MoveClass::Mistake),    // 14.91
+            (0, -98, MoveClass::Blunder),    // 15.07
+            (300, 0, MoveClass::Blunder),    // 37.0
             // Far ahead, the same centipawns matter less.
-            (900, 600, MoveClass::Inaccuracy),
-            (1500, 1000, MoveClass::Best),
+            (520, 350, MoveClass::Inaccuracy), // 6.2
+            (900, 600, MoveClass::Best),       // both beyond the ceiling
         ];
         for (before, after, expected) in table {
             let got = classify(Eval::Cp(before), Eval::Cp(after), White, false);
@@ -404,12 +424,17 @@ mod tests {
             classify(Eval::Cp(50), black_mates(4), White, false),
             MoveClass::Blunder
         );
+        // -406 engine cp are -700 on lichess's scale, -580 are beyond -999.
         assert_eq!(
-            classify(Eval::Cp(-800), black_mates(4), White, false),
+            classify(Eval::Cp(-406), black_mates(4), White, false),
+            MoveClass::Blunder
+        );
+        assert_eq!(
+            classify(Eval::Cp(-407), black_mates(4), White, false),
             MoveClass::Mistake
         );
         assert_eq!(
-            classify(Eval::Cp(-1200), black_mates(4), White, false),
+            classify(Eval::Cp(-580), black_mates(4), White, false),
             MoveClass::Inaccuracy
         );
         // Letting a mate go: a blunder unless still winning big.
@@ -418,11 +443,11 @@ mod tests {
             MoveClass::Blunder
         );
         assert_eq!(
-            classify(white_mates(2), Eval::Cp(800), White, false),
+            classify(white_mates(2), Eval::Cp(407), White, false),
             MoveClass::Mistake
         );
         assert_eq!(
-            classify(white_mates(2), Eval::Cp(1500), White, false),
+            classify(white_mates(2), Eval::Cp(580), White, false),
             MoveClass::Inaccuracy
         );
         assert_eq!(

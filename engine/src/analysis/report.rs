@@ -18,7 +18,8 @@ pub struct MoveAnalysis {
     pub class: MoveClass,
     /// Win probability lost, in percentage points (0 when nothing was lost).
     pub loss: f64,
-    /// Centipawns lost (evaluations clamped to ±1000; 0 when nothing was lost).
+    /// Centipawns lost on lichess's scale (evaluations clamped to ±1000; 0 when nothing was
+    /// lost).
     pub cp_loss: i32,
     /// 0..=100.
     pub accuracy: f64,
@@ -32,7 +33,7 @@ pub struct SideSummary {
     pub moves: usize,
     /// Game accuracy in percent; `None` without moves.
     pub accuracy: Option<f64>,
-    /// Mean centipawns lost per move; `None` without moves.
+    /// Mean centipawns (lichess's scale) lost per move; `None` without moves.
     pub average_loss: Option<f64>,
     pub inaccuracies: usize,
     pub mistakes: usize,
