@@ -13,6 +13,8 @@ pub mod fen;
 pub mod game;
 pub mod level;
 pub mod moves;
+pub mod multipv;
+pub mod openings;
 pub mod perft;
 pub mod pgn;
 pub mod position;

@@ -5,8 +5,10 @@
 //! until it finishes, so `stop`, `isready` and `quit` are answered at once.
 
 use chesspi_engine::level::Level;
+use chesspi_engine::multipv::{self, MAX_LINES};
+use chesspi_engine::openings;
 use chesspi_engine::search::{
-    Clock, DEFAULT_HASH_MB, SearchInfo, SearchLimits, SearchResult, Searcher, bench,
+    Clock, DEFAULT_HASH_MB, Score, SearchInfo, SearchLimits, SearchResult, Searcher, bench,
 };
 use chesspi_engine::uci::{self, GoParams, UciCommand, UciError};
 use chesspi_engine::{Color, Position, perft};
@@ -31,6 +33,11 @@ struct Options {
     limit_strength: bool,
     uci_elo: u32,
     move_overhead: Duration,
+    /// `OwnBook`: play from the opening book while it has a move (off unless the GUI asks:
+    /// GUIs usually bring their own books).
+    own_book: bool,
+    /// `MultiPV`: how many best lines to search and report (1..=16).
+    multipv: usize,
 }
 
 impl Options {
@@ -72,6 +79,8 @@ impl Engine {
                 limit_strength: false,
                 uci_elo: Level::MAX.elo(),
                 move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+                own_book: false,
+                multipv: 1,
             },
             searcher: Some(Searcher::new(DEFAULT_HASH_MB)),
             job: None,
@@ -122,6 +131,8 @@ impl Engine {
                 println!(
                     "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
                 );
+                println!("option name OwnBook type check default false");
+                println!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}");
                 println!("uciok");
             }
             UciCommand::IsReady => println!("readyok"),
@@ -197,6 +208,20 @@ impl Engine {
                     _ => return Err("UCI_LimitStrength expects true or false".into()),
                 }
             }
+            "ownbook" => {
+                self.options.own_book = match value {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err("OwnBook expects true or false".into()),
+                }
+            }
+            "multipv" => {
+                let lines = number(MAX_LINES as u64)?;
+                if lines == 0 {
+                    return Err(format!("MultiPV is 1..{MAX_LINES}, not 0"));
+                }
+                self.options.multipv = lines as usize;
+            }
             "uci_elo" => self.options.uci_elo = number(u32::MAX as u64)? as u32,
             "move overhead" => {
                 self.options.move_overhead = Duration::from_millis(number(MAX_MOVE_OVERHEAD_MS)?);
@@ -253,9 +278,39 @@ impl Engine {
         limits
     }
 
+    /// A move from the opening book for `go`, if `OwnBook` is on and the position is in the
+    /// book. Not for `go infinite`/`ponder` (the GUI waits for a search there) nor when
+    /// `searchmoves` excludes the move.
+    fn book_move(&mut self, params: &GoParams) -> Option<chesspi_engine::Move> {
+        if !self.options.own_book || params.infinite || params.ponder {
+            return None;
+        }
+        self.seed = self
+            .seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        let mv = openings::book_move(&self.position, self.seed)?;
+        let allowed =
+            params.searchmoves.is_empty() || params.searchmoves.iter().any(|m| *m == mv.to_uci());
+        allowed.then_some(mv)
+    }
+
     fn go(&mut self, params: &GoParams) {
         self.finish_search();
+        if let Some(mv) = self.book_move(params) {
+            println!("info string book move {mv}");
+            print_bestmove(&SearchResult {
+                best_move: Some(mv),
+                ponder: None,
+                score: Score::Cp(0),
+                depth: 0,
+                nodes: 0,
+                pv: vec![mv],
+            });
+            return;
+        }
         let limits = self.limits(params);
+        let lines = self.options.multipv;
         let mut searcher = self
             .searcher
             .take()
@@ -267,7 +322,19 @@ impl Engine {
         let wait_for_stop = limits.infinite;
         self.wait_for_stop = wait_for_stop;
         self.job = Some(std::thread::spawn(move || {
-            let result = searcher.search(&root, &history, &limits, &stop, &mut print_info);
+            let result = if lines > 1 {
+                multipv::search_lines(
+                    &mut searcher,
+                    &root,
+                    &history,
+                    &limits,
+                    lines,
+                    &stop,
+                    &mut |k, info| print_info_line(info, Some(k)),
+                )
+            } else {
+                searcher.search(&root, &history, &limits, &stop, &mut print_info)
+            };
             // UCI: after `go infinite` the move comes only when the GUI says stop.
             while wait_for_stop && !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -286,11 +353,17 @@ fn min_some<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 }
 
 fn print_info(info: &SearchInfo) {
+    print_info_line(info, None);
+}
+
+/// One `info` line; `multipv` is the line's rank when several are searched.
+fn print_info_line(info: &SearchInfo, multipv: Option<usize>) {
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let multipv = multipv.map_or(String::new(), |k| format!(" multipv {k}"));
     let mut out = io::stdout().lock();
     let _ = writeln!(
         out,
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.score,
@@ -364,5 +437,63 @@ fn main() {
             engine.stop.store(true, Ordering::Relaxed);
         }
         let _ = job.join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go() -> GoParams {
+        GoParams::default()
+    }
+
+    #[test]
+    fn own_book_is_off_until_set_and_then_plays_book_moves() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.book_move(&go()), None, "OwnBook defaults to false");
+        engine.set_option("OwnBook", Some("true")).unwrap();
+        let book: Vec<_> = openings::book_moves(&engine.position)
+            .iter()
+            .map(|b| b.mv)
+            .collect();
+        for _ in 0..20 {
+            let mv = engine.book_move(&go()).unwrap();
+            assert!(book.contains(&mv));
+        }
+        // Not while the GUI waits for a search, and only within searchmoves.
+        let infinite = GoParams {
+            infinite: true,
+            ..go()
+        };
+        assert_eq!(engine.book_move(&infinite), None);
+        let only_h3 = GoParams {
+            searchmoves: vec!["h2h3".into()],
+            ..go()
+        };
+        assert!(
+            engine
+                .book_move(&only_h3)
+                .is_none_or(|m| m.to_string() == "h2h3")
+        );
+        // Out of the book: nothing.
+        engine.position = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        assert_eq!(engine.book_move(&go()), None);
+        assert!(engine.set_option("OwnBook", Some("maybe")).is_err());
+        engine.set_option("ownbook", Some("false")).unwrap();
+        engine.position = Position::startpos();
+        assert_eq!(engine.book_move(&go()), None);
+    }
+
+    #[test]
+    fn multipv_takes_1_to_16() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.options.multipv, 1);
+        engine.set_option("MultiPV", Some("16")).unwrap();
+        assert_eq!(engine.options.multipv, 16);
+        assert!(engine.set_option("MultiPV", Some("0")).is_err());
+        assert!(engine.set_option("MultiPV", Some("17")).is_err());
+        assert!(engine.set_option("MultiPV", None).is_err());
+        assert_eq!(engine.options.multipv, 16);
     }
 }

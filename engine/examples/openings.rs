@@ -1,0 +1,216 @@
+//! Tools for the opening book (`chesspi_engine::openings`):
+//!
+//! - `check-book [--nodes N] [--floor CP] [--margin CP]`: searches the position after every
+//!   book move with the engine's own search at a fixed node count and writes
+//!   `data/openings/book-checks.tsv`, the moves to drop: those scoring below `floor` for the
+//!   side that plays them, or more than `margin` below the best book move of the same
+//!   position. `build.rs` refuses data files that this check has not seen, so after changing
+//!   them run (the variable lets the crate build while the check is stale):
+//!   `CHESSPI_BOOK_UNCHECKED=1 cargo run --release -p chesspi-engine --example openings -- check-book`
+//! - `variety [--games N] [--level L] [--plies P] [--no-book]`: plays the first plies of N
+//!   games from the start position, the computer on both sides, and counts the different
+//!   positions reached (docs/BENCHMARKS.md "Opening book").
+
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use chesspi_engine::openings::table::{self, BookChecks, Dropped};
+use chesspi_engine::openings::{self, tsv};
+use chesspi_engine::search::{MATE, Score, SearchLimits, Searcher};
+use chesspi_engine::{Position, san};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+const FILES: [&str; 5] = ["a.tsv", "b.tsv", "c.tsv", "d.tsv", "e.tsv"];
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join("openings")
+}
+
+/// The value after `--name`, parsed, or `default`.
+fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> Result<T, String> {
+    match args.iter().position(|a| a == name) {
+        None => Ok(default),
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("{name} needs a valid value")),
+    }
+}
+
+/// A search score as centipawns, mates as ±MATE.
+fn centipawns(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE,
+        Score::Mate(_) => -MATE,
+    }
+}
+
+fn check_book(args: &[String]) -> Result<(), String> {
+    let nodes: u64 = arg(args, "--nodes", 20_000)?;
+    let floor: i32 = arg(args, "--floor", -100)?;
+    let margin: i32 = arg(args, "--margin", 50)?;
+    let mut texts = Vec::new();
+    for name in FILES {
+        let path = data_dir().join(name);
+        texts.push(std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    let mut lines = Vec::new();
+    for (name, text) in FILES.iter().zip(&texts) {
+        lines.extend(tsv::parse_tsv(name, text).map_err(|e| e.to_string())?);
+    }
+    let tables = table::build(&lines).map_err(|e| e.to_string())?;
+    let fingerprint =
+        table::fingerprint(FILES.iter().copied().zip(texts.iter().map(String::as_str)));
+
+    // Score of every book move for the side that plays it: minus the score of the position
+    // it leads to, searched from the opponent's side.
+    let mut searcher = Searcher::new(16);
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        ..SearchLimits::default()
+    };
+    let started = Instant::now();
+    let mut scored: BTreeMap<u64, Vec<(String, i32)>> = BTreeMap::new();
+    for (i, (&(hash, bits), _)) in tables.moves.iter().enumerate() {
+        let epd = &tables.positions[&hash].epd;
+        let pos = Position::from_fen(&format!("{epd} 0 1")).map_err(|e| e.to_string())?;
+        let mv = chesspi_engine::Move::from_bits(bits);
+        let child = pos.play(mv).map_err(|e| e.to_string())?;
+        let result = searcher.search(&child, &[], &limits, &stop, &mut |_| {});
+        scored
+            .entry(hash)
+            .or_default()
+            .push((mv.to_uci(), -centipawns(result.score)));
+        if (i + 1) % 500 == 0 {
+            eprintln!(
+                "{} / {} moves, {:.0} s",
+                i + 1,
+                tables.moves.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let mut dropped = Vec::new();
+    for (hash, moves) in &scored {
+        let best = moves.iter().map(|&(_, s)| s).max().unwrap_or(0);
+        for (uci, score) in moves {
+            if *score < floor || *score < best - margin {
+                dropped.push(Dropped {
+                    epd: tables.positions[hash].epd.clone(),
+                    uci: uci.clone(),
+                    score: *score,
+                    best,
+                });
+            }
+        }
+    }
+    let checks = BookChecks {
+        fingerprint,
+        nodes,
+        floor,
+        margin,
+        checked: tables.moves.len(),
+        dropped,
+    };
+    let text = checks.write(&[
+        "ChessPI opening book: book moves dropped as unsound by the engine's own search.",
+        "Generated by `cargo run --release -p chesspi-engine --example openings -- check-book`;",
+        "do not edit. score and best: centipawns for the side to move in epd, after `nodes`",
+        "nodes; a move is dropped below `floor` or more than `margin` below the best book move.",
+    ]);
+    let path = data_dir().join("book-checks.tsv");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "checked {} book moves in {} positions ({} nodes each, {:.0} s): dropped {}, kept {}",
+        checks.checked,
+        scored.len(),
+        nodes,
+        started.elapsed().as_secs_f64(),
+        checks.dropped.len(),
+        checks.checked - checks.dropped.len()
+    );
+    Ok(())
+}
+
+fn variety(args: &[String]) -> Result<(), String> {
+    let games: u64 = arg(args, "--games", 100)?;
+    let level = Level::new(arg(args, "--level", 10)?).ok_or("--level is 1..10")?;
+    let plies: usize = arg(args, "--plies", 6)?;
+    let use_book = !args.iter().any(|a| a == "--no-book");
+    let stop = AtomicBool::new(false);
+    let mut endings: HashMap<String, (u32, Vec<String>)> = HashMap::new();
+    let (mut book_plies, mut all_plies) = (0, 0);
+    let started = Instant::now();
+    for g in 0..games {
+        let mut searcher = Searcher::new(16);
+        searcher.set_seed(g.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1));
+        let mut game = Game::new();
+        for _ in 0..plies {
+            let in_book = !openings::book_moves(game.position()).is_empty();
+            let Some(mv) = searcher.choose_move_with_book(&game, level, &stop, use_book) else {
+                break;
+            };
+            all_plies += 1;
+            book_plies += usize::from(use_book && in_book);
+            game.play(mv).map_err(|e| e.to_string())?;
+        }
+        let entry = endings
+            .entry(table::epd(game.position()))
+            .or_insert_with(|| (0, san::moves_to_san(&Position::startpos(), game.moves())));
+        entry.0 += 1;
+    }
+    let mut counts: Vec<_> = endings.values().collect();
+    counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    println!(
+        "{games} games at level {}, book {}: {} different positions after {plies} plies; \
+         {book_plies} of {all_plies} plies from the book; {:.1} s",
+        level.number(),
+        if use_book { "on" } else { "off" },
+        endings.len(),
+        started.elapsed().as_secs_f64()
+    );
+    for (n, moves) in counts.iter().take(12) {
+        let game = Game::from_moves(
+            Position::startpos(),
+            &replay(moves).map_err(|e| e.to_string())?,
+        )
+        .map_err(|e| e.to_string())?;
+        let name = openings::classify(&game).map_or_else(|| "-".to_string(), |o| o.to_string());
+        println!("{n:4}  {:<40} {name}", moves.join(" "));
+    }
+    Ok(())
+}
+
+fn replay(sans: &[String]) -> Result<Vec<chesspi_engine::Move>, san::SanError> {
+    let mut pos = Position::startpos();
+    let mut moves = Vec::new();
+    for s in sans {
+        let mv = san::parse_san(&pos, s)?;
+        pos.play_unchecked(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("check-book") => check_book(&args[1..]),
+        Some("variety") => variety(&args[1..]),
+        _ => Err(
+            "usage: openings check-book [--nodes N] [--floor CP] [--margin CP] | \
+                  variety [--games N] [--level L] [--plies P] [--no-book]"
+                .into(),
+        ),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
