@@ -144,6 +144,16 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     shoot(&app, &dir, "notice-critical.png")?;
 
+    // A timed game: 5+3, the player's clock running.
+    let app = open(Game::new(), you_white)?;
+    app.update_controller(|c| {
+        c.action(Action::NewGame);
+        c.new_game_clock(Some(2));
+    });
+    shoot(&app, &dir, "new-game-clock.png")?;
+    app.update_controller(|c| c.new_game_start());
+    shoot(&app, &dir, "clock.png")?;
+
     // The menu mid-game against the computer, with shutdown as on the device.
     let app = open(game("e2e4 e7e5 g1f3")?, you_white)?;
     app.update_controller(|c| {

@@ -479,3 +479,64 @@ fn usb_mounts_are_found_one_or_two_levels_down() {
     // No probe file is left behind.
     assert_eq!(fs::read_dir(root.join("STICK")).expect("list").count(), 0);
 }
+
+#[test]
+fn a_timed_game_carries_its_time_control_and_clocks_for_python_chess() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = Archive::open(dir.path()).expect("archive");
+    let mut saved = vs_computer(Color::White, 4, game_with("e2e4 e7e5 g1f3"));
+    saved.clocks = Some(chesspi::storage::Clocks {
+        white: Duration::from_secs(297),
+        black: Duration::from_secs(301),
+        increment: Duration::from_secs(3),
+        base: Duration::from_secs(300),
+        after_moves: [302, 301, 297].map(Duration::from_secs).to_vec(),
+    });
+    let id = archive.store(&saved).expect("store");
+    let text = archive.read_text(&id).expect("text");
+    assert!(text.contains("[TimeControl \"300+3\"]"), "{text}");
+    assert!(
+        text.contains(
+            "1. e4 { [%clk 0:05:02] } 1... e5 { [%clk 0:05:01] } 2. Nf3 { [%clk 0:04:57] }"
+        ),
+        "{text}"
+    );
+    // The archive still reads its own file back.
+    assert_eq!(
+        archive
+            .load(&id)
+            .expect("load")
+            .replay()
+            .expect("replay")
+            .moves()
+            .len(),
+        3
+    );
+    // python-chess (the tool players use) reads the clocks, where it is installed.
+    let script = "import chess.pgn,sys\n\
+        g=chess.pgn.read_game(sys.stdin)\n\
+        print(g.headers['TimeControl'], [n.clock() for n in g.mainline()])";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(text.as_bytes())?;
+            child.wait_with_output()
+        });
+    match out {
+        Ok(out) if out.status.success() => assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "300+3 [302.0, 301.0, 297.0]"
+        ),
+        _ => eprintln!("python-chess not available: the PGN was checked by hand above"),
+    }
+}

@@ -112,6 +112,8 @@ fn round_trip_every_mode_with_and_without_outcome_and_clocks() {
                 white: Duration::from_millis(61_234),
                 black: Duration::from_secs(300),
                 increment: Duration::from_secs(2),
+                base: Duration::from_secs(300),
+                after_moves: vec![Duration::from_secs(299), Duration::from_millis(61_234)],
             });
         }
         let seq = store.save(&saved).expect("save");
@@ -201,6 +203,8 @@ fn every_truncation_is_refused() {
         white: Duration::from_secs(1),
         black: Duration::from_secs(2),
         increment: Duration::ZERO,
+        base: Duration::from_secs(60),
+        after_moves: Vec::new(),
     });
     let text = encode(&saved, 42);
     let bytes = text.as_bytes();

@@ -138,9 +138,10 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
         let started = Instant::now();
         let request = &job.request;
         let reply = match request.purpose {
-            Purpose::Move => {
-                Reply::Move(searcher.choose_move(&request.game, request.level, &job.stop))
-            }
+            Purpose::Move => match request.clock {
+                None => Reply::Move(searcher.choose_move(&request.game, request.level, &job.stop)),
+                Some(clock) => Reply::Move(timed_move(&mut searcher, request, clock, &job.stop)),
+            },
             Purpose::Hint => Reply::Move(searcher.hint(&request.game, &job.stop)),
             Purpose::DrawOffer => Reply::Draw {
                 accept: accepts_draw(&mut searcher, &request.game, &job.stop),
@@ -156,6 +157,33 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
             elapsed: started.elapsed(),
         });
     }
+}
+
+/// The time the computer keeps back per move for the UI thread and the pacing.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(100);
+
+/// A move on the clock. Levels 8-10 manage their time like an engine on a clock (their node
+/// budget would ignore the clock); levels 1-7 keep their node budget, which makes their
+/// strength, but never take more than the clock allows.
+fn timed_move(
+    searcher: &mut Searcher,
+    request: &ThinkRequest,
+    clock: chesspi_engine::search::Clock,
+    stop: &AtomicBool,
+) -> Option<chesspi_engine::Move> {
+    if request.game.is_over() {
+        return None;
+    }
+    let seed = searcher.next_seed();
+    let mut limits = request.level.limits(seed);
+    let timed = SearchLimits::from_clock(clock, MOVE_OVERHEAD);
+    if request.level.number() >= 8 {
+        limits.nodes = None;
+        limits.movetime = None;
+        limits.soft_time = timed.soft_time;
+    }
+    limits.hard_time = timed.hard_time;
+    searcher.game_move(&request.game, limits, stop)
 }
 
 /// Judges a draw offered by the player on move: the computer (the other side) accepts when

@@ -1,5 +1,6 @@
 //! The kiosk app: the window, its controller, the computer player and headless rendering.
 
+pub mod clock;
 pub mod computer;
 pub mod controller;
 pub mod display;
@@ -38,7 +39,8 @@ use std::rc::{Rc, Weak};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 use ui::{
-    AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, KeypadAdapter, NewGameAdapter,
+    AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, KeypadAdapter,
+    NewGameAdapter, StatusAdapter,
 };
 use view::ViewModels;
 
@@ -104,6 +106,9 @@ struct Shell {
     demo_timer: slint::Timer,
     /// Network games; `None` until [`App::enable_network`].
     network: Option<network::Network>,
+    /// Wakes the screen when a running clock's display changes or its flag falls; stopped
+    /// while no clock runs.
+    clock_timer: slint::Timer,
 }
 
 /// The pause between two demo games, to see how the last one ended.
@@ -200,6 +205,7 @@ impl App {
             notices,
             demo_timer: slint::Timer::default(),
             network: None,
+            clock_timer: slint::Timer::default(),
         }));
         let app = App { window, shell };
         app.connect();
@@ -474,6 +480,14 @@ impl App {
         new_game.on_start(on(Box::new(|c| c.new_game_start())));
         {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            new_game.on_clock_chosen(move |i| {
+                with_shell(&shell, &window, |c| {
+                    c.new_game_clock(usize::try_from(i).ok())
+                });
+            });
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             new_game.on_network_role_chosen(move |host| {
                 with_shell(&shell, &window, |c| c.new_game_network(host));
             });
@@ -543,6 +557,10 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     let mut guard = shell.borrow_mut();
     let s = &mut *guard;
     f(&mut s.controller);
+    // The clocks first: a move presses its clock before the game is saved with it.
+    let away = window.global::<GamesAdapter>().get_visible()
+        || window.global::<StatusAdapter>().get_screen_asleep();
+    s.controller.sync_clock(std::time::Instant::now(), away);
     // Carrying out an effect may lead to more (the network refusing at once, ...).
     loop {
         let effects = s.controller.take_effects();
@@ -670,8 +688,13 @@ fn run_effects(
     }
 }
 
-/// After the effects: the demo's next game, and the screen (once the change is on disk).
+/// After the effects: the clocks, the demo's next game, and the screen (once the change is on
+/// disk).
 fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
+    let away = window.global::<GamesAdapter>().get_visible()
+        || window.global::<StatusAdapter>().get_screen_asleep();
+    s.controller.sync_clock(std::time::Instant::now(), away);
+    schedule_clock(s, shell, window);
     if s.controller.setup().mode == Mode::Demo
         && s.controller.game().is_over()
         && !s.demo_timer.running()
@@ -689,6 +712,27 @@ fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) 
         .is_none_or(|saving| saving.awaiting.is_none())
     {
         s.models.refresh(window, &s.controller);
+    }
+}
+
+/// Wakes the screen for the running clock's next change (and its flag).
+fn schedule_clock(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
+    let next = s
+        .controller
+        .clock()
+        .and_then(|c| c.next_change(std::time::Instant::now()));
+    match next {
+        Some(wait) => {
+            let weak_shell = Rc::downgrade(shell);
+            let weak_window = window.as_weak();
+            s.clock_timer
+                .start(slint::TimerMode::SingleShot, wait, move || {
+                    with_shell(&weak_shell, &weak_window, |c| {
+                        c.clock_tick(std::time::Instant::now());
+                    });
+                });
+        }
+        None => s.clock_timer.stop(),
     }
 }
 

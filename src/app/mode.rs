@@ -161,6 +161,8 @@ pub struct NewGameForm {
     pub colour: ColourChoice,
     pub level: Level,
     pub network: NetworkRole,
+    /// The time control; `None` plays without clocks.
+    pub clock: Option<crate::app::clock::TimeControl>,
 }
 
 impl NewGameForm {
@@ -178,6 +180,7 @@ impl NewGameForm {
             colour,
             level: setup.level,
             network: NetworkRole::Host,
+            clock: None,
         }
     }
 
@@ -264,6 +267,7 @@ mod tests {
             colour: ColourChoice::Random,
             level: Level::DEFAULT,
             network: NetworkRole::Host,
+            clock: None,
         };
         let mut seen = [false; 2];
         for _ in 0..200 {

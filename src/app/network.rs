@@ -273,7 +273,8 @@ impl Network {
             }
             Event::Resynced { game } => c.network_resynced(game),
             Event::PartnerMoved { ply, mv } => c.partner_moved(ply, mv),
-            Event::Acked { .. } | Event::OffersCleared => {}
+            Event::Acked { .. } => {}
+            Event::OffersCleared => c.network_offers_cleared(),
             Event::MoveRejected { ply, text, .. } => {
                 log::warn!("the partner refused our move {ply}: {text}");
                 c.network_taken_back(ply);

@@ -95,6 +95,8 @@ pub struct Restored {
     pub flipped: bool,
     /// Whether the game still counts for the rating.
     pub rated: bool,
+    /// The clocks as saved (they do not run while the device is off).
+    pub clocks: Option<crate::storage::Clocks>,
 }
 
 /// Opens the state directory for play: the game to start with (see [`restore`]) and the
@@ -118,6 +120,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
         lan: None,
         flipped: false,
         rated: true,
+        clocks: None,
     };
     match store.load() {
         LoadOutcome::Fresh => {
@@ -176,6 +179,7 @@ fn from_saved(saved: SavedGame, notice: Option<String>) -> Result<Restored, Opti
             lan,
             flipped: saved.flipped,
             rated: saved.rated,
+            clocks: saved.clocks,
         }),
         None => {
             log::warn!("the saved game was a network game, which cannot resume: new game");
@@ -268,6 +272,24 @@ enum Job {
     Stop,
 }
 
+/// What is saved with a game besides its moves and players.
+#[derive(Debug, Clone)]
+pub struct SaveExtras {
+    pub flipped: bool,
+    pub rated: bool,
+    pub clocks: Option<crate::storage::Clocks>,
+}
+
+impl Default for SaveExtras {
+    fn default() -> Self {
+        SaveExtras {
+            flipped: false,
+            rated: true,
+            clocks: None,
+        }
+    }
+}
+
 /// The saver thread and the app's view of the game being saved.
 pub struct Saver {
     tx: Sender<Job>,
@@ -355,17 +377,17 @@ impl Saver {
     /// stopped. `serial` changes when the controller starts another game, which then gets a
     /// new identity (the first serial seen keeps the restored identity).
     pub fn submit(&mut self, serial: u64, setup: &Setup, game: &Game) -> Option<u64> {
-        self.submit_mode(serial, mode_of(setup), game, false, true)
+        self.submit_mode(serial, mode_of(setup), game, SaveExtras::default())
     }
 
-    /// [`Saver::submit`] with the saved form of the players and the board's orientation.
+    /// [`Saver::submit`] with the saved form of the players and what else is kept with the
+    /// game (the board's orientation, whether it is rated, its clocks).
     pub fn submit_mode(
         &mut self,
         serial: u64,
         mode: GameMode,
         game: &Game,
-        flipped: bool,
-        rated: bool,
+        extras: SaveExtras,
     ) -> Option<u64> {
         match self.serial {
             None => self.serial = Some(serial),
@@ -382,9 +404,9 @@ impl Saver {
             started_unix: self.identity.started_unix,
             mode,
             game: game.clone(),
-            clocks: None,
-            flipped,
-            rated,
+            clocks: extras.clocks,
+            flipped: extras.flipped,
+            rated: extras.rated,
         };
         self.tx
             .send(Job::Save {
@@ -410,8 +432,22 @@ impl Saver {
             },
             (_, _) => mode_of(&c.setup()),
         };
-        let rated = c.is_rated();
-        self.submit_mode(c.game_serial(), mode, c.game(), c.is_flipped(), rated)
+        let clocks = c.clock().map(|k| {
+            let now = std::time::Instant::now();
+            crate::storage::Clocks {
+                white: k.remaining(chesspi_engine::Color::White, now),
+                black: k.remaining(chesspi_engine::Color::Black, now),
+                increment: k.control().increment,
+                base: k.control().base,
+                after_moves: k.after_moves().to_vec(),
+            }
+        });
+        let extras = SaveExtras {
+            flipped: c.is_flipped(),
+            rated: c.is_rated(),
+            clocks,
+        };
+        self.submit_mode(c.game_serial(), mode, c.game(), extras)
     }
 
     /// The next game started is `saved` played on: it keeps its identity, so it replaces its

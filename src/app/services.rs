@@ -71,6 +71,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     let mut lan_resume = None;
     let mut flipped = false;
     let mut rated = true;
+    let mut clocks = None;
     let (game, setup, identity, stores) = match (&options.fen, state.dir) {
         (Some(fen), dir) => {
             let (game, setup) = initial_game(Some(fen))?;
@@ -86,6 +87,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
             lan_resume = restored.lan.clone();
             flipped = restored.flipped;
             rated = restored.rated;
+            clocks = restored.clocks.clone();
             (
                 restored.game,
                 restored.setup,
@@ -111,6 +113,19 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         c.set_flipped(flipped);
         if !rated {
             c.set_unrated();
+        }
+        // The clocks come back paused where they were: they do not run while the device is off.
+        if let Some(k) = clocks {
+            let control = crate::app::clock::TimeControl {
+                base: k.base,
+                increment: k.increment,
+            };
+            c.set_clock(Some(crate::app::clock::GameClock::restore(
+                control,
+                k.white,
+                k.black,
+                k.after_moves,
+            )));
         }
     });
     if let Some(stores) = stores {

@@ -1,6 +1,7 @@
 //! Turns the controller's plain description of the screen into Slint models, touching only
 //! what changed so the software renderer repaints as little as possible.
 
+use super::clock::TimeControl;
 use super::controller::{CellView, Controller, MoveListRow, PlayerInfo};
 use super::mode::{ModeChoice, NetworkRole};
 use super::ui::{
@@ -67,6 +68,8 @@ fn player_view(p: &PlayerInfo) -> PlayerView {
         } else {
             SharedString::new()
         },
+        clock: p.clock.as_deref().unwrap_or("").into(),
+        clock_running: p.clock_running,
     }
 }
 
@@ -278,6 +281,14 @@ impl ViewModels {
                 new_game.set_show_network(network);
                 new_game.set_hosting(hosting);
                 new_game.set_show_colour(computer || hosting);
+                // Network games are untimed: the protocol carries no clocks yet.
+                new_game.set_show_clock(!network);
+                new_game.set_clock(form.clock.map_or(-1, |c| {
+                    TimeControl::PRESETS
+                        .iter()
+                        .position(|&(m, s)| TimeControl::new(m, s) == Some(c))
+                        .map_or(-1, |i| i as i32)
+                }));
                 new_game.set_colour(form.colour.index());
                 new_game.set_show_level(computer || demo);
                 new_game.set_level(i32::from(form.level.number()));

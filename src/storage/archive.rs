@@ -283,6 +283,13 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
         ("PlyCount".into(), game.game.moves().len().to_string()),
         ("ChessPIGameId".into(), format!("{:016x}", game.id)),
     ];
+    if let Some(c) = &game.clocks {
+        // The PGN standard's form: seconds + increment.
+        tags.push((
+            "TimeControl".into(),
+            format!("{}+{}", c.base.as_secs(), c.increment.as_secs()),
+        ));
+    }
     let mut push = |name: &str, value: String| tags.push((name.to_string(), value));
     match &game.mode {
         GameMode::VsComputer { human, level } => {
@@ -314,12 +321,36 @@ pub fn to_pgn(game: &SavedGame) -> Result<String, IllegalMoveError> {
         .game
         .outcome()
         .map_or(GameResult::Unknown, |o| GameResult::from_winner(o.winner));
-    pgn::write_game(
+    let Some(clocks) = &game.clocks else {
+        return pgn::write_game(
+            &pgn_tags(game),
+            game.game.initial_position(),
+            game.game.moves(),
+            result,
+        );
+    };
+    // Timed games: the mover's clock after each move, the lichess way (`{ [%clk 0:04:57] }`).
+    let notes: Vec<pgn::MoveAnnotation> = clocks
+        .after_moves
+        .iter()
+        .map(|&left| pgn::MoveAnnotation {
+            comment: format!("[%clk {}]", clk_text(left)),
+            ..pgn::MoveAnnotation::default()
+        })
+        .collect();
+    pgn::write_annotated_game(
         &pgn_tags(game),
         game.game.initial_position(),
         game.game.moves(),
+        &notes,
         result,
     )
+}
+
+/// `H:MM:SS` of a `%clk` comment (tenths dropped).
+fn clk_text(left: std::time::Duration) -> String {
+    let secs = left.as_secs();
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
 /// The games in `<state>/games/`.

@@ -77,7 +77,7 @@ pub struct LanLink {
 }
 
 /// Remaining thinking time of both sides at the moment of the save.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clocks {
     /// White's remaining time.
     pub white: Duration,
@@ -85,6 +85,10 @@ pub struct Clocks {
     pub black: Duration,
     /// Time added after each move.
     pub increment: Duration,
+    /// Each side's time at the start (the control's minutes).
+    pub base: Duration,
+    /// The mover's time left after each move, for the PGN's `%clk` comments.
+    pub after_moves: Vec<Duration>,
 }
 
 /// A game with everything needed to continue it exactly.
@@ -387,10 +391,12 @@ pub fn encode(game: &SavedGame, sequence: u64) -> String {
             winner: color_name(o.winner).to_string(),
             termination: termination_key(o.termination).to_string(),
         }),
-        clocks: game.clocks.map(|c| RawClocks {
+        clocks: game.clocks.as_ref().map(|c| RawClocks {
             white_ms: duration_ms(c.white),
             black_ms: duration_ms(c.black),
             increment_ms: duration_ms(c.increment),
+            base_ms: duration_ms(c.base),
+            after_moves_ms: c.after_moves.iter().map(|&d| duration_ms(d)).collect(),
         }),
         flipped: game.flipped,
         unrated: !game.rated,
@@ -583,6 +589,10 @@ struct RawOutcome {
 struct RawClocks {
     white_ms: u64,
     black_ms: u64,
+    #[serde(default)]
+    base_ms: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    after_moves_ms: Vec<u64>,
     increment_ms: u64,
 }
 
@@ -725,6 +735,17 @@ impl RawAutosave {
             white: Duration::from_millis(c.white_ms),
             black: Duration::from_millis(c.black_ms),
             increment: Duration::from_millis(c.increment_ms),
+            // Older saves did not keep the start time: the larger clock is the best guess.
+            base: Duration::from_millis(if c.base_ms > 0 {
+                c.base_ms
+            } else {
+                c.white_ms.max(c.black_ms)
+            }),
+            after_moves: c
+                .after_moves_ms
+                .into_iter()
+                .map(Duration::from_millis)
+                .collect(),
         });
         Ok(SavedGame {
             id,

@@ -26,6 +26,7 @@ mod review;
 #[cfg(test)]
 mod tests;
 mod thinking;
+mod timing;
 
 pub use buttons::{Action, ActionItem};
 pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
@@ -105,6 +106,10 @@ pub struct Controller {
     partner: Option<Partner>,
     /// The level was changed or the sides switched during this game: it is not rated.
     unrated: bool,
+    /// The game's clocks, for a timed game.
+    clock: Option<crate::app::clock::GameClock>,
+    /// Moves on the board when the clocks were last brought up to date.
+    clock_ply: usize,
     /// Finding a partner: hosting, browsing, keypad, connecting.
     lobby: Option<Lobby>,
     /// The host a code was last typed for (to ask again after a wrong code).
@@ -141,6 +146,8 @@ impl Controller {
             settings: SettingsView::default(),
             partner: None,
             unrated: false,
+            clock: None,
+            clock_ply: 0,
             lobby: None,
             last_code_target: None,
             effects: Vec::new(),
@@ -264,6 +271,7 @@ impl Controller {
         self.partner = None;
         self.lobby = None;
         self.unrated = false;
+        self.set_clock(None);
         self.after_change();
     }
 }

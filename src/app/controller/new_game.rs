@@ -1,6 +1,7 @@
 //! The New game form: mode, colour and level, then the game it describes.
 
 use super::{Controller, Effect};
+use crate::app::clock::{GameClock, TimeControl};
 use crate::app::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -46,6 +47,15 @@ impl Controller {
         }
     }
 
+    /// The time control: a preset's index into [`TimeControl::PRESETS`], or `None` for none.
+    pub fn new_game_clock(&mut self, preset: Option<usize>) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.clock = preset
+                .and_then(|i| TimeControl::PRESETS.get(i))
+                .and_then(|&(m, s)| TimeControl::new(m, s));
+        }
+    }
+
     pub fn new_game_cancel(&mut self) {
         self.new_game = None;
     }
@@ -64,6 +74,12 @@ impl Controller {
                 self.effects.push(Effect::LevelChosen(setup.level));
             }
             self.start(setup, Game::new());
+            if let Some(control) = form.clock {
+                self.set_clock(Some(GameClock::new(control)));
+                // The computer playing White starts on its clock.
+                self.cancel_thinking();
+                self.after_change();
+            }
         }
     }
 }

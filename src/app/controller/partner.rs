@@ -98,6 +98,16 @@ impl Controller {
         }
     }
 
+    /// Offers on both sides were dropped with the link: an open offer dialog closes.
+    pub fn network_offers_cleared(&mut self) {
+        if let Some(p) = self.partner.as_mut() {
+            p.our_offer = None;
+        }
+        if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
+            self.dialog = None;
+        }
+    }
+
     /// The partner played `mv` as half-move `ply`.
     pub fn partner_moved(&mut self, ply: u32, mv: Move) {
         let in_turn = self.setup.is_partner(self.game.position().turn());

@@ -34,6 +34,10 @@ pub struct PlayerInfo {
     pub captured: Vec<Piece>,
     /// Material ahead, in pawns (0 when level or behind).
     pub advantage: u32,
+    /// The player's clock ("4:57"), in a timed game.
+    pub clock: Option<String>,
+    /// That clock is running.
+    pub clock_running: bool,
 }
 
 /// The status line.
@@ -139,6 +143,10 @@ impl Controller {
             to_move: !self.game.is_over() && self.review.is_none() && pos.turn() == color,
             captured,
             advantage: balance.max(0) as u32,
+            clock: self.clock().map(|c| {
+                crate::app::clock::clock_text(c.remaining(color, std::time::Instant::now()))
+            }),
+            clock_running: self.clock().and_then(|c| c.running()) == Some(color),
         }
     }
 

@@ -504,3 +504,41 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     c.start(Setup::FIRST_START, Game::new());
     assert!(c.is_rated());
 }
+
+#[test]
+fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game() {
+    use crate::app::clock::TimeControl;
+    use std::time::{Duration, Instant};
+    let t0 = Instant::now();
+    let mut c = Controller::new(friend());
+    c.action(Action::NewGame);
+    c.new_game_mode("friend");
+    c.new_game_clock(Some(0)); // 1+0
+    c.new_game_start();
+    assert_eq!(c.clock().map(|k| k.control()), TimeControl::new(1, 0));
+    c.sync_clock(t0, false);
+    assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    c.sync_clock(t0 + Duration::from_secs(2), false);
+    let k = c.clock().expect("clock");
+    assert_eq!(k.running(), Some(Color::Black));
+    assert_eq!(k.after_moves().len(), 1);
+    // The Menu pauses the clock; closing it runs it again.
+    c.action(Action::Menu);
+    c.sync_clock(t0 + Duration::from_secs(3), false);
+    assert_eq!(c.clock().and_then(|k| k.running()), None);
+    c.dialog_option("close");
+    c.sync_clock(t0 + Duration::from_secs(30), false);
+    assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::Black));
+    assert_eq!(
+        c.clock()
+            .map(|k| k.remaining(Color::Black, t0 + Duration::from_secs(30))),
+        Some(Duration::from_secs(59)),
+        "the paused half minute did not count"
+    );
+    // Black's flag falls a minute later: White wins on time.
+    c.clock_tick(t0 + Duration::from_secs(90));
+    assert_eq!(c.result().map(|r| r.title), Some("White wins".to_string()));
+    assert_eq!(c.result().map(|r| r.reason), Some("on time".to_string()));
+}

@@ -33,6 +33,8 @@ pub struct ThinkRequest {
     pub purpose: Purpose,
     pub game: Game,
     pub level: Level,
+    /// In a timed game, the clock of the side the computer plays (for its own moves).
+    pub clock: Option<chesspi_engine::search::Clock>,
 }
 
 impl Controller {
@@ -71,11 +73,16 @@ impl Controller {
         let id = self.next_request;
         self.next_request += 1;
         self.thinking = Some((id, purpose));
+        let clock = match purpose {
+            Purpose::Move => self.engine_clock(self.game.position().turn()),
+            Purpose::Hint | Purpose::DrawOffer => None,
+        };
         self.effects.push(Effect::Think(ThinkRequest {
             id,
             purpose,
             game: self.game.clone(),
             level: self.setup.level,
+            clock,
         }));
     }
 
