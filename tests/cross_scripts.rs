@@ -57,6 +57,28 @@ fn the_scripts_are_valid_shell() {
     }
 }
 
+/// shellcheck (installed by scripts/setup, as scripts/test needs it for the device scripts).
+#[test]
+fn the_scripts_pass_shellcheck() {
+    let out = Command::new("shellcheck")
+        .arg("-x")
+        .args([
+            "scripts/cross-image",
+            "scripts/cross-build",
+            "cross/engine.sh",
+            "cross/test-cross-build",
+            "cross/rustup-guard",
+        ])
+        .current_dir(repo())
+        .output()
+        .expect("shellcheck (scripts/setup installs it)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 #[test]
 fn cross_toml_names_the_image_cross_image_builds_from_the_local_base() {
     let cross: toml::Table = toml::from_str(&read("cross.toml")).expect("cross.toml parses");
