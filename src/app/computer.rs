@@ -139,7 +139,12 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
         let request = &job.request;
         let reply = match request.purpose {
             Purpose::Move => match request.clock {
-                None => Reply::Move(searcher.choose_move(&request.game, request.level, &job.stop)),
+                None => Reply::Move(searcher.choose_move_with_book(
+                    &request.game,
+                    request.level,
+                    &job.stop,
+                    true,
+                )),
                 Some(clock) => Reply::Move(timed_move(&mut searcher, request, clock, &job.stop)),
             },
             Purpose::Hint => Reply::Move(searcher.hint(&request.game, &job.stop)),
@@ -174,7 +179,11 @@ fn timed_move(
     if request.game.is_over() {
         return None;
     }
+    // Book moves cost no time.
     let seed = searcher.next_seed();
+    if let Some(mv) = chesspi_engine::openings::book_move(request.game.position(), seed) {
+        return Some(mv);
+    }
     let mut limits = request.level.limits(seed);
     let timed = SearchLimits::from_clock(clock, MOVE_OVERHEAD);
     if request.level.number() >= 8 {

@@ -192,6 +192,7 @@ impl ViewModels {
             self.last_players = Some(players);
         }
 
+        game.set_opening(c.opening().unwrap_or_default().into());
         let status = c.status();
         game.set_status(status.text.into());
         game.set_status_alert(status.alert);

@@ -283,6 +283,10 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
         ("PlyCount".into(), game.game.moves().len().to_string()),
         ("ChessPIGameId".into(), format!("{:016x}", game.id)),
     ];
+    if let Some(opening) = chesspi_engine::openings::classify(&game.game) {
+        tags.push(("ECO".into(), opening.eco.into()));
+        tags.push(("Opening".into(), opening.name.into()));
+    }
     if let Some(c) = &game.clocks {
         // The PGN standard's form: seconds + increment.
         tags.push((

@@ -231,6 +231,16 @@ impl Controller {
         }
     }
 
+    /// The opening's name ("C50 Italian Game") for the position shown: the last named
+    /// position the game reached while in book territory.
+    pub fn opening(&self) -> Option<String> {
+        let opening = match self.review {
+            Some(ply) => chesspi_engine::openings::opening_at(&self.game, ply),
+            None => chesspi_engine::openings::classify(&self.game),
+        };
+        opening.map(|o| o.to_string())
+    }
+
     /// The status line while the network partner is to move: the connection decides.
     fn partner_status(&self) -> Status {
         let name = self.partner_name();
