@@ -65,6 +65,9 @@ struct Engine {
     /// Whether the running search waits for `stop` (`go infinite`, `go ponder`).
     wait_for_stop: bool,
     seed: u64,
+    /// Drives the book's random choice. Seeded from the clock, unlike `seed`: a GUI that
+    /// starts the engine afresh for every game must still get different openings.
+    book_seed: u64,
 }
 
 impl Engine {
@@ -87,6 +90,9 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             wait_for_stop: false,
             seed: 0x2545_F491_4F6C_DD1D,
+            book_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64),
         }
     }
 
@@ -285,11 +291,11 @@ impl Engine {
         if !self.options.own_book || params.infinite || params.ponder {
             return None;
         }
-        self.seed = self
-            .seed
+        self.book_seed = self
+            .book_seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1);
-        let mv = openings::book_move(&self.position, self.seed)?;
+        let mv = openings::book_move(&self.position, self.book_seed)?;
         let allowed =
             params.searchmoves.is_empty() || params.searchmoves.iter().any(|m| *m == mv.to_uci());
         allowed.then_some(mv)
