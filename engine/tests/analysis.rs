@@ -134,8 +134,20 @@ fn planted_evaluations_give_the_classes() {
             nodes: 1,
         })
         .collect();
+    let mut positions = positions;
+    // A best move without its line, and a line that is not legal (a Black move for White).
+    let before_a6 =
+        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
+            .unwrap();
+    let nf6 = chesspi_engine::san::parse_san(&before_a6, "Nf6").unwrap();
+    positions[5].best_move = Some(nf6);
+    positions[2].pv = vec![nf6];
     let analysis = GameAnalysis::from_positions(game.start, game.moves.clone(), positions)
         .expect("consistent");
+    assert_eq!(analysis.moves[5].better, Some(vec![nf6]));
+    assert_eq!(analysis.positions[5].pv, [nf6]);
+    assert_eq!(analysis.positions[2].best_move, None);
+    assert_eq!(analysis.moves[2].better, None);
     let got: Vec<MoveClass> = analysis.moves.iter().map(|m| m.class).collect();
     use MoveClass::*;
     // Losses in lichess-scale centipawns (the engine's times 1.72) and win points: e4 and e5

@@ -77,18 +77,14 @@ impl GameAnalysis {
                 return Err(AnalysisError::IllegalMove { index, mv });
             }
             let here = &mut positions[index];
-            keep_legal_prefix(&pos, &mut here.pv);
-            if here.best_move != here.pv.first().copied() {
-                here.best_move = here.pv.first().copied();
-            }
+            tidy_line(&pos, here);
             let (before, best, pv) = (here.eval, here.best_move, here.pv.clone());
             let after = positions[index + 1].eval;
             judged.push(judge(&pos, mv, before, after, best, pv));
             pos.play_unchecked(mv);
         }
         if let Some(last) = positions.last_mut() {
-            keep_legal_prefix(&pos, &mut last.pv);
-            last.best_move = last.pv.first().copied();
+            tidy_line(&pos, last);
         }
         let first_mover = start.turn();
         let white_wins: Vec<f64> = positions
@@ -195,6 +191,19 @@ impl GameAnalysis {
     pub fn to_pgn_of(&self, game: &PgnGame) -> Result<String, IllegalMoveError> {
         self.to_pgn(&game.tags, game.result)
     }
+}
+
+/// Makes the best move and the line agree: the line starts with the best move (a line alone
+/// gives the best move) and holds legal moves only.
+fn tidy_line(pos: &Position, analysis: &mut PositionAnalysis) {
+    if let Some(best) = analysis.best_move
+        && analysis.pv.first() != Some(&best)
+    {
+        // Another move's line says nothing about this one.
+        analysis.pv = vec![best];
+    }
+    keep_legal_prefix(pos, &mut analysis.pv);
+    analysis.best_move = analysis.pv.first().copied();
 }
 
 /// Cuts `line` at its first move that is not legal (a line from the hash table could hold
