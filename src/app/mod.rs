@@ -13,6 +13,7 @@ pub mod notices;
 pub mod persist;
 pub mod screenshot;
 pub mod services;
+mod shell;
 pub mod signals;
 pub mod view;
 
@@ -26,22 +27,21 @@ use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{FenError, Position, Role};
 use computer::{Answer, ComputerPlayer};
-use controller::{Action, Controller, Effect};
+use controller::{Action, Controller};
 use mode::{ColourChoice, Mode, Setup};
 use notice_board::Board;
 use notices::Topic;
-use persist::{GameIdentity, Opened, Report, Saver, Stores};
+use persist::{GameIdentity, Report, Saver, Stores};
+use shell::{
+    cell_square, receive_answers, receive_network, receive_save_reports, update, with_shell,
+};
 use slint::ComponentHandle;
-use slint::{ModelRc, VecModel};
 use std::cell::RefCell;
 use std::fmt;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
-use ui::{
-    AppWindow, DialogAdapter, GameAdapter, GameRowView, GamesAdapter, KeypadAdapter,
-    NewGameAdapter, StatusAdapter,
-};
+use ui::{AppWindow, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter, NewGameAdapter};
 use view::ViewModels;
 
 /// Why the app could not start.
@@ -340,12 +340,24 @@ impl App {
 
     /// Wires the screens' callbacks to the controller.
     fn connect(&self) {
+        self.connect_board();
+        self.connect_workers();
+        self.connect_dialogs();
+        self.connect_new_game();
+        self.connect_games();
+    }
+
+    /// A callback that changes the controller and shows the result.
+    fn on(&self, f: Box<dyn Fn(&mut Controller)>) -> impl Fn() + 'static {
+        let shell = Rc::downgrade(&self.shell);
+        let window = self.window.as_weak();
+        move || with_shell(&shell, &window, |c| f(c))
+    }
+
+    /// The board, the side panel's buttons, the promotion picker and the power key.
+    fn connect_board(&self) {
         let game = self.window.global::<GameAdapter>();
-        let on = |f: Box<dyn Fn(&mut Controller)>| {
-            let shell = Rc::downgrade(&self.shell);
-            let window = self.window.as_weak();
-            move || with_shell(&shell, &window, |c| f(c))
-        };
+        let on = |f| self.on(f);
         {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
@@ -406,6 +418,13 @@ impl App {
                 });
             });
         }
+        game.on_power_key(on(Box::new(|c| c.ask_shutdown())));
+    }
+
+    /// The worker threads' wake-ups (computer, saver, network), the keypad and the move list.
+    fn connect_workers(&self) {
+        let game = self.window.global::<GameAdapter>();
+        let on = |f| self.on(f);
         {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
@@ -436,7 +455,11 @@ impl App {
             keypad.on_submit(on(Box::new(|c| c.keypad_submit())));
             keypad.on_cancel(on(Box::new(|c| c.keypad_cancel())));
         }
+    }
 
+    /// The generic dialog.
+    fn connect_dialogs(&self) {
+        let on = |f| self.on(f);
         let dialog = self.window.global::<DialogAdapter>();
         {
             let shell = Rc::downgrade(&self.shell);
@@ -446,7 +469,11 @@ impl App {
             });
         }
         dialog.on_dismissed(on(Box::new(|c| c.dialog_dismissed())));
+    }
 
+    /// The New game form.
+    fn connect_new_game(&self) {
+        let on = |f| self.on(f);
         let new_game = self.window.global::<NewGameAdapter>();
         {
             let shell = Rc::downgrade(&self.shell);
@@ -493,6 +520,11 @@ impl App {
             });
         }
 
+        new_game.on_cancel(on(Box::new(|c| c.new_game_cancel())));
+    }
+
+    /// The Saved games screen.
+    fn connect_games(&self) {
         let games = self.window.global::<GamesAdapter>();
         {
             let shell = Rc::downgrade(&self.shell);
@@ -531,422 +563,6 @@ impl App {
                 }
             });
         }
-        game.on_power_key(on(Box::new(|c| c.ask_shutdown())));
-        new_game.on_cancel(on(Box::new(|c| c.new_game_cancel())));
     }
 }
-
-fn cell_square(c: &Controller, col: i32, row: i32) -> Option<chesspi_engine::Square> {
-    let col = usize::try_from(col).ok()?;
-    let row = usize::try_from(row).ok()?;
-    c.square_at(col, row)
-}
-
-fn with_shell(
-    shell: &Weak<RefCell<Shell>>,
-    window: &slint::Weak<AppWindow>,
-    f: impl FnOnce(&mut Controller),
-) {
-    if let (Some(shell), Some(window)) = (shell.upgrade(), window.upgrade()) {
-        update(&shell, &window, f);
-    }
-}
-
-/// Applies a change, carries out the effects it produced, and refreshes the screen.
-fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Controller)) {
-    let mut guard = shell.borrow_mut();
-    let s = &mut *guard;
-    f(&mut s.controller);
-    // The clocks first: a move presses its clock before the game is saved with it.
-    let away = window.global::<GamesAdapter>().get_visible()
-        || window.global::<StatusAdapter>().get_screen_asleep();
-    s.controller.sync_clock(std::time::Instant::now(), away);
-    // Carrying out an effect may lead to more (the network refusing at once, ...).
-    loop {
-        let effects = s.controller.take_effects();
-        if effects.is_empty() {
-            break;
-        }
-        run_effects(s, shell, window, effects);
-    }
-    // Another game replaced a network game: say goodbye to the partner.
-    if let Some(net) = s.network.as_mut()
-        && net.is_active()
-        && s.controller.partner().is_none()
-        && s.controller.lobby().is_none()
-    {
-        net.leave();
-    }
-    after_effects(s, shell, window);
-}
-
-fn run_effects(
-    s: &mut Shell,
-    shell: &Rc<RefCell<Shell>>,
-    window: &AppWindow,
-    effects: Vec<Effect>,
-) {
-    for effect in effects {
-        match effect {
-            Effect::Think(request) => s.computer.think(request),
-            Effect::CancelThinking => {
-                s.computer.cancel();
-                s.pacing_timer.stop();
-            }
-            Effect::GameChanged => {
-                for hook in &mut s.game_changed {
-                    hook(&s.controller);
-                }
-                if let Some(saving) = &mut s.saving {
-                    match saving.saver.submit_current(&s.controller) {
-                        Some(seq) => {
-                            saving.awaiting = Some(seq);
-                            let weak_shell = Rc::downgrade(shell);
-                            let weak_window = window.as_weak();
-                            saving.watchdog.start(
-                                slint::TimerMode::SingleShot,
-                                SAVE_PATIENCE,
-                                move || save_overdue(&weak_shell, &weak_window, seq),
-                            );
-                        }
-                        None => {
-                            log::error!("the saver thread has stopped; the game is not saved");
-                            s.notices
-                                .raise(Topic::Saving, "The game can no longer be saved.");
-                        }
-                    }
-                }
-            }
-            Effect::ShowGames => match &s.saving {
-                Some(saving) => {
-                    let games = window.global::<GamesAdapter>();
-                    games.set_message("Reading the saved games…".into());
-                    games.set_visible(true);
-                    saving.saver.list_games();
-                }
-                None => s.controller.show_info(
-                    "Saved games",
-                    "Games are not saved: there is no place to store them.",
-                ),
-            },
-            Effect::OpenSaved { id, resume } => {
-                if let Some(saving) = &s.saving {
-                    saving.saver.open(id, resume);
-                }
-            }
-            Effect::DeleteSaved { id } => {
-                if let Some(saving) = &s.saving {
-                    saving.saver.delete(id);
-                }
-            }
-            Effect::ChangeSetting(setting) => {
-                if let Some(device) = &mut s.device {
-                    device.step(setting);
-                    s.controller.set_settings_view(device.view());
-                    if let Some(saving) = &s.saving {
-                        saving
-                            .saver
-                            .save_settings(device.settings(), device.admin());
-                    }
-                }
-            }
-            Effect::LevelChosen(level) => {
-                if let Some(device) = &mut s.device {
-                    device.choose_level(level);
-                    if let Some(saving) = &s.saving {
-                        saving
-                            .saver
-                            .save_settings(device.settings(), device.admin());
-                    }
-                }
-            }
-            Effect::ShowStatistics => {
-                let text = match &s.saving {
-                    Some(saving) => services::record_text(saving.saver.stats()),
-                    None => "Your record is not kept: there is no place to store it.".to_string(),
-                };
-                s.controller.show_info("Your record", &text);
-            }
-            Effect::Shutdown => match &s.shutdown {
-                Some(command) => services::shut_down(command, s.notices.sender()),
-                None => log::warn!("shutdown asked for, but this build cannot shut down"),
-            },
-            Effect::MoveNow => s.computer.move_now(),
-            Effect::Lan(request) => match &s.network {
-                Some(net) => net.request(request),
-                None => log::warn!("a network request without network play: {request:?}"),
-            },
-            Effect::Network(effect) => match s.network.as_mut() {
-                Some(net) => net.lobby(effect, &mut s.controller, &s.notices),
-                None => {
-                    s.controller.lobby_cancel();
-                    s.controller
-                        .show_info("Network", "Network games are not enabled here.");
-                }
-            },
-        }
-    }
-}
-
-/// After the effects: the clocks, the demo's next game, and the screen (once the change is on
-/// disk).
-fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    let away = window.global::<GamesAdapter>().get_visible()
-        || window.global::<StatusAdapter>().get_screen_asleep();
-    s.controller.sync_clock(std::time::Instant::now(), away);
-    schedule_clock(s, shell, window);
-    if s.controller.setup().mode == Mode::Demo
-        && s.controller.game().is_over()
-        && !s.demo_timer.running()
-    {
-        let weak_shell = Rc::downgrade(shell);
-        let weak_window = window.as_weak();
-        s.demo_timer
-            .start(slint::TimerMode::SingleShot, DEMO_PAUSE, move || {
-                with_shell(&weak_shell, &weak_window, next_demo_game);
-            });
-    }
-    // A change is shown only once it is on disk (see `receive_save_reports`).
-    if s.saving
-        .as_ref()
-        .is_none_or(|saving| saving.awaiting.is_none())
-    {
-        s.models.refresh(window, &s.controller);
-    }
-}
-
-/// Wakes the screen for the running clock's next change (and its flag).
-fn schedule_clock(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    let next = s
-        .controller
-        .clock()
-        .and_then(|c| c.next_change(std::time::Instant::now()));
-    match next {
-        Some(wait) => {
-            let weak_shell = Rc::downgrade(shell);
-            let weak_window = window.as_weak();
-            s.clock_timer
-                .start(slint::TimerMode::SingleShot, wait, move || {
-                    with_shell(&weak_shell, &weak_window, |c| {
-                        c.clock_tick(std::time::Instant::now());
-                    });
-                });
-        }
-        None => s.clock_timer.stop(),
-    }
-}
-
-/// Takes the network's news (moves, partners, hosts nearby) into the controller.
-fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
-    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
-        return;
-    };
-    {
-        let mut guard = rc.borrow_mut();
-        let s = &mut *guard;
-        if let Some(net) = s.network.as_mut() {
-            net.receive(&mut s.controller, &s.notices);
-        }
-    }
-    update(&rc, &win, |_| {});
-}
-
-/// Starts the next demo game, unless the person took over meanwhile (a dialog, a review,
-/// another mode).
-fn next_demo_game(c: &mut Controller) {
-    let idle = c.dialog().is_none() && c.new_game_form().is_none() && !c.is_viewing_saved();
-    if c.setup().mode == Mode::Demo && c.game().is_over() && idle {
-        c.start(c.setup(), Game::new());
-    }
-}
-
-/// The save `seq` has not reported back in time: show the game anyway and say so.
-fn save_overdue(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>, seq: u64) {
-    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
-        return;
-    };
-    let mut guard = rc.borrow_mut();
-    let s = &mut *guard;
-    let Some(saving) = s.saving.as_mut() else {
-        return;
-    };
-    if saving.awaiting == Some(seq) {
-        log::error!("save {seq} has not finished after {SAVE_PATIENCE:?}; showing the game");
-        saving.awaiting = None;
-        s.notices.raise(
-            Topic::Saving,
-            "Saving is slow: the last move may not be on disk yet.",
-        );
-        s.models.refresh(&win, &s.controller);
-    }
-}
-
-/// Takes the storage thread's reports: shows what is now on disk, and answers the Saved
-/// games screen.
-fn receive_save_reports(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
-    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
-        return;
-    };
-    loop {
-        let report = match rc.borrow().saving.as_ref().map(|s| s.reports.try_recv()) {
-            Some(Ok(report)) => report,
-            _ => break,
-        };
-        handle_report(&rc, &win, report);
-    }
-    let mut guard = rc.borrow_mut();
-    let s = &mut *guard;
-    if s.saving
-        .as_ref()
-        .is_some_and(|saving| saving.awaiting.is_none())
-    {
-        s.models.refresh(&win, &s.controller);
-    }
-}
-
-fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
-    let notices = rc.borrow().notices.clone();
-    let games_screen = win.global::<GamesAdapter>();
-    match report {
-        Report::Saved(report) => {
-            let mut guard = rc.borrow_mut();
-            let Some(saving) = guard.saving.as_mut() else {
-                return;
-            };
-            saving.saver.note_report(&report);
-            match &report.error {
-                Some(error) => notices.raise(Topic::Saving, error.as_str()),
-                // Saved again: an earlier failure or slowness is over.
-                None => notices.clear(Topic::Saving),
-            }
-            if let Some(change) = report.rating {
-                notices.inform(rating_text(change));
-            }
-            if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
-                saving.awaiting = None;
-            }
-        }
-        Report::Games { games, usb } => {
-            let rows: Vec<_> = match &games {
-                Ok(list) => list.iter().map(games::row).collect(),
-                Err(_) => Vec::new(),
-            };
-            games_screen.set_message(match &games {
-                Err(e) => format!("The saved games cannot be read: {e}").into(),
-                Ok(_) if rows.is_empty() => {
-                    "No saved games yet. Finished games appear here.".into()
-                }
-                Ok(_) => "".into(),
-            });
-            games_screen.set_can_export(!usb.is_empty() && !rows.is_empty());
-            let views: Vec<GameRowView> = rows
-                .iter()
-                .map(|r| GameRowView {
-                    id: r.choice.id.clone().into(),
-                    title: r.choice.title.clone().into(),
-                    detail: r.detail.clone().into(),
-                    result: r.result.clone().into(),
-                })
-                .collect();
-            games_screen.set_games(ModelRc::new(VecModel::from(views)));
-            if let Some(saving) = rc.borrow_mut().saving.as_mut() {
-                saving.games = rows.into_iter().map(|r| r.choice).collect();
-            }
-        }
-        Report::Opened(Ok(Opened::Review { game, header })) => {
-            games_screen.set_visible(false);
-            let result = games::result_card(&header);
-            update(rc, win, |c| {
-                c.view_saved(*game, &header.white, &header.black, result);
-            });
-        }
-        Report::Opened(Ok(Opened::Resume(saved))) => match persist::setup_of(&saved.mode) {
-            Some(setup) => {
-                games_screen.set_visible(false);
-                if let Some(saving) = rc.borrow_mut().saving.as_mut() {
-                    saving.saver.adopt(&saved);
-                }
-                log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
-                update(rc, win, |c| c.start(setup, saved.game));
-            }
-            None => update(rc, win, |c| {
-                c.show_info("Saved games", "A network game cannot be continued.");
-            }),
-        },
-        Report::Opened(Err(e)) => update(rc, win, |c| {
-            c.show_info("This game cannot be opened", &e);
-        }),
-        Report::Deleted(result) => {
-            if let Err(e) = result {
-                update(rc, win, |c| c.show_info("The game was not deleted", &e));
-            }
-            if let Some(saving) = &rc.borrow().saving {
-                saving.saver.list_games();
-            }
-        }
-        Report::SettingsSaved(Err(e)) => {
-            log::error!("device settings not saved: {e}");
-            notices.raise(
-                Topic::Error,
-                format!("The setting could not be stored: {e}"),
-            );
-        }
-        Report::SettingsSaved(Ok(())) => {}
-        Report::Exported(result) => {
-            notices.clear(Topic::Export);
-            match result {
-                Ok(text) => notices.inform(text),
-                Err(text) => notices.raise(Topic::Error, text),
-            }
-            if let Some(saving) = &rc.borrow().saving {
-                saving.saver.list_games();
-            }
-        }
-    }
-}
-
-/// The rating change in words. Elo moves little when the result was expected (a loss to a
-/// far stronger level, a win against a far weaker one): say so instead of "1200 → 1200".
-fn rating_text(change: crate::storage::stats::RatingChange) -> String {
-    if change.before == change.after {
-        format!(
-            "Your rating stays at {}: the ratings expected this result.",
-            change.after
-        )
-    } else {
-        format!("Your rating: {} → {}", change.before, change.after)
-    }
-}
-
-/// Takes the worker's answers off the channel and plays them, holding back a move that came
-/// faster than the pacing allows.
-fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
-    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
-        return;
-    };
-    loop {
-        let answer = match rc.borrow().answers.try_recv() {
-            Ok(answer) => answer,
-            Err(_) => break,
-        };
-        let wait = {
-            let s = rc.borrow();
-            pacing(&s.controller.setup()).saturating_sub(answer.elapsed)
-        };
-        if answer.purpose == controller::Purpose::Move && !wait.is_zero() {
-            let shell = shell.clone();
-            let window = window.clone();
-            rc.borrow()
-                .pacing_timer
-                .start(slint::TimerMode::SingleShot, wait, move || {
-                    with_shell(&shell, &window, |c| {
-                        c.computer_answered(answer.id, answer.reply);
-                    });
-                });
-        } else {
-            update(&rc, &win, |c| c.computer_answered(answer.id, answer.reply));
-        }
-    }
-}
-
 pub use services::run;
