@@ -497,7 +497,10 @@ fn a_timed_game_carries_its_time_control_and_clocks_for_python_chess() {
     let text = archive.read_text(&id).expect("text");
     assert!(text.contains("[TimeControl \"300+3\"]"), "{text}");
     assert!(text.contains("[ECO \"C40\"]"), "{text}");
-    assert!(text.contains("[Opening \"King's Knight Opening\"]"), "{text}");
+    assert!(
+        text.contains("[Opening \"King's Knight Opening\"]"),
+        "{text}"
+    );
     assert!(
         text.contains(
             "1. e4 { [%clk 0:05:02] } 1... e5 { [%clk 0:05:01] } 2. Nf3 { [%clk 0:04:57] }"
