@@ -109,25 +109,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         log::info!("ChessPI stopping before the display opened");
         return Ok(());
     };
-    app.update_controller(|c| {
-        c.set_flipped(flipped);
-        if !rated {
-            c.set_unrated();
-        }
-        // The clocks come back paused where they were: they do not run while the device is off.
-        if let Some(k) = clocks {
-            let control = crate::app::clock::TimeControl {
-                base: k.base,
-                increment: k.increment,
-            };
-            c.set_clock(Some(crate::app::clock::GameClock::restore(
-                control,
-                k.white,
-                k.black,
-                k.after_moves,
-            )));
-        }
-    });
+    app.update_controller(|c| restore_view(c, flipped, rated, clocks));
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
     }
@@ -135,22 +117,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     if cfg!(feature = "kms") {
         app.enable_shutdown(shutdown.clone());
     }
-    app.enable_network(config.lan.clone());
-    // A network game cut by a power loss reconnects by itself, unless another was asked for.
-    if let (Some((peer, link)), None) = (lan_resume, &options.lan) {
-        app.resume_network(&peer, link);
-    }
-    match &options.lan {
-        Some(LanStart::Host { color }) => {
-            let local = color.unwrap_or_else(crate::app::mode::random_color);
-            app.update_controller(|c| c.host_network(local));
-        }
-        Some(LanStart::Join { target, code }) => {
-            let target = with_default_port(target);
-            app.update_controller(|c| c.join_network(&target, code.as_deref()));
-        }
-        None => {}
-    }
+    start_network(&app, &config, options, lan_resume);
     let _battery = start_battery(&app, &config, shutdown);
     let power = start_power(&app, &config);
     app.enable_device(DeviceControls::new(device_settings, admin, power));
@@ -177,6 +144,58 @@ fn finish(app: App) {
     }
     drop(app);
     log::info!("ChessPI stopped");
+}
+
+/// What the autosave keeps besides the moves: the turned board, whether the game is rated,
+/// and the clocks, which come back paused where they were (they do not run while the device
+/// is off).
+fn restore_view(
+    c: &mut super::controller::Controller,
+    flipped: bool,
+    rated: bool,
+    clocks: Option<crate::storage::Clocks>,
+) {
+    c.set_flipped(flipped);
+    if !rated {
+        c.set_unrated();
+    }
+    if let Some(k) = clocks {
+        let control = crate::app::clock::TimeControl {
+            base: k.base,
+            increment: k.increment,
+        };
+        c.set_clock(Some(crate::app::clock::GameClock::restore(
+            control,
+            k.white,
+            k.black,
+            k.after_moves,
+        )));
+    }
+}
+
+/// Network play: reconnects a network game cut by a power loss, unless the command line
+/// asked for another (`--lan-host`, `--lan-join`).
+fn start_network(
+    app: &App,
+    config: &Config,
+    options: &RunOptions,
+    lan_resume: Option<(String, crate::storage::LanLink)>,
+) {
+    app.enable_network(config.lan.clone());
+    if let (Some((peer, link)), None) = (lan_resume, &options.lan) {
+        app.resume_network(&peer, link);
+    }
+    match &options.lan {
+        Some(LanStart::Host { color }) => {
+            let local = color.unwrap_or_else(crate::app::mode::random_color);
+            app.update_controller(|c| c.host_network(local));
+        }
+        Some(LanStart::Join { target, code }) => {
+            let target = with_default_port(target);
+            app.update_controller(|c| c.join_network(&target, code.as_deref()));
+        }
+        None => {}
+    }
 }
 
 /// `HOST[:PORT]` with the protocol's port when none is given.

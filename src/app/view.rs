@@ -173,8 +173,17 @@ impl ViewModels {
 
     /// Shows the controller's state.
     pub fn refresh(&mut self, window: &AppWindow, c: &Controller) {
-        let game = window.global::<GameAdapter>();
+        self.refresh_board(window, c);
+        self.refresh_panel(window, c);
+        refresh_dialog(window, c);
+        refresh_keypad(window, c);
+        refresh_network_status(window, c);
+        refresh_new_game(window, c);
+    }
 
+    /// The squares, the selection and the sliding move.
+    fn refresh_board(&mut self, window: &AppWindow, c: &Controller) {
+        let game = window.global::<GameAdapter>();
         let cells = c.cells();
         for (i, cell) in cells.iter().enumerate() {
             if self.last_cells.is_none_or(|last| last[i] != *cell) {
@@ -184,7 +193,11 @@ impl ViewModels {
         self.slide_new_move(window, c, &cells);
         self.last_cells = Some(cells);
         game.set_selected_cell(c.selected().map_or(-1, |sq| c.cell_of(sq) as i32));
+    }
 
+    /// The side panel: players, opening, status, moves, buttons, result, promotion.
+    fn refresh_panel(&mut self, window: &AppWindow, c: &Controller) {
+        let game = window.global::<GameAdapter>();
         let players = c.players();
         if self.last_players.as_ref() != Some(&players) {
             game.set_top_player(player_view(&players.0));
@@ -246,80 +259,83 @@ impl ViewModels {
             }
             None => game.set_promotion_visible(false),
         }
+    }
+}
 
-        let dialog = window.global::<DialogAdapter>();
-        match c.dialog_view() {
-            Some(d) => {
-                dialog.set_title(d.title.into());
-                dialog.set_message(d.message.into());
-                let options: Vec<OptionView> = d
-                    .options
+/// The generic dialog (menu, confirmations, offers, the lobby).
+fn refresh_dialog(window: &AppWindow, c: &Controller) {
+    let dialog = window.global::<DialogAdapter>();
+    match c.dialog_view() {
+        Some(d) => {
+            dialog.set_title(d.title.into());
+            dialog.set_message(d.message.into());
+            let options: Vec<OptionView> = d
+                .options
+                .iter()
+                .map(|o| OptionView {
+                    id: o.id.as_str().into(),
+                    label: o.label.as_str().into(),
+                    primary: o.primary,
+                    danger: o.danger,
+                })
+                .collect();
+            dialog.set_options(ModelRc::new(VecModel::from(options)));
+            dialog.set_visible(true);
+        }
+        None => dialog.set_visible(false),
+    }
+}
+
+/// The New game form.
+fn refresh_new_game(window: &AppWindow, c: &Controller) {
+    let new_game = window.global::<NewGameAdapter>();
+    match c.new_game_form() {
+        Some(form) => {
+            let computer = form.mode == ModeChoice::Computer;
+            let demo = form.mode == ModeChoice::Demo;
+            let network = form.mode == ModeChoice::Network;
+            let hosting = network && form.network == NetworkRole::Host;
+            new_game.set_mode(form.mode.id().into());
+            new_game.set_show_network(network);
+            new_game.set_hosting(hosting);
+            new_game.set_show_colour(computer || hosting);
+            // Network games are untimed: the protocol carries no clocks yet.
+            new_game.set_show_clock(!network);
+            new_game.set_clock(form.clock.map_or(-1, |c| {
+                TimeControl::PRESETS
                     .iter()
-                    .map(|o| OptionView {
-                        id: o.id.as_str().into(),
-                        label: o.label.as_str().into(),
-                        primary: o.primary,
-                        danger: o.danger,
-                    })
-                    .collect();
-                dialog.set_options(ModelRc::new(VecModel::from(options)));
-                dialog.set_visible(true);
-            }
-            None => dialog.set_visible(false),
-        }
-
-        refresh_keypad(window, c);
-        refresh_network_status(window, c);
-
-        let new_game = window.global::<NewGameAdapter>();
-        match c.new_game_form() {
-            Some(form) => {
-                let computer = form.mode == ModeChoice::Computer;
-                let demo = form.mode == ModeChoice::Demo;
-                let network = form.mode == ModeChoice::Network;
-                let hosting = network && form.network == NetworkRole::Host;
-                new_game.set_mode(form.mode.id().into());
-                new_game.set_show_network(network);
-                new_game.set_hosting(hosting);
-                new_game.set_show_colour(computer || hosting);
-                // Network games are untimed: the protocol carries no clocks yet.
-                new_game.set_show_clock(!network);
-                new_game.set_clock(form.clock.map_or(-1, |c| {
-                    TimeControl::PRESETS
-                        .iter()
-                        .position(|&(m, s)| TimeControl::new(m, s) == Some(c))
-                        .map_or(-1, |i| i as i32)
-                }));
-                new_game.set_colour(form.colour.index());
-                new_game.set_show_level(computer || demo);
-                new_game.set_level(i32::from(form.level.number()));
-                new_game.set_level_text(
-                    format!(
-                        "Level {} — plays at about {} Elo{}",
-                        form.level.number(),
-                        form.level.elo(),
-                        level_words(form.level.number())
-                    )
-                    .into(),
-                );
-                new_game.set_note(
-                    match form.mode {
-                        ModeChoice::Computer => "",
-                        ModeChoice::Friend => {
-                            "Two people share this screen. White starts; flip the board any time."
-                        }
-                        ModeChoice::Demo => "Sit back and watch. Tap New game to stop.",
-                        ModeChoice::Network if hosting => {
-                            "Offer a game here: the other ChessPI joins with the code shown."
-                        }
-                        ModeChoice::Network => "Join a game offered by a ChessPI nearby.",
+                    .position(|&(m, s)| TimeControl::new(m, s) == Some(c))
+                    .map_or(-1, |i| i as i32)
+            }));
+            new_game.set_colour(form.colour.index());
+            new_game.set_show_level(computer || demo);
+            new_game.set_level(i32::from(form.level.number()));
+            new_game.set_level_text(
+                format!(
+                    "Level {} — plays at about {} Elo{}",
+                    form.level.number(),
+                    form.level.elo(),
+                    level_words(form.level.number())
+                )
+                .into(),
+            );
+            new_game.set_note(
+                match form.mode {
+                    ModeChoice::Computer => "",
+                    ModeChoice::Friend => {
+                        "Two people share this screen. White starts; flip the board any time."
                     }
-                    .into(),
-                );
-                new_game.set_visible(true);
-            }
-            None => new_game.set_visible(false),
+                    ModeChoice::Demo => "Sit back and watch. Tap New game to stop.",
+                    ModeChoice::Network if hosting => {
+                        "Offer a game here: the other ChessPI joins with the code shown."
+                    }
+                    ModeChoice::Network => "Join a game offered by a ChessPI nearby.",
+                }
+                .into(),
+            );
+            new_game.set_visible(true);
         }
+        None => new_game.set_visible(false),
     }
 }
 
