@@ -7,83 +7,15 @@ use chesspi::app::App;
 use chesspi::app::headless;
 use chesspi::app::mode::Setup;
 use chesspi::app::persist;
-use chesspi::app::screenshot::square_center;
 use chesspi::config::{LanConfig, PairingCode};
 use chesspi::lan::session::LinkState;
+use chesspi_engine::Color;
 use chesspi_engine::game::Game;
-use chesspi_engine::{Color, Square};
-use serde_json::{Value, json};
+use serde_json::json;
 use slint::ComponentHandle;
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
-use std::sync::mpsc::{self, Receiver};
-use std::time::{Duration, Instant};
 
-fn wait(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(10), &mut done),
-        "timed out waiting for {what}"
-    );
-}
-
-fn tap(app: &App, name: &str) {
-    let sq: Square = name.parse().expect("square");
-    let (x, y) = square_center(sq, app.with_controller(|c| c.is_flipped()));
-    headless::tap(x, y).expect("tap");
-}
-
-/// The peer: writes lines, and a reader thread hands over every object but pings (which it
-/// answers itself, as a client must).
-struct Peer {
-    stream: TcpStream,
-    lines: Receiver<Value>,
-}
-
-impl Peer {
-    fn connect(addr: std::net::SocketAddr) -> Peer {
-        let stream = TcpStream::connect(addr).expect("connect");
-        let mut writer = stream.try_clone().expect("clone");
-        let reader = BufReader::new(stream.try_clone().expect("clone"));
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in reader.lines() {
-                let Ok(line) = line else { break };
-                let Ok(v) = serde_json::from_str::<Value>(&line) else {
-                    break;
-                };
-                if v["type"] == "ping" {
-                    let pong = json!({"type": "pong", "seq": v["seq"]});
-                    let _ = writer.write_all(format!("{pong}\n").as_bytes());
-                    continue;
-                }
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        Peer { stream, lines }
-    }
-
-    fn send(&mut self, v: &Value) {
-        self.stream
-            .write_all(format!("{v}\n").as_bytes())
-            .expect("send");
-    }
-
-    /// The next object other than pong, pumping the app's event loop meanwhile.
-    fn next(&mut self, what: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            headless::pump();
-            match self.lines.recv_timeout(Duration::from_millis(10)) {
-                Ok(v) if v["type"] == "pong" => {}
-                Ok(v) => return v,
-                Err(_) if Instant::now() > deadline => panic!("timed out waiting for {what}"),
-                Err(_) => {}
-            }
-        }
-    }
-}
+mod app_lan_peer;
+use app_lan_peer::{Peer, tap, wait};
 
 fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
