@@ -154,6 +154,26 @@ fn main() -> Result<(), Box<dyn Error>> {
     app.update_controller(|c| c.new_game_start());
     shoot(&app, &dir, "clock.png")?;
 
+    // The position editor: a board being set up, "Done" refusing it with the reason, then
+    // the same board fixed and ready to play.
+    let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
+    app.update_controller(|c| {
+        c.open_editor();
+        c.editor_tool(chesspi::app::setup::Tool::Piece(
+            chesspi_engine::Piece::new(Color::White, chesspi_engine::Role::Pawn),
+        ));
+        let cell = c.cell_of("b8".parse().unwrap_or(Square::A1));
+        c.editor_tap(cell % 8, cell / 8);
+        c.editor_done();
+    });
+    shoot(&app, &dir, "editor.png")?;
+    app.update_controller(|c| {
+        let cell = c.cell_of("b8".parse().unwrap_or(Square::A1));
+        c.editor_tap(cell % 8, cell / 8);
+        c.editor_done();
+    });
+    shoot(&app, &dir, "editor-ready.png")?;
+
     // The menu mid-game against the computer, with shutdown as on the device.
     let app = open(game("e2e4 e7e5 g1f3")?, you_white)?;
     app.update_controller(|c| {

@@ -38,11 +38,18 @@ fn drag(app: &App, from: &str, to: &str) {
     .expect("drag");
 }
 
-/// The centre of the i-th button of the side panel (three to a row at the bottom).
-fn action_center(i: usize) -> (f32, f32) {
-    let width = 304.0;
-    let x = 488.0 + (i % 3) as f32 * (width + 6.0) / 3.0 + (width - 12.0) / 6.0;
-    let y = 480.0 - 8.0 - 114.0 + (i / 3) as f32 * 60.0 + 27.0;
+/// The centre of the i-th of `count` buttons of the side panel (three to a row at the bottom;
+/// with seven, as in Review, four on the first row).
+fn action_center(i: usize, count: usize) -> (f32, f32) {
+    let first = if count > 6 { 4 } else { 3 };
+    let (col, row, across) = if i < first {
+        (i, 0, first)
+    } else {
+        ((i - first) % 3, 1 + (i - first) / 3, 3)
+    };
+    let width = (304.0 - (across - 1) as f32 * 6.0) / across as f32;
+    let x = 488.0 + col as f32 * 310.0 / across as f32 + width / 2.0;
+    let y = 480.0 - 8.0 - 114.0 + row as f32 * 60.0 + 27.0;
     (x, y)
 }
 
@@ -52,7 +59,7 @@ fn press_action(app: &App, id: &str) {
         .iter()
         .position(|a| a.id == id)
         .unwrap_or_else(|| panic!("no '{id}' button"));
-    let (x, y) = action_center(index);
+    let (x, y) = action_center(index, actions.row_count());
     headless::tap(x, y).expect("tap");
 }
 

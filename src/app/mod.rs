@@ -4,6 +4,7 @@ pub mod clock;
 pub mod computer;
 pub mod controller;
 pub mod display;
+mod editor_view;
 pub mod games;
 pub mod headless;
 pub mod mode;
@@ -13,6 +14,7 @@ pub mod notices;
 pub mod persist;
 pub mod screenshot;
 pub mod services;
+pub mod setup;
 mod shell;
 pub mod signals;
 pub mod view;
@@ -345,6 +347,7 @@ impl App {
         self.connect_dialogs();
         self.connect_new_game();
         self.connect_games();
+        self.connect_editor();
     }
 
     /// A callback that changes the controller and shows the result.

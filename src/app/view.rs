@@ -179,6 +179,7 @@ impl ViewModels {
         refresh_keypad(window, c);
         refresh_network_status(window, c);
         refresh_new_game(window, c);
+        super::editor_view::refresh(window, c);
     }
 
     /// The squares, the selection and the sliding move.

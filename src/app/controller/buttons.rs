@@ -20,10 +20,12 @@ pub enum Action {
     ReviewDone,
     /// The computer plays the best move it has found so far.
     MoveNow,
+    /// The reviewed position goes into the position editor.
+    SetUp,
 }
 
 impl Action {
-    const ALL: [Action; 13] = [
+    const ALL: [Action; 14] = [
         Action::NewGame,
         Action::Undo,
         Action::Hint,
@@ -37,6 +39,7 @@ impl Action {
         Action::ReviewLast,
         Action::ReviewDone,
         Action::MoveNow,
+        Action::SetUp,
     ];
 
     /// Stable id used by the screen.
@@ -55,6 +58,7 @@ impl Action {
             Action::ReviewLast => "last",
             Action::ReviewDone => "done",
             Action::MoveNow => "movenow",
+            Action::SetUp => "setup",
         }
     }
 
@@ -77,6 +81,7 @@ impl Action {
             Action::ReviewLast => "End ▶|",
             Action::ReviewDone => "Done",
             Action::MoveNow => "Move now",
+            Action::SetUp => "Set up",
         }
     }
 }
@@ -129,6 +134,7 @@ impl Controller {
                 self.leave_saved();
             }
             Action::MoveNow => self.effects.push(Effect::MoveNow),
+            Action::SetUp => self.open_editor(),
         }
     }
 
@@ -187,6 +193,7 @@ impl Controller {
             primary,
         };
         let moves = self.game.moves().len();
+        // Seven buttons: the four steps on the first row (see ui/side-panel.slint).
         if let Some(ply) = self.review {
             return vec![
                 item(Action::ReviewFirst, ply > 0, false),
@@ -194,6 +201,7 @@ impl Controller {
                 item(Action::ReviewForward, ply < moves, false),
                 item(Action::ReviewLast, ply < moves, false),
                 item(Action::Flip, true, false),
+                item(Action::SetUp, true, false),
                 item(Action::ReviewDone, true, true),
             ];
         }

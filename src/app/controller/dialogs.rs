@@ -123,6 +123,7 @@ impl Controller {
         match (dialog, id) {
             (Dialog::Menu, "new") => self.open_new_game(),
             (Dialog::Menu, "flip") => self.flip(),
+            (Dialog::Menu, "setup") => self.open_editor(),
             (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),
             (Dialog::Menu, "stronger") => self.change_level(1),
             (Dialog::Menu, "weaker") => self.change_level(-1),
@@ -365,7 +366,10 @@ impl Controller {
     }
 
     fn menu_view(&self) -> DialogView {
-        let mut options = vec![option("new", "New game", false, false)];
+        let mut options = vec![
+            option("new", "New game", false, false),
+            option("setup", "Set up position", false, false),
+        ];
         // What a chess computer lets you change mid-game: the level and the sides.
         if let (Mode::Computer { .. }, false) = (self.setup.mode, self.game.is_over()) {
             let n = self.setup.level.number();

@@ -12,12 +12,14 @@
 //! - [`dialogs`]: the menu and every dialog, their choices and how they look;
 //! - [`new_game`]: the New game form;
 //! - [`review`]: stepping through a saved game in place of the current one;
+//! - [`editor`]: setting up a position by hand and starting a game from it;
 //! - [`present`]: what the screen shows (cells, player lines, move rows, status and result
 //!   texts) — the one place the screen's words are made.
 
 mod board;
 mod buttons;
 mod dialogs;
+mod editor;
 mod lobby;
 mod new_game;
 mod partner;
@@ -30,6 +32,7 @@ mod timing;
 
 pub use buttons::{Action, ActionItem};
 pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
+pub use editor::{CastlingChoice, EditorPlay, EditorView};
 pub use lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
 pub use partner::{LanRequest, Partner};
 pub use present::{CellView, MoveListRow, PlayerInfo, ResultCard, Status};
@@ -114,6 +117,8 @@ pub struct Controller {
     lobby: Option<Lobby>,
     /// The host a code was last typed for (to ask again after a wrong code).
     last_code_target: Option<KeyPurpose>,
+    /// The position editor, while its screen is open.
+    editor: Option<editor::Editor>,
     effects: Vec<Effect>,
 }
 
@@ -150,6 +155,7 @@ impl Controller {
             clock_ply: 0,
             lobby: None,
             last_code_target: None,
+            editor: None,
             effects: Vec::new(),
         };
         c.after_change();

@@ -26,6 +26,7 @@ impl Controller {
             && self.viewing.is_none()
             && self.new_game.is_none()
             && self.lobby.is_none()
+            && self.editor.is_none()
             && !matches!(
                 self.dialog,
                 Some(

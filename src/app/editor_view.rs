@@ -1,0 +1,170 @@
+//! The position editor's screen: the controller's [`EditorView`] into the `EditorAdapter`, and
+//! the screen's taps back into the controller.
+
+use super::App;
+use super::controller::{CastlingChoice, Controller, EditorPlay, EditorView};
+use super::setup::Tool;
+use super::shell::with_shell;
+use super::ui::{AppWindow, CastlingView, EditorAdapter, SquareView};
+use super::view::piece_code;
+use chesspi_engine::{Color, Piece, Role};
+use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+use std::rc::Rc;
+
+/// The palette's piece codes back into a tool (0: the eraser).
+fn tool_of(code: i32) -> Option<Tool> {
+    if code == 0 {
+        return Some(Tool::Eraser);
+    }
+    let (color, role) = match code {
+        1..=6 => (Color::White, code),
+        7..=12 => (Color::Black, code - 6),
+        _ => return None,
+    };
+    let role = match role {
+        1 => Role::Pawn,
+        2 => Role::Knight,
+        3 => Role::Bishop,
+        4 => Role::Rook,
+        5 => Role::Queen,
+        _ => Role::King,
+    };
+    Some(Tool::Piece(Piece::new(color, role)))
+}
+
+fn square_view(cell: &super::controller::CellView) -> SquareView {
+    let label = |c: Option<char>| {
+        c.map(|c| SharedString::from(c.to_string()))
+            .unwrap_or_default()
+    };
+    SquareView {
+        piece: piece_code(cell.piece),
+        light: cell.square_light,
+        file_label: label(cell.file_label),
+        rank_label: label(cell.rank_label),
+        ..SquareView::default()
+    }
+}
+
+fn castling_view(c: &CastlingChoice) -> CastlingView {
+    CastlingView {
+        id: c.id().to_string().into(),
+        label: c.label.as_str().into(),
+        on: c.on,
+    }
+}
+
+/// Shows the editor while it is open; touches only the squares that changed.
+pub(super) fn refresh(window: &AppWindow, c: &Controller) {
+    let adapter = window.global::<EditorAdapter>();
+    let Some(view) = c.editor_view() else {
+        adapter.set_visible(false);
+        return;
+    };
+    show_squares(&adapter, &view);
+    adapter.set_tool(match view.tool {
+        Tool::Eraser => 0,
+        Tool::Piece(p) => piece_code(Some(p)),
+    });
+    adapter.set_white_to_move(view.turn == Color::White);
+    let castling: Vec<CastlingView> = view.castling.iter().map(castling_view).collect();
+    let current = adapter.get_castling();
+    if current.row_count() != castling.len() || current.iter().zip(&castling).any(|(a, b)| a != *b)
+    {
+        adapter.set_castling(ModelRc::new(VecModel::from(castling)));
+    }
+    adapter.set_message(view.message.into());
+    adapter.set_message_alert(view.alert);
+    adapter.set_ready(view.ready);
+    adapter.set_computer_white(
+        format!("Play White against the computer (level {})", view.level).into(),
+    );
+    adapter.set_computer_black(
+        format!("Play Black against the computer (level {})", view.level).into(),
+    );
+    adapter.set_visible(true);
+}
+
+fn show_squares(adapter: &EditorAdapter, view: &EditorView) {
+    let squares: Vec<SquareView> = view.cells.iter().map(square_view).collect();
+    let model = adapter.get_squares();
+    if model.row_count() == squares.len() {
+        for (i, sq) in squares.into_iter().enumerate() {
+            if model.row_data(i).as_ref() != Some(&sq) {
+                model.set_row_data(i, sq);
+            }
+        }
+    } else {
+        adapter.set_squares(ModelRc::from(Rc::new(VecModel::from(squares))));
+    }
+}
+
+impl App {
+    /// The position editor's taps and buttons.
+    pub(super) fn connect_editor(&self) {
+        let adapter = self.window.global::<EditorAdapter>();
+        let on = |f| self.on(f);
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            adapter.on_cell_tapped(move |col, row| {
+                if let (Ok(col), Ok(row)) = (usize::try_from(col), usize::try_from(row)) {
+                    with_shell(&shell, &window, |c| c.editor_tap(col, row));
+                }
+            });
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            adapter.on_tool_chosen(move |code| {
+                if let Some(tool) = tool_of(code) {
+                    with_shell(&shell, &window, |c| c.editor_tool(tool));
+                }
+            });
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            adapter.on_side_chosen(move |white| {
+                let color = if white { Color::White } else { Color::Black };
+                with_shell(&shell, &window, |c| c.editor_turn(color));
+            });
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            adapter.on_castling_toggled(move |id| {
+                if let Some((color, side)) = CastlingChoice::parse_id(&id) {
+                    with_shell(&shell, &window, |c| c.editor_castling(color, side));
+                }
+            });
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            adapter.on_play(move |id| {
+                if let Some(play) = EditorPlay::from_id(&id) {
+                    with_shell(&shell, &window, |c| c.editor_play(play));
+                }
+            });
+        }
+        adapter.on_clear(on(Box::new(|c| c.editor_clear())));
+        adapter.on_start_position(on(Box::new(|c| c.editor_start_position())));
+        adapter.on_done(on(Box::new(|c| c.editor_done())));
+        adapter.on_edit(on(Box::new(|c| c.editor_back())));
+        adapter.on_cancel(on(Box::new(|c| c.editor_cancel())));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palette_codes_are_the_pieces_codes() {
+        assert_eq!(tool_of(0), Some(Tool::Eraser));
+        for code in 1..=12 {
+            match tool_of(code) {
+                Some(Tool::Piece(p)) => assert_eq!(piece_code(Some(p)), code),
+                other => panic!("{code}: {other:?}"),
+            }
+        }
+        assert_eq!(tool_of(13), None);
+        assert_eq!(tool_of(-1), None);
+    }
+}

@@ -1,0 +1,655 @@
+//! The position editor's board: pieces put by hand, the side to move and the castling rights,
+//! checked into a legal [`Position`] with a sentence that says what is wrong when it is not.
+//!
+//! The en passant square is always empty: a set-up position has no move before it, and a
+//! capture en passant could only matter right after a double pawn push.
+
+use chesspi_engine::game::{Game, Termination};
+use chesspi_engine::{
+    CastlingRights, CastlingSide, Color, FenError, File, Piece, Position, Rank, Role, Square,
+};
+use std::fmt;
+
+/// What a tap on a square does: put this piece there, or take whatever stands there away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Piece(Piece),
+    Eraser,
+}
+
+/// A board being set up: any pieces anywhere, not yet checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupBoard {
+    board: [Option<Piece>; 64],
+    turn: Color,
+    castling: CastlingRights,
+    /// Kept from the position the editor started from, so its move numbers go on.
+    fullmove_number: u32,
+}
+
+/// Why a set-up position cannot be played. `Display` is the sentence the user reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    MissingKing {
+        color: Color,
+    },
+    TooManyKings {
+        color: Color,
+        count: usize,
+    },
+    PawnOnBackRank {
+        square: Square,
+    },
+    TooManyPawns {
+        color: Color,
+        count: usize,
+    },
+    TooManyPieces {
+        color: Color,
+        count: usize,
+    },
+    /// More queens, rooks, bishops (per square colour) or knights than the missing pawns
+    /// could have become.
+    TooManyPromotions {
+        color: Color,
+        needed: usize,
+        missing_pawns: usize,
+    },
+    /// The side that is not to move is in check: it would be captured.
+    OppositeCheck {
+        color: Color,
+    },
+    /// The side to move is in check from more pieces than one move can give check with.
+    TooManyCheckers {
+        color: Color,
+    },
+    Checkmate {
+        color: Color,
+    },
+    Stalemate {
+        color: Color,
+    },
+    /// Neither side can ever mate.
+    DeadPosition,
+    /// A rule this editor does not check itself, as the FEN reader words it.
+    Rejected(FenError),
+}
+
+fn name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn lower(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::MissingKing { color } => {
+                write!(
+                    f,
+                    "There is no {} king: put one on the board.",
+                    lower(*color)
+                )
+            }
+            SetupError::TooManyKings { color, count } => write!(
+                f,
+                "There are {count} {} kings: take all but one away.",
+                lower(*color)
+            ),
+            SetupError::PawnOnBackRank { square } => write!(
+                f,
+                "The pawn on {square} cannot be there: pawns never stand on the first or last rank."
+            ),
+            SetupError::TooManyPawns { color, count } => write!(
+                f,
+                "{} has {count} pawns: a side has at most 8.",
+                name(*color)
+            ),
+            SetupError::TooManyPieces { color, count } => write!(
+                f,
+                "{} has {count} pieces: a side has at most 16.",
+                name(*color)
+            ),
+            SetupError::TooManyPromotions {
+                color,
+                needed,
+                missing_pawns,
+            } => write!(
+                f,
+                "{} has more pieces than promotions allow: {needed} of them would have to be \
+                 promoted pawns, but only {missing_pawns} of its pawns are missing.",
+                name(*color)
+            ),
+            SetupError::OppositeCheck { color } => write!(
+                f,
+                "{} is in check but it is {}'s move: change the side to move or the position.",
+                name(*color),
+                name(!*color)
+            ),
+            SetupError::TooManyCheckers { color } => write!(
+                f,
+                "{} is in check from more than two pieces: no move can do that.",
+                name(*color)
+            ),
+            SetupError::Checkmate { color } => write!(
+                f,
+                "{} is checkmated: there is nothing left to play.",
+                name(*color)
+            ),
+            SetupError::Stalemate { color } => write!(
+                f,
+                "{} is stalemated: there is nothing left to play.",
+                name(*color)
+            ),
+            SetupError::DeadPosition => f.write_str(
+                "Neither side has enough pieces to checkmate: the game would be drawn at once.",
+            ),
+            SetupError::Rejected(e) => write!(f, "This position is not legal: {e}."),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// How many of a side's pieces must be promoted pawns: whatever exceeds the starting set
+/// (one queen, two rooks, two knights, one bishop on each colour of square).
+fn promotions_needed(board: &[Option<Piece>; 64], color: Color) -> usize {
+    let count = |wanted: &dyn Fn(Square, Role) -> bool| {
+        Square::ALL
+            .iter()
+            .filter(|&&sq| {
+                board[sq as usize].is_some_and(|p| p.color == color && wanted(sq, p.role))
+            })
+            .count()
+    };
+    let excess = |n: usize, start: usize| n.saturating_sub(start);
+    excess(count(&|_, r| r == Role::Queen), 1)
+        + excess(count(&|_, r| r == Role::Rook), 2)
+        + excess(count(&|_, r| r == Role::Knight), 2)
+        + excess(count(&|sq, r| r == Role::Bishop && sq.is_light()), 1)
+        + excess(count(&|sq, r| r == Role::Bishop && !sq.is_light()), 1)
+}
+
+impl Default for SetupBoard {
+    fn default() -> SetupBoard {
+        SetupBoard::empty()
+    }
+}
+
+impl SetupBoard {
+    /// An empty board, White to move.
+    pub fn empty() -> SetupBoard {
+        SetupBoard {
+            board: [None; 64],
+            turn: Color::White,
+            castling: CastlingRights::NONE,
+            fullmove_number: 1,
+        }
+    }
+
+    /// The standard start position.
+    pub fn start() -> SetupBoard {
+        SetupBoard::from_position(&Position::startpos())
+    }
+
+    /// The pieces, side to move and castling rights of a position (a moment of a game).
+    pub fn from_position(pos: &Position) -> SetupBoard {
+        let mut board = [None; 64];
+        for sq in Square::ALL {
+            board[sq as usize] = pos.piece_at(sq);
+        }
+        SetupBoard {
+            board,
+            turn: pos.turn(),
+            castling: pos.castling_rights(),
+            fullmove_number: pos.fullmove_number(),
+        }
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq as usize]
+    }
+
+    /// A tap on `sq`: the piece goes there, or comes off if that very piece stands there; the
+    /// eraser clears the square. Castling rights the new board no longer allows are dropped.
+    pub fn tap(&mut self, sq: Square, tool: Tool) {
+        let cell = &mut self.board[sq as usize];
+        *cell = match tool {
+            Tool::Piece(p) if *cell != Some(p) => Some(p),
+            _ => None,
+        };
+        self.drop_impossible_castling();
+    }
+
+    /// Takes every piece off.
+    pub fn clear(&mut self) {
+        self.board = [None; 64];
+        self.castling = CastlingRights::NONE;
+    }
+
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    pub fn set_turn(&mut self, color: Color) {
+        self.turn = color;
+    }
+
+    /// Whether the board allows this right: the king and that rook on their home squares.
+    pub fn castling_allowed(&self, color: Color, side: CastlingSide) -> bool {
+        let rank = color.back_rank();
+        let at = |file: File| self.board[Square::from_coords(file, rank) as usize];
+        at(File::E) == Some(Piece::new(color, Role::King))
+            && at(side.rook_files().0) == Some(Piece::new(color, Role::Rook))
+    }
+
+    pub fn has_castling(&self, color: Color, side: CastlingSide) -> bool {
+        self.castling.has(color, side)
+    }
+
+    /// Turns a castling right on or off; a right the board does not allow stays off.
+    pub fn toggle_castling(&mut self, color: Color, side: CastlingSide) {
+        if !self.castling_allowed(color, side) {
+            return;
+        }
+        let mut rights = CastlingRights::NONE;
+        for c in Color::ALL {
+            for s in CastlingSide::ALL {
+                // The chosen right flips; the others stay.
+                if self.castling.has(c, s) != ((c, s) == (color, side)) {
+                    rights.set(c, s);
+                }
+            }
+        }
+        self.castling = rights;
+    }
+
+    fn drop_impossible_castling(&mut self) {
+        let mut rights = CastlingRights::NONE;
+        for c in Color::ALL {
+            for s in CastlingSide::ALL {
+                if self.castling.has(c, s) && self.castling_allowed(c, s) {
+                    rights.set(c, s);
+                }
+            }
+        }
+        self.castling = rights;
+    }
+
+    /// The board in FEN (no en passant square, no moves since a capture), checked or not.
+    pub fn to_fen(&self) -> String {
+        let mut placement = String::new();
+        for rank in Rank::ALL.iter().rev() {
+            let mut empty = 0;
+            for file in File::ALL {
+                match self.board[Square::from_coords(file, *rank) as usize] {
+                    Some(p) => {
+                        if empty > 0 {
+                            placement.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        placement.push(p.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                placement.push_str(&empty.to_string());
+            }
+            if *rank != Rank::First {
+                placement.push('/');
+            }
+        }
+        let mut castling = String::new();
+        for (c, s, letter) in [
+            (Color::White, CastlingSide::King, 'K'),
+            (Color::White, CastlingSide::Queen, 'Q'),
+            (Color::Black, CastlingSide::King, 'k'),
+            (Color::Black, CastlingSide::Queen, 'q'),
+        ] {
+            if self.castling.has(c, s) {
+                castling.push(letter);
+            }
+        }
+        if castling.is_empty() {
+            castling.push('-');
+        }
+        format!(
+            "{placement} {} {castling} - 0 {}",
+            self.turn.char(),
+            self.fullmove_number.max(1)
+        )
+    }
+
+    /// The position, if it is legal and there is something to play.
+    ///
+    /// # Errors
+    /// The first [`SetupError`] found: kings, pawns on the back ranks, piece counts, checks,
+    /// then a game already over.
+    pub fn validate(&self) -> Result<Position, SetupError> {
+        self.check_material()?;
+        let pos = Position::from_fen(&self.to_fen()).map_err(|e| match e {
+            FenError::OppositeCheck => SetupError::OppositeCheck { color: !self.turn },
+            FenError::ImpossibleCheck => SetupError::TooManyCheckers { color: self.turn },
+            other => SetupError::Rejected(other),
+        })?;
+        match Game::from_position(pos).outcome().map(|o| o.termination) {
+            None => Ok(pos),
+            Some(Termination::Checkmate) => Err(SetupError::Checkmate { color: pos.turn() }),
+            Some(Termination::Stalemate) => Err(SetupError::Stalemate { color: pos.turn() }),
+            Some(_) => Err(SetupError::DeadPosition),
+        }
+    }
+
+    /// Kings, pawns and piece counts, White's first.
+    fn check_material(&self) -> Result<(), SetupError> {
+        let count = |color: Color, role: Option<Role>| {
+            self.board
+                .iter()
+                .flatten()
+                .filter(|p| p.color == color && role.is_none_or(|r| p.role == r))
+                .count()
+        };
+        for color in Color::ALL {
+            match count(color, Some(Role::King)) {
+                0 => return Err(SetupError::MissingKing { color }),
+                1 => {}
+                count => return Err(SetupError::TooManyKings { color, count }),
+            }
+        }
+        for rank in [Rank::First, Rank::Eighth] {
+            for file in File::ALL {
+                let square = Square::from_coords(file, rank);
+                if self.board[square as usize].is_some_and(|p| p.role == Role::Pawn) {
+                    return Err(SetupError::PawnOnBackRank { square });
+                }
+            }
+        }
+        for color in Color::ALL {
+            let pawns = count(color, Some(Role::Pawn));
+            if pawns > 8 {
+                return Err(SetupError::TooManyPawns {
+                    color,
+                    count: pawns,
+                });
+            }
+            let pieces = count(color, None);
+            if pieces > 16 {
+                return Err(SetupError::TooManyPieces {
+                    color,
+                    count: pieces,
+                });
+            }
+            let needed = promotions_needed(&self.board, color);
+            if needed > 8 - pawns {
+                return Err(SetupError::TooManyPromotions {
+                    color,
+                    needed,
+                    missing_pawns: 8 - pawns,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(fen: &str) -> SetupBoard {
+        // Tests describe boards in FEN; the placement is read by hand so that illegal boards
+        // (which the FEN reader refuses) can be written too.
+        let mut fields = fen.split(' ');
+        let mut b = SetupBoard::empty();
+        for (i, row) in fields.next().expect("placement").split('/').enumerate() {
+            let rank = Rank::ALL[7 - i];
+            let mut file = 0;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    file += d as usize;
+                } else {
+                    let f = File::new(file).expect("file");
+                    b.board[Square::from_coords(f, rank) as usize] =
+                        Some(Piece::from_char(c).expect("piece"));
+                    file += 1;
+                }
+            }
+        }
+        if fields.next() == Some("b") {
+            b.turn = Color::Black;
+        }
+        b
+    }
+
+    fn sq(name: &str) -> Square {
+        name.parse().expect("square")
+    }
+
+    #[test]
+    fn bad_positions_say_what_is_wrong() {
+        use Color::{Black, White};
+        let table: &[(&str, SetupError)] = &[
+            (
+                "8/8/8/8/8/8/8/8 w",
+                SetupError::MissingKing { color: White },
+            ),
+            (
+                "4K3/8/8/8/8/8/8/8 w",
+                SetupError::MissingKing { color: Black },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/K3K3 w",
+                SetupError::TooManyKings {
+                    color: White,
+                    count: 2,
+                },
+            ),
+            (
+                "k1k1k3/8/8/8/8/8/8/4K3 w",
+                SetupError::TooManyKings {
+                    color: Black,
+                    count: 3,
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/P3K3 w",
+                SetupError::PawnOnBackRank { square: sq("a1") },
+            ),
+            (
+                "3pk3/8/8/8/8/8/8/4K3 w",
+                SetupError::PawnOnBackRank { square: sq("d8") },
+            ),
+            (
+                "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w",
+                SetupError::TooManyPawns {
+                    color: White,
+                    count: 9,
+                },
+            ),
+            (
+                "4k3/pppppppp/pp6/8/8/8/8/4K3 w",
+                SetupError::TooManyPawns {
+                    color: Black,
+                    count: 10,
+                },
+            ),
+            // 8 pawns and 9 pieces: 17, even before counting promotions.
+            (
+                "4k3/8/8/8/8/NNNNNNNN/PPPPPPPP/N3K3 w",
+                SetupError::TooManyPieces {
+                    color: White,
+                    count: 18,
+                },
+            ),
+            // Three queens and all eight pawns: two queens too many.
+            (
+                "4k3/8/8/8/8/8/PPPPPPPP/QQQ1K3 w",
+                SetupError::TooManyPromotions {
+                    color: White,
+                    needed: 2,
+                    missing_pawns: 0,
+                },
+            ),
+            // Three knights with seven pawns is fine; four are one too many.
+            (
+                "nnnnk3/ppppppp1/8/8/8/8/8/4K3 w",
+                SetupError::TooManyPromotions {
+                    color: Black,
+                    needed: 2,
+                    missing_pawns: 1,
+                },
+            ),
+            // Two bishops on light squares (b1, d1) with all eight pawns.
+            (
+                "4k3/8/8/8/8/8/PPPPPPPP/1B1BK3 w",
+                SetupError::TooManyPromotions {
+                    color: White,
+                    needed: 1,
+                    missing_pawns: 0,
+                },
+            ),
+            // Black's king is attacked by the rook, but it is White's move.
+            (
+                "4k3/8/8/8/8/8/8/4RK2 w",
+                SetupError::OppositeCheck { color: Black },
+            ),
+            // The kings stand next to each other.
+            (
+                "8/8/8/3kK3/8/8/8/8 b",
+                SetupError::OppositeCheck { color: White },
+            ),
+            // Three pieces give check at once.
+            (
+                "4k3/8/8/8/1b6/5n2/8/r3K3 w",
+                SetupError::TooManyCheckers { color: White },
+            ),
+            (
+                "R5k1/5ppp/8/8/8/8/8/6K1 b",
+                SetupError::Checkmate { color: Black },
+            ),
+            (
+                "k7/8/1QK5/8/8/8/8/8 b",
+                SetupError::Stalemate { color: Black },
+            ),
+            ("4k3/8/8/8/8/8/8/4KB2 w", SetupError::DeadPosition),
+        ];
+        for (fen, expected) in table {
+            assert_eq!(board(fen).validate().as_ref(), Err(expected), "{fen}");
+        }
+    }
+
+    #[test]
+    fn every_error_is_a_sentence() {
+        let errors = [
+            SetupError::MissingKing {
+                color: Color::White,
+            },
+            SetupError::PawnOnBackRank { square: sq("d8") },
+            SetupError::TooManyPromotions {
+                color: Color::Black,
+                needed: 2,
+                missing_pawns: 1,
+            },
+            SetupError::OppositeCheck {
+                color: Color::Black,
+            },
+        ];
+        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(texts[0], "There is no white king: put one on the board.");
+        assert!(texts[1].starts_with("The pawn on d8 cannot be there"));
+        assert!(texts[2].contains("2 of them would have to be promoted pawns"));
+        assert_eq!(
+            texts[3],
+            "Black is in check but it is White's move: change the side to move or the position."
+        );
+        assert!(texts.iter().all(|t| t.ends_with('.')));
+    }
+
+    #[test]
+    fn legal_positions_become_positions() {
+        for fen in [
+            "4k3/8/8/8/8/8/8/4K2R w",
+            "4k3/8/8/8/8/8/8/4K2R b",
+            // Three queens with six pawns: two promotions, two pawns missing.
+            "4k3/8/8/8/8/8/PPPPPP2/QQQ1K3 w",
+            // White is in check from two pieces (knight and rook): a legal double check.
+            "4k3/8/8/8/8/5n2/8/4K2r w",
+        ] {
+            let pos = board(fen)
+                .validate()
+                .unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(pos.to_fen(), board(fen).to_fen(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn taps_put_and_take_pieces() {
+        let mut b = SetupBoard::empty();
+        let queen = Piece::new(Color::White, Role::Queen);
+        let knight = Piece::new(Color::Black, Role::Knight);
+        b.tap(sq("d4"), Tool::Piece(queen));
+        assert_eq!(b.piece_at(sq("d4")), Some(queen));
+        // Another piece replaces it; the same piece again takes it off.
+        b.tap(sq("d4"), Tool::Piece(knight));
+        assert_eq!(b.piece_at(sq("d4")), Some(knight));
+        b.tap(sq("d4"), Tool::Piece(knight));
+        assert_eq!(b.piece_at(sq("d4")), None);
+        b.tap(sq("d4"), Tool::Piece(queen));
+        b.tap(sq("d4"), Tool::Eraser);
+        assert_eq!(b.piece_at(sq("d4")), None);
+        b.tap(sq("d4"), Tool::Eraser);
+        assert_eq!(b.piece_at(sq("d4")), None);
+    }
+
+    #[test]
+    fn castling_is_offered_only_where_king_and_rook_stand_at_home() {
+        let mut b = SetupBoard::start();
+        assert_eq!(b.to_fen(), chesspi_engine::fen::STARTPOS);
+        assert!(b.has_castling(Color::White, CastlingSide::King));
+        // The h1 rook leaves: that right goes, and cannot be turned back on.
+        b.tap(sq("h1"), Tool::Eraser);
+        assert!(!b.castling_allowed(Color::White, CastlingSide::King));
+        assert!(!b.has_castling(Color::White, CastlingSide::King));
+        b.toggle_castling(Color::White, CastlingSide::King);
+        assert!(!b.has_castling(Color::White, CastlingSide::King));
+        // Back on h1 the right may be given again, by a tap.
+        b.tap(sq("h1"), Tool::Piece(Piece::new(Color::White, Role::Rook)));
+        assert!(b.castling_allowed(Color::White, CastlingSide::King));
+        assert!(!b.has_castling(Color::White, CastlingSide::King));
+        b.toggle_castling(Color::White, CastlingSide::King);
+        assert!(b.has_castling(Color::White, CastlingSide::King));
+        b.toggle_castling(Color::Black, CastlingSide::Queen);
+        assert!(!b.has_castling(Color::Black, CastlingSide::Queen));
+        assert!(b.has_castling(Color::Black, CastlingSide::King));
+        assert_eq!(
+            b.to_fen(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQk - 0 1"
+        );
+        b.clear();
+        assert_eq!(b.to_fen(), "8/8/8/8/8/8/8/8 w - - 0 1");
+    }
+
+    #[test]
+    fn a_moment_of_a_game_keeps_its_side_rights_and_move_number() {
+        let pos =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .expect("fen");
+        let b = SetupBoard::from_position(&pos);
+        assert_eq!(b.turn(), Color::White);
+        let again = b.validate().expect("legal");
+        // The move counter since the last capture starts again: nothing was played here.
+        assert_eq!(
+            again.to_fen(),
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+        );
+    }
+}
