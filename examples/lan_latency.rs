@@ -203,6 +203,7 @@ fn restart_resume() {
             local,
             game_id,
             game,
+            ..
         } => SavedGame {
             game_id,
             game,

@@ -197,6 +197,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         discovery: false,
         interfaces: Vec::new(),
         code: chesspi::config::PairingCode::Fixed("4821".into()),
+        adjourn_after: chesspi::config::DEFAULT_ADJOURN_AFTER,
     });
     app.update_controller(|c| {
         c.new_game_cancel();
@@ -221,6 +222,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 game_id: "5d41402abc4b2a76".into(),
                 host: Some("192.168.1.20:7531".into()),
             },
+            None,
         );
     });
     shoot(&app, &dir, "network-game.png")?;

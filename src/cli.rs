@@ -1,10 +1,14 @@
-//! The command line: `chesspi [--screenshot OUT.png [--fen FEN]] [--help] [--version]`.
+//! The command line: `chesspi [--new MODE ...] [--screenshot OUT.png [--fen FEN]] [--help]
+//! [--version]`.
 //!
 //! Parsing is separate from running: [`parse`] turns the arguments into a [`Command`], and
 //! `main` dispatches. A new option is one more match arm and, if it is a mode of its own, one
 //! more `Command` variant.
 
+use crate::app::clock::TimeControl;
+use crate::app::mode::{ColourChoice, ModeChoice, NewGameForm};
 use chesspi_engine::Square;
+use chesspi_engine::level::Level;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -36,6 +40,22 @@ pub struct RunOptions {
     pub config: Option<PathBuf>,
     /// Open straight into hosting or joining a network game.
     pub lan: Option<LanStart>,
+    /// `--new`: start this game at once (from `fen` if given), after storing the game in
+    /// progress in Saved games.
+    pub new_game: Option<NewGame>,
+}
+
+/// `--new computer|friend|demo [--color ...] [--level N] [--clock M+S]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewGame {
+    /// Computer, Friend or Demo (never Network: that is `--lan-host`/`--lan-join`).
+    pub mode: ModeChoice,
+    /// The player's colour against the computer (White unless given).
+    pub colour: ColourChoice,
+    /// The computer's level; the device's default level when absent.
+    pub level: Option<Level>,
+    /// The time control; no clocks when absent.
+    pub clock: Option<TimeControl>,
 }
 
 /// `--lan-host` / `--lan-join`: a network game from the command line.
@@ -52,6 +72,18 @@ pub enum LanStart {
     },
 }
 
+impl NewGame {
+    /// The New game form this asks for; `default_level` when no level was given.
+    pub fn form(&self, default_level: Level) -> NewGameForm {
+        let mut form = NewGameForm::from_setup(&crate::app::mode::Setup::FIRST_START);
+        form.mode = self.mode;
+        form.colour = self.colour;
+        form.level = self.level.unwrap_or(default_level);
+        form.choose_clock(self.clock);
+        form
+    }
+}
+
 /// A command line that cannot be understood.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CliError {
@@ -61,6 +93,14 @@ pub enum CliError {
     BadSquare(String),
     /// An option that only makes sense with another one.
     Conflict(&'static str),
+    /// `--new` with something that is not a mode.
+    BadMode(String),
+    /// `--level` outside 1-10.
+    BadLevel(String),
+    /// `--clock` that is not `M+S` with 1-180 minutes and 0-60 seconds.
+    BadClock(String),
+    /// `--color` that is not white, black or random.
+    BadColor(String),
 }
 
 impl fmt::Display for CliError {
@@ -70,6 +110,18 @@ impl fmt::Display for CliError {
             CliError::MissingValue(option) => write!(f, "{option} needs a value"),
             CliError::BadSquare(text) => write!(f, "'{text}' is not a square (like e2)"),
             CliError::Conflict(text) => f.write_str(text),
+            CliError::BadMode(text) => {
+                write!(f, "--new takes computer, friend or demo, not '{text}'")
+            }
+            CliError::BadLevel(text) => write!(f, "--level takes 1 to 10, not '{text}'"),
+            CliError::BadClock(text) => write!(
+                f,
+                "--clock takes minutes+seconds like 5+3 (1-180 minutes, 0-60 seconds), \
+                 not '{text}'"
+            ),
+            CliError::BadColor(text) => {
+                write!(f, "--color takes white, black or random, not '{text}'")
+            }
         }
     }
 }
@@ -82,6 +134,9 @@ ChessPI: a pocket chess computer.
 
 Usage:
   chesspi [--config PATH] [--fen FEN]       play (a window on a desktop, fullscreen on the device)
+  chesspi --new computer|friend|demo [--color white|black|random] [--level N] [--clock M+S]
+          [--fen FEN]                       start that game at once (the game in progress is
+                                            kept in Saved games first, as New game does)
   chesspi --screenshot OUT.png [--fen FEN] [--tap SQUARE]...
                                             render the main screen to an 800x480 PNG and exit
   chesspi --lan-host [--color white|black|random]
@@ -96,6 +151,11 @@ Options:
   --config PATH        read this config file (default /etc/chesspi/chesspi.toml, or
                        $CONFIGURATION_DIRECTORY/chesspi.toml under systemd)
   --fen FEN            start from this position (Forsyth-Edwards Notation, quoted)
+  --new MODE           a new game: computer (you against ChessPI), friend (two players on
+                       this screen) or demo (the computer plays itself)
+  --color COLOR        with --new computer or --lan-host: your colour (default white)
+  --level N            with --new computer or demo: the computer's level, 1-10
+  --clock M+S          with --new: a clock of M minutes (1-180) plus S seconds per move (0-60)
   --screenshot PATH    write a PNG of the screen instead of opening a window
   --tap SQUARE         with --screenshot: tap this square first (repeat for more taps)
 
@@ -124,6 +184,9 @@ where
     let mut color: Option<Option<chesspi_engine::Color>> = None;
     let mut lan_join: Option<String> = None;
     let mut lan_code: Option<String> = None;
+    let mut new_mode: Option<ModeChoice> = None;
+    let mut level: Option<Level> = None;
+    let mut clock: Option<TimeControl> = None;
     let mut help = false;
     let mut version = false;
     while let Some(arg) = args.next() {
@@ -150,6 +213,18 @@ where
                 taps.push(parse_square(&value)?);
             }
             "--lan-host" => lan_host = true,
+            "--new" => {
+                let value = args.next().ok_or(CliError::MissingValue("--new"))?;
+                new_mode = Some(parse_mode(&value)?);
+            }
+            "--level" => {
+                let value = args.next().ok_or(CliError::MissingValue("--level"))?;
+                level = Some(parse_level(&value)?);
+            }
+            "--clock" => {
+                let value = args.next().ok_or(CliError::MissingValue("--clock"))?;
+                clock = Some(parse_clock(&value)?);
+            }
             "--color" => {
                 let value = args.next().ok_or(CliError::MissingValue("--color"))?;
                 color = Some(parse_color(&value)?);
@@ -188,6 +263,22 @@ where
                             taps.push(parse_square(value)?);
                             continue;
                         }
+                        "--new" => {
+                            new_mode = Some(parse_mode(value)?);
+                            continue;
+                        }
+                        "--level" => {
+                            level = Some(parse_level(value)?);
+                            continue;
+                        }
+                        "--clock" => {
+                            clock = Some(parse_clock(value)?);
+                            continue;
+                        }
+                        "--color" => {
+                            color = Some(parse_color(value)?);
+                            continue;
+                        }
                         _ => {}
                     }
                 }
@@ -200,6 +291,17 @@ where
     }
     if version {
         return Ok(Command::Version);
+    }
+    let new_game = new_game(new_mode, &mut color, level, clock)?;
+    if new_game.is_some() && (screenshot.is_some() || check_config.is_some()) {
+        return Err(CliError::Conflict(
+            "--new does not apply to --screenshot or --check-config",
+        ));
+    }
+    if new_game.is_some() && (lan_host || lan_join.is_some()) {
+        return Err(CliError::Conflict(
+            "--new and --lan-host/--lan-join exclude each other",
+        ));
     }
     if let Some(path) = check_config {
         if screenshot.is_some() || fen.is_some() || config.is_some() || !taps.is_empty() {
@@ -243,9 +345,83 @@ where
             if lan.is_some() && fen.is_some() {
                 return Err(CliError::Conflict("--fen does not apply to network games"));
             }
-            Ok(Command::Run(RunOptions { fen, config, lan }))
+            Ok(Command::Run(RunOptions {
+                fen,
+                config,
+                lan,
+                new_game,
+            }))
         }
     }
+}
+
+/// The `--new` game from its options; `--color` is taken here when it belongs to it.
+fn new_game(
+    mode: Option<ModeChoice>,
+    color: &mut Option<Option<chesspi_engine::Color>>,
+    level: Option<Level>,
+    clock: Option<TimeControl>,
+) -> Result<Option<NewGame>, CliError> {
+    let Some(mode) = mode else {
+        return match (level, clock) {
+            (None, None) => Ok(None),
+            _ => Err(CliError::Conflict("--level and --clock need --new")),
+        };
+    };
+    if level.is_some() && mode == ModeChoice::Friend {
+        return Err(CliError::Conflict(
+            "--level needs a computer player (--new computer or demo)",
+        ));
+    }
+    let colour = match color.take() {
+        None => ColourChoice::White,
+        Some(_) if mode != ModeChoice::Computer => {
+            return Err(CliError::Conflict("--color only works with --new computer"));
+        }
+        Some(Some(c)) => ColourChoice::of(c),
+        Some(None) => ColourChoice::Random,
+    };
+    Ok(Some(NewGame {
+        mode,
+        colour,
+        level,
+        clock,
+    }))
+}
+
+/// `computer`, `friend` or `demo`.
+fn parse_mode(text: &str) -> Result<ModeChoice, CliError> {
+    match text {
+        "computer" => Ok(ModeChoice::Computer),
+        "friend" => Ok(ModeChoice::Friend),
+        "demo" => Ok(ModeChoice::Demo),
+        _ => Err(CliError::BadMode(text.to_string())),
+    }
+}
+
+/// A level number, 1-10.
+fn parse_level(text: &str) -> Result<Level, CliError> {
+    text.parse()
+        .ok()
+        .and_then(Level::new)
+        .ok_or_else(|| CliError::BadLevel(text.to_string()))
+}
+
+/// `M+S`, within the custom control's ranges.
+fn parse_clock(text: &str) -> Result<TimeControl, CliError> {
+    let bad = || CliError::BadClock(text.to_string());
+    let (minutes, seconds) = text.split_once('+').ok_or_else(bad)?;
+    let number = |t: &str| {
+        // Digits only: "+5" or " 5" are not numbers here.
+        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u64>().ok())
+            .flatten()
+    };
+    let (minutes, seconds) = (
+        number(minutes).ok_or_else(bad)?,
+        number(seconds).ok_or_else(bad)?,
+    );
+    TimeControl::new(minutes, seconds).ok_or_else(bad)
 }
 
 /// `white`, `black`, or `random` (`None`).
@@ -254,7 +430,7 @@ fn parse_color(text: &str) -> Result<Option<chesspi_engine::Color>, CliError> {
         "white" => Ok(Some(chesspi_engine::Color::White)),
         "black" => Ok(Some(chesspi_engine::Color::Black)),
         "random" => Ok(None),
-        _ => Err(CliError::Conflict("--color takes white, black or random")),
+        _ => Err(CliError::BadColor(text.to_string())),
     }
 }
 
@@ -325,6 +501,7 @@ mod tests {
                 fen: None,
                 config: Some(PathBuf::from("/tmp/c.toml")),
                 lan: None,
+                new_game: None,
             }))
         );
         assert_eq!(
@@ -405,5 +582,108 @@ mod tests {
         ] {
             assert!(run(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn new_games() {
+        let new = |args: &[&str]| match parse(args.iter().copied()) {
+            Ok(Command::Run(o)) => Ok((o.new_game, o.fen)),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(
+            new(&["--new", "computer"]),
+            Ok((
+                Some(NewGame {
+                    mode: ModeChoice::Computer,
+                    colour: ColourChoice::White,
+                    level: None,
+                    clock: None,
+                }),
+                None
+            ))
+        );
+        let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
+        assert_eq!(
+            new(&[
+                "--new=computer",
+                "--color",
+                "black",
+                "--level=7",
+                "--clock",
+                "3+2",
+                "--fen",
+                fen
+            ]),
+            Ok((
+                Some(NewGame {
+                    mode: ModeChoice::Computer,
+                    colour: ColourChoice::Black,
+                    level: Level::new(7),
+                    clock: TimeControl::new(3, 2),
+                }),
+                Some(fen.to_string())
+            ))
+        );
+        assert_eq!(
+            new(&["--new", "computer", "--color=random"]).map(|(n, _)| n.map(|n| n.colour)),
+            Ok(Some(ColourChoice::Random))
+        );
+        assert_eq!(
+            new(&["--new", "friend", "--clock", "180+60"]).map(|(n, _)| n.and_then(|n| n.clock)),
+            Ok(TimeControl::new(180, 60))
+        );
+        assert_eq!(
+            new(&["--new", "demo", "--level", "10"]).map(|(n, _)| n.map(|n| n.mode)),
+            Ok(Some(ModeChoice::Demo))
+        );
+    }
+
+    #[test]
+    fn bad_new_games_say_what_is_wrong() {
+        let err = |args: &[&str]| parse(args.iter().copied()).expect_err("an error");
+        assert_eq!(
+            err(&["--new", "network"]),
+            CliError::BadMode("network".into())
+        );
+        assert_eq!(err(&["--new"]), CliError::MissingValue("--new"));
+        for bad in ["0", "11", "x", "-1", ""] {
+            assert_eq!(
+                err(&["--new", "computer", "--level", bad]),
+                CliError::BadLevel(bad.into())
+            );
+        }
+        for bad in [
+            "0+0", "181+0", "5+61", "5", "5+", "+3", "a+b", "5+-1", "5++3", " 5+3",
+        ] {
+            assert_eq!(
+                err(&["--new", "friend", "--clock", bad]),
+                CliError::BadClock(bad.into()),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            err(&["--new", "computer", "--color", "green"]),
+            CliError::BadColor("green".into())
+        );
+        for conflict in [
+            &["--level", "3"][..],
+            &["--clock", "5+0"],
+            &["--new", "friend", "--level", "3"],
+            &["--new", "friend", "--color", "black"],
+            &["--new", "demo", "--color", "white"],
+            &["--new", "computer", "--lan-host"],
+            &["--new", "computer", "--lan-join", "x"],
+            &["--new", "computer", "--screenshot", "a.png"],
+        ] {
+            assert!(
+                matches!(err(conflict), CliError::Conflict(_)),
+                "{conflict:?}"
+            );
+        }
+        assert_eq!(
+            err(&["--new", "friend", "--clock", "5+61"]).to_string(),
+            "--clock takes minutes+seconds like 5+3 (1-180 minutes, 0-60 seconds), not '5+61'"
+        );
     }
 }

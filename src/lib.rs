@@ -7,6 +7,7 @@ pub mod app;
 pub mod battery;
 pub mod cli;
 pub mod config;
+pub mod i18n;
 pub mod lan;
 pub mod power;
 pub mod storage;

@@ -6,7 +6,7 @@ use std::path::Path;
 use chesspi::storage::archive::{computer_name, termination_from_tag};
 use chesspi::storage::export::find_writable_mounts;
 use chesspi::storage::{
-    Archive, ArchiveError, ExportError, GameMode, GameSummary, SavedGame, export_all,
+    Archive, ArchiveError, ExportError, GameMode, GameSummary, LanLink, SavedGame, export_all,
     find_usb_mounts,
 };
 use chesspi_engine::game::{Game, Termination};
@@ -215,6 +215,23 @@ fn every_mode_resumes() {
             local: Color::Black,
             peer: "desk".to_string(),
             link: None,
+        },
+        // Adjourned network games keep what reconnecting needs, as host and as guest.
+        GameMode::Lan {
+            local: Color::White,
+            peer: "desk".to_string(),
+            link: Some(LanLink {
+                game_id: "9f1c0a7e5b2d4c6e8a0b1c2d3e4f5a6b".to_string(),
+                host: None,
+            }),
+        },
+        GameMode::Lan {
+            local: Color::Black,
+            peer: "kitchen".to_string(),
+            link: Some(LanLink {
+                game_id: "0123456789abcdef0123456789abcdef".to_string(),
+                host: Some("192.168.1.20:7531".to_string()),
+            }),
         },
     ];
     for mode in modes {

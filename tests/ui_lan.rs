@@ -31,6 +31,7 @@ fn a_network_game_through_the_real_app() {
         discovery: false,
         interfaces: Vec::new(),
         code: PairingCode::Fixed("2468".into()),
+        adjourn_after: chesspi::config::DEFAULT_ADJOURN_AFTER,
     });
     app.update_controller(|c| c.host_network(Color::White));
     wait("hosting", || !app.network_addrs().is_empty());

@@ -31,6 +31,13 @@ impl TimeControl {
         })
     }
 
+    /// This control's index in [`TimeControl::PRESETS`], if it is one.
+    pub fn preset(&self) -> Option<usize> {
+        Self::PRESETS
+            .iter()
+            .position(|&(m, s)| TimeControl::new(m, s) == Some(*self))
+    }
+
     /// "5+3", as players say it.
     pub fn label(&self) -> String {
         format!("{}+{}", self.base.as_secs() / 60, self.increment.as_secs())

@@ -143,7 +143,7 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
                     &request.game,
                     request.level,
                     &job.stop,
-                    true,
+                    request.book,
                 )),
                 Some(clock) => Reply::Move(timed_move(&mut searcher, request, clock, &job.stop)),
             },
@@ -181,7 +181,9 @@ fn timed_move(
     }
     // Book moves cost no time.
     let seed = searcher.next_seed();
-    if let Some(mv) = chesspi_engine::openings::book_move(request.game.position(), seed) {
+    if request.book
+        && let Some(mv) = chesspi_engine::openings::book_move(request.game.position(), seed)
+    {
         return Some(mv);
     }
     let mut limits = request.level.limits(seed);

@@ -7,6 +7,7 @@ use super::setup::Tool;
 use super::shell::with_shell;
 use super::ui::{AppWindow, CastlingView, EditorAdapter, SquareView};
 use super::view::piece_code;
+use crate::tr;
 use chesspi_engine::{Color, Piece, Role};
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -76,12 +77,10 @@ pub(super) fn refresh(window: &AppWindow, c: &Controller) {
     adapter.set_message(view.message.into());
     adapter.set_message_alert(view.alert);
     adapter.set_ready(view.ready);
-    adapter.set_computer_white(
-        format!("Play White against the computer (level {})", view.level).into(),
-    );
-    adapter.set_computer_black(
-        format!("Play Black against the computer (level {})", view.level).into(),
-    );
+    adapter
+        .set_computer_white(tr!("Play White against the computer (level {})", view.level).into());
+    adapter
+        .set_computer_black(tr!("Play Black against the computer (level {})", view.level).into());
     adapter.set_visible(true);
 }
 

@@ -3,8 +3,12 @@
 use chesspi_engine::Color;
 use chesspi_engine::pgn::GameResult;
 
-use super::controller::{ResultCard, SavedGameChoice};
+use super::controller::{ResultCard, SavedGameChoice, termination_reason};
+use crate::i18n::Language;
+use crate::storage::archive::termination_from_tag;
 use crate::storage::{GameHeader, GameSummary};
+use crate::{tr, trn};
+use chesspi_engine::game::Termination;
 
 /// One row of the list as the screen shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,8 +18,13 @@ pub struct GameRow {
     pub result: String,
 }
 
-/// "2026.11.23" as "23 Nov 2026"; unknown parts are left out.
+/// "2026.11.23" as "23 Nov 2026" (English) or "23.11.2026" (German); unknown parts are left
+/// out.
 fn date_text(pgn_date: &str) -> String {
+    date_text_in(crate::i18n::language(), pgn_date)
+}
+
+fn date_text_in(language: Language, pgn_date: &str) -> String {
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
@@ -24,30 +33,32 @@ fn date_text(pgn_date: &str) -> String {
     let year = year.filter(|y| y.chars().all(|c| c.is_ascii_digit()) && !y.is_empty());
     let month = month
         .and_then(|m| m.parse::<usize>().ok())
-        .and_then(|m| MONTHS.get(m.wrapping_sub(1)));
+        .filter(|m| (1..=12).contains(m));
     let day = day.and_then(|d| d.parse::<u32>().ok());
-    match (day, month, year) {
-        (Some(d), Some(m), Some(y)) => format!("{d} {m} {y}"),
-        (None, Some(m), Some(y)) => format!("{m} {y}"),
-        (_, _, Some(y)) => y.to_string(),
-        _ => "date unknown".to_string(),
+    match (language, day, month, year) {
+        (Language::English, Some(d), Some(m), Some(y)) => format!("{d} {} {y}", MONTHS[m - 1]),
+        (Language::English, None, Some(m), Some(y)) => format!("{} {y}", MONTHS[m - 1]),
+        (Language::German, Some(d), Some(m), Some(y)) => format!("{d}.{m}.{y}"),
+        (Language::German, None, Some(m), Some(y)) => format!("{m}/{y}"),
+        (_, _, _, Some(y)) => y.to_string(),
+        _ => tr!("date unknown"),
     }
 }
 
 /// The result from this device's player's side ("You won"), or by colour when two people
 /// shared the screen or the computer played itself.
-fn result_text(h: &GameHeader) -> &'static str {
+fn result_text(h: &GameHeader) -> String {
     let winner = match h.result {
         GameResult::WhiteWins => Color::White,
         GameResult::BlackWins => Color::Black,
-        GameResult::Draw => return "Draw",
-        GameResult::Unknown => return "Unfinished",
+        GameResult::Draw => return tr!("Draw"),
+        GameResult::Unknown => return tr!("Unfinished"),
     };
     match h.local {
-        Some(me) if me == winner => "You won",
-        Some(_) => "You lost",
-        None if winner == Color::White => "White won",
-        None => "Black won",
+        Some(me) if me == winner => tr!("You won"),
+        Some(_) => tr!("You lost"),
+        None if winner == Color::White => tr!("White won"),
+        None => tr!("Black won"),
     }
 }
 
@@ -61,14 +72,14 @@ fn level_of(name: &str) -> Option<String> {
 /// "White vs Black", "You vs Kitchen table".
 fn players_title(h: &GameHeader) -> String {
     let name = |n: &str| match level_of(n) {
-        Some(level) => format!("Computer, level {level}"),
+        Some(level) => tr!("Computer, level {}", level),
         None => n.to_string(),
     };
     match (h.local, h.mode.as_deref()) {
-        (Some(Color::White), _) => format!("You vs {}", name(&h.black)),
-        (Some(Color::Black), _) => format!("You vs {}", name(&h.white)),
-        (None, Some("two-players")) => "Two players".to_string(),
-        (None, _) => format!("{} vs {}", name(&h.white), name(&h.black)),
+        (Some(Color::White), _) => tr!("You vs {}", name(&h.black)),
+        (Some(Color::Black), _) => tr!("You vs {}", name(&h.white)),
+        (None, Some("two-players")) => tr!("Two players"),
+        (None, _) => tr!("{} vs {}", name(&h.white), name(&h.black)),
     }
 }
 
@@ -76,8 +87,17 @@ fn players_title(h: &GameHeader) -> String {
 /// the detail, or the stored name alone.
 pub fn review_name(stored: &str) -> (String, String) {
     match level_of(stored) {
-        Some(level) => ("Computer".to_string(), format!("Level {level}")),
-        None => (stored.to_string(), String::new()),
+        Some(level) => (tr!("Computer"), tr!("Level {}", level)),
+        // The archive's own names for people, in the screen's language.
+        None => (
+            match stored {
+                "You" => tr!("You"),
+                "White" => tr!("White"),
+                "Black" => tr!("Black"),
+                other => other.to_string(),
+            },
+            String::new(),
+        ),
     }
 }
 
@@ -90,10 +110,10 @@ pub fn row(summary: &GameSummary) -> GameRow {
                 Some(time) => format!("{}, {time}", date_text(&h.date)),
                 None => date_text(&h.date),
             };
-            let mut detail = format!("{when} · {moves} move{}", if moves == 1 { "" } else { "s" });
+            let mut detail = format!("{when} · {}", trn!("{} move", "{} moves", moves));
             if let Some(t) = &h.termination {
                 detail.push_str(" · ");
-                detail.push_str(t);
+                detail.push_str(&termination_words(t));
             }
             GameRow {
                 choice: SavedGameChoice {
@@ -103,13 +123,13 @@ pub fn row(summary: &GameSummary) -> GameRow {
                     readable: true,
                 },
                 detail,
-                result: result_text(h).to_string(),
+                result: result_text(h),
             }
         }
         GameSummary::Damaged { id, reason } => GameRow {
             choice: SavedGameChoice {
                 id: id.as_str().to_string(),
-                title: "Damaged file".to_string(),
+                title: tr!("Damaged file"),
                 unfinished: false,
                 readable: false,
             },
@@ -124,18 +144,40 @@ pub fn row(summary: &GameSummary) -> GameRow {
 pub fn result_card(h: &GameHeader) -> Option<ResultCard> {
     let title = match h.result {
         // By colour: the players' names are on the board's edges already.
-        GameResult::WhiteWins => "White wins".to_string(),
-        GameResult::BlackWins => "Black wins".to_string(),
-        GameResult::Draw => "Draw".to_string(),
+        GameResult::WhiteWins => tr!("White wins"),
+        GameResult::BlackWins => tr!("Black wins"),
+        GameResult::Draw => tr!("Draw"),
         GameResult::Unknown => return None,
     };
     Some(ResultCard {
         title,
-        reason: h
-            .termination
-            .as_ref()
-            .map_or_else(String::new, |t| format!("by {t}")),
+        reason: h.termination.as_ref().map_or_else(String::new, |t| {
+            match termination_from_tag(t) {
+                Some(t) => termination_reason(t),
+                None => t.clone(),
+            }
+        }),
     })
+}
+
+/// A stored `Termination` tag in the list's words: this app's own tags translated, others
+/// as written.
+fn termination_words(tag: &str) -> String {
+    match termination_from_tag(tag) {
+        Some(Termination::Checkmate) => tr!("checkmate"),
+        Some(Termination::Stalemate) => tr!("stalemate"),
+        Some(Termination::Resignation) => tr!("resignation"),
+        Some(Termination::Agreement) => tr!("draw by agreement"),
+        Some(Termination::ThreefoldRepetition) => tr!("draw by threefold repetition"),
+        Some(Termination::FivefoldRepetition) => tr!("draw by fivefold repetition"),
+        Some(Termination::FiftyMoves) => tr!("draw by the 50-move rule"),
+        Some(Termination::SeventyFiveMoves) => tr!("draw by the 75-move rule"),
+        Some(Termination::InsufficientMaterial) => tr!("draw by insufficient material"),
+        Some(Termination::Time) => tr!("time forfeit"),
+        Some(Termination::Abandonment) => tr!("abandonment"),
+        None if tag == "unterminated" => tr!("unfinished"),
+        None => tag.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -149,6 +191,8 @@ mod tests {
         assert_eq!(date_text("2026.??.??"), "2026");
         assert_eq!(date_text("????.??.??"), "date unknown");
         assert_eq!(date_text("2026.13.01"), "2026");
+        assert_eq!(date_text_in(Language::German, "2026.11.03"), "3.11.2026");
+        assert_eq!(date_text_in(Language::German, "2026.11.??"), "11/2026");
         assert_eq!(
             review_name("ChessPI level 4 (~1390)"),
             ("Computer".to_string(), "Level 4 (≈1390)".to_string())

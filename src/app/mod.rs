@@ -25,6 +25,7 @@ pub mod ui {
     slint::include_modules!();
 }
 
+use crate::tr;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{FenError, Position, Role};
@@ -111,6 +112,8 @@ struct Shell {
     /// Wakes the screen when a running clock's display changes or its flag falls; stopped
     /// while no clock runs.
     clock_timer: slint::Timer,
+    /// Offers to adjourn a network game once the partner has been away long enough.
+    adjourn_timer: slint::Timer,
 }
 
 /// The pause between two demo games, to see how the last one ended.
@@ -139,6 +142,15 @@ type GameChangedHook = Box<dyn FnMut(&Controller)>;
 pub struct App {
     window: AppWindow,
     shell: Rc<RefCell<Shell>>,
+}
+
+/// Makes the screen speak `language`: the Rust side's texts at the next refresh, Slint's
+/// `@tr` texts at once. Call after the window exists (Slint needs its first component).
+pub fn apply_language(language: crate::i18n::Language) {
+    crate::i18n::set_language(language);
+    if let Err(e) = slint::select_bundled_translation(language.code()) {
+        log::error!("cannot switch the UI to {language}: {e:?}");
+    }
 }
 
 /// The game to start with: the `--fen` position with the person on move against the
@@ -208,6 +220,7 @@ impl App {
             demo_timer: slint::Timer::default(),
             network: None,
             clock_timer: slint::Timer::default(),
+            adjourn_timer: slint::Timer::default(),
         }));
         let app = App { window, shell };
         app.connect();
@@ -293,21 +306,14 @@ impl App {
     /// Lets the player host and join network games, as `config` says.
     pub fn enable_network(&self, config: crate::config::LanConfig) {
         let net = network::Network::new(config, &self.window);
-        self.shell.borrow_mut().network = Some(net);
+        let mut shell = self.shell.borrow_mut();
+        shell.controller.set_adjourn_after(net.adjourn_after());
+        shell.network = Some(net);
     }
 
     /// Reconnects the restored network game with `peer` (see [`persist::Restored::lan`]).
     pub fn resume_network(&self, peer: &str, link: crate::storage::LanLink) {
-        let mut guard = self.shell.borrow_mut();
-        let s = &mut *guard;
-        let Mode::Network { local } = s.controller.setup().mode else {
-            return;
-        };
-        s.controller.network_restored(peer, link.clone());
-        if let Some(net) = s.network.as_mut() {
-            net.resume(peer, local, s.controller.game().clone(), link);
-        }
-        drop(guard);
+        shell::resume_network(&mut self.shell.borrow_mut(), peer, link);
         self.update();
     }
 
@@ -516,6 +522,15 @@ impl App {
                 });
             });
         }
+        new_game.on_custom_chosen(on(Box::new(|c| c.new_game_custom_clock())));
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            new_game.on_custom_step(move |minutes, seconds| {
+                with_shell(&shell, &window, |c| {
+                    c.new_game_custom_step(i64::from(minutes), i64::from(seconds));
+                });
+            });
+        }
         {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             new_game.on_network_role_chosen(move |host| {
@@ -554,7 +569,7 @@ impl App {
                     w.global::<GamesAdapter>().set_can_export(false);
                     rc.borrow()
                         .notices
-                        .raise(Topic::Export, "Copying the games to the USB stick…");
+                        .raise(Topic::Export, tr!("Copying the games to the USB stick…"));
                 }
             });
         }

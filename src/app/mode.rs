@@ -1,5 +1,7 @@
 //! Who plays which side: the game modes and the New game form.
 
+use crate::app::clock::TimeControl;
+use crate::tr;
 use chesspi_engine::Color;
 pub use chesspi_engine::level::Level;
 use std::hash::{BuildHasher, Hasher};
@@ -80,7 +82,7 @@ impl ColourChoice {
         }
     }
 
-    fn of(color: Color) -> ColourChoice {
+    pub fn of(color: Color) -> ColourChoice {
         match color {
             Color::White => ColourChoice::White,
             Color::Black => ColourChoice::Black,
@@ -128,21 +130,21 @@ impl ModeChoice {
         ModeChoice::ALL.into_iter().find(|m| m.id() == id)
     }
 
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            ModeChoice::Computer => "Play the computer",
-            ModeChoice::Friend => "Two players",
-            ModeChoice::Demo => "Demo",
-            ModeChoice::Network => "Network",
+            ModeChoice::Computer => tr!("Play the computer"),
+            ModeChoice::Friend => tr!("Two players"),
+            ModeChoice::Demo => tr!("Demo"),
+            ModeChoice::Network => tr!("Network"),
         }
     }
 
-    pub fn detail(self) -> &'static str {
+    pub fn detail(self) -> String {
         match self {
-            ModeChoice::Computer => "You against ChessPI",
-            ModeChoice::Friend => "Take turns on this screen",
-            ModeChoice::Demo => "The computer plays itself",
-            ModeChoice::Network => "Another ChessPI on this network",
+            ModeChoice::Computer => tr!("You against ChessPI"),
+            ModeChoice::Friend => tr!("Take turns on this screen"),
+            ModeChoice::Demo => tr!("The computer plays itself"),
+            ModeChoice::Network => tr!("Another ChessPI on this network"),
         }
     }
 }
@@ -162,8 +164,17 @@ pub struct NewGameForm {
     pub level: Level,
     pub network: NetworkRole,
     /// The time control; `None` plays without clocks.
-    pub clock: Option<crate::app::clock::TimeControl>,
+    pub clock: Option<TimeControl>,
+    /// The custom control the steppers show; chosen when `custom_chosen`.
+    pub custom: TimeControl,
+    pub custom_chosen: bool,
 }
+
+/// The custom control the steppers start from: 10+0.
+pub const DEFAULT_CUSTOM: TimeControl = TimeControl {
+    base: std::time::Duration::from_secs(600),
+    increment: std::time::Duration::ZERO,
+};
 
 impl NewGameForm {
     /// The form prefilled from the game being played, so "New game, Start" replays the same
@@ -181,7 +192,43 @@ impl NewGameForm {
             level: setup.level,
             network: NetworkRole::Host,
             clock: None,
+            custom: DEFAULT_CUSTOM,
+            custom_chosen: false,
         }
+    }
+
+    /// Chooses `control` (the last game's, as the next default): a preset, or else the
+    /// custom control.
+    pub fn choose_clock(&mut self, control: Option<TimeControl>) {
+        self.clock = control;
+        self.custom_chosen = control.is_some_and(|c| c.preset().is_none());
+        if let Some(c) = control.filter(|_| self.custom_chosen) {
+            self.custom = c;
+        }
+    }
+
+    /// Steps the custom control by `minutes` and `seconds` of increment (clamped to the
+    /// custom ranges) and chooses it.
+    pub fn step_custom(&mut self, minutes: i64, seconds: i64) {
+        let step = |now: u64, by: i64, range: std::ops::RangeInclusive<u64>| {
+            now.saturating_add_signed(by)
+                .clamp(*range.start(), *range.end())
+        };
+        let m = step(
+            self.custom.base.as_secs() / 60,
+            minutes,
+            TimeControl::MINUTES,
+        );
+        let s = step(
+            self.custom.increment.as_secs(),
+            seconds,
+            TimeControl::INCREMENT,
+        );
+        if let Some(c) = TimeControl::new(m, s) {
+            self.custom = c;
+        }
+        self.custom_chosen = true;
+        self.clock = Some(self.custom);
     }
 
     /// The colour the player asked for, drawing it when they asked for a random one.
@@ -261,6 +308,37 @@ mod tests {
     }
 
     #[test]
+    fn the_custom_clock_steps_within_its_ranges() {
+        let mut form = NewGameForm::from_setup(&Setup::FIRST_START);
+        assert_eq!((form.clock, form.custom_chosen), (None, false));
+        form.step_custom(-10, -1);
+        assert_eq!(form.clock, TimeControl::new(1, 0), "clamped at 1+0");
+        assert!(form.custom_chosen);
+        form.step_custom(500, 75);
+        assert_eq!(form.clock, TimeControl::new(180, 60), "clamped at 180+60");
+        form.step_custom(-5, -58);
+        assert_eq!(form.clock, TimeControl::new(175, 2));
+        // The last game's control comes back: a preset as the preset, else as custom.
+        form.choose_clock(TimeControl::new(3, 2));
+        assert_eq!(
+            (form.clock, form.custom_chosen),
+            (TimeControl::new(3, 2), false)
+        );
+        assert_eq!(
+            form.custom,
+            TimeControl::new(175, 2).expect("175+2"),
+            "kept"
+        );
+        form.choose_clock(TimeControl::new(7, 4));
+        assert_eq!(
+            (form.custom, form.custom_chosen),
+            (TimeControl::new(7, 4).expect("7+4"), true)
+        );
+        form.choose_clock(None);
+        assert_eq!((form.clock, form.custom_chosen), (None, false));
+    }
+
+    #[test]
     fn random_colour_gives_both_colours() {
         let form = NewGameForm {
             mode: ModeChoice::Computer,
@@ -268,6 +346,8 @@ mod tests {
             level: Level::DEFAULT,
             network: NetworkRole::Host,
             clock: None,
+            custom: DEFAULT_CUSTOM,
+            custom_chosen: false,
         };
         let mut seen = [false; 2];
         for _ in 0..200 {

@@ -3,6 +3,7 @@
 //! network's events into controller calls. The network threads ring the UI thread through
 //! `GameAdapter.network-ready`; nothing here waits on the network.
 
+use crate::tr;
 use std::net::SocketAddr;
 
 use chesspi_engine::game::Game;
@@ -14,7 +15,9 @@ use super::ui::{AppWindow, GameAdapter};
 use crate::config::{LanConfig, PairingCode};
 use crate::lan::discovery::{Browser, Discovery, HostColor};
 use crate::lan::net::{Command, LanEvent, LanHandle, NetOptions};
-use crate::lan::session::{CodeChoice, Event, SavedGame as SavedLanGame, Session, Timing};
+use crate::lan::session::{
+    CodeChoice, Event, LanClock, LinkState, SavedGame as SavedLanGame, Session, Timing,
+};
 use crate::storage::LanLink;
 use chesspi_engine::Color;
 
@@ -33,6 +36,11 @@ pub struct Network {
 }
 
 impl Network {
+    /// How long the partner must be away before the game may be adjourned.
+    pub fn adjourn_after(&self) -> std::time::Duration {
+        self.config.adjourn_after
+    }
+
     pub fn new(config: LanConfig, window: &AppWindow) -> Network {
         let name = config.display_name();
         Network {
@@ -80,7 +88,7 @@ impl Network {
     /// Carries out a lobby effect.
     pub fn lobby(&mut self, effect: NetworkEffect, c: &mut Controller, notices: &Board) {
         match effect {
-            NetworkEffect::Host { local } => self.host(local, c, notices),
+            NetworkEffect::Host { local, clock } => self.host(local, clock, c, notices),
             NetworkEffect::Browse => self.browse(c),
             NetworkEffect::Join { target, code, .. } => {
                 self.stop();
@@ -94,16 +102,27 @@ impl Network {
                 }
             }
             NetworkEffect::Cancel => self.stop(),
+            NetworkEffect::Adjourn => {
+                log::info!("network game adjourned; it waits in Saved games");
+                self.stop();
+            }
         }
     }
 
-    fn host(&mut self, local: Color, c: &mut Controller, notices: &Board) {
+    fn host(
+        &mut self,
+        local: Color,
+        clock: Option<crate::app::clock::TimeControl>,
+        c: &mut Controller,
+        notices: &Board,
+    ) {
         self.stop();
         let code = match &self.config.code {
             PairingCode::Random => CodeChoice::Random,
             PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
         };
-        let session = Session::host(&self.name, code, local, Game::new(), Timing::default());
+        let session = Session::host(&self.name, code, local, Game::new(), Timing::default())
+            .with_clock(clock.map(|tc| LanClock::new(tc.base, tc.increment)));
         let code = session.code().to_string();
         let listen = self.config.listen_addrs();
         match LanHandle::host(session, &listen, NetOptions::default(), self.wake()) {
@@ -127,7 +146,7 @@ impl Network {
                 log::error!("cannot host a network game: {e}");
                 notices.raise(
                     super::notices::Topic::Error,
-                    format!("Cannot offer a network game: {e}"),
+                    tr!("Cannot offer a network game: {}", e),
                 );
                 c.lobby_cancel();
             }
@@ -155,7 +174,14 @@ impl Network {
 
     /// Reconnects the network game restored after a restart: hosts it again, or joins its
     /// host again, resuming from the saved position.
-    pub fn resume(&mut self, peer: &str, local: Color, game: Game, link: LanLink) {
+    pub fn resume(
+        &mut self,
+        peer: &str,
+        local: Color,
+        game: Game,
+        link: LanLink,
+        clock: Option<LanClock>,
+    ) {
         self.stop();
         let saved = SavedLanGame {
             game_id: link.game_id.clone(),
@@ -169,12 +195,14 @@ impl Network {
                     PairingCode::Random => CodeChoice::Random,
                     PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
                 };
-                let session = Session::restore_host(&self.name, code, saved, Timing::default());
+                let session = Session::restore_host(&self.name, code, saved, Timing::default())
+                    .with_clock(clock);
                 let listen = self.config.listen_addrs();
                 LanHandle::host(session, &listen, NetOptions::default(), self.wake())
             }
             Some(target) => {
-                let session = Session::restore_guest(&self.name, saved, Timing::default());
+                let session =
+                    Session::restore_guest(&self.name, saved, Timing::default()).with_clock(clock);
                 LanHandle::join(session, target, NetOptions::default(), self.wake())
             }
         };
@@ -213,13 +241,18 @@ impl Network {
     }
 
     /// Sends the player's request to the partner.
-    pub fn request(&self, request: LanRequest) {
+    /// `left` is the player's time left after the move just made (timed games).
+    pub fn request(&self, request: LanRequest, left: Option<std::time::Duration>) {
         let Some(lan) = &self.lan else {
             log::warn!("no network game for {request:?}");
             return;
         };
         lan.send(match request {
-            LanRequest::Play(mv) => Command::Play(mv),
+            LanRequest::Play(mv) => match left {
+                Some(left) => Command::PlayTimed { mv, left },
+                None => Command::Play(mv),
+            },
+            LanRequest::Flag => Command::Flag,
             LanRequest::Offer(what) => Command::Offer(what),
             LanRequest::Answer { accept } => Command::Answer { accept },
             LanRequest::Resign => Command::Resign,
@@ -244,7 +277,7 @@ impl Network {
                 log::warn!("network: {command:?} refused: {why}");
                 notices.raise(
                     super::notices::Topic::Error,
-                    format!("Not sent to your partner: {why}."),
+                    tr!("Not sent to your partner: {}.", why),
                 );
             }
             LanEvent::Unreachable(text) => c.lobby_refused(None, &text),
@@ -253,12 +286,23 @@ impl Network {
 
     fn session_event(&mut self, e: Event, c: &mut Controller, notices: &Board) {
         match e {
-            Event::Link(state) => c.network_link(state),
+            Event::Link(state) => {
+                c.network_link(state);
+                // The clocks stop with the link; a later welcome (host) carries them.
+                if state != LinkState::Connected
+                    && let (Some(lan), Some((white, black, _))) =
+                        (&self.lan, c.clock_times(std::time::Instant::now()))
+                {
+                    lan.send(Command::ClockTimes { white, black });
+                }
+            }
+            Event::Clock(clock) => c.network_clock(clock),
             Event::Paired {
                 partner,
                 local,
                 game,
                 game_id,
+                clock,
             } => {
                 self.browser = None;
                 if let (Some(instance), Some(d)) = (self.advert.take(), &self.discovery) {
@@ -269,10 +313,10 @@ impl Network {
                     game_id,
                     host: self.joined.clone(),
                 };
-                c.network_paired(&partner, local, game, resume);
+                c.network_paired(&partner, local, game, resume, clock);
             }
             Event::Resynced { game } => c.network_resynced(game),
-            Event::PartnerMoved { ply, mv } => c.partner_moved(ply, mv),
+            Event::PartnerMoved { ply, mv, clock } => c.partner_moved(ply, mv, clock),
             Event::Acked { .. } => {}
             Event::OffersCleared => c.network_offers_cleared(),
             Event::MoveRejected { ply, text, .. } => {
@@ -289,12 +333,12 @@ impl Network {
                 c.lobby_refused(Some(code), &text);
             }
             Event::WrongCode { attempts } => {
-                notices.inform(format!("A wrong pairing code was tried ({attempts})"));
+                notices.inform(tr!("A wrong pairing code was tried ({})", attempts));
             }
             Event::CodeChanged(code) => {
                 let name = self.name.clone();
                 c.lobby_hosting(&name, &code);
-                notices.inform("Too many wrong codes: here is a new one");
+                notices.inform(tr!("Too many wrong codes: here is a new one"));
             }
             Event::PeerError { code, text } => {
                 log::warn!("the partner reported {code:?}: {text}");

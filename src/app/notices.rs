@@ -7,6 +7,7 @@
 //! [`INFO_FOR`]. The critical countdown counts. Pure logic with the time passed in, so it is
 //! tested without a window or a clock.
 
+use crate::tr;
 use std::time::{Duration, Instant};
 
 use crate::battery::{BatteryEvent, BatteryFault, BatteryLevel, BatteryStatus};
@@ -158,8 +159,9 @@ impl Notices {
             Text::SwitchingOffAt(deadline) => {
                 let left = deadline.saturating_duration_since(now);
                 let secs = left.as_millis().div_ceil(1000);
-                format!(
-                    "Battery empty: the game is saved. Switching off in {secs} s unless charging."
+                tr!(
+                    "Battery empty: the game is saved. Switching off in {} s unless charging.",
+                    secs
                 )
             }
         };
@@ -207,14 +209,11 @@ impl Notices {
                         // The details are in the log; the screen says it in a player's words.
                         let why = match fault {
                             BatteryFault::InconsistentComparators { .. } => {
-                                "the battery sensors disagree".to_string()
+                                tr!("the battery sensors disagree")
                             }
                             BatteryFault::Reported(why) => why.clone(),
                         };
-                        self.raise(
-                            Topic::BatteryFault,
-                            format!("Battery level unknown: {why}."),
-                        );
+                        self.raise(Topic::BatteryFault, tr!("Battery level unknown: {}.", why));
                     }
                     BatteryStatus::Level(_) => self.clear(Topic::BatteryFault),
                 }
@@ -227,7 +226,10 @@ impl Notices {
                 }
             }
             BatteryEvent::LowWarning => {
-                self.raise(Topic::BatteryLow, "Battery low — connect the charger soon.");
+                self.raise(
+                    Topic::BatteryLow,
+                    tr!("Battery low — connect the charger soon."),
+                );
             }
             BatteryEvent::Critical { shutdown_in } => {
                 self.put(
@@ -238,13 +240,13 @@ impl Notices {
             }
             BatteryEvent::CriticalCancelled => {
                 self.clear(Topic::BatteryCritical);
-                self.inform("Charging — the device stays on.", now);
+                self.inform(tr!("Charging — the device stays on."), now);
             }
             BatteryEvent::ShuttingDown => {
-                self.raise(Topic::BatteryCritical, "Battery empty: switching off…");
+                self.raise(Topic::BatteryCritical, tr!("Battery empty: switching off…"));
             }
             BatteryEvent::ShutdownFailed(e) => {
-                self.raise(Topic::Shutdown, format!("Could not switch off: {e}"));
+                self.raise(Topic::Shutdown, tr!("Could not switch off: {}", e));
             }
         }
     }

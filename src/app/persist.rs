@@ -5,6 +5,7 @@
 //! The saver also keeps the archive and the player's record: a finished game is stored as PGN
 //! and counted once; a game left unfinished for a new one is stored so it can be resumed.
 
+use crate::{tr, trn};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
@@ -42,8 +43,9 @@ pub fn setup_of(mode: &GameMode) -> Option<Setup> {
     }
 }
 
-/// The players of the autosaved game, and for a network game the partner to reconnect.
-fn restored_setup(mode: &GameMode) -> Option<(Setup, Option<(String, LanLink)>)> {
+/// The players of a saved game (autosaved, or played on from Saved games), and for a network
+/// game the partner to reconnect.
+pub fn restored_setup(mode: &GameMode) -> Option<(Setup, Option<(String, LanLink)>)> {
     match mode {
         GameMode::Lan {
             local,
@@ -183,9 +185,9 @@ fn from_saved(saved: SavedGame, notice: Option<String>) -> Result<Restored, Opti
         }),
         None => {
             log::warn!("the saved game was a network game, which cannot resume: new game");
-            Err(Some(
-                "The network game could not be resumed; a new game was started.".to_string(),
-            ))
+            Err(Some(tr!(
+                "The network game could not be resumed; a new game was started."
+            )))
         }
     }
 }
@@ -321,7 +323,7 @@ impl Stores {
             Ok(a) => Some(a),
             Err(e) => {
                 log::error!("cannot open the game archive: {e}");
-                notices.push(format!("Finished games cannot be stored: {e}"));
+                notices.push(tr!("Finished games cannot be stored: {}", e));
                 None
             }
         };
@@ -329,8 +331,9 @@ impl Stores {
         let load = stats_store.load();
         if let Some(r) = &load.recovered {
             log::error!("player record refused: {r}");
-            notices.push(format!(
-                "Your game record could not be read and restarts: {r}."
+            notices.push(tr!(
+                "Your game record could not be read and restarts: {}.",
+                r
             ));
         }
         (
@@ -575,7 +578,7 @@ impl SaverState {
         self.stores
             .archive
             .as_ref()
-            .ok_or_else(|| "Saved games are not available.".to_string())
+            .ok_or_else(|| tr!("Saved games are not available."))
     }
 
     /// The game on the board while it is under way: it is not a saved game to list or open
@@ -606,9 +609,9 @@ impl SaverState {
 
     fn open(&self, id: &str, resume: bool) -> Result<Opened, String> {
         let archive = self.archive()?;
-        let id = GameId::parse(id).ok_or_else(|| format!("no saved game {id}"))?;
+        let id = GameId::parse(id).ok_or_else(|| tr!("There is no saved game {}.", id))?;
         if Some(id.game()) == self.on_board() {
-            return Err("This game is the one on the board.".to_string());
+            return Err(tr!("This game is the one on the board."));
         }
         if resume {
             return archive
@@ -626,7 +629,7 @@ impl SaverState {
 
     fn delete(&self, id: &str) -> Result<(), String> {
         let archive = self.archive()?;
-        let id = GameId::parse(id).ok_or_else(|| format!("no saved game {id}"))?;
+        let id = GameId::parse(id).ok_or_else(|| tr!("There is no saved game {}.", id))?;
         archive.delete(&id).map_err(|e| e.to_string())?;
         log::info!("saved game {id} deleted");
         Ok(())
@@ -638,7 +641,7 @@ impl SaverState {
             .into_iter()
             .next()
         else {
-            return Err("No USB stick found. Plug one in and try again.".to_string());
+            return Err(tr!("No USB stick found. Plug one in and try again."));
         };
         let report = export_all(archive, &stick).map_err(|e| e.to_string())?;
         log::info!(
@@ -646,10 +649,10 @@ impl SaverState {
             report.games,
             report.path.display()
         );
-        Ok(format!(
-            "{} game{} written to {}",
+        Ok(trn!(
+            "{} game written to {}",
+            "{} games written to {}",
             report.games,
-            if report.games == 1 { "" } else { "s" },
             report.path.display()
         ))
     }
@@ -667,7 +670,7 @@ impl SaverState {
                     "cannot save the game to {}: {e}",
                     self.stores.autosave.path().display()
                 );
-                Some(format!("The game could not be saved: {e}"))
+                Some(tr!("The game could not be saved: {}", e))
             }
         };
         let rating = self.archive_if_finished(&game);

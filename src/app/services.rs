@@ -2,6 +2,7 @@
 //! battery, backlight and power key around the window. Each service reports on its own thread
 //! and reaches the screen through the event loop.
 
+use crate::{tr, trn};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ use super::{App, AppError, display, initial_game, signals};
 use crate::battery::{BatteryEvent, BatteryLevel, BatteryMonitor, BatteryStatus, start_monitor};
 use crate::cli::{LanStart, RunOptions};
 use crate::config::{self, Config, init_logging};
+use crate::i18n::Language;
 use crate::power::ShutdownCommand;
 use crate::power::idle::IdleSettings;
 use crate::power::watcher::PowerWatcher;
@@ -42,6 +44,8 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         eprintln!("chesspi: a logger was already installed");
     }
     log::info!("ChessPI {} starting", env!("CARGO_PKG_VERSION"));
+    // Notes below are made in the admin's language; the device's choice follows with the state.
+    crate::i18n::set_language(admin.display.language.resolve());
     // From here on SIGTERM/SIGINT end the app as closing the window does: saves finished.
     let _signals = signals::watch(|_| signals::quit_event_loop())
         .inspect_err(|e| log::error!("cannot watch for SIGTERM: {e}"))
@@ -55,8 +59,9 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         ),
         Some(e) => {
             log::error!("{e}; using the built-in defaults");
-            notes.push(format!(
-                "The configuration has an error, so ChessPI uses its defaults.\n{e}"
+            notes.push(tr!(
+                "The configuration has an error, so ChessPI uses its defaults.\n{}",
+                e
             ));
         }
     }
@@ -64,6 +69,8 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     let state = State::open(&admin, &mut notes);
     let config = state.config.clone().unwrap_or_else(|| admin.clone());
     let device_settings = state.device;
+    let language = config.display.language.resolve();
+    crate::i18n::set_language(language);
     let first_start = Setup {
         level: Level::new(config.engine.default_level).unwrap_or(Level::DEFAULT),
         ..Setup::FIRST_START
@@ -72,7 +79,16 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     let mut flipped = false;
     let mut rated = true;
     let mut clocks = None;
-    let (game, setup, identity, stores) = match (&options.fen, state.dir) {
+    // `--new`: the game to start once the game in progress is restored (and then stored).
+    let requested = match &options.new_game {
+        Some(new) => Some((
+            new.form(first_start.level),
+            initial_game(options.fen.as_deref())?.0,
+        )),
+        None => None,
+    };
+    let fen = options.fen.as_ref().filter(|_| requested.is_none());
+    let (game, setup, identity, stores) = match (fen, state.dir) {
         (Some(fen), dir) => {
             let (game, setup) = initial_game(Some(fen))?;
             let stores = dir.map(|dir| {
@@ -109,9 +125,14 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         log::info!("ChessPI stopping before the display opened");
         return Ok(());
     };
+    super::apply_language(language);
     app.update_controller(|c| restore_view(c, flipped, rated, clocks));
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
+    }
+    if let Some((form, game)) = requested {
+        // As New game does: the saver stores the game on the board before it is replaced.
+        app.update_controller(|c| c.start_new_game(&form, game));
     }
     let shutdown = ShutdownCommand::new(config.power.shutdown_command.clone());
     if cfg!(feature = "kms") {
@@ -123,7 +144,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     app.enable_device(DeviceControls::new(device_settings, admin, power));
     if !notes.is_empty() {
         let text = notes.join("\n\n");
-        app.update_controller(|c| c.show_info("Please note", &text));
+        app.update_controller(|c| c.show_info(&tr!("Please note"), &text));
     }
     if !signals::stop_requested() {
         app.window().run()?;
@@ -149,7 +170,7 @@ fn finish(app: App) {
 /// What the autosave keeps besides the moves: the turned board, whether the game is rated,
 /// and the clocks, which come back paused where they were (they do not run while the device
 /// is off).
-fn restore_view(
+pub fn restore_view(
     c: &mut super::controller::Controller,
     flipped: bool,
     rated: bool,
@@ -174,7 +195,7 @@ fn restore_view(
 }
 
 /// Network play: reconnects a network game cut by a power loss, unless the command line
-/// asked for another (`--lan-host`, `--lan-join`).
+/// asked for another game (`--lan-host`, `--lan-join`, `--new`).
 fn start_network(
     app: &App,
     config: &Config,
@@ -182,7 +203,8 @@ fn start_network(
     lan_resume: Option<(String, crate::storage::LanLink)>,
 ) {
     app.enable_network(config.lan.clone());
-    if let (Some((peer, link)), None) = (lan_resume, &options.lan) {
+    // A game asked for on the command line (`--new`, `--lan-*`) replaces the one cut off.
+    if let (Some((peer, link)), None, None) = (lan_resume, &options.lan, &options.new_game) {
         app.resume_network(&peer, link);
     }
     match &options.lan {
@@ -222,7 +244,7 @@ impl State {
             Ok(dir) => dir,
             Err(e) => {
                 log::error!("{e}; games will not be saved");
-                notes.push(format!("Games cannot be saved: {e}."));
+                notes.push(tr!("Games cannot be saved: {}.", e));
                 return State {
                     dir: None,
                     device: DeviceSettings::default(),
@@ -234,13 +256,13 @@ impl State {
         let load = SettingsStore::new(&dir).load();
         if let Some(r) = &load.recovered {
             log::error!("device settings refused: {r}");
-            notes.push(format!("The device settings could not be read: {r}."));
+            notes.push(tr!("The device settings could not be read: {}.", r));
         }
         let (config, error) = load.settings.effective(admin);
         let device = match error {
             Some(e) => {
                 log::error!("device settings ignored: {e}");
-                notes.push(format!("The device settings were ignored: {e}."));
+                notes.push(tr!("The device settings were ignored: {}.", e));
                 DeviceSettings::default()
             }
             None => load.settings,
@@ -276,23 +298,29 @@ fn keep_unfinished_autosave(dir: &std::path::Path) {
 /// The player's record as the "Your record" dialog shows it.
 pub fn record_text(s: &StatsSummary) -> String {
     if s.rated_games == 0 {
-        return "No finished games against the computer yet. Your rating starts at 1200 and \
-                follows your results."
-            .to_string();
+        return tr!(
+            "No finished games against the computer yet. Your rating starts at 1200 and \
+             follows your results."
+        );
     }
-    let mut text = format!(
-        "Rating {}{} after {} game{}: {} won, {} drawn, {} lost.",
-        s.rating,
-        if s.provisional { " (provisional)" } else { "" },
+    let rating = if s.provisional {
+        tr!("Rating {} (provisional)", s.rating)
+    } else {
+        tr!("Rating {}", s.rating)
+    };
+    let mut text = trn!(
+        "{1} after {0} game: {2} won, {3} drawn, {4} lost.",
+        "{1} after {0} games: {2} won, {3} drawn, {4} lost.",
         s.rated_games,
-        if s.rated_games == 1 { "" } else { "s" },
+        rating,
         s.total.wins,
         s.total.draws,
         s.total.losses
     );
     for row in s.levels.iter().filter(|r| r.record.games() > 0) {
-        text.push_str(&format!(
-            "\nLevel {} (≈{}): +{} ={} −{}",
+        text.push('\n');
+        text.push_str(&tr!(
+            "Level {} (≈{}): +{} ={} −{}",
             row.level.number(),
             row.level_elo,
             row.record.wins,
@@ -305,11 +333,11 @@ pub fn record_text(s: &StatsSummary) -> String {
 
 /// Runs the shutdown command off the UI thread; a failure is shown in the status bar.
 pub fn shut_down(command: &ShutdownCommand, notices: NoticeSender) {
-    notices.send(NoticeMsg::Raise(Topic::Shutdown, "Shutting down…".into()));
+    notices.send(NoticeMsg::Raise(Topic::Shutdown, tr!("Shutting down…")));
     let started = command.spawn(move |result| {
         if let Err(e) = result {
             log::error!("shutdown failed: {e}");
-            let text = format!("Could not shut down: {e}");
+            let text = tr!("Could not shut down: {}", e);
             notices.send(NoticeMsg::Raise(Topic::Shutdown, text));
         }
     });
@@ -445,14 +473,24 @@ impl DeviceControls {
 
     /// What the Settings dialog shows.
     pub fn view(&self) -> SettingsView {
-        if self.power.is_none() {
-            return SettingsView::default();
-        }
         let display = self.effective().display;
+        let language = display.language.resolve();
+        if self.power.is_none() {
+            return SettingsView {
+                language,
+                ..SettingsView::default()
+            };
+        }
         SettingsView {
             brightness_percent: Some(display.brightness_percent),
             dim_after: Some(display.dim_after),
+            language,
         }
+    }
+
+    /// The language the screen speaks now.
+    pub fn language(&self) -> Language {
+        self.effective().display.language.resolve()
     }
 
     /// Steps `setting` to its next value and applies it to the screen.
@@ -494,6 +532,13 @@ impl DeviceControls {
                         blank_after: display.blank_after,
                     });
                 }
+            }
+            // The shell applies it to the screen (it owns the window).
+            Setting::Language => {
+                let now = display.language.resolve();
+                let all = Language::ALL;
+                let i = all.iter().position(|&l| l == now).unwrap_or(0);
+                self.settings.language = Some(all[(i + 1) % all.len()]);
             }
         }
     }

@@ -4,6 +4,7 @@
 //! The en passant square is always empty: a set-up position has no move before it, and a
 //! capture en passant could only matter right after a double pawn push.
 
+use crate::tr;
 use chesspi_engine::game::{Game, Termination};
 use chesspi_engine::{
     CastlingRights, CastlingSide, Color, FenError, File, Piece, Position, Rank, Role, Square,
@@ -75,85 +76,87 @@ pub enum SetupError {
     Rejected(FenError),
 }
 
-fn name(color: Color) -> &'static str {
+fn name(color: Color) -> String {
     match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-fn lower(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
+        Color::White => tr!("White"),
+        Color::Black => tr!("Black"),
     }
 }
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::MissingKing { color } => {
-                write!(
-                    f,
-                    "There is no {} king: put one on the board.",
-                    lower(*color)
+        use Color::{Black, White};
+        let text = match self {
+            SetupError::MissingKing { color: White } => {
+                tr!("There is no white king: put one on the board.")
+            }
+            SetupError::MissingKing { color: Black } => {
+                tr!("There is no black king: put one on the board.")
+            }
+            SetupError::TooManyKings {
+                color: White,
+                count,
+            } => tr!("There are {} white kings: take all but one away.", count),
+            SetupError::TooManyKings {
+                color: Black,
+                count,
+            } => tr!("There are {} black kings: take all but one away.", count),
+            SetupError::PawnOnBackRank { square } => tr!(
+                "The pawn on {} cannot be there: pawns never stand on the first or last rank.",
+                square
+            ),
+            SetupError::TooManyPawns { color, count } => {
+                tr!(
+                    "{} has {} pawns: a side has at most 8.",
+                    name(*color),
+                    count
                 )
             }
-            SetupError::TooManyKings { color, count } => write!(
-                f,
-                "There are {count} {} kings: take all but one away.",
-                lower(*color)
-            ),
-            SetupError::PawnOnBackRank { square } => write!(
-                f,
-                "The pawn on {square} cannot be there: pawns never stand on the first or last rank."
-            ),
-            SetupError::TooManyPawns { color, count } => write!(
-                f,
-                "{} has {count} pawns: a side has at most 8.",
-                name(*color)
-            ),
-            SetupError::TooManyPieces { color, count } => write!(
-                f,
-                "{} has {count} pieces: a side has at most 16.",
-                name(*color)
-            ),
+            SetupError::TooManyPieces { color, count } => {
+                tr!(
+                    "{} has {} pieces: a side has at most 16.",
+                    name(*color),
+                    count
+                )
+            }
             SetupError::TooManyPromotions {
                 color,
                 needed,
                 missing_pawns,
-            } => write!(
-                f,
-                "{} has more pieces than promotions allow: {needed} of them would have to be \
-                 promoted pawns, but only {missing_pawns} of its pawns are missing.",
-                name(*color)
+            } => tr!(
+                "{} has more pieces than promotions allow: {} of them would have to be \
+                 promoted pawns, but only {} of its pawns are missing.",
+                name(*color),
+                needed,
+                missing_pawns
             ),
-            SetupError::OppositeCheck { color } => write!(
-                f,
-                "{} is in check but it is {}'s move: change the side to move or the position.",
+            SetupError::OppositeCheck { color } => tr!(
+                "{0} is in check but it is {1}'s move: change the side to move or the position.",
                 name(*color),
                 name(!*color)
             ),
-            SetupError::TooManyCheckers { color } => write!(
-                f,
+            SetupError::TooManyCheckers { color } => tr!(
                 "{} is in check from more than two pieces: no move can do that.",
                 name(*color)
             ),
-            SetupError::Checkmate { color } => write!(
-                f,
-                "{} is checkmated: there is nothing left to play.",
-                name(*color)
-            ),
-            SetupError::Stalemate { color } => write!(
-                f,
-                "{} is stalemated: there is nothing left to play.",
-                name(*color)
-            ),
-            SetupError::DeadPosition => f.write_str(
-                "Neither side has enough pieces to checkmate: the game would be drawn at once.",
-            ),
-            SetupError::Rejected(e) => write!(f, "This position is not legal: {e}."),
-        }
+            SetupError::Checkmate { color } => {
+                tr!(
+                    "{} is checkmated: there is nothing left to play.",
+                    name(*color)
+                )
+            }
+            SetupError::Stalemate { color } => {
+                tr!(
+                    "{} is stalemated: there is nothing left to play.",
+                    name(*color)
+                )
+            }
+            SetupError::DeadPosition => {
+                tr!("Neither side has enough pieces to checkmate: the game would be drawn at once.")
+            }
+            SetupError::Rejected(e) => tr!("This position is not legal: {}.", e),
+        };
+        f.write_str(&text)
     }
 }
 

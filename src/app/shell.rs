@@ -2,12 +2,13 @@
 //! saver, the network, the device), taking the worker threads' reports back on the UI thread,
 //! timing the clocks and the demo, and refreshing the screen once a change is on disk.
 
-use super::controller::{self, Controller, Effect};
+use super::controller::{self, Controller, Effect, Setting};
 use super::mode::Mode;
 use super::notices::Topic;
 use super::persist::{self, Opened, Report};
 use super::ui::{AppWindow, GameRowView, GamesAdapter, StatusAdapter};
 use super::{DEMO_PAUSE, SAVE_PATIENCE, Shell, games, pacing, services};
+use crate::tr;
 use chesspi_engine::game::Game;
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::RefCell;
@@ -93,7 +94,7 @@ pub(super) fn run_effects(
                         None => {
                             log::error!("the saver thread has stopped; the game is not saved");
                             s.notices
-                                .raise(Topic::Saving, "The game can no longer be saved.");
+                                .raise(Topic::Saving, tr!("The game can no longer be saved."));
                         }
                     }
                 }
@@ -101,13 +102,13 @@ pub(super) fn run_effects(
             Effect::ShowGames => match &s.saving {
                 Some(saving) => {
                     let games = window.global::<GamesAdapter>();
-                    games.set_message("Reading the saved games…".into());
+                    games.set_message(tr!("Reading the saved games…").into());
                     games.set_visible(true);
                     saving.saver.list_games();
                 }
                 None => s.controller.show_info(
-                    "Saved games",
-                    "Games are not saved: there is no place to store them.",
+                    &tr!("Saved games"),
+                    &tr!("Games are not saved: there is no place to store them."),
                 ),
             },
             Effect::OpenSaved { id, resume } => {
@@ -123,6 +124,9 @@ pub(super) fn run_effects(
             Effect::ChangeSetting(setting) => {
                 if let Some(device) = &mut s.device {
                     device.step(setting);
+                    if setting == Setting::Language {
+                        super::apply_language(device.language());
+                    }
                     s.controller.set_settings_view(device.view());
                     if let Some(saving) = &s.saving {
                         saving
@@ -144,9 +148,9 @@ pub(super) fn run_effects(
             Effect::ShowStatistics => {
                 let text = match &s.saving {
                     Some(saving) => services::record_text(saving.saver.stats()),
-                    None => "Your record is not kept: there is no place to store it.".to_string(),
+                    None => tr!("Your record is not kept: there is no place to store it."),
                 };
-                s.controller.show_info("Your record", &text);
+                s.controller.show_info(&tr!("Your record"), &text);
             }
             Effect::Shutdown => match &s.shutdown {
                 Some(command) => services::shut_down(command, s.notices.sender()),
@@ -154,7 +158,7 @@ pub(super) fn run_effects(
             },
             Effect::MoveNow => s.computer.move_now(),
             Effect::Lan(request) => match &s.network {
-                Some(net) => net.request(request),
+                Some(net) => net.request(request, s.controller.clock_after_last_move()),
                 None => log::warn!("a network request without network play: {request:?}"),
             },
             Effect::Network(effect) => match s.network.as_mut() {
@@ -162,7 +166,7 @@ pub(super) fn run_effects(
                 None => {
                     s.controller.lobby_cancel();
                     s.controller
-                        .show_info("Network", "Network games are not enabled here.");
+                        .show_info(&tr!("Network"), &tr!("Network games are not enabled here."));
                 }
             },
         }
@@ -176,6 +180,7 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
         || window.global::<StatusAdapter>().get_screen_asleep();
     s.controller.sync_clock(std::time::Instant::now(), away);
     schedule_clock(s, shell, window);
+    schedule_adjourn(s, shell, window);
     if s.controller.setup().mode == Mode::Demo
         && s.controller.game().is_over()
         && !s.demo_timer.running()
@@ -193,6 +198,37 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
         .is_none_or(|saving| saving.awaiting.is_none())
     {
         s.models.refresh(window, &s.controller);
+    }
+}
+
+/// Reconnects the network game on the board with `peer` (restored after a restart, or
+/// played on from Saved games): hosts it again, or joins its host again.
+pub(super) fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
+    let Mode::Network { local } = s.controller.setup().mode else {
+        return;
+    };
+    s.controller.network_restored(peer, link.clone());
+    let clock = s.controller.lan_clock(std::time::Instant::now());
+    if let Some(net) = s.network.as_mut() {
+        net.resume(peer, local, s.controller.game().clone(), link, clock);
+    }
+}
+
+/// Wakes the controller when a network game may be adjourned (the partner away long enough).
+fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
+    match s.controller.adjourn_due() {
+        Some(due) => {
+            let wait = due.saturating_duration_since(std::time::Instant::now());
+            let weak_shell = Rc::downgrade(shell);
+            let weak_window = window.as_weak();
+            s.adjourn_timer
+                .start(slint::TimerMode::SingleShot, wait, move || {
+                    with_shell(&weak_shell, &weak_window, |c| {
+                        c.partner_away_check(std::time::Instant::now());
+                    });
+                });
+        }
+        None => s.adjourn_timer.stop(),
     }
 }
 
@@ -260,7 +296,7 @@ pub(super) fn save_overdue(
         saving.awaiting = None;
         s.notices.raise(
             Topic::Saving,
-            "Saving is slow: the last move may not be on disk yet.",
+            tr!("Saving is slow: the last move may not be on disk yet."),
         );
         s.models.refresh(&win, &s.controller);
     }
@@ -317,9 +353,9 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
                 Err(_) => Vec::new(),
             };
             games_screen.set_message(match &games {
-                Err(e) => format!("The saved games cannot be read: {e}").into(),
+                Err(e) => tr!("The saved games cannot be read: {}", e).into(),
                 Ok(_) if rows.is_empty() => {
-                    "No saved games yet. Finished games appear here.".into()
+                    tr!("No saved games yet. Finished games appear here.").into()
                 }
                 Ok(_) => "".into(),
             });
@@ -345,25 +381,40 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
                 c.view_saved(*game, &header.white, &header.black, result);
             });
         }
-        Report::Opened(Ok(Opened::Resume(saved))) => match persist::setup_of(&saved.mode) {
-            Some(setup) => {
+        Report::Opened(Ok(Opened::Resume(saved))) => match persist::restored_setup(&saved.mode) {
+            Some((setup, lan)) => {
                 games_screen.set_visible(false);
                 if let Some(saving) = rc.borrow_mut().saving.as_mut() {
                     saving.saver.adopt(&saved);
                 }
                 log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
-                update(rc, win, |c| c.start(setup, saved.game));
+                update(rc, win, |c| {
+                    c.start(setup, saved.game);
+                    if let Some((peer, link)) = &lan {
+                        c.network_restored(peer, link.clone());
+                    }
+                });
+                // An adjourned network game: the same partner, reconnected.
+                if let Some((peer, link)) = lan {
+                    resume_network(&mut rc.borrow_mut(), &peer, link);
+                    update(rc, win, |_| {});
+                }
             }
             None => update(rc, win, |c| {
-                c.show_info("Saved games", "A network game cannot be continued.");
+                c.show_info(
+                    &tr!("Saved games"),
+                    &tr!("A network game cannot be continued."),
+                );
             }),
         },
         Report::Opened(Err(e)) => update(rc, win, |c| {
-            c.show_info("This game cannot be opened", &e);
+            c.show_info(&tr!("This game cannot be opened"), &e);
         }),
         Report::Deleted(result) => {
             if let Err(e) = result {
-                update(rc, win, |c| c.show_info("The game was not deleted", &e));
+                update(rc, win, |c| {
+                    c.show_info(&tr!("The game was not deleted"), &e)
+                });
             }
             if let Some(saving) = &rc.borrow().saving {
                 saving.saver.list_games();
@@ -371,10 +422,7 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
         }
         Report::SettingsSaved(Err(e)) => {
             log::error!("device settings not saved: {e}");
-            notices.raise(
-                Topic::Error,
-                format!("The setting could not be stored: {e}"),
-            );
+            notices.raise(Topic::Error, tr!("The setting could not be stored: {}", e));
         }
         Report::SettingsSaved(Ok(())) => {}
         Report::Exported(result) => {
@@ -394,12 +442,12 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
 /// far stronger level, a win against a far weaker one): say so instead of "1200 → 1200".
 pub(super) fn rating_text(change: crate::storage::stats::RatingChange) -> String {
     if change.before == change.after {
-        format!(
+        tr!(
             "Your rating stays at {}: the ratings expected this result.",
             change.after
         )
     } else {
-        format!("Your rating: {} → {}", change.before, change.after)
+        tr!("Your rating: {} → {}", change.before, change.after)
     }
 }
 

@@ -9,6 +9,7 @@ use super::ui::{
     NewGameAdapter, OptionView, PlayerView, SquareView, StatusAdapter,
 };
 use crate::lan::session::LinkState;
+use crate::tr;
 use chesspi_engine::{Color, Piece, Role};
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -235,7 +236,7 @@ impl ViewModels {
             .iter()
             .map(|a| ActionView {
                 id: a.action.id().into(),
-                label: a.label.into(),
+                label: a.label.as_str().into(),
                 enabled: a.enabled,
                 primary: a.primary,
             })
@@ -300,19 +301,20 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
             new_game.set_show_network(network);
             new_game.set_hosting(hosting);
             new_game.set_show_colour(computer || hosting);
-            // Network games are untimed: the protocol carries no clocks yet.
-            new_game.set_show_clock(!network);
-            new_game.set_clock(form.clock.map_or(-1, |c| {
-                TimeControl::PRESETS
-                    .iter()
-                    .position(|&(m, s)| TimeControl::new(m, s) == Some(c))
-                    .map_or(-1, |i| i as i32)
-            }));
+            // In a network game the host decides the clocks.
+            new_game.set_show_clock(!network || hosting);
+            new_game.set_clock(match form.clock {
+                None => -1,
+                Some(_) if form.custom_chosen => TimeControl::PRESETS.len() as i32,
+                Some(c) => c.preset().map_or(-1, |i| i as i32),
+            });
+            new_game.set_custom_minutes((form.custom.base.as_secs() / 60) as i32);
+            new_game.set_custom_increment(form.custom.increment.as_secs() as i32);
             new_game.set_colour(form.colour.index());
             new_game.set_show_level(computer || demo);
             new_game.set_level(i32::from(form.level.number()));
             new_game.set_level_text(
-                format!(
+                tr!(
                     "Level {} — plays at about {} Elo{}",
                     form.level.number(),
                     form.level.elo(),
@@ -322,15 +324,15 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
             );
             new_game.set_note(
                 match form.mode {
-                    ModeChoice::Computer => "",
+                    ModeChoice::Computer => String::new(),
                     ModeChoice::Friend => {
-                        "Two people share this screen. White starts; flip the board any time."
+                        tr!("Two people share this screen. White starts; flip the board any time.")
                     }
-                    ModeChoice::Demo => "Sit back and watch. Tap New game to stop.",
+                    ModeChoice::Demo => tr!("Sit back and watch. Tap New game to stop."),
                     ModeChoice::Network if hosting => {
-                        "Offer a game here: the other ChessPI joins with the code shown."
+                        tr!("Offer a game here: the other ChessPI joins with the code shown.")
                     }
-                    ModeChoice::Network => "Join a game offered by a ChessPI nearby.",
+                    ModeChoice::Network => tr!("Join a game offered by a ChessPI nearby."),
                 }
                 .into(),
             );
@@ -362,11 +364,11 @@ fn refresh_network_status(window: &AppWindow, c: &Controller) {
     match c.partner() {
         Some(p) => {
             let label = match p.link {
-                LinkState::Connected => "● Connected",
-                LinkState::Reconnecting => "○ Reconnecting…",
-                LinkState::Waiting => "○ Waiting",
-                LinkState::Lost => "○ Connection lost",
-                LinkState::Closed => "○ Partner left",
+                LinkState::Connected => tr!("● Connected"),
+                LinkState::Reconnecting => tr!("○ Reconnecting…"),
+                LinkState::Waiting => tr!("○ Waiting"),
+                LinkState::Lost => tr!("○ Connection lost"),
+                LinkState::Closed => tr!("○ Partner left"),
             };
             status.set_network_label(label.into());
             status.set_network_connected(p.link == LinkState::Connected);
@@ -377,13 +379,13 @@ fn refresh_network_status(window: &AppWindow, c: &Controller) {
 }
 
 /// A few words about the strength, for people who do not know what Elo means.
-fn level_words(level: u8) -> &'static str {
+fn level_words(level: u8) -> String {
     match level {
-        1..=2 => " (beginner)",
-        3..=4 => " (casual player)",
-        5..=6 => " (club player)",
-        7..=8 => " (strong club player)",
-        _ => " (expert)",
+        1..=2 => tr!(" (beginner)"),
+        3..=4 => tr!(" (casual player)"),
+        5..=6 => tr!(" (club player)"),
+        7..=8 => tr!(" (strong club player)"),
+        _ => tr!(" (expert)"),
     }
 }
 

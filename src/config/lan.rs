@@ -2,11 +2,17 @@
 
 use super::{Violation, raw::RawLan, violation};
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::time::Duration;
 
 /// Longest device name shown to others (characters).
 const MAX_NAME_CHARS: usize = 32;
 /// Linux interface names are at most 15 bytes (IFNAMSIZ - 1).
 const MAX_INTERFACE_BYTES: usize = 15;
+
+/// How long the partner must have been away before the player may adjourn the game.
+pub const DEFAULT_ADJOURN_AFTER: Duration = Duration::from_secs(120);
+/// The allowed range of `lan.adjourn_after_seconds`.
+const ADJOURN_AFTER_SECONDS: std::ops::RangeInclusive<u64> = 1..=3600;
 
 /// The pairing code a host asks of guests.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +37,8 @@ pub struct LanConfig {
     /// Interfaces discovery may use; empty means all.
     pub interfaces: Vec<String>,
     pub code: PairingCode,
+    /// The partner away this long: the player may adjourn the game (to Saved games).
+    pub adjourn_after: Duration,
 }
 
 impl LanConfig {
@@ -100,6 +108,17 @@ pub(super) fn validate(l: RawLan) -> Result<LanConfig, Violation> {
             ));
         }
     };
+    if !ADJOURN_AFTER_SECONDS.contains(&l.adjourn_after_seconds) {
+        return Err(violation(
+            "lan.adjourn_after_seconds",
+            format!(
+                "must be {}..={} seconds, got {}",
+                ADJOURN_AFTER_SECONDS.start(),
+                ADJOURN_AFTER_SECONDS.end(),
+                l.adjourn_after_seconds
+            ),
+        ));
+    }
     let name = l.name.trim().to_string();
     Ok(LanConfig {
         name: (!name.is_empty()).then_some(name),
@@ -108,5 +127,6 @@ pub(super) fn validate(l: RawLan) -> Result<LanConfig, Violation> {
         discovery: l.discovery,
         interfaces: l.interfaces,
         code,
+        adjourn_after: Duration::from_secs(l.adjourn_after_seconds),
     })
 }

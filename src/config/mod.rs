@@ -10,11 +10,12 @@ mod lan;
 mod logging;
 mod raw;
 
+use crate::i18n::Language;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::ConfigError;
-pub use lan::{LanConfig, PairingCode};
+pub use lan::{DEFAULT_ADJOURN_AFTER, LanConfig, PairingCode};
 pub use logging::{LogLevel, init_logging};
 
 use raw::{RawConfig, RawPin};
@@ -65,6 +66,26 @@ pub struct DisplayConfig {
     pub blank_after: Option<Duration>,
     /// Input device names to watch; empty finds touchscreens and power keys by capability.
     pub input_devices: Vec<String>,
+    /// The screen's language.
+    pub language: LanguageChoice,
+}
+
+/// `display.language`: a fixed language, or the environment's (`LANG`, `LC_MESSAGES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LanguageChoice {
+    #[default]
+    Auto,
+    Fixed(Language),
+}
+
+impl LanguageChoice {
+    /// The language this choice means here and now.
+    pub fn resolve(self) -> Language {
+        match self {
+            LanguageChoice::Auto => Language::from_environment(),
+            LanguageChoice::Fixed(l) => l,
+        }
+    }
 }
 
 /// `[engine]`: the computer player.
@@ -436,6 +457,15 @@ fn validate_display(d: raw::RawDisplay) -> Result<DisplayConfig, Violation> {
         dim_brightness_percent,
         blank_after,
         input_devices: d.input_devices,
+        language: match d.language.as_str() {
+            "auto" => LanguageChoice::Auto,
+            code => LanguageChoice::Fixed(Language::from_code(code).ok_or_else(|| {
+                violation(
+                    "display.language",
+                    format!("must be \"auto\", \"en\" or \"de\", got {code:?}"),
+                )
+            })?),
+        },
     })
 }
 

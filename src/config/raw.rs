@@ -24,6 +24,7 @@ pub(super) struct RawDisplay {
     pub dim_brightness_percent: u8,
     pub blank_after_seconds: u64,
     pub input_devices: Vec<String>,
+    pub language: String,
 }
 
 impl Default for RawDisplay {
@@ -35,6 +36,7 @@ impl Default for RawDisplay {
             dim_brightness_percent: 20,
             blank_after_seconds: 600,
             input_devices: Vec::new(),
+            language: "auto".into(),
         }
     }
 }
@@ -213,6 +215,7 @@ pub(super) struct RawLan {
     pub discovery: bool,
     pub interfaces: Vec<String>,
     pub code: String,
+    pub adjourn_after_seconds: u64,
 }
 
 impl Default for RawLan {
@@ -224,6 +227,7 @@ impl Default for RawLan {
             discovery: true,
             interfaces: Vec::new(),
             code: "random".into(),
+            adjourn_after_seconds: super::lan::DEFAULT_ADJOURN_AFTER.as_secs(),
         }
     }
 }

@@ -146,6 +146,16 @@ pub struct Hello {
     pub resume: Option<Resume>,
 }
 
+/// The `clock` of `welcome`: the game's time control and both clocks now, in milliseconds.
+/// Absent in an untimed game (and from peers that do not know clocks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockMsg {
+    pub base: u64,
+    pub increment: u64,
+    pub white: u64,
+    pub black: u64,
+}
+
 /// The host's answer to an accepted `hello`: the whole game so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Welcome {
@@ -157,6 +167,12 @@ pub struct Welcome {
     pub moves: Vec<String>,
     #[serde(default)]
     pub result: Option<String>,
+    /// Added to v1: the clocks of a timed game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockMsg>,
+    /// Added to v1: `"time"` when `result` came from a fallen flag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination: Option<String>,
 }
 
 /// An `error` message.
@@ -179,6 +195,9 @@ pub enum Message {
     Move {
         ply: u32,
         uci: String,
+        /// Added to v1: the mover's time left after this move (ms, increment included).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<u64>,
     },
     Ack {
         ply: u32,
@@ -200,11 +219,16 @@ pub enum Message {
     },
     Resign,
     Bye,
+    /// Added to v1: the sender's time ran out with `ply` half-moves played.
+    Flag {
+        ply: u32,
+    },
 }
 
 /// The `type` values of [`Message`]; anything else is `unknown_type`.
-const KNOWN_TYPES: [&str; 11] = [
+const KNOWN_TYPES: [&str; 12] = [
     "hello", "welcome", "error", "move", "ack", "ping", "pong", "offer", "reply", "resign", "bye",
+    "flag",
 ];
 
 impl Message {
@@ -231,6 +255,7 @@ impl Message {
             Message::Reply { .. } => "reply",
             Message::Resign => "resign",
             Message::Bye => "bye",
+            Message::Flag { .. } => "flag",
         }
     }
 }
@@ -430,8 +455,21 @@ mod tests {
             decode(br#"{"type":"move","ply":0,"uci":"e2e4","extra":[1,2]}"#).unwrap(),
             Message::Move {
                 ply: 0,
-                uci: "e2e4".into()
+                uci: "e2e4".into(),
+                clock: None
             }
+        );
+        assert_eq!(
+            decode(br#"{"type":"move","ply":2,"uci":"g1f3","clock":299500}"#).unwrap(),
+            Message::Move {
+                ply: 2,
+                uci: "g1f3".into(),
+                clock: Some(299_500)
+            }
+        );
+        assert_eq!(
+            decode(br#"{"type":"flag","ply":7}"#).unwrap(),
+            Message::Flag { ply: 7 }
         );
         assert_eq!(
             decode(br#"{"type":"reply","what":"takeback","accept":true,"ply":4}"#).unwrap(),
@@ -476,12 +514,21 @@ mod tests {
                 start: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
                 moves: vec!["a1a2".into()],
                 result: Some("1/2-1/2".into()),
+                clock: Some(ClockMsg {
+                    base: 300_000,
+                    increment: 3_000,
+                    white: 1,
+                    black: 299_999,
+                }),
+                termination: Some("time".into()),
             }),
             Message::error(ErrorCode::Busy, "busy"),
             Message::Move {
                 ply: 1,
                 uci: "e7e5".into(),
+                clock: Some(12),
             },
+            Message::Flag { ply: 3 },
             Message::Ack { ply: 1 },
             Message::Ping { seq: 9 },
             Message::Pong { seq: 9 },
@@ -507,6 +554,14 @@ mod tests {
     fn wire_form_matches_the_contract() {
         let line = encode(&Message::Ack { ply: 3 }).unwrap();
         assert_eq!(line, b"{\"type\":\"ack\",\"ply\":3}\n");
+        // Untimed moves look as before clocks were added.
+        let line = encode(&Message::Move {
+            ply: 0,
+            uci: "e2e4".into(),
+            clock: None,
+        })
+        .unwrap();
+        assert_eq!(line, b"{\"type\":\"move\",\"ply\":0,\"uci\":\"e2e4\"}\n");
         let line = encode(&Message::Reply {
             what: OfferKind::Draw,
             accept: true,
@@ -609,6 +664,8 @@ mod tests {
             start: String::new(),
             moves: vec!["e2e4".into(); 700],
             result: None,
+            clock: None,
+            termination: None,
         });
         assert!(matches!(encode(&m), Err(EncodeError::TooLong(_))));
     }

@@ -49,6 +49,18 @@ impl Default for NetOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
     Play(Move),
+    /// A move in a timed game, with our time left after it.
+    PlayTimed {
+        mv: Move,
+        left: Duration,
+    },
+    /// Our time ran out.
+    Flag,
+    /// The app's clocks now (stopped when the link dropped), for the next `welcome`.
+    ClockTimes {
+        white: Duration,
+        black: Duration,
+    },
     Offer(OfferKind),
     Answer {
         accept: bool,
@@ -429,6 +441,12 @@ impl Worker {
     fn command(&mut self, command: Command) {
         let result = match command {
             Command::Play(mv) => self.session.play(mv).map(|_| ()),
+            Command::PlayTimed { mv, left } => self.session.play_timed(mv, Some(left)).map(|_| ()),
+            Command::Flag => self.session.flag(),
+            Command::ClockTimes { white, black } => {
+                self.session.set_clock_times(white, black);
+                Ok(())
+            }
             Command::Offer(what) => self.session.offer(what),
             Command::Answer { accept } => self.session.answer(accept),
             Command::Resign => self.session.resign(),

@@ -19,7 +19,7 @@ use chesspi_engine::pgn::{self, GameResult, PgnError, PgnGame};
 use chesspi_engine::{Color, IllegalMoveError};
 
 use super::atomic::{sync_dir, write_atomic};
-use super::autosave::{GameMode, SavedGame, TERMINATIONS, color_name, new_game_id};
+use super::autosave::{GameMode, LanLink, SavedGame, TERMINATIONS, color_name, new_game_id};
 use super::timestamp::UtcDateTime;
 
 /// The archive's directory name in the state directory.
@@ -307,10 +307,17 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
             push("ChessPIWhiteLevel", white.number().to_string());
             push("ChessPIBlackLevel", black.number().to_string());
         }
-        GameMode::Lan { local, peer, .. } => {
+        GameMode::Lan { local, peer, link } => {
             push("ChessPIMode", "lan".into());
             push("ChessPILocal", color_name(Some(*local)).into());
             push("ChessPIPeer", peer.clone());
+            // What playing on needs to find the same partner (an adjourned game).
+            if let Some(link) = link {
+                push("ChessPILanGame", link.game_id.clone());
+                if let Some(host) = &link.host {
+                    push("ChessPILanHost", host.clone());
+                }
+            }
         }
     }
     tags
@@ -688,8 +695,11 @@ fn mode_from_tags(game: &PgnGame) -> Result<GameMode, String> {
         Some("lan") => GameMode::Lan {
             local: tag_color(game, "ChessPILocal")?,
             peer: game.tag("ChessPIPeer").unwrap_or("?").to_string(),
-            // An archived network game is reviewed, not reconnected.
-            link: None,
+            // Written for a game left unfinished (adjourned): played on with the same partner.
+            link: game.tag("ChessPILanGame").map(|id| LanLink {
+                game_id: id.to_string(),
+                host: game.tag("ChessPILanHost").map(str::to_string),
+            }),
         },
         Some(other) => return Err(format!("unknown ChessPIMode \"{other}\"")),
     })

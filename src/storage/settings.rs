@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use super::atomic::write_atomic;
 use super::quarantine::Recovery;
 use super::sealed::{seal, unseal};
-use crate::config::Config;
+use crate::config::{Config, LanguageChoice};
+use crate::i18n::Language;
 
 /// The settings file's name in the state directory.
 pub const SETTINGS_FILE: &str = "settings.toml";
@@ -70,6 +71,8 @@ pub struct DeviceSettings {
     pub dim_after: Option<IdleTime>,
     /// Idle time before the backlight goes off.
     pub blank_after: Option<IdleTime>,
+    /// The screen's language.
+    pub language: Option<Language>,
 }
 
 /// Why device settings were refused.
@@ -150,6 +153,9 @@ impl DeviceSettings {
         }
         if let Some(t) = self.blank_after {
             config.display.blank_after = t.as_option();
+        }
+        if let Some(language) = self.language {
+            config.display.language = LanguageChoice::Fixed(language);
         }
         if let (Some(dim), Some(blank)) = (config.display.dim_after, config.display.blank_after)
             && blank <= dim
@@ -252,6 +258,8 @@ struct RawSettings {
     dim_after_seconds: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     blank_after_seconds: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    language: Option<String>,
 }
 
 fn encode(settings: &DeviceSettings) -> String {
@@ -262,6 +270,7 @@ fn encode(settings: &DeviceSettings) -> String {
         brightness_percent: settings.brightness_percent,
         dim_after_seconds: settings.dim_after.map(IdleTime::seconds),
         blank_after_seconds: settings.blank_after.map(IdleTime::seconds),
+        language: settings.language.map(|l| l.code().to_string()),
     };
     // Plain numbers and strings always serialize; an empty body would load as malformed.
     let body = toml::to_string(&raw).unwrap_or_default();
@@ -299,7 +308,17 @@ fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
             message: format!("must be 1..=100, got {b}"),
         });
     }
+    let language = raw
+        .language
+        .map(|code| {
+            Language::from_code(&code).ok_or(SettingsError::Invalid {
+                key: "language",
+                message: format!("must be \"en\" or \"de\", got {code:?}"),
+            })
+        })
+        .transpose()?;
     Ok(DeviceSettings {
+        language,
         default_level,
         brightness_percent: raw.brightness_percent,
         dim_after: raw.dim_after_seconds.map(IdleTime::from_seconds),
@@ -319,6 +338,7 @@ mod tests {
             brightness_percent: Some(80),
             dim_after: Some(IdleTime::Never),
             blank_after: Some(IdleTime::After(Duration::from_secs(300))),
+            language: Some(Language::German),
         };
         let text = encode(&all);
         assert_eq!(decode(text.as_bytes()).expect("decode"), all);
@@ -338,6 +358,10 @@ mod tests {
                 "malformed",
             ),
             (format!("{body}hash_mb = 4\n"), "hash_mb"),
+            (
+                body.replace("language = \"de\"", "language = \"fr\""),
+                "language",
+            ),
         ];
         for (bad, needle) in cases {
             let err = decode(seal(&bad).as_bytes()).expect_err(needle);

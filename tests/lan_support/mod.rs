@@ -99,6 +99,7 @@ impl Endpoint {
                 local,
                 game_id,
                 game,
+                ..
             } => {
                 self.partner = partner.clone();
                 self.local = *local;
@@ -106,7 +107,7 @@ impl Endpoint {
                 self.game = game.clone();
             }
             Event::Resynced { game } => self.game = game.clone(),
-            Event::PartnerMoved { ply, mv } => {
+            Event::PartnerMoved { ply, mv, .. } => {
                 assert_eq!(
                     *ply as usize,
                     self.game.moves().len(),

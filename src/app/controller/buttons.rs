@@ -2,6 +2,7 @@
 
 use super::{Controller, Dialog, Effect, Purpose};
 use crate::app::mode::Mode;
+use crate::tr;
 
 /// A button of the side panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,22 +67,22 @@ impl Action {
         Action::ALL.into_iter().find(|a| a.id() == id)
     }
 
-    fn label(self) -> &'static str {
+    fn label(self) -> String {
         match self {
-            Action::NewGame => "New game",
-            Action::Undo => "Undo",
-            Action::Hint => "Hint",
-            Action::Flip => "Flip",
-            Action::ResignOrDraw => "Resign / Draw",
-            Action::Menu => "Menu",
-            Action::Review => "Review",
-            Action::ReviewFirst => "|◀ Start",
-            Action::ReviewBack => "◀ Back",
-            Action::ReviewForward => "Next ▶",
-            Action::ReviewLast => "End ▶|",
-            Action::ReviewDone => "Done",
-            Action::MoveNow => "Move now",
-            Action::SetUp => "Set up",
+            Action::NewGame => tr!("New game"),
+            Action::Undo => tr!("Undo"),
+            Action::Hint => tr!("Hint"),
+            Action::Flip => tr!("Flip"),
+            Action::ResignOrDraw => tr!("Resign / Draw"),
+            Action::Menu => tr!("Menu"),
+            Action::Review => tr!("Review"),
+            Action::ReviewFirst => tr!("|◀ Start"),
+            Action::ReviewBack => tr!("◀ Back"),
+            Action::ReviewForward => tr!("Next ▶"),
+            Action::ReviewLast => tr!("End ▶|"),
+            Action::ReviewDone => tr!("Done"),
+            Action::MoveNow => tr!("Move now"),
+            Action::SetUp => tr!("Set up"),
         }
     }
 }
@@ -90,7 +91,7 @@ impl Action {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActionItem {
     pub action: Action,
-    pub label: &'static str,
+    pub label: String,
     pub enabled: bool,
     pub primary: bool,
 }
@@ -185,8 +186,8 @@ impl Controller {
         let item = |action: Action, enabled: bool, primary: bool| ActionItem {
             action,
             label: match action {
-                Action::Undo if network => "Ask for takeback",
-                Action::ReviewDone if browsing => "Back to game",
+                Action::Undo if network => tr!("Ask for takeback"),
+                Action::ReviewDone if browsing => tr!("Back to game"),
                 _ => action.label(),
             },
             enabled,

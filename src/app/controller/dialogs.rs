@@ -6,6 +6,7 @@ use super::{Controller, Effect, Purpose};
 use crate::app::mode::Mode;
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
+use crate::tr;
 use chesspi_engine::Color;
 use chesspi_engine::game::{Game, GameError, Outcome, Termination};
 
@@ -14,6 +15,7 @@ use chesspi_engine::game::{Game, GameError, Outcome, Termination};
 pub enum Setting {
     Brightness,
     DimAfter,
+    Language,
 }
 
 /// The device settings as the Settings dialog shows them (`None`: not on this device).
@@ -22,6 +24,8 @@ pub struct SettingsView {
     pub brightness_percent: Option<u8>,
     /// `Some(None)`: never dims.
     pub dim_after: Option<Option<std::time::Duration>>,
+    /// The screen's language (every device has this one).
+    pub language: crate::i18n::Language,
 }
 
 /// The open dialog, if any.
@@ -40,6 +44,8 @@ pub enum Dialog {
     ClaimDraw(Termination),
     /// The network partner offers a draw or asks for a takeback.
     PartnerOffer(OfferKind),
+    /// The partner has been away long enough: adjourn the game or keep waiting.
+    Adjourn,
     /// The power key or the menu asked to turn the device off.
     ConfirmShutdown,
     /// Brightness, dimming, and About.
@@ -138,6 +144,10 @@ impl Controller {
                 self.effects.push(Effect::ChangeSetting(Setting::DimAfter));
                 self.dialog = Some(Dialog::Settings);
             }
+            (Dialog::Settings, "language") => {
+                self.effects.push(Effect::ChangeSetting(Setting::Language));
+                self.dialog = Some(Dialog::Settings);
+            }
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
             (Dialog::Menu, "games") => self.effects.push(Effect::ShowGames),
             (Dialog::SavedGame(g), "review") => self.effects.push(Effect::OpenSaved {
@@ -152,6 +162,7 @@ impl Controller {
             (Dialog::ConfirmDelete(g), "delete") => {
                 self.effects.push(Effect::DeleteSaved { id: g.id });
             }
+            (Dialog::Menu | Dialog::Adjourn, "adjourn") => self.adjourn(),
             (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
             (Dialog::ConfirmShutdown, "shutdown") => {
                 self.cancel_thinking();
@@ -175,7 +186,7 @@ impl Controller {
             }
             (Dialog::DrawOffered { .. }, "accept") => self.end_game(Game::agree_draw),
             (Dialog::DrawOffered { by }, "decline") => {
-                self.note = Some(format!("{} declined the draw", color_name(!by)));
+                self.note = Some(tr!("{} declined the draw", color_name(!by)));
             }
             // "close", "cancel", "play on" and anything unknown just close the dialog.
             _ => {}
@@ -200,7 +211,7 @@ impl Controller {
         self.setup.level = level;
         self.unrated = true;
         self.effects.push(Effect::LevelChosen(level));
-        self.note = Some(format!(
+        self.note = Some(tr!(
             "The computer now plays at level {} — this game is not rated",
             level.number()
         ));
@@ -220,7 +231,7 @@ impl Controller {
         self.setup.mode = Mode::Computer { human: !human };
         self.flipped = self.setup.bottom_color() == Color::Black;
         self.unrated = true;
-        self.note = Some("Sides switched — this game is not rated".to_string());
+        self.note = Some(tr!("Sides switched — this game is not rated"));
         self.after_change();
     }
 
@@ -276,99 +287,108 @@ impl Controller {
             Dialog::Menu => self.menu_view(),
             Dialog::SavedGame(g) => saved_game_view(g),
             Dialog::ConfirmDelete(g) => view(
-                "Delete this game?",
-                format!("{} will be gone for good.", g.title),
+                &tr!("Delete this game?"),
+                tr!("{} will be gone for good.", g.title),
                 vec![
-                    option("delete", "Yes, delete it", false, true),
-                    option("cancel", "No, keep it", true, false),
+                    option("delete", &tr!("Yes, delete it"), false, true),
+                    option("cancel", &tr!("No, keep it"), true, false),
                 ],
             ),
             Dialog::ConfirmShutdown => view(
-                "Shut down ChessPI?",
-                "The game is saved and continues when you switch on again.".to_string(),
+                &tr!("Shut down ChessPI?"),
+                tr!("The game is saved and continues when you switch on again."),
                 vec![
-                    option("shutdown", "Shut down", false, true),
-                    option("cancel", "Cancel", true, false),
+                    option("shutdown", &tr!("Shut down"), false, true),
+                    option("cancel", &tr!("Cancel"), true, false),
                 ],
             ),
             Dialog::Settings => self.settings_view(),
             Dialog::About => view(
-                "About ChessPI",
-                format!(
+                &tr!("About ChessPI"),
+                tr!(
                     "ChessPI {} — a pocket chess computer. Free software under the GNU GPL \
                      version 3 or later. Pieces: Cburnett set (GPL). Font: DejaVu Sans.",
                     env!("CARGO_PKG_VERSION")
                 ),
-                vec![option("close", "Close", true, false)],
+                vec![option("close", &tr!("Close"), true, false)],
             ),
             Dialog::ResignOrDraw => self.resign_or_draw_view(),
             Dialog::ConfirmResign => view(
-                "Resign this game?",
+                &tr!("Resign this game?"),
                 match self.setup.mode {
-                    Mode::Friend => format!(
+                    Mode::Friend => tr!(
                         "{} gives up and {} wins.",
                         color_name(self.resigning_color()),
                         color_name(!self.resigning_color())
                     ),
-                    Mode::Network { .. } => format!("{} wins the game.", self.partner_name()),
-                    _ => "The computer wins the game.".to_string(),
+                    Mode::Network { .. } => tr!("{} wins the game.", self.partner_name()),
+                    _ => tr!("The computer wins the game."),
                 },
                 vec![
-                    option("resign", "Yes, resign", false, true),
-                    option("cancel", "No, keep playing", true, false),
+                    option("resign", &tr!("Yes, resign"), false, true),
+                    option("cancel", &tr!("No, keep playing"), true, false),
                 ],
             ),
             Dialog::DrawOffered { by } => view(
-                &format!("{} offers a draw", color_name(*by)),
-                format!("{}, do you accept?", color_name(!*by)),
+                &tr!("{} offers a draw", color_name(*by)),
+                tr!("{}, do you accept?", color_name(!*by)),
                 vec![
-                    option("accept", "Accept the draw", true, false),
-                    option("decline", "Decline, play on", false, false),
+                    option("accept", &tr!("Accept the draw"), true, false),
+                    option("decline", &tr!("Decline, play on"), false, false),
                 ],
             ),
             Dialog::ClaimDraw(t) => view(
-                "You may claim a draw",
+                &tr!("You may claim a draw"),
                 match t {
-                    Termination::FiftyMoves => {
-                        "50 moves without a capture or a pawn move.".to_string()
-                    }
-                    _ => "This position has now occurred three times.".to_string(),
+                    Termination::FiftyMoves => tr!("50 moves without a capture or a pawn move."),
+                    _ => tr!("This position has now occurred three times."),
                 },
                 vec![
-                    option("claim", "Claim the draw", true, false),
-                    option("cancel", "Play on", false, false),
+                    option("claim", &tr!("Claim the draw"), true, false),
+                    option("cancel", &tr!("Play on"), false, false),
                 ],
             ),
             Dialog::PartnerOffer(what) => {
                 let name = self.partner_name();
                 let (title, accept) = match what {
-                    OfferKind::Draw => (format!("{name} offers a draw"), "Accept the draw"),
+                    OfferKind::Draw => (tr!("{} offers a draw", name), tr!("Accept the draw")),
                     OfferKind::Takeback => (
-                        format!("{name} asks to take back a move"),
-                        "Allow the takeback",
+                        tr!("{} asks to take back a move", name),
+                        tr!("Allow the takeback"),
                     ),
                 };
                 view(
                     &title,
-                    "Do you agree?".to_string(),
+                    tr!("Do you agree?"),
                     vec![
-                        option("accept", accept, true, false),
-                        option("decline", "Decline, play on", false, false),
+                        option("accept", &accept, true, false),
+                        option("decline", &tr!("Decline, play on"), false, false),
                     ],
                 )
             }
+            Dialog::Adjourn => view(
+                &tr!("{} is not back", self.partner_name()),
+                tr!(
+                    "Adjourn the game: it goes to Saved games, and either of you can play it on \
+                     later with the same partner. Or keep waiting here."
+                ),
+                vec![
+                    option("adjourn", &tr!("Adjourn the game"), true, false),
+                    option("wait", &tr!("Keep waiting"), false, false),
+                ],
+            ),
             Dialog::Info { title, message } => view(
                 title,
                 message.clone(),
-                vec![option("close", "Close", true, false)],
+                vec![option("close", &tr!("Close"), true, false)],
             ),
         })
     }
 
     fn menu_view(&self) -> DialogView {
         let mut options = vec![
-            option("new", "New game", false, false),
-            option("setup", "Set up position", false, false),
+            option("new", &tr!("New game"), false, false),
+            option("setup", &tr!("Set up position"), false, false),
         ];
         // What a chess computer lets you change mid-game: the level and the sides.
         if let (Mode::Computer { .. }, false) = (self.setup.mode, self.game.is_over()) {
@@ -376,7 +396,7 @@ impl Controller {
             if n < 10 {
                 options.push(option(
                     "stronger",
-                    &format!("Stronger: level {}", n + 1),
+                    &tr!("Stronger: level {}", n + 1),
                     false,
                     false,
                 ));
@@ -384,23 +404,26 @@ impl Controller {
             if n > 1 {
                 options.push(option(
                     "weaker",
-                    &format!("Weaker: level {}", n - 1),
+                    &tr!("Weaker: level {}", n - 1),
                     false,
                     false,
                 ));
             }
-            options.push(option("switch", "Switch sides", false, false));
+            options.push(option("switch", &tr!("Switch sides"), false, false));
+        }
+        if self.can_adjourn() {
+            options.push(option("adjourn", &tr!("Adjourn the game"), false, false));
         }
         options.extend([
-            option("games", "Saved games", false, false),
-            option("stats", "Your record", false, false),
-            option("settings", "Settings", false, false),
+            option("games", &tr!("Saved games"), false, false),
+            option("stats", &tr!("Your record"), false, false),
+            option("settings", &tr!("Settings"), false, false),
         ]);
         if self.shutdown_allowed {
-            options.push(option("shutdown", "Shut down", false, true));
+            options.push(option("shutdown", &tr!("Shut down"), false, true));
         }
-        options.push(option("close", "Close", true, false));
-        view("Menu", String::new(), options)
+        options.push(option("close", &tr!("Close"), true, false));
+        view(&tr!("Menu"), String::new(), options)
     }
 
     fn settings_view(&self) -> DialogView {
@@ -408,29 +431,35 @@ impl Controller {
         if let Some(b) = self.settings.brightness_percent {
             options.push(option(
                 "brightness",
-                &format!("Brightness: {b} %"),
+                &tr!("Brightness: {} %", b),
                 false,
                 false,
             ));
         }
         if let Some(dim) = self.settings.dim_after {
             let label = match dim {
-                None => "Dim the screen: never".to_string(),
+                None => tr!("Dim the screen: never"),
                 Some(d) if d.as_secs() % 60 == 0 => {
-                    format!("Dim the screen after {} min", d.as_secs() / 60)
+                    tr!("Dim the screen after {} min", d.as_secs() / 60)
                 }
-                Some(d) => format!("Dim the screen after {} s", d.as_secs()),
+                Some(d) => tr!("Dim the screen after {} s", d.as_secs()),
             };
             options.push(option("dim", &label, false, false));
         }
-        options.push(option("about", "About ChessPI", false, false));
-        options.push(option("close", "Close", true, false));
-        let message = if options.len() == 2 {
-            "Brightness and dimming are set on the device.".to_string()
+        options.push(option(
+            "language",
+            &tr!("Language: {}", self.settings.language.native_name()),
+            false,
+            false,
+        ));
+        options.push(option("about", &tr!("About ChessPI"), false, false));
+        options.push(option("close", &tr!("Close"), true, false));
+        let message = if options.len() == 3 {
+            tr!("Brightness and dimming are set on the device.")
         } else {
-            "Tap a setting to change it.".to_string()
+            tr!("Tap a setting to change it.")
         };
-        view("Settings", message, options)
+        view(&tr!("Settings"), message, options)
     }
 
     fn resign_or_draw_view(&self) -> DialogView {
@@ -444,8 +473,8 @@ impl Controller {
             options.push(option("claim", &claim_label(t), true, false));
         }
         let resign = match self.setup.mode {
-            Mode::Friend => format!("{} resigns", color_name(self.game.position().turn())),
-            _ => "Resign".to_string(),
+            Mode::Friend => tr!("{} resigns", color_name(self.game.position().turn())),
+            _ => tr!("Resign"),
         };
         // Against the computer an offer is judged by a search, on the player's turn.
         let can_offer = match self.setup.mode {
@@ -456,11 +485,11 @@ impl Controller {
             _ => true,
         };
         if can_offer {
-            options.push(option("offer", "Offer a draw", false, false));
+            options.push(option("offer", &tr!("Offer a draw"), false, false));
         }
         options.push(option("resign", &resign, false, true));
-        options.push(option("cancel", "Keep playing", false, false));
-        view("Resign or draw?", String::new(), options)
+        options.push(option("cancel", &tr!("Keep playing"), false, false));
+        view(&tr!("Resign or draw?"), String::new(), options)
     }
 
     /// Shows a message in a dialog (for other parts of the app: errors, notices).
@@ -475,17 +504,22 @@ impl Controller {
 fn saved_game_view(g: &SavedGameChoice) -> DialogView {
     let mut options = Vec::new();
     if g.readable {
-        options.push(option("review", "Review the moves", !g.unfinished, false));
+        options.push(option(
+            "review",
+            &tr!("Review the moves"),
+            !g.unfinished,
+            false,
+        ));
     }
     if g.unfinished && g.readable {
-        options.push(option("resume", "Play on", true, false));
+        options.push(option("resume", &tr!("Play on"), true, false));
     }
-    options.push(option("delete", "Delete", false, true));
-    options.push(option("cancel", "Back", false, false));
+    options.push(option("delete", &tr!("Delete"), false, true));
+    options.push(option("cancel", &tr!("Back"), false, false));
     let message = if !g.readable {
-        "This file cannot be read; it can only be deleted.".to_string()
+        tr!("This file cannot be read; it can only be deleted.")
     } else if g.unfinished {
-        "Unfinished: playing on puts your current game in this list.".to_string()
+        tr!("Unfinished: playing on puts your current game in this list.")
     } else {
         String::new()
     };

@@ -5,6 +5,7 @@
 use super::{CellView, Controller};
 use crate::app::mode::{Mode, Setup};
 use crate::app::setup::{SetupBoard, SetupError, Tool};
+use crate::tr;
 use chesspi_engine::game::Game;
 use chesspi_engine::{CastlingSide, Color, Piece, Position};
 
@@ -224,14 +225,12 @@ impl Controller {
                     castling.push(CastlingChoice {
                         color,
                         side,
-                        label: format!(
-                            "{} {}",
-                            super::present::color_name(color),
-                            match side {
-                                CastlingSide::King => "O-O",
-                                CastlingSide::Queen => "O-O-O",
-                            }
-                        ),
+                        label: match (color, side) {
+                            (Color::White, CastlingSide::King) => tr!("White O-O"),
+                            (Color::White, CastlingSide::Queen) => tr!("White O-O-O"),
+                            (Color::Black, CastlingSide::King) => tr!("Black O-O"),
+                            (Color::Black, CastlingSide::Queen) => tr!("Black O-O-O"),
+                        },
                         on: editor.board.has_castling(color, side),
                     });
                 }
@@ -241,15 +240,14 @@ impl Controller {
         let (message, alert) = match (&editor.error, editor.ready) {
             (Some(e), _) => (e.to_string(), true),
             (None, Some(_)) => (
-                format!(
+                tr!(
                     "The position is legal, {} to move. How do you want to play it?",
                     super::present::color_name(turn)
                 ),
                 false,
             ),
             (None, None) => (
-                "Pick a piece, then tap squares to put it there; tap it again to take it off."
-                    .to_string(),
+                tr!("Pick a piece, then tap squares to put it there; tap it again to take it off."),
                 false,
             ),
         };

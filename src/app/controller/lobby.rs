@@ -6,13 +6,17 @@
 use super::dialogs::{DialogOption, DialogView};
 use super::{Controller, Effect};
 use crate::lan::codec::ErrorCode;
+use crate::tr;
 use chesspi_engine::Color;
 
 /// What the shell must do for the lobby.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkEffect {
-    /// Offer a game, this device playing `local`.
-    Host { local: Color },
+    /// Offer a game, this device playing `local`, with clocks when `clock` is set.
+    Host {
+        local: Color,
+        clock: Option<crate::app::clock::TimeControl>,
+    },
     /// Look for hosts nearby (their list comes back through [`Controller::lobby_hosts`]).
     Browse,
     /// Join the host at `target` (`HOST:PORT`) with its pairing code.
@@ -23,6 +27,8 @@ pub enum NetworkEffect {
     },
     /// Stop hosting, browsing or joining.
     Cancel,
+    /// Stop the network game without a goodbye: it was adjourned and can be played on later.
+    Adjourn,
 }
 
 /// A ChessPI hosting a game nearby.
@@ -93,7 +99,11 @@ impl Controller {
     }
 
     /// Starts hosting or browsing, from the New game form.
-    pub(super) fn open_lobby(&mut self, host: Option<Color>) {
+    pub(super) fn open_lobby(
+        &mut self,
+        host: Option<Color>,
+        clock: Option<crate::app::clock::TimeControl>,
+    ) {
         self.dialog = None;
         match host {
             Some(local) => {
@@ -101,7 +111,7 @@ impl Controller {
                     name: String::new(),
                     code: String::new(),
                 });
-                self.network(NetworkEffect::Host { local });
+                self.network(NetworkEffect::Host { local, clock });
             }
             None => {
                 self.lobby = Some(Lobby::Browsing { hosts: Vec::new() });
@@ -113,7 +123,7 @@ impl Controller {
     /// Hosts a network game at once (the command line's `--lan-host`).
     pub fn host_network(&mut self, local: Color) {
         self.new_game = None;
-        self.open_lobby(Some(local));
+        self.open_lobby(Some(local), None);
     }
 
     /// Joins the host at `target` at once (`--lan-join`): with its code, or asking for it.
@@ -167,20 +177,20 @@ impl Controller {
                     self.lobby = Some(Lobby::Keypad {
                         purpose: KeyPurpose::Code { name, target },
                         text: String::new(),
-                        message: "Wrong code — try again".to_string(),
+                        message: tr!("Wrong code — try again"),
                         alert: true,
                     });
                 }
             }
-            Some(ErrorCode::Busy) => self.lobby_failed(&format!("{name} is already playing.")),
+            Some(ErrorCode::Busy) => self.lobby_failed(&tr!("{} is already playing.", name)),
             Some(ErrorCode::Version) => {
-                self.lobby_failed(&format!("{name} runs another version of ChessPI."));
+                self.lobby_failed(&tr!("{} runs another version of ChessPI.", name));
             }
-            Some(_) => self.lobby_failed(&format!("{name} refused: {text}")),
+            Some(_) => self.lobby_failed(&tr!("{} refused: {}", name, text)),
             None => {
                 self.lobby = Some(Lobby::Connecting {
                     name,
-                    message: format!("Not reachable yet ({text}); trying again…"),
+                    message: tr!("Not reachable yet ({}); trying again…", text),
                 });
             }
         }
@@ -194,7 +204,7 @@ impl Controller {
     fn lobby_failed(&mut self, message: &str) {
         self.lobby = None;
         self.network(NetworkEffect::Cancel);
-        self.show_info("No network game", message);
+        self.show_info(&tr!("No network game"), message);
     }
 
     /// A choice in a lobby dialog.
@@ -223,13 +233,13 @@ impl Controller {
 
     fn keypad(&mut self, purpose: KeyPurpose) {
         let message = match &purpose {
-            KeyPurpose::Code { .. } => "The code is shown on the other ChessPI",
-            KeyPurpose::Address => "Address of the other ChessPI, e.g. 192.168.1.20",
+            KeyPurpose::Code { .. } => tr!("The code is shown on the other ChessPI"),
+            KeyPurpose::Address => tr!("Address of the other ChessPI, e.g. 192.168.1.20"),
         };
         self.lobby = Some(Lobby::Keypad {
             purpose,
             text: String::new(),
-            message: message.to_string(),
+            message,
             alert: false,
         });
     }
@@ -273,7 +283,7 @@ impl Controller {
                 });
                 self.lobby = Some(Lobby::Connecting {
                     name: name.clone(),
-                    message: format!("Connecting to {name}…"),
+                    message: tr!("Connecting to {}…", name),
                 });
                 self.network(NetworkEffect::Join {
                     target,
@@ -288,7 +298,7 @@ impl Controller {
                 }),
                 None => {
                     if let Some(Lobby::Keypad { message, alert, .. }) = self.lobby.as_mut() {
-                        *message = "That is not an address like 192.168.1.20".to_string();
+                        *message = tr!("That is not an address like 192.168.1.20");
                         *alert = true;
                     }
                 }
@@ -318,10 +328,10 @@ impl Controller {
         };
         let (title, address, can_submit) = match purpose {
             KeyPurpose::Code { name, .. } => {
-                (format!("Code for {name}"), false, text.len() == CODE_LEN)
+                (tr!("Code for {}", name), false, text.len() == CODE_LEN)
             }
             KeyPurpose::Address => (
-                "Address of the other ChessPI".to_string(),
+                tr!("Address of the other ChessPI"),
                 true,
                 address_target(text).is_some(),
             ),
@@ -344,19 +354,20 @@ impl Controller {
             primary,
             danger: false,
         };
-        let cancel = || opt("cancel".into(), "Cancel".into(), false);
+        let cancel = || opt("cancel".into(), tr!("Cancel"), false);
         let (title, message, options) = match self.lobby.as_ref()? {
             // The code in the title's big letters: it is read from across the table.
             Lobby::Hosting { name, code } if code.is_empty() => (
-                "Waiting for a partner…".to_string(),
-                format!("Opening the game on the network as {name}…"),
+                tr!("Waiting for a partner…"),
+                tr!("Opening the game on the network as {}…", name),
                 vec![cancel()],
             ),
             Lobby::Hosting { name, code } => (
-                format!("Pairing code {code}"),
-                format!(
+                tr!("Pairing code {}", code),
+                tr!(
                     "Waiting for a partner… On the other ChessPI: New game, Network, Join a \
-                     game, then {name}, then this code."
+                     game, then {}, then this code.",
+                    name
                 ),
                 vec![cancel()],
             ),
@@ -367,17 +378,17 @@ impl Controller {
                     .take(4)
                     .map(|(i, h)| opt(format!("host:{i}"), host_label(h), true))
                     .collect();
-                options.push(opt("address".into(), "Enter address".into(), false));
+                options.push(opt("address".into(), tr!("Enter address"), false));
                 options.push(cancel());
                 let message = if hosts.is_empty() {
-                    "Looking for ChessPIs hosting a game on this network…"
+                    tr!("Looking for ChessPIs hosting a game on this network…")
                 } else {
-                    "Tap a ChessPI to join its game."
+                    tr!("Tap a ChessPI to join its game.")
                 };
-                ("Join a game".to_string(), message.to_string(), options)
+                (tr!("Join a game"), message, options)
             }
             Lobby::Connecting { name, message } => {
-                (format!("Joining {name}"), message.clone(), vec![cancel()])
+                (tr!("Joining {}", name), message.clone(), vec![cancel()])
             }
             Lobby::Keypad { .. } => return None,
         };
@@ -391,8 +402,8 @@ impl Controller {
 
 fn host_label(h: &HostEntry) -> String {
     match h.host_colour {
-        Some(Color::White) => format!("{} (plays White)", h.name),
-        Some(Color::Black) => format!("{} (plays Black)", h.name),
+        Some(Color::White) => tr!("{} (plays White)", h.name),
+        Some(Color::Black) => tr!("{} (plays Black)", h.name),
         None => h.name.clone(),
     }
 }

@@ -20,6 +20,7 @@ mod board;
 mod buttons;
 mod dialogs;
 mod editor;
+mod lan_clock;
 mod lobby;
 mod new_game;
 mod partner;
@@ -35,7 +36,7 @@ pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, Se
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
 pub use lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
 pub use partner::{LanRequest, Partner};
-pub use present::{CellView, MoveListRow, PlayerInfo, ResultCard, Status};
+pub use present::{CellView, MoveListRow, PlayerInfo, ResultCard, Status, termination_reason};
 pub use thinking::{Purpose, Reply, ThinkRequest};
 
 use super::mode::{Mode, NewGameForm, Setup};
@@ -113,12 +114,16 @@ pub struct Controller {
     clock: Option<crate::app::clock::GameClock>,
     /// Moves on the board when the clocks were last brought up to date.
     clock_ply: usize,
+    /// Whether the computer plays from its opening book (a device setting).
+    book: bool,
     /// Finding a partner: hosting, browsing, keypad, connecting.
     lobby: Option<Lobby>,
     /// The host a code was last typed for (to ask again after a wrong code).
     last_code_target: Option<KeyPurpose>,
     /// The position editor, while its screen is open.
     editor: Option<editor::Editor>,
+    /// The partner away this long: the game may be adjourned.
+    adjourn_after: std::time::Duration,
     effects: Vec<Effect>,
 }
 
@@ -153,9 +158,11 @@ impl Controller {
             unrated: false,
             clock: None,
             clock_ply: 0,
+            book: true,
             lobby: None,
             last_code_target: None,
             editor: None,
+            adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             effects: Vec::new(),
         };
         c.after_change();

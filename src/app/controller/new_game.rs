@@ -14,7 +14,10 @@ impl Controller {
 
     pub(super) fn open_new_game(&mut self) {
         self.dialog = None;
-        self.new_game = Some(NewGameForm::from_setup(&self.setup));
+        let mut form = NewGameForm::from_setup(&self.setup);
+        // The last game's clock is the next default, like its mode and level.
+        form.choose_clock(self.clock.as_ref().map(GameClock::control));
+        self.new_game = Some(form);
     }
 
     /// Changes the New game form: mode (by id), colour and level.
@@ -50,9 +53,23 @@ impl Controller {
     /// The time control: a preset's index into [`TimeControl::PRESETS`], or `None` for none.
     pub fn new_game_clock(&mut self, preset: Option<usize>) {
         if let Some(form) = self.new_game.as_mut() {
-            form.clock = preset
-                .and_then(|i| TimeControl::PRESETS.get(i))
-                .and_then(|&(m, s)| TimeControl::new(m, s));
+            form.choose_clock(
+                preset
+                    .and_then(|i| TimeControl::PRESETS.get(i))
+                    .and_then(|&(m, s)| TimeControl::new(m, s)),
+            );
+        }
+    }
+
+    /// Chooses the custom time control (as the steppers show it).
+    pub fn new_game_custom_clock(&mut self) {
+        self.new_game_custom_step(0, 0);
+    }
+
+    /// Steps the custom time control by `minutes` and `seconds` of increment, and chooses it.
+    pub fn new_game_custom_step(&mut self, minutes: i64, seconds: i64) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.step_custom(minutes, seconds);
         }
     }
 
@@ -66,20 +83,27 @@ impl Controller {
             // A network game starts once a partner is found.
             if form.mode == ModeChoice::Network {
                 let host = (form.network == NetworkRole::Host).then(|| form.chosen_colour());
-                self.open_lobby(host);
+                self.open_lobby(host, form.clock);
                 return;
             }
-            let setup = form.to_setup();
-            if setup.mode != Mode::Friend {
-                self.effects.push(Effect::LevelChosen(setup.level));
-            }
-            self.start(setup, Game::new());
-            if let Some(control) = form.clock {
-                self.set_clock(Some(GameClock::new(control)));
-                // The computer playing White starts on its clock.
-                self.cancel_thinking();
-                self.after_change();
-            }
+            self.start_new_game(&form, Game::new());
+        }
+    }
+
+    /// Starts `game` (the start position, or one set up) as `form` describes it, as New game
+    /// does: the game on the board is replaced (the saver keeps it in Saved games) and the
+    /// level becomes the next default. Not for network games (they need a partner first).
+    pub fn start_new_game(&mut self, form: &NewGameForm, game: Game) {
+        let setup = form.to_setup();
+        if setup.mode != Mode::Friend {
+            self.effects.push(Effect::LevelChosen(setup.level));
+        }
+        self.start(setup, game);
+        if let Some(control) = form.clock {
+            self.set_clock(Some(GameClock::new(control)));
+            // The computer playing White starts on its clock.
+            self.cancel_thinking();
+            self.after_change();
         }
     }
 }

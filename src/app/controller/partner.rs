@@ -8,16 +8,22 @@ use crate::app::mode::{Mode, Setup};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
 use crate::storage::LanLink;
+use crate::tr;
 use chesspi_engine::game::{Game, Outcome};
 use chesspi_engine::{Color, Move};
+use std::time::Instant;
 
 /// What the player asks of the network game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LanRequest {
     Play(Move),
     Offer(OfferKind),
-    Answer { accept: bool },
+    Answer {
+        accept: bool,
+    },
     Resign,
+    /// Our time ran out (timed games).
+    Flag,
 }
 
 /// The partner of a network game, as this screen knows it.
@@ -29,6 +35,10 @@ pub struct Partner {
     pub our_offer: Option<OfferKind>,
     /// How to find the partner again after a restart (saved with the game).
     pub resume: LanLink,
+    /// Since when the partner is not connected (`None` while connected).
+    pub away_since: Option<Instant>,
+    /// The partner has been away long enough: the player may adjourn the game.
+    pub may_adjourn: bool,
 }
 
 impl Controller {
@@ -40,8 +50,10 @@ impl Controller {
         }
     }
 
-    pub(super) fn partner_name(&self) -> &str {
-        self.partner.as_ref().map_or("Partner", |p| p.name.as_str())
+    pub(super) fn partner_name(&self) -> String {
+        self.partner
+            .as_ref()
+            .map_or_else(|| tr!("Partner"), |p| p.name.clone())
     }
 
     pub(super) fn lan(&mut self, request: LanRequest) {
@@ -49,7 +61,14 @@ impl Controller {
     }
 
     /// A partner was found: the game the two devices agreed on, this device playing `local`.
-    pub fn network_paired(&mut self, partner: &str, local: Color, game: Game, resume: LanLink) {
+    pub fn network_paired(
+        &mut self,
+        partner: &str,
+        local: Color,
+        game: Game,
+        resume: LanLink,
+        clock: Option<crate::lan::session::LanClock>,
+    ) {
         let setup = Setup {
             mode: Mode::Network { local },
             level: self.setup.level,
@@ -69,7 +88,13 @@ impl Controller {
             link: LinkState::Connected,
             our_offer: None,
             resume,
+            away_since: None,
+            may_adjourn: false,
         });
+        // The host's clocks (a new game starts untimed without them).
+        if !same_game || clock.is_some() {
+            self.network_clock(clock);
+        }
     }
 
     /// The game on the board was restored after a restart: its partner will be reconnected.
@@ -80,6 +105,8 @@ impl Controller {
                 link: LinkState::Lost,
                 our_offer: None,
                 resume,
+                away_since: Some(Instant::now()),
+                may_adjourn: false,
             });
         }
     }
@@ -88,6 +115,15 @@ impl Controller {
     pub fn network_link(&mut self, link: LinkState) {
         if let Some(p) = self.partner.as_mut() {
             p.link = link;
+            if link == LinkState::Connected {
+                p.away_since = None;
+                p.may_adjourn = false;
+                if self.dialog == Some(Dialog::Adjourn) {
+                    self.dialog = None;
+                }
+            } else if p.away_since.is_none() {
+                p.away_since = Some(Instant::now());
+            }
             if link != LinkState::Connected {
                 // Offers do not survive a lost link (the session drops them too).
                 p.our_offer = None;
@@ -109,14 +145,17 @@ impl Controller {
     }
 
     /// The partner played `mv` as half-move `ply`.
-    pub fn partner_moved(&mut self, ply: u32, mv: Move) {
-        let in_turn = self.setup.is_partner(self.game.position().turn());
+    /// `clock` is the partner's time left after it, as its device reports it (advice).
+    pub fn partner_moved(&mut self, ply: u32, mv: Move, clock: Option<std::time::Duration>) {
+        let mover = self.game.position().turn();
+        let in_turn = self.setup.is_partner(mover);
         if usize::try_from(ply).ok() != Some(self.game.moves().len()) || !in_turn {
             log::warn!("partner move {mv} at ply {ply} does not fit the game; ignored");
             return;
         }
         if self.game.play(mv).is_ok() {
             self.note = None;
+            self.partner_clock(mover, clock, Instant::now());
             self.after_change();
         }
     }
@@ -139,7 +178,7 @@ impl Controller {
         if let Some(p) = self.partner.as_mut() {
             p.our_offer = None;
         }
-        self.note = Some("The move was taken back".to_string());
+        self.note = Some(tr!("The move was taken back"));
         self.review = None;
         self.after_change();
     }
@@ -168,10 +207,10 @@ impl Controller {
         }
         let name = self.partner_name().to_string();
         self.note = Some(match (what, accept) {
-            (OfferKind::Draw, true) => format!("{name} accepts the draw"),
-            (OfferKind::Draw, false) => format!("{name} declines the draw — play on"),
-            (OfferKind::Takeback, true) => format!("{name} agrees to the takeback"),
-            (OfferKind::Takeback, false) => format!("{name} declines the takeback — play on"),
+            (OfferKind::Draw, true) => tr!("{} accepts the draw", name),
+            (OfferKind::Draw, false) => tr!("{} declines the draw — play on", name),
+            (OfferKind::Takeback, true) => tr!("{} agrees to the takeback", name),
+            (OfferKind::Takeback, false) => tr!("{} declines the takeback — play on", name),
         });
     }
 
@@ -182,8 +221,69 @@ impl Controller {
         }
         if !self.game.is_over() {
             let name = self.partner_name().to_string();
-            self.note = Some(format!("{name} left the game"));
+            self.note = Some(tr!("{} left the game", name));
         }
+    }
+
+    /// Sets how long the partner must be away before the game may be adjourned (config
+    /// `lan.adjourn_after_seconds`).
+    pub fn set_adjourn_after(&mut self, after: std::time::Duration) {
+        self.adjourn_after = after;
+    }
+
+    /// When the player may adjourn the game on the board, if the partner is away and it is
+    /// not yet allowed (the shell wakes [`Controller::partner_away_check`] then).
+    pub fn adjourn_due(&self) -> Option<Instant> {
+        let p = self.partner()?;
+        if p.may_adjourn || self.game.is_over() {
+            return None;
+        }
+        Some(p.away_since? + self.adjourn_after)
+    }
+
+    /// The partner has been away long enough: offer to adjourn (once; the menu keeps it).
+    pub fn partner_away_check(&mut self, now: Instant) {
+        if self.adjourn_due().is_none_or(|due| due > now) {
+            return;
+        }
+        if let Some(p) = self.partner.as_mut() {
+            p.may_adjourn = true;
+        }
+        let busy = self.dialog.is_some()
+            || self.new_game.is_some()
+            || self.promotion.is_some()
+            || self.viewing.is_some();
+        if !busy {
+            self.dialog = Some(Dialog::Adjourn);
+        }
+    }
+
+    /// Whether the game on the board may be adjourned now.
+    pub(super) fn can_adjourn(&self) -> bool {
+        self.partner().is_some_and(|p| p.may_adjourn) && !self.game.is_over()
+    }
+
+    /// Adjourns the network game: the shell stops the network without a goodbye (the
+    /// partner keeps the game too), a new game takes the board, and the saver stores the
+    /// adjourned one in Saved games with what it needs to reconnect.
+    pub(super) fn adjourn(&mut self) {
+        if !self.can_adjourn() {
+            return;
+        }
+        let name = self.partner_name().to_string();
+        self.effects
+            .push(Effect::Network(super::NetworkEffect::Adjourn));
+        let setup = Setup {
+            mode: Mode::Computer {
+                human: Color::White,
+            },
+            level: self.setup.level,
+        };
+        self.start(setup, Game::new());
+        self.note = Some(tr!(
+            "The game with {} is adjourned: Menu, Saved games, Play on",
+            name
+        ));
     }
 
     /// Our offer leaves for the partner.
@@ -200,8 +300,8 @@ impl Controller {
         }
         let name = self.partner_name().to_string();
         self.note = Some(match what {
-            OfferKind::Draw => format!("Draw offered — waiting for {name}"),
-            OfferKind::Takeback => format!("Takeback asked — waiting for {name}"),
+            OfferKind::Draw => tr!("Draw offered — waiting for {}", name),
+            OfferKind::Takeback => tr!("Takeback asked — waiting for {}", name),
         });
         self.lan(LanRequest::Offer(what));
     }

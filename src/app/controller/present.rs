@@ -4,6 +4,7 @@
 use super::{Controller, Purpose};
 use crate::app::mode::Mode;
 use crate::lan::session::LinkState;
+use crate::tr;
 use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::san::to_san;
 use chesspi_engine::{Color, Move, Piece, Position, Role};
@@ -115,7 +116,7 @@ impl Controller {
     pub(super) fn player(&self, color: Color) -> PlayerInfo {
         let pos = self.shown_position();
         let level = self.setup.level;
-        let computer = format!("Level {} · Elo {}", level.number(), level.elo());
+        let computer = tr!("Level {} · Elo {}", level.number(), level.elo());
         let (name, detail) = match (&self.viewing, self.setup.mode) {
             (Some(v), _) => {
                 let stored = if color == Color::White {
@@ -126,7 +127,7 @@ impl Controller {
                 // "Computer" + "Level 4 (≈1390)": the stored name whole did not fit.
                 let (name, detail) = crate::app::games::review_name(stored);
                 let detail = if detail.is_empty() {
-                    "Saved game".to_string()
+                    tr!("Saved game")
                 } else {
                     detail
                 };
@@ -157,13 +158,13 @@ impl Controller {
         computer: String,
     ) -> (String, String) {
         match mode {
-            Mode::Computer { human } if human == color => ("You".to_string(), String::new()),
-            Mode::Computer { .. } => ("Computer".to_string(), computer),
+            Mode::Computer { human } if human == color => (tr!("You"), String::new()),
+            Mode::Computer { .. } => (tr!("Computer"), computer),
             Mode::Friend => (color_name(color).to_string(), String::new()),
             // The colour is the name: "Computer (White)" left no room for the level.
             Mode::Demo => (color_name(color).to_string(), computer),
-            Mode::Network { local } if local == color => ("You".to_string(), String::new()),
-            Mode::Network { .. } => (self.partner_name().to_string(), "Network".to_string()),
+            Mode::Network { local } if local == color => (tr!("You"), String::new()),
+            Mode::Network { .. } => (self.partner_name().to_string(), tr!("Network")),
         }
     }
 
@@ -174,7 +175,8 @@ impl Controller {
         let positions = self.game.positions();
         for (i, &mv) in self.game.moves().iter().enumerate() {
             let pos = &positions[i];
-            let san = to_san(pos, mv);
+            // In the player's language (K D T L S in German); PGN stays English.
+            let san = crate::i18n::san(&to_san(pos, mv));
             let current = i + 1 == shown_ply;
             if pos.turn() == Color::White || rows.is_empty() {
                 rows.push(MoveListRow {
@@ -222,12 +224,12 @@ impl Controller {
 
     pub(super) fn result_title(&self, outcome: Outcome) -> String {
         match (outcome.winner, self.setup.mode) {
-            (None, _) => "Draw".to_string(),
-            (Some(w), Mode::Computer { human }) if w == human => "You win!".to_string(),
-            (Some(_), Mode::Computer { .. }) => "The computer wins".to_string(),
-            (Some(w), Mode::Network { local }) if w == local => "You win!".to_string(),
-            (Some(_), Mode::Network { .. }) => format!("{} wins", self.partner_name()),
-            (Some(w), _) => format!("{} wins", color_name(w)),
+            (None, _) => tr!("Draw"),
+            (Some(w), Mode::Computer { human }) if w == human => tr!("You win!"),
+            (Some(_), Mode::Computer { .. }) => tr!("The computer wins"),
+            (Some(w), Mode::Network { local }) if w == local => tr!("You win!"),
+            (Some(_), Mode::Network { .. }) => tr!("{} wins", self.partner_name()),
+            (Some(w), _) => tr!("{} wins", color_name(w)),
         }
     }
 
@@ -246,10 +248,10 @@ impl Controller {
         let name = self.partner_name();
         let link = self.partner.as_ref().map(|p| p.link);
         let (text, thinking) = match link {
-            Some(LinkState::Connected) => (format!("{name} is thinking…"), true),
-            Some(LinkState::Reconnecting) => (format!("Reconnecting to {name}…"), true),
-            Some(LinkState::Closed) => (format!("{name} left the game"), false),
-            _ => (format!("Connection to {name} lost — waiting…"), true),
+            Some(LinkState::Connected) => (tr!("{} is thinking…", name), true),
+            Some(LinkState::Reconnecting) => (tr!("Reconnecting to {}…", name), true),
+            Some(LinkState::Closed) => (tr!("{} left the game", name), false),
+            _ => (tr!("Connection to {} lost — waiting…", name), true),
         };
         Status {
             text,
@@ -261,18 +263,19 @@ impl Controller {
     /// "Reviewing: after 12… Nf6" for the position after `ply` half-moves.
     fn review_status(&self, ply: usize) -> String {
         match ply.checked_sub(1) {
-            None => "Reviewing: the start position".to_string(),
+            None => tr!("Reviewing: the start position"),
             Some(i) => {
                 let before = &self.game.positions()[i];
                 let dots = match before.turn() {
                     Color::White => ".",
                     Color::Black => "…",
                 };
-                format!(
-                    "Reviewing: after {}{dots} {}",
+                let mv = format!(
+                    "{}{dots} {}",
                     before.fullmove_number(),
-                    to_san(before, self.game.moves()[i])
-                )
+                    crate::i18n::san(&to_san(before, self.game.moves()[i]))
+                );
+                tr!("Reviewing: after {}", mv)
             }
         }
     }
@@ -285,7 +288,7 @@ impl Controller {
             thinking: false,
         };
         if self.promotion.is_some() {
-            return plain("Choose a piece for promotion");
+            return plain(&tr!("Choose a piece for promotion"));
         }
         if let Some(ply) = self.review {
             return plain(&self.review_status(ply));
@@ -300,8 +303,8 @@ impl Controller {
         let turn = pos.turn();
         if self.setup.is_computer(turn) {
             let text = match self.setup.mode {
-                Mode::Demo => format!("{} is thinking…", color_name(turn)),
-                _ => "Computer is thinking…".to_string(),
+                Mode::Demo => tr!("{} is thinking…", color_name(turn)),
+                _ => tr!("Computer is thinking…"),
             };
             return Status {
                 text,
@@ -315,14 +318,14 @@ impl Controller {
         match self.thinking {
             Some((_, Purpose::Hint)) => {
                 return Status {
-                    text: "Looking for a good move…".to_string(),
+                    text: tr!("Looking for a good move…"),
                     alert: false,
                     thinking: true,
                 };
             }
             Some((_, Purpose::DrawOffer)) => {
                 return Status {
-                    text: "The computer considers your draw offer…".to_string(),
+                    text: tr!("The computer considers your draw offer…"),
                     alert: false,
                     thinking: true,
                 };
@@ -330,25 +333,30 @@ impl Controller {
             _ => {}
         }
         let who = match self.setup.mode {
-            Mode::Friend => format!("{} to move", color_name(turn)),
-            _ => "Your move".to_string(),
+            Mode::Friend => tr!("{} to move", color_name(turn)),
+            _ => tr!("Your move"),
         };
         if let Some(hint) = self.hint {
-            return plain(&format!("Hint: {} — the blue squares", to_san(pos, hint)));
+            return plain(&tr!(
+                "Hint: {} — the blue squares",
+                crate::i18n::san(&to_san(pos, hint))
+            ));
         }
         if let Some(sq) = self.selected {
-            let name = pos.piece_at(sq).map_or("piece", |p| role_name(p.role));
+            let name = pos
+                .piece_at(sq)
+                .map_or_else(|| tr!("the piece"), |p| the_piece(p.role));
             let stuck = self.legal_from(sq).is_empty();
             // In check the alert stays, and says why a piece cannot move.
             if pos.is_check() {
                 let in_check = match self.setup.mode {
-                    Mode::Friend => format!("{} is in check", color_name(turn)),
-                    _ => "You are in check".to_string(),
+                    Mode::Friend => tr!("{} is in check", color_name(turn)),
+                    _ => tr!("You are in check"),
                 };
                 let text = if stuck {
-                    format!("{in_check} — that {name} cannot help; tap another piece")
+                    tr!("{} — {} cannot help; tap another piece", in_check, name)
                 } else {
-                    format!("{in_check} — tap where the {name} should go")
+                    tr!("{} — tap where {} should go", in_check, name)
                 };
                 return Status {
                     text,
@@ -357,62 +365,78 @@ impl Controller {
                 };
             }
             if stuck {
-                return plain(&format!("That {name} cannot move — tap another piece"));
+                return plain(&capitalized(&tr!(
+                    "{} cannot move — tap another piece",
+                    name
+                )));
             }
-            return plain(&format!("Tap where the {name} should go"));
+            return plain(&tr!("Tap where {} should go", name));
         }
         if pos.is_check() {
             return Status {
-                text: format!("Check! {who} — save your king"),
+                text: tr!("Check! {} — save your king", who),
                 alert: true,
                 thinking: false,
             };
         }
-        plain(&format!("{who} — tap a piece"))
+        plain(&tr!("{} — tap a piece", who))
     }
 }
 
-pub(super) fn color_name(color: Color) -> &'static str {
+pub(super) fn color_name(color: Color) -> String {
     match color {
-        Color::White => "White",
-        Color::Black => "Black",
+        Color::White => tr!("White"),
+        Color::Black => tr!("Black"),
     }
 }
 
-pub(super) fn role_name(role: Role) -> &'static str {
+/// "the knight": a piece as the subject of a sentence.
+pub(super) fn the_piece(role: Role) -> String {
     match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
+        Role::Pawn => tr!("the pawn"),
+        Role::Knight => tr!("the knight"),
+        Role::Bishop => tr!("the bishop"),
+        Role::Rook => tr!("the rook"),
+        Role::Queen => tr!("the queen"),
+        Role::King => tr!("the king"),
     }
+}
+
+/// The text with its first letter in capitals (a sentence that starts with a placeholder).
+pub(super) fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 pub(super) fn claim_label(t: Termination) -> String {
     match t {
-        Termination::FiftyMoves => "Claim a draw (50 moves)".to_string(),
-        _ => "Claim a draw (repetition)".to_string(),
+        Termination::FiftyMoves => tr!("Claim a draw (50 moves)"),
+        _ => tr!("Claim a draw (repetition)"),
     }
 }
 
 /// "by checkmate", "by stalemate", ... for the result card.
 pub(super) fn reason_text(outcome: Outcome) -> String {
-    let text = match outcome.termination {
-        Termination::Checkmate => "by checkmate",
-        Termination::Stalemate => "by stalemate",
-        Termination::Resignation => "by resignation",
-        Termination::Agreement => "by agreement",
-        Termination::ThreefoldRepetition => "by threefold repetition",
-        Termination::FivefoldRepetition => "by fivefold repetition",
-        Termination::FiftyMoves => "by the 50-move rule",
-        Termination::SeventyFiveMoves => "by the 75-move rule",
-        Termination::InsufficientMaterial => "by insufficient material",
-        Termination::Time => "on time",
-        Termination::Abandonment => "the opponent left",
-    };
-    text.to_string()
+    termination_reason(outcome.termination)
+}
+
+/// "by checkmate", ... for a termination.
+pub fn termination_reason(termination: Termination) -> String {
+    match termination {
+        Termination::Checkmate => tr!("by checkmate"),
+        Termination::Stalemate => tr!("by stalemate"),
+        Termination::Resignation => tr!("by resignation"),
+        Termination::Agreement => tr!("by agreement"),
+        Termination::ThreefoldRepetition => tr!("by threefold repetition"),
+        Termination::FivefoldRepetition => tr!("by fivefold repetition"),
+        Termination::FiftyMoves => tr!("by the 50-move rule"),
+        Termination::SeventyFiveMoves => tr!("by the 75-move rule"),
+        Termination::InsufficientMaterial => tr!("by insufficient material"),
+        Termination::Time => tr!("on time"),
+        Termination::Abandonment => tr!("the opponent left"),
+    }
 }
 
 /// Pawn-unit values for the material balance.

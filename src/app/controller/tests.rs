@@ -136,7 +136,7 @@ fn reselect_deselect_and_illegal_taps() {
         "the opponent's pieces cannot be selected"
     );
     tap(&mut c, "a1");
-    assert_eq!(c.status().text, "That rook cannot move — tap another piece");
+    assert_eq!(c.status().text, "The rook cannot move — tap another piece");
 }
 
 #[test]
@@ -418,7 +418,7 @@ fn in_check_a_piece_that_cannot_help_keeps_the_alert_and_says_why() {
     assert!(status.alert, "{status:?}");
     assert_eq!(
         status.text,
-        "Black is in check — that pawn cannot help; tap another piece"
+        "Black is in check — the pawn cannot help; tap another piece"
     );
 }
 
@@ -433,7 +433,8 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
     c.move_tapped(0, true);
     assert_eq!(c.status().text, "Reviewing: after 1… e5");
     assert!(c.shown_position().piece_at(sq("f3")).is_none());
-    let labels: Vec<&str> = c.actions().iter().map(|a| a.label).collect();
+    let actions = c.actions();
+    let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
     assert!(labels.contains(&"Back to game"), "{labels:?}");
     assert_eq!(c.game().moves().len(), 3, "the game is unchanged");
     // Out of range taps change nothing.
@@ -453,7 +454,8 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     tap(&mut c, "e4");
     c.take_effects();
     // While the computer thinks, Hint's place says Move now, and it asks the shell.
-    let labels: Vec<&str> = c.actions().iter().map(|a| a.label).collect();
+    let actions = c.actions();
+    let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
     assert_eq!(labels[2], "Move now");
     c.action(Action::MoveNow);
     assert!(
@@ -541,4 +543,52 @@ fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game(
     c.clock_tick(t0 + Duration::from_secs(90));
     assert_eq!(c.result().map(|r| r.title), Some("White wins".to_string()));
     assert_eq!(c.result().map(|r| r.reason), Some("on time".to_string()));
+}
+
+#[test]
+fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
+    use crate::app::clock::TimeControl;
+    let mut c = Controller::new(friend());
+    c.action(Action::NewGame);
+    c.new_game_mode("computer");
+    c.new_game_custom_clock();
+    let form = c.new_game_form().expect("form");
+    assert!(form.custom_chosen);
+    assert_eq!(
+        form.clock,
+        TimeControl::new(10, 0),
+        "the steppers start at 10+0"
+    );
+    c.new_game_custom_step(10, 0);
+    c.new_game_custom_step(-1, 5);
+    c.new_game_custom_step(0, -1);
+    assert_eq!(
+        c.new_game_form().and_then(|f| f.clock),
+        TimeControl::new(19, 4)
+    );
+    c.new_game_start();
+    assert_eq!(c.clock().map(|k| k.control()), TimeControl::new(19, 4));
+    // The next New game offers the same custom clock; a preset replaces it.
+    c.action(Action::NewGame);
+    let form = c.new_game_form().expect("form");
+    assert_eq!(
+        (form.clock, form.custom_chosen),
+        (TimeControl::new(19, 4), true)
+    );
+    c.new_game_clock(Some(1));
+    let form = c.new_game_form().expect("form");
+    assert_eq!(
+        (form.clock, form.custom_chosen),
+        (TimeControl::new(3, 2), false)
+    );
+    assert_eq!(
+        form.custom,
+        TimeControl::new(19, 4).expect("19+4"),
+        "kept for the steppers"
+    );
+    c.new_game_clock(None);
+    c.new_game_start();
+    assert!(c.clock().is_none());
+    c.action(Action::NewGame);
+    assert_eq!(c.new_game_form().and_then(|f| f.clock), None);
 }

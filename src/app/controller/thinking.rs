@@ -2,6 +2,7 @@
 //! and what it answers. Requests leave as [`super::Effect::Think`]; stale answers are ignored.
 
 use super::{Controller, Effect};
+use crate::tr;
 use chesspi_engine::Move;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -35,6 +36,8 @@ pub struct ThinkRequest {
     pub level: Level,
     /// In a timed game, the clock of the side the computer plays (for its own moves).
     pub clock: Option<chesspi_engine::search::Clock>,
+    /// Whether the computer may play from its opening book (Settings).
+    pub book: bool,
 }
 
 impl Controller {
@@ -63,10 +66,20 @@ impl Controller {
             (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.hint = mv,
             (Purpose::DrawOffer, Reply::Draw { accept: true }) => self.end_game(Game::agree_draw),
             (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
-                self.note = Some("The computer declines the draw — play on".to_string());
+                self.note = Some(tr!("The computer declines the draw — play on"));
             }
             _ => {}
         }
+    }
+
+    /// Lets the computer play from its opening book, or not (from its next move on).
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
+    }
+
+    /// Whether the computer plays from its opening book.
+    pub fn book(&self) -> bool {
+        self.book
     }
 
     pub(super) fn request(&mut self, purpose: Purpose) {
@@ -83,6 +96,7 @@ impl Controller {
             game: self.game.clone(),
             level: self.setup.level,
             clock,
+            book: self.book,
         }));
     }
 

@@ -46,7 +46,9 @@ impl Controller {
     /// move, and the clock pauses while the player is `away` (a screen the shell shows: the
     /// saved games list, a blank screen) or away from the board here (Menu, New game).
     pub fn sync_clock(&mut self, now: Instant, away: bool) {
-        let may_run = self.clock_may_run(away);
+        let may_run = self
+            .network_clock_may_run(now)
+            .unwrap_or_else(|| self.clock_may_run(away));
         let ply = self.game.moves().len();
         let turn = self.game.position().turn();
         let Some(clock) = self.clock.as_mut() else {
@@ -68,6 +70,9 @@ impl Controller {
     /// The clock's heartbeat: a fallen flag ends the game ("White wins on time", or a draw
     /// when the other side cannot mate by any sequence of legal moves).
     pub fn clock_tick(&mut self, now: Instant) {
+        if self.network_clock_tick(now) {
+            return;
+        }
         let Some(color) = self.clock.as_ref().and_then(|c| c.flagged(now)) else {
             return;
         };

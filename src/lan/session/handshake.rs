@@ -1,6 +1,8 @@
 //! hello / welcome / error: pairing a new guest, and resuming a game on a new connection.
 
-use super::{CodeChoice, ConnId, Event, LinkState, MAX_WRONG_CODES, Role, Session, clean_name};
+use super::{
+    CodeChoice, ConnId, Event, LanClock, LinkState, MAX_WRONG_CODES, Role, Session, clean_name,
+};
 use crate::lan::codec::{ErrorCode, Hello, Message, PROTOCOL_VERSION, Resume, Welcome};
 use crate::lan::random;
 use chesspi_engine::game::{Game, Outcome, Termination};
@@ -35,6 +37,12 @@ impl Session {
             start: self.game.initial_position().to_fen(),
             moves: self.game.moves().iter().map(|m| m.to_uci()).collect(),
             result: self.game.outcome().map(|o| o.result_str().to_string()),
+            clock: self.clock.map(LanClock::to_msg),
+            termination: self
+                .game
+                .outcome()
+                .filter(|o| o.termination == Termination::Time)
+                .map(|_| "time".to_string()),
         }
     }
 
@@ -71,6 +79,7 @@ impl Session {
                     local: self.local,
                     game_id: self.game_id.clone(),
                     game: self.game.clone(),
+                    clock: self.clock,
                 });
             }
         }
@@ -108,8 +117,12 @@ impl Session {
 
     /// Guest: the host accepted us and sent the whole game.
     pub(super) fn on_welcome(&mut self, id: ConnId, w: Welcome, now: Instant) {
-        let host_game = match game_from_welcome(&w) {
-            Ok(game) => game,
+        let welcomed = game_from_welcome(&w).and_then(|game| {
+            let clock = w.clock.as_ref().map(LanClock::from_msg).transpose()?;
+            Ok((game, clock))
+        });
+        let (host_game, clock) = match welcomed {
+            Ok(welcomed) => welcomed,
             Err(why) => {
                 self.send(id, Message::error(ErrorCode::BadMessage, why.clone()));
                 self.on_refusal(id, ErrorCode::BadMessage, why);
@@ -122,12 +135,14 @@ impl Session {
             self.game = host_game;
             self.local = w.you.into();
             self.partner = Some(name.clone());
+            self.clock = clock;
             self.mark_playing(id, now);
             self.event(Event::Paired {
                 partner: name,
                 local: self.local,
                 game_id: self.game_id.clone(),
                 game: self.game.clone(),
+                clock,
             });
             return;
         }
@@ -141,6 +156,9 @@ impl Session {
         }
         self.partner = Some(name);
         self.mark_playing(id, now);
+        // The host decides the clocks; ours stood still while the link was down.
+        self.clock = clock;
+        self.event(Event::Clock(clock));
         self.reconcile(id, host_game);
     }
 
@@ -169,6 +187,9 @@ impl Session {
                     Message::Move {
                         ply: self.ply_count() - 1,
                         uci: mv.to_uci(),
+                        clock: self.clock.map(|c| {
+                            u64::try_from(c.left(self.local).as_millis()).unwrap_or(u64::MAX)
+                        }),
                     },
                 );
             }
@@ -180,6 +201,10 @@ impl Session {
                         // Our resignation stands on the agreed game; fails if it already ended.
                         let _ = self.game.resign(self.local);
                     }
+                    if self.flag_unsent && self.game.position().turn() == self.local {
+                        // So does our fallen flag, if we are still the side on move there.
+                        let _ = self.game.flag(self.local);
+                    }
                     self.event(Event::Resynced {
                         game: self.game.clone(),
                     });
@@ -188,6 +213,14 @@ impl Session {
         }
         if std::mem::take(&mut self.resign_unsent) {
             self.send(id, Message::Resign);
+        }
+        let flagged = self
+            .game
+            .outcome()
+            .is_some_and(|o| o.termination == Termination::Time);
+        if std::mem::take(&mut self.flag_unsent) && flagged {
+            let ply = self.ply_count();
+            self.send(id, Message::Flag { ply });
         }
     }
 }
@@ -207,10 +240,16 @@ fn game_from_welcome(w: &Welcome) -> Result<Game, String> {
         && !game.is_over()
     {
         // Results the moves do not explain came from a resignation or an agreed draw.
+        let on_time = w.termination.as_deref() == Some("time");
+        let (decisive, drawn) = if on_time {
+            (Termination::Time, Termination::Time)
+        } else {
+            (Termination::Resignation, Termination::Agreement)
+        };
         let outcome = match result.as_str() {
-            "1-0" => Outcome::win(Color::White, Termination::Resignation),
-            "0-1" => Outcome::win(Color::Black, Termination::Resignation),
-            "1/2-1/2" => Outcome::draw(Termination::Agreement),
+            "1-0" => Outcome::win(Color::White, decisive),
+            "0-1" => Outcome::win(Color::Black, decisive),
+            "1/2-1/2" => Outcome::draw(drawn),
             other => return Err(format!("bad result `{other}`")),
         };
         game.set_outcome(outcome).map_err(|e| e.to_string())?;

@@ -10,7 +10,7 @@ mod play;
 #[cfg(test)]
 mod tests;
 
-use super::codec::{DecodeError, ErrorCode, Message, OfferKind};
+use super::codec::{ClockMsg, DecodeError, ErrorCode, Message, OfferKind};
 use super::random;
 use chesspi_engine::game::{Game, Outcome};
 use chesspi_engine::{Color, Move};
@@ -79,6 +79,75 @@ pub enum CodeChoice {
     Fixed(String),
 }
 
+/// Longest time a peer may put on a clock: anything more is not a chess clock.
+pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
+
+/// The clocks of a timed game, as the protocol carries them (`welcome`'s `clock`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LanClock {
+    /// Each side's time at the start.
+    pub base: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+    /// Time left now.
+    pub white: Duration,
+    pub black: Duration,
+}
+
+impl LanClock {
+    /// Both clocks full.
+    pub fn new(base: Duration, increment: Duration) -> LanClock {
+        LanClock {
+            base,
+            increment,
+            white: base,
+            black: base,
+        }
+    }
+
+    pub(crate) fn to_msg(self) -> ClockMsg {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        ClockMsg {
+            base: ms(self.base),
+            increment: ms(self.increment),
+            white: ms(self.white),
+            black: ms(self.black),
+        }
+    }
+
+    /// A peer's clock, checked: a base above zero and nothing above [`MAX_CLOCK`].
+    ///
+    /// # Errors
+    /// What is wrong, in words.
+    pub fn from_msg(m: &ClockMsg) -> Result<LanClock, String> {
+        let limit = u64::try_from(MAX_CLOCK.as_millis()).unwrap_or(u64::MAX);
+        if m.base == 0 || [m.base, m.increment, m.white, m.black].iter().any(|&v| v > limit) {
+            return Err(format!("clock out of range: {m:?}"));
+        }
+        Ok(LanClock {
+            base: Duration::from_millis(m.base),
+            increment: Duration::from_millis(m.increment),
+            white: Duration::from_millis(m.white),
+            black: Duration::from_millis(m.black),
+        })
+    }
+
+    /// Time left for `color`.
+    pub fn left(&self, color: Color) -> Duration {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    fn set_left(&mut self, color: Color, left: Duration) {
+        match color {
+            Color::White => self.white = left,
+            Color::Black => self.black = left,
+        }
+    }
+}
+
 /// What the app is told.
 #[derive(Debug, Clone)]
 pub enum Event {
@@ -89,7 +158,12 @@ pub enum Event {
         local: Color,
         game_id: String,
         game: Game,
+        /// The clocks, in a timed game (the host's choice).
+        clock: Option<LanClock>,
     },
+    /// Guest: the host's clocks after a reconnect (`None`: the game is untimed); they
+    /// replace ours, which stood still while the link was down.
+    Clock(Option<LanClock>),
     /// After a reconnect the game was replaced by the agreed one (e.g. the partner's move
     /// that was in flight); the app shows `game`.
     Resynced {
@@ -99,6 +173,9 @@ pub enum Event {
     PartnerMoved {
         ply: u32,
         mv: Move,
+        /// The partner's time left after the move, as its device says (only advice: the
+        /// app checks it against its own clock).
+        clock: Option<Duration>,
     },
     /// The partner confirmed our move `ply`.
     Acked {
@@ -243,6 +320,10 @@ pub struct Session {
     unacked: Option<u32>,
     /// We resigned while the link was down (guest): tell the host after the welcome.
     resign_unsent: bool,
+    /// Our flag fell while the link was down (guest): tell the host after the welcome.
+    flag_unsent: bool,
+    /// The clocks of a timed game: the host's choice, sent in `welcome`.
+    clock: Option<LanClock>,
     our_offer: Option<OfferKind>,
     their_offer: Option<OfferKind>,
     conns: BTreeMap<ConnId, Conn>,
@@ -266,6 +347,8 @@ impl Session {
             partner: None,
             unacked: None,
             resign_unsent: false,
+            flag_unsent: false,
+            clock: None,
             our_offer: None,
             their_offer: None,
             conns: BTreeMap::new(),
@@ -332,6 +415,28 @@ impl Session {
         s.partner = Some(saved.partner);
         s.link = LinkState::Lost;
         s
+    }
+
+    /// The session of a timed game (host: its time control and clocks; a restored guest:
+    /// its clocks until the host's welcome replaces them).
+    #[must_use]
+    pub fn with_clock(mut self, clock: Option<LanClock>) -> Session {
+        self.clock = clock;
+        self
+    }
+
+    /// The clocks as last known here (timed games).
+    pub fn clock(&self) -> Option<LanClock> {
+        self.clock
+    }
+
+    /// The app's clocks now (e.g. stopped when the link dropped): a later `welcome` carries
+    /// them. Ignored in an untimed game.
+    pub fn set_clock_times(&mut self, white: Duration, black: Duration) {
+        if let Some(c) = self.clock.as_mut() {
+            c.white = white.min(MAX_CLOCK);
+            c.black = black.min(MAX_CLOCK);
+        }
     }
 
     pub fn role(&self) -> Role {
@@ -553,7 +658,10 @@ impl Session {
                 let text = format!("unexpected {}", message.type_name());
                 self.send(id, Message::error(ErrorCode::BadMessage, text));
             }
-            (Message::Move { ply, uci }, Phase::Playing) => self.on_move(id, ply, &uci),
+            (Message::Move { ply, uci, clock }, Phase::Playing) => {
+                self.on_move(id, ply, &uci, clock);
+            }
+            (Message::Flag { ply }, Phase::Playing) => self.on_flag(id, ply),
             (Message::Ack { ply }, Phase::Playing) => self.on_ack(ply),
             (Message::Offer { what }, Phase::Playing) => self.on_offer(id, what),
             (Message::Reply { what, accept, ply }, Phase::Playing) => {

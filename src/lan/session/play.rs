@@ -1,14 +1,15 @@
 //! Moves, acks, offers and resignation, from the partner and from the local player.
 //! Only a legal move in turn, an accepted offer or a resignation changes the game.
 
-use super::{ConnId, Event, LocalError, Session};
+use super::{ConnId, Event, LocalError, MAX_CLOCK, Session};
 use crate::lan::codec::{ErrorCode, ErrorMsg, Message, OfferKind};
 use chesspi_engine::Move;
 use chesspi_engine::game::Game;
+use std::time::Duration;
 
 impl Session {
     /// Partner's move number `ply`.
-    pub(super) fn on_move(&mut self, id: ConnId, ply: u32, uci: &str) {
+    pub(super) fn on_move(&mut self, id: ConnId, ply: u32, uci: &str, clock: Option<u64>) {
         let count = self.ply_count();
         let partner = !self.local;
         if ply < count {
@@ -50,8 +51,31 @@ impl Session {
             return;
         }
         self.send(id, Message::Ack { ply });
-        self.event(Event::PartnerMoved { ply, mv });
+        // A clock value means something only in a timed game, and is never above the limit.
+        let clock = clock
+            .filter(|_| self.clock.is_some())
+            .map(Duration::from_millis)
+            .filter(|&t| t <= MAX_CLOCK);
+        if let (Some(c), Some(left)) = (self.clock.as_mut(), clock) {
+            c.set_left(partner, left);
+        }
+        self.event(Event::PartnerMoved { ply, mv, clock });
         self.announce_end();
+    }
+
+    /// The partner's flag fell with `ply` half-moves played: it loses on time (a draw when
+    /// we cannot mate), if that fits the game; otherwise nothing changes.
+    pub(super) fn on_flag(&mut self, id: ConnId, ply: u32) {
+        let count = self.ply_count();
+        if ply != count {
+            self.reject(id, ErrorCode::BadPly, ply, format!("we are at ply {count}"));
+        } else if self.game.is_over() {
+            self.reject(id, ErrorCode::IllegalMove, ply, "the game is over".into());
+        } else if self.game.position().turn() == self.local {
+            self.reject(id, ErrorCode::NotYourTurn, ply, "our clock runs, not yours".into());
+        } else if self.game.flag(!self.local).is_ok() {
+            self.announce_end();
+        }
     }
 
     fn reject(&mut self, id: ConnId, code: ErrorCode, ply: u32, text: String) {
@@ -179,6 +203,15 @@ impl Session {
     /// # Errors
     /// Not paired, closed, game over, not our turn, or illegal.
     pub fn play(&mut self, mv: Move) -> Result<u32, LocalError> {
+        self.play_timed(mv, None)
+    }
+
+    /// [`Session::play`] in a timed game: `left` is our time left after the move (increment
+    /// included), sent with it.
+    ///
+    /// # Errors
+    /// As [`Session::play`].
+    pub fn play_timed(&mut self, mv: Move, left: Option<Duration>) -> Result<u32, LocalError> {
         self.check_open()?;
         if self.game.is_over() {
             return Err(LocalError::GameOver);
@@ -189,9 +222,14 @@ impl Session {
         self.game.play(mv).map_err(|_| LocalError::IllegalMove)?;
         let ply = self.ply_count() - 1;
         self.unacked = Some(ply);
+        let left = left.filter(|_| self.clock.is_some()).map(|t| t.min(MAX_CLOCK));
+        if let (Some(c), Some(t)) = (self.clock.as_mut(), left) {
+            c.set_left(self.local, t);
+        }
         self.send_active(Message::Move {
             ply,
             uci: mv.to_uci(),
+            clock: left.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
         });
         self.announce_end();
         Ok(ply)
@@ -258,6 +296,34 @@ impl Session {
         // Host: a later welcome carries the result. Guest: say it after reconnecting.
         if !self.send_active(Message::Resign) && !self.role.is_host() {
             self.resign_unsent = true;
+        }
+        self.announce_end();
+        Ok(())
+    }
+
+    /// Our flag fell (the local player is on move with no time left): we lose on time, or
+    /// draw when the partner cannot mate. The partner is told now, or after reconnecting.
+    ///
+    /// # Errors
+    /// Not paired, closed, the game is over, or it is not our move.
+    pub fn flag(&mut self) -> Result<(), LocalError> {
+        self.check_open()?;
+        if self.game.is_over() {
+            return Err(LocalError::GameOver);
+        }
+        if self.game.position().turn() != self.local {
+            return Err(LocalError::NotYourTurn);
+        }
+        if let Some(c) = self.clock.as_mut() {
+            c.set_left(self.local, Duration::ZERO);
+        }
+        let ply = self.ply_count();
+        self.game
+            .flag(self.local)
+            .map_err(|_| LocalError::GameOver)?;
+        // Host: a later welcome carries the result. Guest: say it after reconnecting.
+        if !self.send_active(Message::Flag { ply }) && !self.role.is_host() {
+            self.flag_unsent = true;
         }
         self.announce_end();
         Ok(())

@@ -1,6 +1,7 @@
 //! The session without sockets: two sessions wired through the real codec, and raw peers.
 //! Handshake and play here; heartbeat, flood and reconnection in `link`.
 
+mod clock;
 mod link;
 mod robust;
 

@@ -48,7 +48,11 @@ fn random_message(rng: &mut Lcg, game: &Game) -> Message {
         OfferKind::Takeback
     };
     match rng.below(10) {
-        0..=3 => Message::Move { ply, uci },
+        0..=3 => Message::Move {
+            ply,
+            uci,
+            clock: None,
+        },
         4 => Message::Ack { ply },
         5 => Message::Reply {
             what,

@@ -1,0 +1,131 @@
+//! Adjourning a network game: the real app (headless, with its saver) hosts, a protocol peer
+//! joins and two moves are played; the peer goes away. Once the partner has been away for
+//! `lan.adjourn_after_seconds` (1 s here, set through the real config text) the app offers to
+//! adjourn; adjourned, the game leaves the board for Saved games and the app stops listening.
+//! Saved games → the game → Play on hosts it again, and the same peer resumes it at the exact
+//! position.
+
+use chesspi::app::App;
+use chesspi::app::controller::Dialog;
+use chesspi::app::headless;
+use chesspi::app::mode::Setup;
+use chesspi::app::persist;
+use chesspi::app::ui::{DialogAdapter, GamesAdapter};
+use chesspi::config::Config;
+use chesspi::lan::session::LinkState;
+use chesspi_engine::Color;
+use chesspi_engine::game::Game;
+use serde_json::json;
+use slint::{ComponentHandle, Model};
+use std::time::Instant;
+
+mod app_lan_peer;
+use app_lan_peer::{Peer, tap, wait};
+
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").port()
+}
+
+#[test]
+fn an_adjourned_network_game_is_played_on_from_saved_games() {
+    headless::install().expect("headless");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let port = free_port();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+    let text = format!(
+        "[lan]\nname = \"Board\"\nport = {port}\nlisten = [\"127.0.0.1\"]\ndiscovery = false\n\
+         code = \"1357\"\nadjourn_after_seconds = 1\n"
+    );
+    let config = Config::parse(&text, std::path::Path::new("test.toml")).expect("config");
+
+    let (restored, stores, _) = persist::open(dir.path(), (Game::new(), Setup::FIRST_START));
+    let app = App::new(restored.game, restored.setup).expect("app");
+    app.enable_saving(stores, restored.identity).expect("saver");
+    app.window().show().expect("window");
+    app.enable_network(config.lan);
+    wait("the first save", || app.is_saved());
+
+    app.update_controller(|c| c.host_network(Color::White));
+    wait("hosting", || !app.network_addrs().is_empty());
+    let mut peer = Peer::connect(addr);
+    peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1357","resume":null}));
+    let game_id = peer.next("the welcome")["game"].clone();
+    wait("paired and saved", || {
+        app.with_controller(|c| c.partner().is_some()) && app.is_saved()
+    });
+    tap(&app, "e2");
+    tap(&app, "e4");
+    assert_eq!(peer.next("our move")["uci"], "e2e4");
+    peer.send(&json!({"type":"move","ply":1,"uci":"c7c5"}));
+    assert_eq!(peer.next("the ack")["type"], "ack");
+    wait("the peer's move saved", || {
+        app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
+    });
+
+    // The peer goes away: not at once, but after the configured time, Adjourn is offered.
+    // (Its reader thread holds a copy of the socket: shut the connection itself.)
+    peer.stream
+        .shutdown(std::net::Shutdown::Both)
+        .expect("shutdown");
+    drop(peer);
+    let gone = Instant::now();
+    wait("the lost link", || {
+        app.with_controller(|c| c.partner().is_some_and(|p| p.link != LinkState::Connected))
+    });
+    assert_ne!(app.with_controller(|c| c.dialog().cloned()), Some(Dialog::Adjourn));
+    let dialog = app.window().global::<DialogAdapter>();
+    wait("the offer to adjourn", || {
+        app.with_controller(|c| c.dialog() == Some(&Dialog::Adjourn))
+    });
+    assert!(gone.elapsed().as_millis() >= 900, "{:?}", gone.elapsed());
+    assert_eq!(dialog.get_title(), "Peer is not back");
+    dialog.invoke_option_chosen("adjourn".into());
+    wait("a new game on the board, saved", || {
+        app.with_controller(|c| c.partner().is_none() && c.game().moves().is_empty())
+            && app.is_saved()
+    });
+    assert!(app.network_addrs().is_empty(), "no longer listening");
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "nobody answers on the game's port"
+    );
+
+    // Saved games → the adjourned game → Play on.
+    app.update_controller(|c| {
+        c.action(chesspi::app::controller::Action::Menu);
+        c.dialog_option("games");
+    });
+    let games = app.window().global::<GamesAdapter>();
+    wait("the saved games list", || games.get_games().row_count() == 1);
+    let row = games.get_games().row_data(0).expect("the adjourned game");
+    assert!(row.title.contains("Peer"), "{}", row.title);
+    games.invoke_game_chosen(row.id.clone());
+    wait("the saved game dialog", || dialog.get_visible());
+    dialog.invoke_option_chosen("resume".into());
+    wait("the game back, hosted again", || {
+        app.with_controller(|c| c.game().moves().len() == 2 && c.partner().is_some())
+            && !app.network_addrs().is_empty()
+            && app.is_saved()
+    });
+    assert_eq!(app.network_addrs()[0].port(), port, "the same port");
+
+    // The same partner resumes at the exact position; play goes on.
+    let mut peer = Peer::connect(addr);
+    peer.send(
+        &json!({"type":"hello","protocol":1,"name":"Peer","code":"0000",
+        "resume":{"game": game_id, "ply": 2}}),
+    );
+    let welcome = peer.next("the welcome again");
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    assert_eq!(welcome["moves"], json!(["e2e4", "c7c5"]));
+    wait("connected again", || {
+        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+    });
+    tap(&app, "g1");
+    tap(&app, "f3");
+    assert_eq!(
+        peer.next("our next move"),
+        json!({"type":"move","ply":2,"uci":"g1f3"})
+    );
+}
