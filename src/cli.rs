@@ -552,7 +552,7 @@ mod tests {
     fn lan_options() {
         let run = |args: &[&str]| match parse(args.iter().copied()) {
             Ok(Command::Run(o)) => Ok(o.lan),
-            other => Err(other),
+            other => Err(format!("{other:?}")),
         };
         assert_eq!(
             run(&["--lan-host"]),
