@@ -1,10 +1,11 @@
 //! Renders the screenshots in docs/screenshots/ headless (the same pixels on every
 //! machine: software renderer and an embedded font).
 //!
-//! `cargo run --example ui_screenshots [OUT_DIR]` (default: docs/screenshots)
+//! `cargo run --example ui_screenshots [OUT_DIR [LANG]]` (default: docs/screenshots, English;
+//! `cargo run --example ui_screenshots docs/screenshots/de de` makes the German set)
 
 use chesspi::app::App;
-use chesspi::app::controller::Action;
+use chesspi::app::controller::{Action, SettingsView};
 use chesspi::app::headless;
 use chesspi::app::mode::{Level, Mode, Setup};
 use chesspi::app::screenshot::square_center;
@@ -44,6 +45,8 @@ fn shoot(app: &App, dir: &Path, name: &str) -> Result<(), Box<dyn Error>> {
 
 fn open(game: Game, setup: Setup) -> Result<App, Box<dyn Error>> {
     let app = App::new(game, setup)?;
+    // Slint's translations can be chosen once a component exists; the Rust side's already are.
+    chesspi::app::apply_language(chesspi::i18n::language());
     app.window().show()?;
     Ok(app)
 }
@@ -53,6 +56,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         .nth(1)
         .map_or_else(|| PathBuf::from("docs/screenshots"), PathBuf::from);
     std::fs::create_dir_all(&dir)?;
+    if let Some(code) = std::env::args().nth(2) {
+        let language = chesspi::i18n::Language::from_code(&code)
+            .ok_or_else(|| format!("unknown language {code:?}: en or de"))?;
+        chesspi::i18n::set_language(language);
+    }
     headless::install()?;
     let you_white = Setup::FIRST_START;
     let friends = Setup {
@@ -181,6 +189,16 @@ fn main() -> Result<(), Box<dyn Error>> {
         c.action(Action::Menu);
     });
     shoot(&app, &dir, "menu.png")?;
+    // Settings as on the device: brightness, dimming, language.
+    app.update_controller(|c| {
+        c.set_settings_view(SettingsView {
+            brightness_percent: Some(80),
+            dim_after: Some(Some(std::time::Duration::from_secs(120))),
+            language: chesspi::i18n::language(),
+        });
+        c.dialog_option("settings");
+    });
+    shoot(&app, &dir, "settings.png")?;
 
     // Network play: the New game form, hosting, joining with the keypad, a game under way.
     let app = open(Game::new(), you_white)?;

@@ -71,7 +71,7 @@ fn settings_change_the_backlight_and_are_stored() {
     ));
     open_settings(&app);
     let ids: Vec<String> = options(&app).into_iter().map(|o| o.0).collect();
-    assert_eq!(ids, ["about", "close"]);
+    assert_eq!(ids, ["language", "about", "close"]);
     drop(app);
 
     // A device with a backlight like the official display's.

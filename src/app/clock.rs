@@ -177,11 +177,11 @@ impl GameClock {
     }
 }
 
-/// "4:57", "1:02:03", and "0:09.4" with tenths under 10 s.
+/// "4:57", "1:02:03", and "0:09.4" with tenths under 10 s ("0:09,4" in German).
 pub fn clock_text(left: Duration) -> String {
     if left < Duration::from_secs(10) {
-        let tenths = left.as_millis() / 100;
-        return format!("0:0{}.{}", tenths / 10, tenths % 10);
+        let tenths = (left.as_millis() / 100) as i64;
+        return format!("0:0{}", crate::i18n::decimal(tenths));
     }
     // Whole seconds round up, as on a chess clock: a fresh 5-minute clock reads 5:00.
     let secs = left.as_millis().div_ceil(1000) as u64;

@@ -57,8 +57,14 @@ pub fn square_center(sq: Square, flipped: bool) -> (f32, f32) {
 /// [`ScreenshotError`] for a bad FEN, a platform problem or a file that cannot be written.
 pub fn screenshot(out: &Path, fen: Option<&str>, taps: &[Square]) -> Result<(), ScreenshotError> {
     headless::install()?;
+    // In the configured language (`[display] language`, or LANG when "auto").
+    let (config, _) =
+        crate::config::Config::load_or_defaults(&crate::config::default_config_path());
+    let language = config.display.language.resolve();
+    crate::i18n::set_language(language);
     let (game, setup) = initial_game(fen)?;
     let app = App::new(game, setup)?;
+    super::apply_language(language);
     app.window().show().map_err(AppError::Platform)?;
     for &sq in taps {
         let flipped = app.with_controller(|c| c.is_flipped());
