@@ -152,15 +152,15 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
             match earlier {
                 Some(saved) => {
                     log::warn!("going on from the previous save");
-                    let notice = "The last save was damaged, so the game goes on from the \
-                                  move before it.";
-                    from_saved(*saved, Some(notice.to_string())).unwrap_or_else(fresh)
+                    let notice = tr!(
+                        "The last save was damaged, so the game goes on from the move before it."
+                    );
+                    from_saved(*saved, Some(notice)).unwrap_or_else(fresh)
                 }
-                None => fresh(Some(
+                None => fresh(Some(tr!(
                     "The saved game was damaged and could not be read, so a new game was \
                      started. A copy was kept for the record."
-                        .to_string(),
-                )),
+                ))),
             }
         }
     }
