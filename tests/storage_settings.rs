@@ -29,6 +29,7 @@ fn unset_settings_follow_the_config_and_set_ones_override_it() {
         brightness_percent: Some(20),
         dim_after: Some(IdleTime::Never),
         blank_after: Some(IdleTime::After(Duration::from_secs(45))),
+        ..DeviceSettings::default()
     };
     let config = settings.overlay(&admin).expect("overlay");
     assert_eq!(config.engine.default_level, 7);
@@ -108,6 +109,7 @@ fn round_trip_and_the_admin_file_is_not_touched() {
         brightness_percent: Some(55),
         dim_after: None,
         blank_after: Some(IdleTime::Never),
+        ..DeviceSettings::default()
     };
     let config = store.update(&settings, &admin).expect("update");
     assert_eq!(config.engine.default_level, 9);

@@ -71,7 +71,7 @@ fn settings_change_the_backlight_and_are_stored() {
     ));
     open_settings(&app);
     let ids: Vec<String> = options(&app).into_iter().map(|o| o.0).collect();
-    assert_eq!(ids, ["language", "about", "close"]);
+    assert_eq!(ids, ["language", "book", "about", "close"]);
     drop(app);
 
     // A device with a backlight like the official display's.
@@ -144,6 +144,21 @@ fn settings_change_the_backlight_and_are_stored() {
     assert_eq!(config.display.dim_after, Some(Duration::from_secs(300)));
     assert_eq!(config.display.blank_after, Some(Duration::from_secs(1500)));
     assert_eq!(config.display.brightness_percent, 30);
+    // The opening book: on by default; switched off for the computer's next move, and stored.
+    assert!(app.with_controller(|c| c.book()));
+    let book = |app: &App| {
+        options(app)
+            .into_iter()
+            .find(|o| o.0 == "book")
+            .map(|o| o.1)
+    };
+    assert_eq!(book(&app).as_deref(), Some("Opening book: on"));
+    choose(&app, "book");
+    assert_eq!(book(&app).as_deref(), Some("Opening book: off"));
+    assert!(!app.with_controller(|c| c.book()));
+    wait("the stored book setting", || {
+        file.load().settings.opening_book == Some(false)
+    });
     // The admin's file is never written: there is none in this test, and the store is apart.
     choose(&app, "close");
 
@@ -157,4 +172,14 @@ fn settings_change_the_backlight_and_are_stored() {
     wait("the stored level", || {
         file.load().settings.default_level == Level::new(6)
     });
+    drop(app);
+
+    // After a restart the stored setting holds: the book stays off.
+    let app = App::new(Game::new(), friend).expect("app");
+    app.enable_device(DeviceControls::new(
+        file.load().settings,
+        admin.clone(),
+        None,
+    ));
+    assert!(!app.with_controller(|c| c.book()), "the book stays off");
 }

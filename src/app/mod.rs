@@ -338,6 +338,7 @@ impl App {
     pub fn enable_device(&self, device: services::DeviceControls) {
         let mut shell = self.shell.borrow_mut();
         shell.controller.set_settings_view(device.view());
+        shell.controller.set_book(device.book());
         shell.device = Some(device);
     }
 

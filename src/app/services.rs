@@ -488,6 +488,11 @@ impl DeviceControls {
         }
     }
 
+    /// Whether the computer plays from its opening book.
+    pub fn book(&self) -> bool {
+        self.settings.book()
+    }
+
     /// The language the screen speaks now.
     pub fn language(&self) -> Language {
         self.effective().display.language.resolve()
@@ -540,6 +545,8 @@ impl DeviceControls {
                 let i = all.iter().position(|&l| l == now).unwrap_or(0);
                 self.settings.language = Some(all[(i + 1) % all.len()]);
             }
+            // The shell hands it to the controller, for the computer's next move.
+            Setting::Book => self.settings.opening_book = Some(!self.settings.book()),
         }
     }
 

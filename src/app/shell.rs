@@ -127,6 +127,7 @@ pub(super) fn run_effects(
                     if setting == Setting::Language {
                         super::apply_language(device.language());
                     }
+                    s.controller.set_book(device.book());
                     s.controller.set_settings_view(device.view());
                     if let Some(saving) = &s.saving {
                         saving

@@ -2,7 +2,8 @@
 //! over the admin's config. The admin's file in `/etc` is never rewritten.
 //!
 //! Only settings the config has can be changed: the default level, the brightness and the idle
-//! times before dimming and blanking. A value not set on the device follows the config.
+//! times before dimming and blanking. A value not set on the device follows the config. One is
+//! the device's alone: whether the computer plays from its opening book (on unless switched off).
 //!
 //! The file is written by the app only (it carries a checksum line): a damaged or impossible
 //! file is set aside and ignored, reported once.
@@ -73,6 +74,8 @@ pub struct DeviceSettings {
     pub blank_after: Option<IdleTime>,
     /// The screen's language.
     pub language: Option<Language>,
+    /// Whether the computer plays from its opening book; `None`: on.
+    pub opening_book: Option<bool>,
 }
 
 /// Why device settings were refused.
@@ -125,6 +128,11 @@ impl std::error::Error for SettingsError {
 }
 
 impl DeviceSettings {
+    /// Whether the computer plays from its opening book (on unless switched off).
+    pub fn book(&self) -> bool {
+        self.opening_book.unwrap_or(true)
+    }
+
     /// The admin config with these settings laid over it.
     ///
     /// If the brightness is set below the config's dimmed brightness, the dimmed brightness is
@@ -260,6 +268,8 @@ struct RawSettings {
     blank_after_seconds: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opening_book: Option<bool>,
 }
 
 fn encode(settings: &DeviceSettings) -> String {
@@ -271,6 +281,7 @@ fn encode(settings: &DeviceSettings) -> String {
         dim_after_seconds: settings.dim_after.map(IdleTime::seconds),
         blank_after_seconds: settings.blank_after.map(IdleTime::seconds),
         language: settings.language.map(|l| l.code().to_string()),
+        opening_book: settings.opening_book,
     };
     // Plain numbers and strings always serialize; an empty body would load as malformed.
     let body = toml::to_string(&raw).unwrap_or_default();
@@ -319,6 +330,7 @@ fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
         .transpose()?;
     Ok(DeviceSettings {
         language,
+        opening_book: raw.opening_book,
         default_level,
         brightness_percent: raw.brightness_percent,
         dim_after: raw.dim_after_seconds.map(IdleTime::from_seconds),
@@ -339,9 +351,15 @@ mod tests {
             dim_after: Some(IdleTime::Never),
             blank_after: Some(IdleTime::After(Duration::from_secs(300))),
             language: Some(Language::German),
+            opening_book: Some(false),
         };
         let text = encode(&all);
         assert_eq!(decode(text.as_bytes()).expect("decode"), all);
+        assert!(text.contains("opening_book = false"), "{text}");
+        assert!(
+            !all.book() && DeviceSettings::default().book(),
+            "the book is on by default"
+        );
         let body = unseal(&text).expect("sealed");
         let cases = [
             (body.replace("version = 1", "version = 7"), "version 7"),

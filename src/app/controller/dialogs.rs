@@ -16,6 +16,8 @@ pub enum Setting {
     Brightness,
     DimAfter,
     Language,
+    /// The computer's opening book: on or off.
+    Book,
 }
 
 /// The device settings as the Settings dialog shows them (`None`: not on this device).
@@ -142,6 +144,10 @@ impl Controller {
             }
             (Dialog::Settings, "dim") => {
                 self.effects.push(Effect::ChangeSetting(Setting::DimAfter));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "book") => {
+                self.effects.push(Effect::ChangeSetting(Setting::Book));
                 self.dialog = Some(Dialog::Settings);
             }
             (Dialog::Settings, "language") => {
@@ -452,9 +458,19 @@ impl Controller {
             false,
             false,
         ));
+        options.push(option(
+            "book",
+            &if self.book {
+                tr!("Opening book: on")
+            } else {
+                tr!("Opening book: off")
+            },
+            false,
+            false,
+        ));
         options.push(option("about", &tr!("About ChessPI"), false, false));
         options.push(option("close", &tr!("Close"), true, false));
-        let message = if options.len() == 3 {
+        let message = if self.settings.brightness_percent.is_none() {
             tr!("Brightness and dimming are set on the device.")
         } else {
             tr!("Tap a setting to change it.")

@@ -592,3 +592,42 @@ fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
     c.action(Action::NewGame);
     assert_eq!(c.new_game_form().and_then(|f| f.clock), None);
 }
+
+#[test]
+fn the_opening_book_setting_goes_with_the_computers_next_move() {
+    let mut c = Controller::new(Setup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    });
+    let book_of_request = |c: &mut Controller| {
+        c.take_effects().into_iter().find_map(|e| match e {
+            Effect::Think(r) => Some(r.book),
+            _ => None,
+        })
+    };
+    assert_eq!(book_of_request(&mut c), Some(true), "on by default");
+    c.action(Action::Menu);
+    c.dialog_option("settings");
+    let labels: Vec<String> = c
+        .dialog_view()
+        .map(|d| d.options.into_iter().map(|o| o.label).collect())
+        .unwrap_or_default();
+    assert!(
+        labels.contains(&"Opening book: on".to_string()),
+        "{labels:?}"
+    );
+    c.dialog_option("book");
+    assert!(
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::ChangeSetting(super::Setting::Book))),
+        "the shell steps the stored setting"
+    );
+    // The shell hands the new value back; the computer's next search goes without the book.
+    c.set_book(false);
+    c.dialog_option("close");
+    c.start(c.setup(), Game::new());
+    assert_eq!(book_of_request(&mut c), Some(false));
+}
