@@ -73,7 +73,10 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     wait("the lost link", || {
         app.with_controller(|c| c.partner().is_some_and(|p| p.link != LinkState::Connected))
     });
-    assert_ne!(app.with_controller(|c| c.dialog().cloned()), Some(Dialog::Adjourn));
+    assert_ne!(
+        app.with_controller(|c| c.dialog().cloned()),
+        Some(Dialog::Adjourn)
+    );
     let dialog = app.window().global::<DialogAdapter>();
     wait("the offer to adjourn", || {
         app.with_controller(|c| c.dialog() == Some(&Dialog::Adjourn))
@@ -97,7 +100,9 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
         c.dialog_option("games");
     });
     let games = app.window().global::<GamesAdapter>();
-    wait("the saved games list", || games.get_games().row_count() == 1);
+    wait("the saved games list", || {
+        games.get_games().row_count() == 1
+    });
     let row = games.get_games().row_data(0).expect("the adjourned game");
     assert!(row.title.contains("Peer"), "{}", row.title);
     games.invoke_game_chosen(row.id.clone());

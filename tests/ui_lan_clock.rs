@@ -88,7 +88,7 @@ fn a_timed_network_game_through_the_real_app() {
     tap(&app, "f3");
     assert_eq!(peer.next("our second move")["ply"], 2);
     peer.send(&json!({"type":"ack","ply":2}));
-    // Not while White is on move... (a flag for the wrong ply is refused)
+    // A flag for another ply than the game's is refused and changes nothing.
     peer.send(&json!({"type":"flag","ply":1}));
     assert_eq!(peer.next("the refusal")["code"], "bad_ply");
     peer.send(&json!({"type":"flag","ply":3}));

@@ -327,7 +327,10 @@ fn a_killed_guest_restores_and_rejoins_by_itself() {
     assert!(ply == 3 || ply == 4, "the guest has {ply} half-moves");
     host.send(&welcome(game_id, &["e2e4", "e7e5", "g1f3", "b8c6"]));
     guest.saved("e2e4 e7e5 g1f3 b8c6");
-    eprintln!("guest back in the game {:?} after its restart", started.elapsed());
+    eprintln!(
+        "guest back in the game {:?} after its restart",
+        started.elapsed()
+    );
     host.send(&json!({"type":"move","ply":4,"uci":"f1c4"}));
     assert_eq!(host.next("the ack"), json!({"type":"ack","ply":4}));
     assert_eq!(

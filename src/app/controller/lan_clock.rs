@@ -18,7 +18,7 @@ pub const MAX_CLOCK_ADVICE_GAIN: Duration = Duration::from_secs(1);
 /// The clocks a network game starts or goes on with, if the partner's values make a time
 /// control this app offers (1-180 minutes, 0-60 s increment); `None` plays untimed.
 pub(super) fn game_clock(lan: LanClock, after_moves: Vec<Duration>) -> Option<GameClock> {
-    let whole_minutes = lan.base.as_secs() % 60 == 0 && lan.base.subsec_nanos() == 0;
+    let whole_minutes = lan.base.as_secs().is_multiple_of(60) && lan.base.subsec_nanos() == 0;
     let control = TimeControl::new(lan.base.as_secs() / 60, lan.increment.as_secs())
         .filter(|c| whole_minutes && c.increment == lan.increment);
     let Some(control) = control else {

@@ -121,7 +121,11 @@ impl LanClock {
     /// What is wrong, in words.
     pub fn from_msg(m: &ClockMsg) -> Result<LanClock, String> {
         let limit = u64::try_from(MAX_CLOCK.as_millis()).unwrap_or(u64::MAX);
-        if m.base == 0 || [m.base, m.increment, m.white, m.black].iter().any(|&v| v > limit) {
+        if m.base == 0
+            || [m.base, m.increment, m.white, m.black]
+                .iter()
+                .any(|&v| v > limit)
+        {
             return Err(format!("clock out of range: {m:?}"));
         }
         Ok(LanClock {

@@ -72,7 +72,12 @@ impl Session {
         } else if self.game.is_over() {
             self.reject(id, ErrorCode::IllegalMove, ply, "the game is over".into());
         } else if self.game.position().turn() == self.local {
-            self.reject(id, ErrorCode::NotYourTurn, ply, "our clock runs, not yours".into());
+            self.reject(
+                id,
+                ErrorCode::NotYourTurn,
+                ply,
+                "our clock runs, not yours".into(),
+            );
         } else if self.game.flag(!self.local).is_ok() {
             self.announce_end();
         }
@@ -222,7 +227,9 @@ impl Session {
         self.game.play(mv).map_err(|_| LocalError::IllegalMove)?;
         let ply = self.ply_count() - 1;
         self.unacked = Some(ply);
-        let left = left.filter(|_| self.clock.is_some()).map(|t| t.min(MAX_CLOCK));
+        let left = left
+            .filter(|_| self.clock.is_some())
+            .map(|t| t.min(MAX_CLOCK));
         if let (Some(c), Some(t)) = (self.clock.as_mut(), left) {
             c.set_left(self.local, t);
         }
