@@ -13,7 +13,7 @@ use chesspi::app::services::show_battery_event;
 use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position, Square};
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Model};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -159,6 +159,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         c.new_game_clock(Some(2));
     });
     shoot(&app, &dir, "new-game-clock.png")?;
+    // The custom control's steppers, at 25+10.
+    app.update_controller(|c| c.new_game_custom_step(15, 10));
+    shoot(&app, &dir, "new-game-custom-clock.png")?;
+    app.update_controller(|c| c.new_game_clock(Some(2)));
     app.update_controller(|c| c.new_game_start());
     shoot(&app, &dir, "clock.png")?;
 
@@ -244,5 +248,52 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     });
     shoot(&app, &dir, "network-game.png")?;
+    saved_games(&dir)?;
+    Ok(())
+}
+
+/// Saved games with three stored games: won, lost and unfinished.
+fn saved_games(dir: &Path) -> Result<(), Box<dyn Error>> {
+    let state = std::env::temp_dir().join(format!("chesspi-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&state)?;
+    let (stores, _) = chesspi::app::persist::Stores::open(&state);
+    let archive = chesspi::storage::Archive::open(&state)?;
+    let tags = |white: &str, black: &str, result: &str, human: &str, t: &str| {
+        format!(
+            "[Event \"ChessPI game\"]\n[Date \"2026.11.2{t}\"]\n[UTCTime \"1{t}:05:00\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\
+             [ChessPIMode \"vs-computer\"]\n[ChessPILevel \"4\"]\n[ChessPIHuman \"{human}\"]\n"
+        )
+    };
+    let pgn = [
+        format!(
+            "{}[Termination \"checkmate\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+            tags("You", "ChessPI level 4 (~1390)", "1-0", "white", "1")
+        ),
+        format!(
+            "{}[Termination \"resignation\"]\n\n1. d4 d5 2. c4 e6 0-1\n",
+            tags("You", "ChessPI level 6 (~1790)", "0-1", "white", "2")
+        ),
+        format!(
+            "{}\n1. e4 c5 2. Nf3 *\n",
+            tags("ChessPI level 3 (~1190)", "You", "*", "black", "3")
+        ),
+    ]
+    .join("\n");
+    archive.import_pgn(&pgn)?;
+    let app = open(Game::new(), Setup::FIRST_START)?;
+    app.enable_saving(stores, None)?;
+    headless::pump_until(std::time::Duration::from_secs(10), || app.is_saved());
+    app.update_controller(|c| c.action(Action::Menu));
+    app.window()
+        .global::<chesspi::app::ui::DialogAdapter>()
+        .invoke_option_chosen("games".into());
+    let games = app.window().global::<chesspi::app::ui::GamesAdapter>();
+    headless::pump_until(std::time::Duration::from_secs(10), || {
+        games.get_games().row_count() == 3
+    });
+    shoot(&app, dir, "saved-games.png")?;
+    drop(app);
+    std::fs::remove_dir_all(&state)?;
     Ok(())
 }
