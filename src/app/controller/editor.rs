@@ -46,7 +46,7 @@ impl EditorPlay {
 pub struct CastlingChoice {
     pub color: Color,
     pub side: CastlingSide,
-    /// "White O-O".
+    /// "White" over "O-O".
     pub label: String,
     pub on: bool,
 }
@@ -226,10 +226,10 @@ impl Controller {
                         color,
                         side,
                         label: match (color, side) {
-                            (Color::White, CastlingSide::King) => tr!("White O-O"),
-                            (Color::White, CastlingSide::Queen) => tr!("White O-O-O"),
-                            (Color::Black, CastlingSide::King) => tr!("Black O-O"),
-                            (Color::Black, CastlingSide::Queen) => tr!("Black O-O-O"),
+                            (Color::White, CastlingSide::King) => tr!("White\nO-O"),
+                            (Color::White, CastlingSide::Queen) => tr!("White\nO-O-O"),
+                            (Color::Black, CastlingSide::King) => tr!("Black\nO-O"),
+                            (Color::Black, CastlingSide::Queen) => tr!("Black\nO-O-O"),
                         },
                         on: editor.board.has_castling(color, side),
                     });
