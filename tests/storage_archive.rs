@@ -561,4 +561,17 @@ fn a_timed_game_carries_its_time_control_and_clocks_for_python_chess() {
         ),
         _ => eprintln!("python-chess not available: the PGN was checked by hand above"),
     }
+    // Unfinished, it is played on with its clocks where they stood.
+    let resumed = archive.resume(&id).expect("resume");
+    assert_eq!(resumed.clocks, saved.clocks);
+    // A finished game keeps only the PGN's clocks.
+    let mut over = saved.clone();
+    over.game.resign(Color::Black).expect("resign");
+    let id = archive.store(&over).expect("store");
+    assert!(
+        !archive
+            .read_text(&id)
+            .expect("text")
+            .contains("ChessPIClocks")
+    );
 }

@@ -13,7 +13,6 @@ use chesspi::app::persist;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
-use chesspi_engine::Color;
 use chesspi_engine::game::Game;
 use serde_json::json;
 use slint::{ComponentHandle, Model};
@@ -46,18 +45,28 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     app.enable_network(config.lan);
     wait("the first save", || app.is_saved());
 
-    app.update_controller(|c| c.host_network(Color::White));
+    // New game → Network → Host, White, 5+3.
+    app.update_controller(|c| {
+        c.action(chesspi::app::controller::Action::NewGame);
+        c.new_game_mode("network");
+        c.new_game_network(true);
+        c.new_game_colour(chesspi::app::mode::ColourChoice::White);
+        c.new_game_clock(Some(2));
+        c.new_game_start();
+    });
     wait("hosting", || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(addr);
     peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1357","resume":null}));
-    let game_id = peer.next("the welcome")["game"].clone();
+    let welcome = peer.next("the welcome");
+    let game_id = welcome["game"].clone();
+    assert_eq!(welcome["clock"]["base"], 300_000, "{welcome}");
     wait("paired and saved", || {
         app.with_controller(|c| c.partner().is_some()) && app.is_saved()
     });
     tap(&app, "e2");
     tap(&app, "e4");
     assert_eq!(peer.next("our move")["uci"], "e2e4");
-    peer.send(&json!({"type":"move","ply":1,"uci":"c7c5"}));
+    peer.send(&json!({"type":"move","ply":1,"uci":"c7c5","clock":290_000}));
     assert_eq!(peer.next("the ack")["type"], "ack");
     wait("the peer's move saved", || {
         app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
@@ -124,13 +133,29 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     let welcome = peer.next("the welcome again");
     assert_eq!(welcome["type"], "welcome", "{welcome}");
     assert_eq!(welcome["moves"], json!(["e2e4", "c7c5"]));
+    // The clocks come back where they stood: White used a little and gained 3 s, Black
+    // reported 290 s.
+    let clock = &welcome["clock"];
+    assert_eq!(
+        (&clock["base"], &clock["increment"]),
+        (&json!(300_000), &json!(3000))
+    );
+    let white = clock["white"].as_u64().expect("white");
+    assert!((295_000..=303_000).contains(&white), "{clock}");
+    assert_eq!(clock["black"], 290_000, "{clock}");
     wait("connected again", || {
         app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
     });
     tap(&app, "g1");
     tap(&app, "f3");
+    let mv = peer.next("our next move");
     assert_eq!(
-        peer.next("our next move"),
-        json!({"type":"move","ply":2,"uci":"g1f3"})
+        (&mv["ply"], &mv["uci"]),
+        (&json!(2), &json!("g1f3")),
+        "{mv}"
+    );
+    assert!(
+        mv["clock"].as_u64().is_some_and(|t| t <= white + 3000),
+        "{mv}"
     );
 }

@@ -389,8 +389,22 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
                     saving.saver.adopt(&saved);
                 }
                 log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
+                let clocks = saved.clocks.clone();
                 update(rc, win, |c| {
                     c.start(setup, saved.game);
+                    // The clocks where they stood when the game was put aside.
+                    if let Some(k) = clocks {
+                        let control = super::clock::TimeControl {
+                            base: k.base,
+                            increment: k.increment,
+                        };
+                        c.resume_clock(super::clock::GameClock::restore(
+                            control,
+                            k.white,
+                            k.black,
+                            k.after_moves,
+                        ));
+                    }
                     if let Some((peer, link)) = &lan {
                         c.network_restored(peer, link.clone());
                     }

@@ -19,7 +19,9 @@ use chesspi_engine::pgn::{self, GameResult, PgnError, PgnGame};
 use chesspi_engine::{Color, IllegalMoveError};
 
 use super::atomic::{sync_dir, write_atomic};
-use super::autosave::{GameMode, LanLink, SavedGame, TERMINATIONS, color_name, new_game_id};
+use super::autosave::{
+    Clocks, GameMode, LanLink, SavedGame, TERMINATIONS, color_name, new_game_id,
+};
 use super::timestamp::UtcDateTime;
 
 /// The archive's directory name in the state directory.
@@ -293,6 +295,10 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
             "TimeControl".into(),
             format!("{}+{}", c.base.as_secs(), c.increment.as_secs()),
         ));
+        if game.game.outcome().is_none() {
+            // To play on with the clocks where they stood (e.g. an adjourned network game).
+            tags.push(("ChessPIClocks".into(), clocks_tag(c)));
+        }
     }
     let mut push = |name: &str, value: String| tags.push((name.to_string(), value));
     match &game.mode {
@@ -557,7 +563,9 @@ impl Archive {
             .and_then(|t| u64::from_str_radix(t, 16).ok())
             .or_else(|| parse_file_stem(id.as_str()).map(|(_, g)| g))
             .unwrap_or_else(new_game_id);
+        let plies = game.moves().len();
         let mut saved = SavedGame::new(mode, game);
+        saved.clocks = clocks_from_tags(&archived.pgn, plies);
         saved.id = game_id;
         if let Some(started) = started_unix(&archived.pgn) {
             saved.started_unix = started;
@@ -702,6 +710,40 @@ fn mode_from_tags(game: &PgnGame) -> Result<GameMode, String> {
             }),
         },
         Some(other) => return Err(format!("unknown ChessPIMode \"{other}\"")),
+    })
+}
+
+/// `ChessPIClocks`: White's and Black's time left, then the mover's after each move, in ms.
+fn clocks_tag(c: &Clocks) -> String {
+    let ms = |d: &std::time::Duration| d.as_millis().to_string();
+    [c.white, c.black]
+        .iter()
+        .chain(&c.after_moves)
+        .map(ms)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The clocks of an unfinished timed game from its `TimeControl` and `ChessPIClocks` tags;
+/// `None` when either is missing or does not fit the game's `plies`.
+fn clocks_from_tags(game: &PgnGame, plies: usize) -> Option<Clocks> {
+    let (base, increment) = game.tag("TimeControl")?.split_once('+')?;
+    let secs = |t: &str| t.parse::<u64>().ok().map(std::time::Duration::from_secs);
+    let values = game
+        .tag("ChessPIClocks")?
+        .split_whitespace()
+        .map(|v| v.parse::<u64>().ok().map(std::time::Duration::from_millis))
+        .collect::<Option<Vec<_>>>()?;
+    let (&[white, black], after_moves) = values.split_first_chunk::<2>()?;
+    if after_moves.len() != plies {
+        return None;
+    }
+    Some(Clocks {
+        white,
+        black,
+        increment: secs(increment)?,
+        base: secs(base)?,
+        after_moves: after_moves.to_vec(),
     })
 }
 

@@ -62,6 +62,16 @@ impl Controller {
             .flatten()
     }
 
+    /// Gives a game played on from Saved games its clocks back (the computer, if on move,
+    /// thinks again with its time).
+    pub fn resume_clock(&mut self, clock: GameClock) {
+        self.set_clock(Some(clock));
+        if self.is_computer_thinking() {
+            self.cancel_thinking();
+            self.after_change();
+        }
+    }
+
     /// The host's clocks after a reconnect (`None`: untimed).
     pub fn network_clock(&mut self, clock: Option<LanClock>) {
         if self.partner().is_none() {
