@@ -3,7 +3,8 @@
 //! `lan.adjourn_after_seconds` (1 s here, set through the real config text) the app offers to
 //! adjourn; adjourned, the game leaves the board for Saved games and the app stops listening.
 //! Saved games → the game → Play on hosts it again, and the same peer resumes it at the exact
-//! position.
+//! position, with the clocks where they stood. Then the same as a guest: the app joins a
+//! protocol host, adjourns when the host is gone, and Play on rejoins that host by itself.
 
 use chesspi::app::App;
 use chesspi::app::controller::Dialog;
@@ -103,20 +104,10 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
         "nobody answers on the game's port"
     );
 
-    // Saved games → the adjourned game → Play on.
-    app.update_controller(|c| {
-        c.action(chesspi::app::controller::Action::Menu);
-        c.dialog_option("games");
-    });
+    // Saved games → the adjourned game (the only one) → Play on.
     let games = app.window().global::<GamesAdapter>();
-    wait("the saved games list", || {
-        games.get_games().row_count() == 1
-    });
-    let row = games.get_games().row_data(0).expect("the adjourned game");
-    assert!(row.title.contains("Peer"), "{}", row.title);
-    games.invoke_game_chosen(row.id.clone());
-    wait("the saved game dialog", || dialog.get_visible());
-    dialog.invoke_option_chosen("resume".into());
+    play_on(&app, &dialog, &games, "Peer");
+    assert_eq!(games.get_games().row_count(), 1);
     wait("the game back, hosted again", || {
         app.with_controller(|c| c.game().moves().len() == 2 && c.partner().is_some())
             && !app.network_addrs().is_empty()
@@ -149,6 +140,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     tap(&app, "g1");
     tap(&app, "f3");
     let mv = peer.next("our next move");
+    as_guest(&app, &dialog, &games);
     assert_eq!(
         (&mv["ply"], &mv["uci"]),
         (&json!(2), &json!("g1f3")),
@@ -158,4 +150,87 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
         mv["clock"].as_u64().is_some_and(|t| t <= white + 3000),
         "{mv}"
     );
+}
+
+/// Saved games → the game with this partner → Play on.
+fn play_on(app: &App, dialog: &DialogAdapter, games: &GamesAdapter, partner: &str) {
+    app.update_controller(|c| {
+        c.action(chesspi::app::controller::Action::Menu);
+        c.dialog_option("games");
+    });
+    wait("the saved games list", || {
+        games
+            .get_games()
+            .iter()
+            .any(|row| row.title.contains(partner))
+    });
+    let row = games
+        .get_games()
+        .iter()
+        .find(|row| row.title.contains(partner))
+        .expect("the adjourned game");
+    games.invoke_game_chosen(row.id.clone());
+    wait("the saved game dialog", || dialog.get_visible());
+    dialog.invoke_option_chosen("resume".into());
+}
+
+/// The app joins a protocol host, which goes away; adjourned and played on, the app dials
+/// the same host again and resumes.
+fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let target = listener.local_addr().expect("addr");
+    let game_id = "00112233445566778899aabbccddeeff";
+    app.update_controller(|c| c.join_network(&target.to_string(), Some("4321")));
+    let mut host = Peer::accept(&listener);
+    let hello = host.next("the hello");
+    assert_eq!(hello["code"], "4321", "{hello}");
+    let welcome = |moves: Vec<&str>| {
+        json!({"type":"welcome","protocol":1,"name":"Host","game":game_id,"you":"black",
+            "start":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "moves":moves,"result":null})
+    };
+    host.send(&welcome(vec![]));
+    host.send(&json!({"type":"move","ply":0,"uci":"e2e4"}));
+    assert_eq!(host.next("the ack"), json!({"type":"ack","ply":0}));
+    wait("the host's move saved", || {
+        app.with_controller(|c| c.game().moves().len() == 1) && app.is_saved()
+    });
+    tap(app, "e7");
+    tap(app, "e5");
+    assert_eq!(host.next("our move")["uci"], "e7e5");
+    host.send(&json!({"type":"ack","ply":1}));
+
+    // The host goes away (and stops listening): the app adjourns.
+    host.stream
+        .shutdown(std::net::Shutdown::Both)
+        .expect("shutdown");
+    drop(host);
+    drop(listener);
+    wait("the offer to adjourn", || {
+        app.with_controller(|c| c.dialog() == Some(&Dialog::Adjourn))
+    });
+    dialog.invoke_option_chosen("adjourn".into());
+    wait("a new game on the board, saved", || {
+        app.with_controller(|c| c.partner().is_none()) && app.is_saved()
+    });
+
+    // The host is back on its address; Play on rejoins it with the game's id.
+    let listener = std::net::TcpListener::bind(target).expect("the same address again");
+    play_on(app, dialog, games, "Host");
+    let mut host = Peer::accept(&listener);
+    let hello = host.next("the resuming hello");
+    assert_eq!(
+        hello["resume"],
+        json!({"game": game_id, "ply": 2}),
+        "{hello}"
+    );
+    host.send(&welcome(vec!["e2e4", "e7e5"]));
+    wait("connected again", || {
+        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+    });
+    host.send(&json!({"type":"move","ply":2,"uci":"g1f3"}));
+    assert_eq!(host.next("the ack"), json!({"type":"ack","ply":2}));
+    wait("the game goes on", || {
+        app.with_controller(|c| c.game().moves().len() == 3)
+    });
 }

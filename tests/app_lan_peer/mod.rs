@@ -33,7 +33,28 @@ pub struct Peer {
 
 impl Peer {
     pub fn connect(addr: std::net::SocketAddr) -> Peer {
-        let stream = TcpStream::connect(addr).expect("connect");
+        Peer::on(TcpStream::connect(addr).expect("connect"))
+    }
+
+    /// The peer as a host: the next connection to `listener`.
+    #[allow(dead_code, reason = "each test file that shares this module uses a part of it")]
+    pub fn accept(listener: &std::net::TcpListener) -> Peer {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        listener.set_nonblocking(true).expect("nonblocking");
+        loop {
+            headless::pump();
+            match listener.accept() {
+                Ok((stream, _)) => {
+                    stream.set_nonblocking(false).expect("blocking");
+                    return Peer::on(stream);
+                }
+                Err(_) if Instant::now() > deadline => panic!("nobody connected"),
+                Err(_) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        }
+    }
+
+    fn on(stream: TcpStream) -> Peer {
         let mut writer = stream.try_clone().expect("clone");
         let reader = BufReader::new(stream.try_clone().expect("clone"));
         let (tx, lines) = mpsc::channel();
