@@ -151,6 +151,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         },
     );
     shoot(&app, &dir, "notice-critical.png")?;
+    // A full screen over the side panel: the notice stays on top.
+    app.update_controller(|c| c.action(Action::NewGame));
+    shoot(&app, &dir, "notice-over-new-game.png")?;
+    app.update_controller(|c| c.new_game_cancel());
 
     // A timed game: 5+3, the player's clock running.
     let app = open(Game::new(), you_white)?;
@@ -248,6 +252,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     });
     shoot(&app, &dir, "network-game.png")?;
+    // The partner gone for longer than `lan.adjourn_after_seconds`: adjourn or keep waiting.
+    app.update_controller(|c| {
+        c.network_link(chesspi::lan::session::LinkState::Lost);
+        c.partner_away_check(std::time::Instant::now() + std::time::Duration::from_secs(600));
+    });
+    shoot(&app, &dir, "network-adjourn.png")?;
     saved_games(&dir)?;
     Ok(())
 }
