@@ -65,3 +65,30 @@ fn a_bad_fen_is_reported() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("invalid FEN"), "{err}");
 }
+
+#[test]
+fn a_bad_new_game_is_a_clear_error() {
+    for (args, message) in [
+        (
+            &["--new", "chess960"][..],
+            "--new takes computer, friend or demo, not 'chess960'",
+        ),
+        (
+            &["--new", "computer", "--clock", "5+61"],
+            "--clock takes minutes+seconds like 5+3 (1-180 minutes, 0-60 seconds), not '5+61'",
+        ),
+        (
+            &["--new", "demo", "--level", "11"],
+            "--level takes 1 to 10, not '11'",
+        ),
+        (&["--clock", "5+3"], "--level and --clock need --new"),
+    ] {
+        let out = chesspi(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    let out = chesspi(&["--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("--new computer|friend|demo"), "{text}");
+}
