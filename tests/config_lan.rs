@@ -4,7 +4,8 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
 
-use chesspi::config::{Config, ConfigError, PairingCode, check_config};
+use chesspi::config::{Config, ConfigError, DEFAULT_ADJOURN_AFTER, PairingCode, check_config};
+use std::time::Duration;
 
 fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse(text, Path::new("test.toml"))
@@ -26,6 +27,8 @@ fn defaults_are_the_documented_ones() {
     assert!(lan.discovery);
     assert!(lan.interfaces.is_empty());
     assert_eq!(lan.code, PairingCode::Random);
+    assert_eq!(lan.adjourn_after, Duration::from_secs(120));
+    assert_eq!(lan.adjourn_after, DEFAULT_ADJOURN_AFTER);
     assert_eq!(
         lan.listen_addrs(),
         ["[::]:7531".parse::<SocketAddr>().unwrap()]
@@ -39,7 +42,8 @@ fn defaults_are_the_documented_ones() {
 fn every_key_can_be_set() {
     let c = parse(
         "[lan]\nname = \"Kitchen\"\nport = 9000\nlisten = [\"127.0.0.1\", \"::1\"]\n\
-         discovery = false\ninterfaces = [\"lo\"]\ncode = \"0042\"\n",
+         discovery = false\ninterfaces = [\"lo\"]\ncode = \"0042\"\n\
+         adjourn_after_seconds = 1\n",
     )
     .unwrap();
     let lan = c.lan;
@@ -58,6 +62,7 @@ fn every_key_can_be_set() {
     assert!(!lan.discovery);
     assert_eq!(lan.interfaces, ["lo"]);
     assert_eq!(lan.code, PairingCode::Fixed("0042".into()));
+    assert_eq!(lan.adjourn_after, Duration::from_secs(1));
 }
 
 #[test]
@@ -88,6 +93,13 @@ fn bad_values_name_key_line_and_column() {
     assert_eq!(e.key(), Some("lan.name"));
     let e = invalid("[lan]\ndiscovery = \"yes\"\n");
     assert_eq!(e.key(), Some("lan.discovery"));
+    for seconds in ["0", "3601"] {
+        let e = invalid(&format!("[lan]\nadjourn_after_seconds = {seconds}\n"));
+        assert_eq!(e.key(), Some("lan.adjourn_after_seconds"), "{seconds}");
+        assert!(e.to_string().contains("1..=3600"), "{e}");
+    }
+    let e = invalid("[lan]\nadjourn_after_seconds = -5\n");
+    assert_eq!(e.key(), Some("lan.adjourn_after_seconds"));
     let e = invalid("[lan]\nhost = \"x\"\n");
     assert!(e.to_string().contains("unknown field `host`"), "{e}");
 }
