@@ -4,11 +4,14 @@
 use chesspi::app::headless;
 use chesspi::app::services::start_battery;
 use chesspi::app::ui::StatusAdapter;
-use chesspi::app::{App, initial_game};
+use chesspi::app::{App, controller::Action, initial_game};
 use chesspi::config::{BatterySourceKind, CommandLine, Config};
 use chesspi::power::ShutdownCommand;
 use slint::ComponentHandle;
 use std::time::Duration;
+
+/// Theme.danger (ui/theme.slint): the critical notice's background.
+const DANGER: (u8, u8, u8) = (0xd9, 0x53, 0x4f);
 
 fn wait(what: &str, mut done: impl FnMut() -> bool) {
     assert!(
@@ -81,6 +84,13 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
         status.get_notice().contains("Switching off in 3 s")
     });
     assert!(status.get_notice_critical());
+    // A screen that covers the side panel (New game) does not hide it: it is drawn on top,
+    // in the danger colour, where the screen's title would be.
+    let top_left = || headless::render().expect("render").0.rgb(6, 6);
+    assert_ne!(top_left(), DANGER, "no notice bar over the board");
+    app.update_controller(|c| c.action(Action::NewGame));
+    assert_eq!(top_left(), DANGER, "the critical notice is hidden by New game");
+    app.update_controller(|c| c.new_game_cancel());
     app.notices().inform("Your rating: 1200 → 1224");
     status.invoke_notice_dismissed();
     assert!(status.get_notice().contains("Switching off in"));
