@@ -8,7 +8,8 @@
 //! and passes, except under CI (`CI` set), where it fails: there it must run.
 
 use chesspi::app::screenshot::square_center;
-use chesspi::storage::{AutosaveStore, GameMode, LoadOutcome};
+use chesspi::storage::GameMode;
+use chesspi::storage::autosave::AUTOSAVE_FILE;
 use chesspi_engine::{Color, Square};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
@@ -220,15 +221,15 @@ impl Peer {
     }
 }
 
-/// The moves of the app's autosave, once it is a network game with this peer.
+/// The moves of the app's autosave, once it is a network game with this peer. Read only:
+/// `AutosaveStore::load` would set aside a file it cannot read, under the running app's feet.
 fn saved_lan_moves(state: &Path) -> Option<Vec<String>> {
-    match AutosaveStore::new(state).load() {
-        LoadOutcome::Restored(saved) => match &saved.mode {
-            GameMode::Lan { local, peer, .. } if *local == Color::White && peer == "Peer" => {
-                Some(saved.game.moves().iter().map(|m| m.to_uci()).collect())
-            }
-            _ => None,
-        },
+    let bytes = std::fs::read(state.join(AUTOSAVE_FILE)).ok()?;
+    let (saved, _) = chesspi::storage::autosave::decode(&bytes).ok()?;
+    match &saved.mode {
+        GameMode::Lan { local, peer, .. } if *local == Color::White && peer == "Peer" => {
+            Some(saved.game.moves().iter().map(|m| m.to_uci()).collect())
+        }
         _ => None,
     }
 }
