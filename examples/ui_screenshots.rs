@@ -89,6 +89,15 @@ fn main() -> Result<(), Box<dyn Error>> {
     // Scholar's mate: you (White) beat the computer.
     let app = open(game("e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7")?, you_white)?;
     shoot(&app, &dir, "game-over.png")?;
+    // Reviewing it, three moves back: the step buttons on the first row.
+    app.update_controller(|c| {
+        c.action(Action::Review);
+        c.action(Action::ReviewLast);
+        for _ in 0..3 {
+            c.action(Action::ReviewBack);
+        }
+    });
+    shoot(&app, &dir, "review.png")?;
 
     // Playing Black against the computer, in check: the board is flipped.
     let you_black = Setup {
