@@ -89,7 +89,11 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
     let top_left = || headless::render().expect("render").0.rgb(6, 6);
     assert_ne!(top_left(), DANGER, "no notice bar over the board");
     app.update_controller(|c| c.action(Action::NewGame));
-    assert_eq!(top_left(), DANGER, "the critical notice is hidden by New game");
+    assert_eq!(
+        top_left(),
+        DANGER,
+        "the critical notice is hidden by New game"
+    );
     app.update_controller(|c| c.new_game_cancel());
     app.notices().inform("Your rating: 1200 → 1224");
     status.invoke_notice_dismissed();
