@@ -37,7 +37,10 @@ impl Peer {
     }
 
     /// The peer as a host: the next connection to `listener`.
-    #[allow(dead_code, reason = "each test file that shares this module uses a part of it")]
+    #[allow(
+        dead_code,
+        reason = "each test file that shares this module uses a part of it"
+    )]
     pub fn accept(listener: &std::net::TcpListener) -> Peer {
         let deadline = Instant::now() + Duration::from_secs(10);
         listener.set_nonblocking(true).expect("nonblocking");
