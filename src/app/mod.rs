@@ -1,5 +1,7 @@
 //! The kiosk app: the window, its controller, the computer player and headless rendering.
 
+pub mod analysis;
+pub mod analysis_worker;
 pub mod clock;
 pub mod computer;
 pub mod controller;

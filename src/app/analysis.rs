@@ -1,0 +1,367 @@
+//! A game's analysis as the review screen uses it, as plain data: the evaluation of every
+//! position (the graph), the class of every move (the marks), the better move at each bad
+//! one, and each side's accuracy. Built from a fresh [`GameAnalysis`] or read back from the
+//! annotated PGN the archive keeps (`{ [%eval 0.17] }`, `$2`, `Nf3 was best.`).
+
+use chesspi_engine::analysis::{Eval, GameAnalysis, MoveClass};
+use chesspi_engine::san::parse_san;
+use chesspi_engine::{Color, Move, Position};
+
+/// The graph's range: evaluations beyond ±6 pawns are drawn at the edge, as mates are.
+pub const GRAPH_CLIP_CP: i32 = 600;
+
+/// What the review screen shows of an analysis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameReview {
+    /// One per position (the start, then after each move); `None` where unknown.
+    pub evals: Vec<Option<Eval>>,
+    /// One per move.
+    pub classes: Vec<MoveClass>,
+    /// One per move: the better move in the position before it, for bad moves.
+    pub better: Vec<Option<Move>>,
+    pub white_accuracy: Option<f64>,
+    pub black_accuracy: Option<f64>,
+}
+
+impl GameReview {
+    pub fn from_analysis(a: &GameAnalysis) -> GameReview {
+        GameReview {
+            evals: a.positions.iter().map(|p| Some(p.eval)).collect(),
+            classes: a.moves.iter().map(|m| m.class).collect(),
+            better: a
+                .moves
+                .iter()
+                .map(|m| {
+                    m.better
+                        .as_ref()
+                        .and_then(|l| l.first().copied())
+                        .filter(|_| m.class.is_bad())
+                })
+                .collect(),
+            white_accuracy: a.white.accuracy,
+            black_accuracy: a.black.accuracy,
+        }
+    }
+
+    /// Reads an analysis back from annotated PGN movetext of the game played from `start`
+    /// with `moves`: `None` unless every move carries an `[%eval]` (an unanalysed game).
+    pub fn from_pgn(
+        text: &str,
+        start: &Position,
+        moves: &[Move],
+        tags: &[(String, String)],
+    ) -> Option<GameReview> {
+        let notes = main_line_notes(text);
+        if moves.is_empty() || notes.len() < moves.len() {
+            return None;
+        }
+        let mut evals = vec![None];
+        let mut classes = Vec::with_capacity(moves.len());
+        let mut better = Vec::with_capacity(moves.len());
+        let mut pos = *start;
+        for (note, &mv) in notes.iter().zip(moves) {
+            evals.push(Some(note.eval?));
+            let class = note
+                .nags
+                .iter()
+                .find_map(|&n| class_of_nag(n))
+                .unwrap_or(MoveClass::Good);
+            classes.push(class);
+            better.push(
+                note.best
+                    .as_deref()
+                    .and_then(|san| parse_san(&pos, san).ok())
+                    .filter(|_| class.is_bad()),
+            );
+            pos.play_unchecked(mv);
+        }
+        let accuracy = |name: &str| {
+            tags.iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, v)| v.parse::<f64>().ok())
+        };
+        Some(GameReview {
+            evals,
+            classes,
+            better,
+            white_accuracy: accuracy("WhiteAccuracy"),
+            black_accuracy: accuracy("BlackAccuracy"),
+        })
+    }
+
+    pub fn moves(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// The graph: one value per position in -1..=1 (White's advantage upward), evaluations
+    /// clipped to ±[`GRAPH_CLIP_CP`], mates at the edge; an unknown one repeats the one before.
+    pub fn graph(&self) -> Vec<f32> {
+        let mut last = 0.0;
+        self.evals
+            .iter()
+            .map(|e| {
+                if let Some(e) = e {
+                    last = graph_value(*e);
+                }
+                last
+            })
+            .collect()
+    }
+
+    /// The class of the move that led to position `ply` (1-based), if known.
+    pub fn class_at(&self, ply: usize) -> Option<MoveClass> {
+        ply.checked_sub(1)
+            .and_then(|i| self.classes.get(i).copied())
+    }
+
+    /// The better move at the bad move that led to position `ply`.
+    pub fn better_at(&self, ply: usize) -> Option<Move> {
+        ply.checked_sub(1)
+            .and_then(|i| self.better.get(i).copied().flatten())
+    }
+
+    /// The ply of the next mistake or blunder after `ply`, from the start again after the
+    /// last one; `None` when the game has none.
+    pub fn next_mistake(&self, ply: usize) -> Option<usize> {
+        let bad: Vec<usize> = (1..=self.moves())
+            .filter(|&p| self.class_at(p).is_some_and(|c| c >= MoveClass::Mistake))
+            .collect();
+        bad.iter()
+            .copied()
+            .find(|&p| p > ply)
+            .or(bad.first().copied())
+    }
+
+    /// The side's accuracy in percent.
+    pub fn accuracy(&self, side: Color) -> Option<f64> {
+        match side {
+            Color::White => self.white_accuracy,
+            Color::Black => self.black_accuracy,
+        }
+    }
+}
+
+/// The mark written after a move of this class: `?!`, `?`, `??`, or nothing.
+pub fn mark(class: MoveClass) -> &'static str {
+    match class {
+        MoveClass::Inaccuracy => "?!",
+        MoveClass::Mistake => "?",
+        MoveClass::Blunder => "??",
+        MoveClass::Best | MoveClass::Good => "",
+    }
+}
+
+/// An evaluation on the graph's scale, -1..=1.
+pub fn graph_value(e: Eval) -> f32 {
+    match e {
+        Eval::Cp(cp) => cp.clamp(-GRAPH_CLIP_CP, GRAPH_CLIP_CP) as f32 / GRAPH_CLIP_CP as f32,
+        Eval::Mate { winner, .. } if winner == Color::White => 1.0,
+        Eval::Mate { .. } => -1.0,
+    }
+}
+
+fn class_of_nag(nag: u8) -> Option<MoveClass> {
+    match nag {
+        6 => Some(MoveClass::Inaccuracy),
+        2 => Some(MoveClass::Mistake),
+        4 => Some(MoveClass::Blunder),
+        _ => None,
+    }
+}
+
+/// What follows one main-line move.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct MoveNote {
+    eval: Option<Eval>,
+    nags: Vec<u8>,
+    /// The SAN of "X was best." in the comment.
+    best: Option<String>,
+}
+
+/// The notes after each main-line move of the first game in `text`, in order. Comments and
+/// NAGs inside variations are skipped; tag lines are skipped.
+fn main_line_notes(text: &str) -> Vec<MoveNote> {
+    let mut notes: Vec<MoveNote> = Vec::new();
+    let mut depth = 0usize;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '[' if !notes.is_empty() || depth > 0 => break,
+            '[' => rest = rest.split_once('\n').map_or("", |(_, r)| r),
+            '{' => {
+                let (comment, after) = rest[1..].split_once('}').unwrap_or((&rest[1..], ""));
+                if depth == 0
+                    && let Some(note) = notes.last_mut()
+                {
+                    read_comment(comment, note);
+                }
+                rest = after;
+            }
+            ';' => rest = rest.split_once('\n').map_or("", |(_, r)| r),
+            '(' => {
+                depth += 1;
+                rest = &rest[1..];
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                rest = &rest[1..];
+            }
+            c if c.is_whitespace() => rest = &rest[c.len_utf8()..],
+            _ => {
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || "{}();".contains(c))
+                    .unwrap_or(rest.len());
+                let word = &rest[..end];
+                rest = &rest[end..];
+                if depth > 0 {
+                    continue;
+                }
+                if let Some(nag) = word.strip_prefix('$') {
+                    if let (Ok(n), Some(note)) = (nag.parse(), notes.last_mut()) {
+                        note.nags.push(n);
+                    }
+                    continue;
+                }
+                if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                    break;
+                }
+                let san = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                if san.is_empty() {
+                    continue;
+                }
+                notes.push(MoveNote::default());
+            }
+        }
+    }
+    notes
+}
+
+fn read_comment(comment: &str, note: &mut MoveNote) {
+    if let Some((_, after)) = comment.split_once("[%eval ")
+        && let Some((value, _)) = after.split_once(']')
+    {
+        note.eval = value.trim().parse().ok();
+    }
+    if let Some((before, _)) = comment.split_once(" was best") {
+        note.best = before.split_whitespace().last().map(str::to_string);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chesspi_engine::pgn::read_games;
+
+    fn review(classes: &[MoveClass]) -> GameReview {
+        GameReview {
+            evals: vec![Some(Eval::Cp(0)); classes.len() + 1],
+            classes: classes.to_vec(),
+            better: vec![None; classes.len()],
+            white_accuracy: None,
+            black_accuracy: None,
+        }
+    }
+
+    #[test]
+    fn graph_values_are_clipped_and_mates_sit_at_the_edge() {
+        let white_mates = Eval::Mate {
+            winner: Color::White,
+            moves: 3,
+        };
+        let black_mates = Eval::Mate {
+            winner: Color::Black,
+            moves: 0,
+        };
+        let cases = [
+            (Eval::Cp(0), 0.0),
+            (Eval::Cp(300), 0.5),
+            (Eval::Cp(-150), -0.25),
+            (Eval::Cp(2000), 1.0),
+            (Eval::Cp(-900), -1.0),
+            (white_mates, 1.0),
+            (black_mates, -1.0),
+        ];
+        for (eval, want) in cases {
+            assert_eq!(graph_value(eval), want, "{eval:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_evaluations_repeat_the_one_before() {
+        let mut r = review(&[MoveClass::Good, MoveClass::Good]);
+        r.evals = vec![None, Some(Eval::Cp(300)), None];
+        assert_eq!(r.graph(), vec![0.0, 0.5, 0.5]);
+    }
+
+    #[test]
+    fn next_mistake_skips_inaccuracies_and_wraps() {
+        use MoveClass::*;
+        let r = review(&[Good, Inaccuracy, Mistake, Best, Blunder, Good]);
+        let cases = [
+            (0, Some(3)),
+            (3, Some(5)),
+            (4, Some(5)),
+            (5, Some(3)),
+            (6, Some(3)),
+        ];
+        for (ply, want) in cases {
+            assert_eq!(r.next_mistake(ply), want, "after ply {ply}");
+        }
+        assert_eq!(review(&[Good, Inaccuracy]).next_mistake(0), None);
+    }
+
+    #[test]
+    fn marks_and_classes_by_ply() {
+        use MoveClass::*;
+        let r = review(&[Blunder, Inaccuracy, Good]);
+        let cases = [
+            (0, None),
+            (1, Some(Blunder)),
+            (2, Some(Inaccuracy)),
+            (4, None),
+        ];
+        for (ply, want) in cases {
+            assert_eq!(r.class_at(ply), want, "ply {ply}");
+        }
+        assert_eq!(
+            [Best, Good, Inaccuracy, Mistake, Blunder].map(mark),
+            ["", "", "?!", "?", "??"]
+        );
+    }
+
+    #[test]
+    fn reads_back_what_the_engine_writes() {
+        let text = "[Event \"x\"]\n[WhiteAccuracy \"81.5\"]\n\n\
+            1. f3 { [%eval 0.10] } 1... e5 { [%eval 0.20] } 2. g4 $4 { [%eval #-1] Blunder. \
+            Nc3 was best. } ( 2. Nc3 Nc6 ) 2... Qh4# { [%eval #-0] } 0-1\n";
+        let game = read_games(text).remove(0).unwrap();
+        let r = GameReview::from_pgn(text, &game.start, &game.moves, &game.tags).unwrap();
+        assert_eq!(r.classes[2], MoveClass::Blunder);
+        assert_eq!(r.classes[0], MoveClass::Good);
+        assert_eq!(r.evals[1], Some(Eval::Cp(10)));
+        assert_eq!(
+            r.evals[3],
+            Some(Eval::Mate {
+                winner: Color::Black,
+                moves: 1
+            })
+        );
+        let mut before = game.start;
+        for &mv in &game.moves[..2] {
+            before.play_unchecked(mv);
+        }
+        assert_eq!(r.better[2], Some(parse_san(&before, "Nc3").unwrap()));
+        assert_eq!(r.white_accuracy, Some(81.5));
+        assert_eq!(r.black_accuracy, None);
+    }
+
+    #[test]
+    fn an_unannotated_game_has_no_review() {
+        let text = "1. f3 e5 2. g4 Qh4# 0-1\n";
+        let game = read_games(text).remove(0).unwrap();
+        assert_eq!(
+            GameReview::from_pgn(text, &game.start, &game.moves, &game.tags),
+            None
+        );
+    }
+}
