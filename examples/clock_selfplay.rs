@@ -1,14 +1,15 @@
 //! The computer against itself on the app's real clock: measures its time use per move.
 //!
 //! `cargo run --release --example clock_selfplay -- --tc 3+2 --level 10 [--games N]
-//! [--max-moves N]`
+//! [--max-moves N] [--max-think SECONDS]`
 //!
 //! Each side is the app's own computer player ([`ComputerPlayer`], its worker thread and timed
 //! move) with its own hash table; the clocks are the app's [`GameClock`], pressed when an
 //! answer arrives, as the app does. Prints every game and, per control, the average and longest
 //! thinking time of the moves searched (book moves cost nothing and are counted apart), the
 //! least time left at the end of a game, and any flag fall. `--max-moves` ends a game after that
-//! many moves of each side (to measure long controls in part).
+//! many moves of each side (to measure long controls in part). `--max-think` is the config's
+//! `engine.max_think_seconds`, the cap on any move (default: the app's default config; 0: none).
 
 use chesspi::app::clock::{GameClock, TimeControl, clock_text};
 use chesspi::app::computer::{Answer, ComputerPlayer, EngineSettings};
@@ -25,6 +26,7 @@ struct Options {
     level: Level,
     games: u32,
     max_moves: Option<usize>,
+    max_think: Option<Duration>,
 }
 
 fn parse() -> Result<Options, String> {
@@ -32,6 +34,7 @@ fn parse() -> Result<Options, String> {
     let mut level = Level::MAX;
     let mut games = 1;
     let mut max_moves = None;
+    let mut max_think = Some(chesspi::config::Config::default().engine.max_think_time);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -55,6 +58,10 @@ fn parse() -> Result<Options, String> {
             "--max-moves" => {
                 max_moves = Some(value()?.parse().map_err(|_| "--max-moves: a number")?);
             }
+            "--max-think" => {
+                let secs: f64 = value()?.parse().map_err(|_| "--max-think: seconds")?;
+                max_think = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
+            }
             _ => return Err(format!("unknown argument '{arg}'")),
         }
     }
@@ -64,6 +71,7 @@ fn parse() -> Result<Options, String> {
         level,
         games,
         max_moves,
+        max_think,
     })
 }
 
@@ -96,10 +104,11 @@ fn main() {
     let avg = all.iter().sum::<Duration>() / all.len().max(1) as u32;
     let longest = all.iter().max().copied().unwrap_or_default();
     println!(
-        "SUMMARY tc {} level {} games {} searched moves {} (book moves {}): average {:.2} s, \
-         longest {:.2} s, least time left at the end {}, flag falls {}",
+        "SUMMARY tc {} level {} cap {:?} games {} searched moves {} (book moves {}): average \
+         {:.2} s, longest {:.2} s, least time left at the end {}, flag falls {}",
         options.control.label(),
         options.level.number(),
+        options.max_think,
         options.games,
         all.len(),
         book_moves,
@@ -115,7 +124,11 @@ fn main() {
 fn play(options: &Options, number: u32) -> (Vec<Duration>, Duration, bool, usize) {
     let (tx, answers) = mpsc::channel::<Answer>();
     let start = |tx: mpsc::Sender<Answer>| {
-        ComputerPlayer::start(EngineSettings::default(), move |a| {
+        let settings = EngineSettings {
+            max_think_time: options.max_think,
+            ..EngineSettings::default()
+        };
+        ComputerPlayer::start(settings, move |a| {
             let _ = tx.send(a);
         })
         .expect("the computer's thread starts")
