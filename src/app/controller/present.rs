@@ -251,7 +251,7 @@ impl Controller {
             Some(LinkState::Connected) => (tr!("{} is thinking…", name), true),
             Some(LinkState::Reconnecting) => (tr!("Reconnecting to {}…", name), true),
             Some(LinkState::Closed) => (tr!("{} left the game", name), false),
-            _ => (tr!("Connection to {} lost — waiting…", name), true),
+            _ => (tr!("Connection lost — waiting for {}", name), true),
         };
         Status {
             text,
@@ -313,6 +313,16 @@ impl Controller {
             };
         }
         if self.setup.is_partner(turn) {
+            return self.partner_status();
+        }
+        // Our move, but the partner is away: both sides say so (a move made now goes when the
+        // link is back). A piece in hand gets its hints instead.
+        if self.selected.is_none()
+            && self.hint.is_none()
+            && self
+                .partner()
+                .is_some_and(|p| !matches!(p.link, LinkState::Connected | LinkState::Closed))
+        {
             return self.partner_status();
         }
         match self.thinking {

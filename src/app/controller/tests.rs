@@ -631,3 +631,32 @@ fn the_opening_book_setting_goes_with_the_computers_next_move() {
     c.start(c.setup(), Game::new());
     assert_eq!(book_of_request(&mut c), Some(false));
 }
+
+#[test]
+fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
+    use crate::lan::session::LinkState;
+    let mut c = Controller::new(Setup {
+        mode: Mode::Network {
+            local: Color::White,
+        },
+        level: Level::DEFAULT,
+    });
+    let link = crate::storage::LanLink {
+        game_id: "g".into(),
+        host: None,
+    };
+    c.network_paired("Kitchen", Color::White, Game::new(), link, None);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+    c.network_link(LinkState::Lost);
+    // Our move: the connection is what matters now.
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    // With a piece in hand, the hints come back.
+    let e2 = c.square_at(4, 6);
+    c.press(e2);
+    c.release(e2, false);
+    assert_eq!(c.status().text, "Tap where the pawn should go");
+    c.network_link(LinkState::Connected);
+    c.press(e2);
+    c.release(e2, false);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+}
