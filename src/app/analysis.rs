@@ -151,11 +151,37 @@ pub fn mark(class: MoveClass) -> &'static str {
     }
 }
 
+/// White's area of the graph as SVG path commands in a 1000 x 100 box: from the bottom up
+/// to each value (-1 at the bottom, 1 at the top), evenly across; "" without values.
+pub fn area_path(values: &[f32]) -> String {
+    if values.is_empty() {
+        return String::new();
+    }
+    let last = (values.len() - 1).max(1) as f32;
+    let mut path = String::from("M 0 100");
+    for (i, v) in values.iter().enumerate() {
+        let x = i as f32 * 1000.0 / last;
+        let y = 50.0 - v.clamp(-1.0, 1.0) * 50.0;
+        path.push_str(&format!(" L {x:.1} {y:.1}"));
+    }
+    if values.len() == 1 {
+        path.push_str(&format!(
+            " L 1000 {:.1}",
+            50.0 - values[0].clamp(-1.0, 1.0) * 50.0
+        ));
+    }
+    path.push_str(" L 1000 100 Z");
+    path
+}
+
 /// An evaluation on the graph's scale, -1..=1.
 pub fn graph_value(e: Eval) -> f32 {
     match e {
         Eval::Cp(cp) => cp.clamp(-GRAPH_CLIP_CP, GRAPH_CLIP_CP) as f32 / GRAPH_CLIP_CP as f32,
-        Eval::Mate { winner, .. } if winner == Color::White => 1.0,
+        Eval::Mate {
+            winner: Color::White,
+            ..
+        } => 1.0,
         Eval::Mate { .. } => -1.0,
     }
 }
@@ -283,6 +309,21 @@ mod tests {
         ];
         for (eval, want) in cases {
             assert_eq!(graph_value(eval), want, "{eval:?}");
+        }
+    }
+
+    #[test]
+    fn the_white_area_runs_from_the_bottom_through_every_value() {
+        let cases: [(&[f32], &str); 3] = [
+            (&[], ""),
+            (
+                &[0.0, 1.0, -1.0],
+                "M 0 100 L 0.0 50.0 L 500.0 0.0 L 1000.0 100.0 L 1000 100 Z",
+            ),
+            (&[0.5], "M 0 100 L 0.0 25.0 L 1000 25.0 L 1000 100 Z"),
+        ];
+        for (values, want) in cases {
+            assert_eq!(area_path(values), want, "{values:?}");
         }
     }
 

@@ -1,6 +1,7 @@
 //! The kiosk app: the window, its controller, the computer player and headless rendering.
 
 pub mod analysis;
+mod analysis_link;
 pub mod analysis_worker;
 pub mod clock;
 pub mod computer;
@@ -116,6 +117,8 @@ struct Shell {
     clock_timer: slint::Timer,
     /// Offers to adjourn a network game once the partner has been away long enough.
     adjourn_timer: slint::Timer,
+    /// Game analysis on its worker thread.
+    analysis: analysis_link::AnalysisLink,
 }
 
 /// The pause between two demo games, to see how the last one ended.
@@ -223,6 +226,7 @@ impl App {
             network: None,
             clock_timer: slint::Timer::default(),
             adjourn_timer: slint::Timer::default(),
+            analysis: analysis_link::AnalysisLink::new(),
         }));
         let app = App { window, shell };
         app.connect();
@@ -357,6 +361,7 @@ impl App {
         self.connect_new_game();
         self.connect_games();
         self.connect_editor();
+        analysis_link::connect(&Rc::downgrade(&self.shell), &self.window);
     }
 
     /// A callback that changes the controller and shows the result.

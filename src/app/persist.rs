@@ -228,7 +228,12 @@ pub struct SaveReport {
 #[derive(Debug)]
 pub enum Opened {
     /// To step through: the replayed game and its header.
-    Review { game: Box<Game>, header: GameHeader },
+    Review {
+        game: Box<Game>,
+        header: GameHeader,
+        /// Its stored analysis, if it has one.
+        review: Option<Box<crate::app::analysis::GameReview>>,
+    },
     /// To play on.
     Resume(Box<SavedGame>),
 }
@@ -249,6 +254,8 @@ pub enum Report {
     Deleted(Result<(), String>),
     /// The export's outcome, in words for the user.
     Exported(Result<String, String>),
+    /// An analysis was written into a saved game (or why not).
+    Annotated(Result<(), String>),
     /// Device settings were stored (or why not).
     SettingsSaved(Result<(), String>),
 }
@@ -267,6 +274,10 @@ enum Job {
         id: String,
     },
     Export,
+    Annotate {
+        game_id: u64,
+        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
+    },
     Settings {
         settings: DeviceSettings,
         admin: Box<Config>,
@@ -467,6 +478,23 @@ impl Saver {
         self.send(Job::ListGames);
     }
 
+    /// Writes a finished analysis into the saved game `saved` (an archive id), or into the
+    /// stored copy of the game on the board when `None` ([`Report::Annotated`]).
+    pub fn annotate(
+        &self,
+        saved: Option<&str>,
+        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
+    ) {
+        let game_id = match saved {
+            Some(id) => match GameId::parse(id) {
+                Some(id) => id.game(),
+                None => return log::error!("cannot store the analysis: no saved game {id}"),
+            },
+            None => self.identity.id,
+        };
+        self.send(Job::Annotate { game_id, analysis });
+    }
+
     /// Asks for a saved game, to review or to play on ([`Report::Opened`]).
     pub fn open(&self, id: String, resume: bool) {
         self.send(Job::Open { id, resume });
@@ -559,6 +587,12 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
             Job::Open { id, resume } => Report::Opened(state.open(&id, resume)),
             Job::Delete { id } => Report::Deleted(state.delete(&id)),
             Job::Export => Report::Exported(state.export()),
+            Job::Annotate { game_id, analysis } => Report::Annotated(
+                state
+                    .archive()
+                    .and_then(|a| a.annotate(game_id, &analysis).map_err(|e| e.to_string()))
+                    .map(|id| log::info!("analysis stored in saved game {id}")),
+            ),
             Job::Settings { settings, admin } => Report::SettingsSaved(
                 state
                     .stores
@@ -621,9 +655,16 @@ impl SaverState {
         }
         let archived = archive.load(&id).map_err(|e| e.to_string())?;
         let game = archived.replay().map_err(|e| e.to_string())?;
+        // An analysed game shows its analysis without analysing again.
+        let review = archive.read_text(&id).ok().and_then(|text| {
+            let pgn = &archived.pgn;
+            crate::app::analysis::GameReview::from_pgn(&text, &pgn.start, &pgn.moves, &pgn.tags)
+                .map(Box::new)
+        });
         Ok(Opened::Review {
             game: Box::new(game),
             header: archived.header,
+            review,
         })
     }
 

@@ -387,6 +387,9 @@ pub fn show_battery_level(window: &AppWindow, battery: &BatteryStatus) {
         }
         None => status.set_battery_visible(false),
     }
+    window
+        .global::<super::ui::AnalysisAdapter>()
+        .invoke_power_changed();
     if let BatteryStatus::Fault(fault) = battery {
         log::warn!("{fault}");
     }
@@ -414,8 +417,14 @@ fn start_power(app: &App, config: &Config) -> Option<crate::power::watcher::Powe
             PowerEvent::Screen(state) => {
                 w.global::<StatusAdapter>()
                     .set_screen_asleep(state != ScreenState::Awake);
+                w.global::<super::ui::AnalysisAdapter>()
+                    .invoke_power_changed();
             }
-            PowerEvent::Woke { .. } => w.global::<StatusAdapter>().set_screen_asleep(false),
+            PowerEvent::Woke { .. } => {
+                w.global::<StatusAdapter>().set_screen_asleep(false);
+                w.global::<super::ui::AnalysisAdapter>()
+                    .invoke_power_changed();
+            }
             PowerEvent::ShutdownRequested => w.global::<GameAdapter>().invoke_power_key(),
         });
     });

@@ -158,6 +158,13 @@ pub(super) fn run_effects(
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
             Effect::MoveNow => s.computer.move_now(),
+            Effect::Analyse { id, start, moves } => {
+                super::analysis_link::start(s, window, id, start, moves);
+            }
+            Effect::CancelAnalysis => super::analysis_link::cancel(s),
+            Effect::StoreAnalysis { saved, analysis } => {
+                super::analysis_link::store(s, saved, analysis);
+            }
             Effect::Lan(request) => match &s.network {
                 Some(net) => net.request(request, s.controller.clock_after_last_move()),
                 None => log::warn!("a network request without network play: {request:?}"),
@@ -375,13 +382,20 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
                 saving.games = rows.into_iter().map(|r| r.choice).collect();
             }
         }
-        Report::Opened(Ok(Opened::Review { game, header })) => {
+        Report::Opened(Ok(Opened::Review {
+            game,
+            header,
+            review,
+        })) => {
             games_screen.set_visible(false);
             let result = games::result_card(&header);
             update(rc, win, |c| {
                 c.view_saved(*game, &header.white, &header.black, result);
+                c.saved_opened(header.id.as_str(), review.map(|r| *r));
             });
         }
+        Report::Annotated(Err(e)) => log::error!("cannot store the analysis: {e}"),
+        Report::Annotated(Ok(())) => {}
         Report::Opened(Ok(Opened::Resume(saved))) => match persist::restored_setup(&saved.mode) {
             Some((setup, lan)) => {
                 games_screen.set_visible(false);

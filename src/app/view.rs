@@ -1,15 +1,17 @@
 //! Turns the controller's plain description of the screen into Slint models, touching only
 //! what changed so the software renderer repaints as little as possible.
 
+use super::analysis::{area_path, mark};
 use super::clock::TimeControl;
 use super::controller::{CellView, Controller, MoveListRow, PlayerInfo};
 use super::mode::{ModeChoice, NetworkRole};
 use super::ui::{
-    ActionView, AppWindow, DialogAdapter, GameAdapter, KeypadAdapter, ModeView, MoveRow,
-    NewGameAdapter, OptionView, PlayerView, SquareView, StatusAdapter,
+    ActionView, AnalysisAdapter, AppWindow, DialogAdapter, GameAdapter, GraphMark, KeypadAdapter,
+    ModeView, MoveRow, NewGameAdapter, OptionView, PlayerView, SquareView, StatusAdapter,
 };
 use crate::lan::session::LinkState;
 use crate::tr;
+use chesspi_engine::analysis::MoveClass;
 use chesspi_engine::{Color, Piece, Role};
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -81,7 +83,56 @@ fn move_row(r: &MoveListRow) -> MoveRow {
         black: r.black.as_deref().unwrap_or("").into(),
         white_current: r.white_current,
         black_current: r.black_current,
+        white_mark: r.white_class.map_or("", mark).into(),
+        white_kind: r.white_class.map_or(0, mark_kind),
+        black_mark: r.black_class.map_or("", mark).into(),
+        black_kind: r.black_class.map_or(0, mark_kind),
     }
+}
+
+/// The mark's kind for its colour: 1 inaccuracy, 2 mistake, 3 blunder, 0 none.
+fn mark_kind(class: MoveClass) -> i32 {
+    match class {
+        MoveClass::Inaccuracy => 1,
+        MoveClass::Mistake => 2,
+        MoveClass::Blunder => 3,
+        MoveClass::Best | MoveClass::Good => 0,
+    }
+}
+
+/// The evaluation graph, its progress and verdict, and the accuracies.
+fn refresh_analysis(window: &AppWindow, c: &Controller) {
+    let adapter = window.global::<AnalysisAdapter>();
+    let Some(a) = c
+        .analysis_view()
+        .filter(|_| c.is_reviewing() || c.game().is_over())
+    else {
+        adapter.set_visible(false);
+        adapter.set_accuracy(SharedString::new());
+        return;
+    };
+    let moves = a.graph.len().saturating_sub(1).max(1) as f32;
+    adapter.set_visible(true);
+    adapter.set_running(a.progress.is_some());
+    adapter.set_progress(a.progress.unwrap_or(1.0));
+    adapter.set_white_area(area_path(&a.graph).into());
+    adapter.set_current(if a.graph.is_empty() {
+        0.0
+    } else {
+        a.ply as f32 / moves
+    });
+    let marks: Vec<GraphMark> = a
+        .marks
+        .iter()
+        .map(|&(ply, class)| GraphMark {
+            x: ply as f32 / moves,
+            y: a.graph.get(ply).copied().unwrap_or(0.0),
+            blunder: class == MoveClass::Blunder,
+        })
+        .collect();
+    adapter.set_marks(ModelRc::new(VecModel::from(marks)));
+    adapter.set_line(a.line.into());
+    adapter.set_accuracy(a.accuracy.into());
 }
 
 /// The models the window shows, kept between refreshes so unchanged rows are not touched.
@@ -253,6 +304,8 @@ impl ViewModels {
             }
             None => game.set_game_over(false),
         }
+
+        refresh_analysis(window, c);
 
         match c.pending_promotion() {
             Some(_) => {

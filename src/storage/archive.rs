@@ -424,6 +424,37 @@ impl Archive {
         Ok(id)
     }
 
+    /// Writes the analysis into the newest stored file of game `game_id`, in place (its id
+    /// and place in the list stay): `[%eval]` comments, NAGs, better lines and the accuracy
+    /// tags, as lichess exports them. Returns its id.
+    ///
+    /// # Errors
+    /// [`ArchiveError::NotFound`] when no file of that game holds the analysed moves; errors
+    /// of [`Archive::load`]; I/O errors.
+    pub fn annotate(
+        &self,
+        game_id: u64,
+        analysis: &chesspi_engine::analysis::GameAnalysis,
+    ) -> Result<GameId, ArchiveError> {
+        let id = self
+            .entries()?
+            .into_iter()
+            .filter(|id| id.game() == game_id)
+            .max_by_key(GameId::number)
+            .ok_or_else(|| ArchiveError::NotFound(GameId(format!("{game_id:016x}"))))?;
+        let stored = self.load(&id)?;
+        let moves: Vec<_> = analysis.moves.iter().map(|m| m.mv).collect();
+        if stored.pgn.moves != moves || stored.pgn.start != analysis.start {
+            return Err(ArchiveError::NotFound(id));
+        }
+        let text = analysis
+            .to_pgn_of(&stored.pgn)
+            .map_err(ArchiveError::Illegal)?;
+        let path = self.dir.join(id.file_name());
+        write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
+        Ok(id)
+    }
+
     /// Removes every file of game `game_id` (the game went back on the board, where the
     /// autosave keeps it). Returns how many were removed.
     ///

@@ -23,10 +23,14 @@ pub enum Action {
     MoveNow,
     /// The reviewed position goes into the position editor.
     SetUp,
+    /// Analyse the finished (or saved) game.
+    Analyse,
+    /// Jump to the next mistake or blunder of the analysed game.
+    NextMistake,
 }
 
 impl Action {
-    const ALL: [Action; 14] = [
+    const ALL: [Action; 16] = [
         Action::NewGame,
         Action::Undo,
         Action::Hint,
@@ -41,6 +45,8 @@ impl Action {
         Action::ReviewDone,
         Action::MoveNow,
         Action::SetUp,
+        Action::Analyse,
+        Action::NextMistake,
     ];
 
     /// Stable id used by the screen.
@@ -60,6 +66,8 @@ impl Action {
             Action::ReviewDone => "done",
             Action::MoveNow => "movenow",
             Action::SetUp => "setup",
+            Action::Analyse => "analyse",
+            Action::NextMistake => "mistake",
         }
     }
 
@@ -83,6 +91,8 @@ impl Action {
             Action::ReviewDone => tr!("Done"),
             Action::MoveNow => tr!("Move now"),
             Action::SetUp => tr!("Set up"),
+            Action::Analyse => tr!("Analyse"),
+            Action::NextMistake => tr!("Next mistake"),
         }
     }
 }
@@ -132,8 +142,11 @@ impl Controller {
             Action::ReviewLast => self.review = Some(self.game.moves().len()),
             Action::ReviewDone => {
                 self.review = None;
+                self.leave_review_analysis();
                 self.leave_saved();
             }
+            Action::Analyse => self.start_analysis(),
+            Action::NextMistake => self.next_mistake(),
             Action::MoveNow => self.effects.push(Effect::MoveNow),
             Action::SetUp => self.open_editor(),
         }
@@ -170,6 +183,7 @@ impl Controller {
             return;
         }
         self.cancel_thinking();
+        self.drop_analysis();
         for _ in 0..count {
             self.game.undo();
         }
@@ -194,17 +208,26 @@ impl Controller {
             primary,
         };
         let moves = self.game.moves().len();
-        // Seven buttons: the four steps on the first row (see ui/side-panel.slint).
+        // Seven or eight buttons: the four steps on the first row (see ui/side-panel.slint).
         if let Some(ply) = self.review {
-            return vec![
+            let mut items = vec![
                 item(Action::ReviewFirst, ply > 0, false),
                 item(Action::ReviewBack, ply > 0, false),
                 item(Action::ReviewForward, ply < moves, false),
                 item(Action::ReviewLast, ply < moves, false),
+            ];
+            // A finished or saved game: "Analyse", then "Next mistake" once analysed.
+            if self.has_analysis() {
+                items.push(item(Action::NextMistake, self.has_mistakes(), false));
+            } else if self.can_analyse() {
+                items.push(item(Action::Analyse, true, false));
+            }
+            items.extend([
                 item(Action::Flip, true, false),
                 item(Action::SetUp, true, false),
                 item(Action::ReviewDone, true, true),
-            ];
+            ]);
+            return items;
         }
         let can_undo = self.undo_count() > 0 || self.can_ask_takeback();
         if self.game.is_over() {
@@ -212,6 +235,7 @@ impl Controller {
                 item(Action::NewGame, true, true),
                 item(Action::Review, moves > 0, false),
                 item(Action::Undo, can_undo, false),
+                item(Action::Analyse, self.analysable(), false),
                 item(Action::Flip, true, false),
                 item(Action::Menu, true, false),
             ];

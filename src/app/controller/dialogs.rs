@@ -160,6 +160,13 @@ impl Controller {
                 id: g.id,
                 resume: false,
             }),
+            (Dialog::SavedGame(g), "analyse") => {
+                self.analyse_on_open = true;
+                self.effects.push(Effect::OpenSaved {
+                    id: g.id,
+                    resume: false,
+                });
+            }
             (Dialog::SavedGame(g), "resume") => self.effects.push(Effect::OpenSaved {
                 id: g.id,
                 resume: true,
@@ -526,6 +533,7 @@ fn saved_game_view(g: &SavedGameChoice) -> DialogView {
             !g.unfinished,
             false,
         ));
+        options.push(option("analyse", &tr!("Analyse"), false, false));
     }
     if g.unfinished && g.readable {
         options.push(option("resume", &tr!("Play on"), true, false));

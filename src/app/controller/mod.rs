@@ -16,6 +16,7 @@
 //! - [`present`]: what the screen shows (cells, player lines, move rows, status and result
 //!   texts) — the one place the screen's words are made.
 
+mod analysis;
 mod board;
 mod buttons;
 mod dialogs;
@@ -31,6 +32,7 @@ mod tests;
 mod thinking;
 mod timing;
 
+pub use analysis::AnalysisView;
 pub use buttons::{Action, ActionItem};
 pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
@@ -77,6 +79,21 @@ pub enum Effect {
     MoveNow,
     /// Host, browse, join or stop (finding a partner).
     Network(NetworkEffect),
+    /// Analyse this game on the analysis worker; reports come back through
+    /// [`Controller::analysis_report`] with the same id.
+    Analyse {
+        id: u64,
+        start: Position,
+        moves: Vec<Move>,
+    },
+    /// Stop the analysis in progress at once.
+    CancelAnalysis,
+    /// Keep a finished analysis with the game: the saved game `saved` (archive id), or the
+    /// game on the board when `None`.
+    StoreAnalysis {
+        saved: Option<String>,
+        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
+    },
 }
 
 /// The state of the game screen.
@@ -124,6 +141,10 @@ pub struct Controller {
     editor: Option<editor::Editor>,
     /// The partner away this long: the game may be adjourned.
     adjourn_after: std::time::Duration,
+    /// The analysis of the game on the board (running or done).
+    analysis: Option<analysis::Analysing>,
+    /// "Analyse" was chosen for a saved game: analyse it once it is open.
+    analyse_on_open: bool,
     effects: Vec<Effect>,
 }
 
@@ -163,6 +184,8 @@ impl Controller {
             last_code_target: None,
             editor: None,
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
+            analysis: None,
+            analyse_on_open: false,
             effects: Vec::new(),
         };
         c.after_change();
@@ -271,6 +294,7 @@ impl Controller {
     /// Replaces the game (a new game, or one restored from disk).
     pub fn start(&mut self, setup: Setup, game: Game) {
         self.cancel_thinking();
+        self.drop_analysis();
         self.viewing = None;
         self.serial += 1;
         self.game = game;

@@ -59,6 +59,9 @@ pub struct MoveListRow {
     /// Which of the two moves is the one shown on the board.
     pub white_current: bool,
     pub black_current: bool,
+    /// The analysis's verdict on each move, once analysed.
+    pub white_class: Option<chesspi_engine::analysis::MoveClass>,
+    pub black_class: Option<chesspi_engine::analysis::MoveClass>,
 }
 
 /// How the game ended, in the screen's words.
@@ -74,6 +77,8 @@ impl Controller {
         let pos = self.shown_position();
         let last = self.shown_last_move();
         let check_square = pos.is_check().then(|| pos.king_of(pos.turn()));
+        // At a bad move of an analysed game, the better move is shown as a hint.
+        let hint = self.hint.or_else(|| self.shown_better_move());
         let targets: Vec<Move> = match (self.selected, self.review) {
             (Some(from), None) => self.legal_from(from),
             _ => Vec::new(),
@@ -91,7 +96,7 @@ impl Controller {
                 selected: self.selected == Some(sq) && self.review.is_none(),
                 last_move: last.is_some_and(|m| m.from() == sq || m.to() == sq),
                 check: check_square == Some(sq),
-                hint: self.hint.is_some_and(|m| m.from() == sq || m.to() == sq),
+                hint: hint.is_some_and(|m| m.from() == sq || m.to() == sq),
                 target,
                 capture: target
                     && (piece.is_some()
@@ -185,6 +190,8 @@ impl Controller {
                     black: None,
                     white_current: false,
                     black_current: false,
+                    white_class: None,
+                    black_class: None,
                 });
             }
             if let Some(row) = rows.last_mut() {
@@ -192,10 +199,12 @@ impl Controller {
                     Color::White => {
                         row.white = Some(san);
                         row.white_current = current;
+                        row.white_class = self.class_at(i + 1);
                     }
                     Color::Black => {
                         row.black = Some(san);
                         row.black_current = current;
+                        row.black_class = self.class_at(i + 1);
                     }
                 }
             }

@@ -13,6 +13,8 @@ pub(super) struct Viewing {
     pub(super) game: Game,
     pub(super) setup: Setup,
     pub(super) flipped: bool,
+    /// Its archive id, once known (the analysis is stored there).
+    pub(super) id: Option<String>,
 }
 
 impl Controller {
@@ -57,6 +59,7 @@ impl Controller {
         // Back to the current game first, then stop whatever it asked the computer for.
         self.leave_saved();
         self.cancel_thinking();
+        self.drop_analysis();
         let current = std::mem::replace(&mut self.game, game);
         self.viewing = Some(Viewing {
             white: white.to_string(),
@@ -65,6 +68,7 @@ impl Controller {
             game: current,
             setup: self.setup,
             flipped: self.flipped,
+            id: None,
         });
         self.selected = None;
         self.press = None;
@@ -76,9 +80,25 @@ impl Controller {
         self.review = Some(0);
     }
 
+    /// The saved game under review is `id` in the archive, with its stored analysis if it
+    /// has one; "Analyse" from the saved games list starts one if not.
+    pub fn saved_opened(&mut self, id: &str, review: Option<crate::app::analysis::GameReview>) {
+        let Some(v) = self.viewing.as_mut() else {
+            return;
+        };
+        v.id = Some(id.to_string());
+        match review {
+            Some(review) => self.set_stored_review(review),
+            None if self.analyse_on_open => self.start_analysis(),
+            None => {}
+        }
+        self.analyse_on_open = false;
+    }
+
     /// Puts the current game back after reviewing a saved one.
     pub(super) fn leave_saved(&mut self) {
         if let Some(v) = self.viewing.take() {
+            self.drop_analysis();
             self.game = v.game;
             self.setup = v.setup;
             self.flipped = v.flipped;
