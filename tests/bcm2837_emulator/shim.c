@@ -10,20 +10,42 @@
  *   Writes to the mapped page are trapped (page read-only, SIGSEGV), stepped over one
  *   instruction (x86 trap flag, SIGTRAP) and then looked at.
  * - GPLEV0: a pin the test does not drive reads as its pull (up: 1, down or off: 0).
+ * The pull latch needs the x86 trap flag: built for another architecture (aarch64, for the
+ * booted device in tests/device/boot_test.py) the shim only answers the chip ioctl, and GPLEV0
+ * is whatever the test writes into the register file.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/types.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #define GPIO_GET_CHIPINFO_IOCTL 0x8044B401UL
+
+struct gpiochip_info {
+    char name[32];
+    char label[32];
+    uint32_t lines;
+};
+
+static int fd_is(int fd, const char *path) {
+    char link[64], target[256];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n < 0)
+        return 0;
+    target[n] = 0;
+    return strcmp(target, path) == 0;
+}
+
+#if defined(__x86_64__)
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <ucontext.h>
+
 #define PAGE 4096
 /* Register indexes (32-bit words). */
 #define GPLEV0 (0x34 / 4)
@@ -37,25 +59,9 @@
 #define PINS 28
 #define TRAP_FLAG 0x100
 
-struct gpiochip_info {
-    char name[32];
-    char label[32];
-    uint32_t lines;
-};
-
 static volatile uint32_t *regs;
 static uint32_t clock_before;
 static int stepping;
-
-static int fd_is(int fd, const char *path) {
-    char link[64], target[256];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, target, sizeof target - 1);
-    if (n < 0)
-        return 0;
-    target[n] = 0;
-    return strcmp(target, path) == 0;
-}
 
 static void update_levels(void) {
     volatile uint8_t *pull = (volatile uint8_t *)regs + PAD_PULL;
@@ -127,6 +133,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
     return mmap(addr, len, prot, flags, fd, off);
 }
+#endif /* __x86_64__ */
 
 int ioctl(int fd, unsigned long request, ...) {
     static int (*real)(int, unsigned long, ...);

@@ -3,7 +3,8 @@
 (scripts/device-run) and uses it as a person would, through QMP only: looks at the KMS screen
 (screendump), touches it (virtio-multitouch events). The serial console's root shell
 (chesspi.test_console) is used only to read what the system says about itself (journal, unit
-state, processes) and to load the display driver late.
+state, processes), to load the display driver late, and in the battery step to set up the
+emulated GPIO and write the comparators' levels into its registers.
 
 Run by scripts/test-device; Python 3 standard library only. Pictures go to
 target/device/test/. Exit status 0 when every check passed.
@@ -524,6 +525,216 @@ def power_key(start_ref, pawn_light, timings):
     dev.kill()
 
 
+# --- The battery through rppal on the device --------------------------------------------------
+
+# What the guest needs for the app's `gpio` source to run rppal's own code against emulated
+# BCM2837 registers (PLATFORM-NOTES, "rppal without a Pi"); written into the test's copy of the
+# disk only, and switched on by a runtime drop-in (/run: gone at the next boot).
+BATTERY_DIR = "/usr/local/lib/chesspi-battery-test"
+BATTERY_GRACE_S = 15
+BATTERY_CONFIG = f"""# scripts/test-device's battery step: the gpio source, quick to follow the test
+[battery]
+source = "gpio"
+poll_interval_ms = 200
+debounce_ms = 500
+rise_delay_seconds = 0
+critical_grace_seconds = {BATTERY_GRACE_S}
+
+[battery.gpio]
+full = {{ pin = 5, active = "high", pull = "off" }}
+above_two_thirds = {{ pin = 6, active = "high", pull = "off" }}
+above_one_third = {{ pin = 13, active = "high", pull = "off" }}
+above_cutoff = {{ pin = 19, active = "high", pull = "off" }}
+"""
+# Only what the emulation needs, on top of the product's unit: the test's config; the shim
+# answering rppal's gpiochip query (the virt kernel has no GPIO subsystem); a Pi 3 B's
+# /proc/cpuinfo, from which rppal identifies the board. The registers are a regular file at
+# /dev/gpiomem (not a device node: DevicePolicy= does not apply to it).
+BATTERY_DROP_IN = f"""[Service]
+ExecStart=
+ExecStart=/usr/bin/chesspi --config {BATTERY_DIR}/chesspi.toml
+Environment=LD_PRELOAD={BATTERY_DIR}/gpiochip-shim.so
+BindReadOnlyPaths={BATTERY_DIR}/cpuinfo:/proc/cpuinfo
+"""
+BATTERY_CPUINFO = ("processor\t: 0\nHardware\t: BCM2835\nRevision\t: a02082\n"
+                   "Model\t\t: Raspberry Pi 3 Model B Rev 1.2\n")
+# GPLEV0 (offset 0x34) for each level: the comparators on BCM 5 (4.1 V), 6 (3.7 V), 13 (3.3 V)
+# and 19 (3.0 V), active high; the icon's fill colour at that level.
+BATTERY_LEVELS = [
+    ("full", (1 << 5) | (1 << 6) | (1 << 13) | (1 << 19), "accent"),
+    ("high", (1 << 6) | (1 << 13) | (1 << 19), "accent"),
+    ("medium", (1 << 13) | (1 << 19), "accent"),
+    ("low", 1 << 19, "warning"),
+    ("critical", 0, "danger"),
+]
+THEME = {"accent": (91, 180, 80), "warning": (224, 165, 38), "danger": (217, 83, 79)}
+STATUS_BAR = 26  # the side panel's status bar: the top 26 px right of the board
+
+
+def near(pixel, colour, tolerance=30):
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
+
+
+def battery_icon(png):
+    """The battery icon's fill in the status bar: (width in px, colour name), or None."""
+    _, _, rows = png
+    columns = {}
+    for y in range(STATUS_BAR):
+        row = rows[y]
+        for x in range(BOARD, 800):
+            pixel = row[x * 3:x * 3 + 3]
+            for name, colour in THEME.items():
+                if near(pixel, colour):
+                    columns.setdefault(x, []).append(name)
+    filled = [x for x, names in columns.items() if len(names) >= 2]
+    if not filled:
+        return None
+    names = [n for x in filled for n in columns[x]]
+    return max(filled) - min(filled) + 1, max(set(names), key=names.count)
+
+
+def icon_pixels(png):
+    _, _, rows = png
+    return [r[(800 - 60) * 3:] for r in rows[:STATUS_BAR]]
+
+
+def notice_pixels(png, colour):
+    """Pixels of a notice bar's colour in the side panel below its status bar."""
+    _, _, rows = png
+    return sum(1 for y in range(STATUS_BAR, 480) for x in range(BOARD, 800)
+               if near(rows[y][x * 3:x * 3 + 3], THEME[colour], 12))
+
+
+def battery_overlay(disk):
+    """Writes the shim (built for aarch64), the Pi's cpuinfo, the config and the drop-in into
+    BATTERY_DIR on the disk copy, without mounting it."""
+    files = os.path.join(OUT, "battery-files")
+    os.makedirs(files, exist_ok=True)
+    subprocess.run([os.environ.get("CHESSPI_AARCH64_CC", "aarch64-linux-gnu-gcc"), "-shared",
+                    "-fPIC", "-O2", "-Wall", "-o", os.path.join(files, "gpiochip-shim.so"),
+                    os.path.join(ROOT, "tests", "bcm2837_emulator", "shim.c"), "-ldl"],
+                   check=True)
+    for name, text in (("cpuinfo", BATTERY_CPUINFO), ("chesspi.toml", BATTERY_CONFIG),
+                       ("battery-test.conf", BATTERY_DROP_IN)):
+        with open(os.path.join(files, name), "w") as f:
+            f.write(text)
+    commands = [f"mkdir {BATTERY_DIR}"] + [
+        f"write {os.path.join(files, n)} {BATTERY_DIR}/{n}"
+        for n in ("gpiochip-shim.so", "cpuinfo", "chesspi.toml", "battery-test.conf")]
+    script = os.path.join(files, "debugfs.cmd")
+    with open(script, "w") as f:
+        f.write("\n".join(commands) + "\n")
+    subprocess.run(["debugfs", "-w", "-f", script, disk], check=True, capture_output=True)
+
+
+def set_levels(dev, bits):
+    """Writes GPLEV0 in the register file, as the comparators would drive the pins."""
+    data = "".join(f"\\x{b:02x}" for b in bits.to_bytes(4, "little"))
+    dev.sh(f"printf '{data}' | dd of=/dev/gpiomem bs=1 seek=52 count=4 conv=notrunc status=none")
+
+
+def battery(start_ref, timings):
+    """The app's gpio source through rppal in the booted device: the icon follows the
+    comparators down to critical, the red notice, the shutdown by itself with the game saved."""
+    disk = os.path.join(OUT, "disk-battery.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    battery_overlay(disk)
+    dev = Device(disk, "battery")
+    took, _ = dev.wait_for_screen(start_ref, "board")
+    if not check("battery: the board is on the screen", took is not None):
+        dev.kill()
+        return
+    dev.qmp.touch([centre("e2")], 1)
+    time.sleep(0.4)
+    dev.qmp.touch([centre("e4")], 2)
+    time.sleep(8)  # the computer's reply
+    before = dev.shot("before-battery")
+    hidden = battery_icon(before)
+
+    # The registers (the full level on the comparators), the chip, the drop-in; a restart.
+    full = BATTERY_LEVELS[0][1]
+    dev.sh("head -c 4096 /dev/zero > /dev/gpiomem && : > /dev/gpiochip0"
+           " && chown root:gpio /dev/gpiomem /dev/gpiochip0"
+           " && chmod 660 /dev/gpiomem /dev/gpiochip0"
+           f" && mkdir -p /run/systemd/system/chesspi.service.d"
+           f" && cp {BATTERY_DIR}/battery-test.conf /run/systemd/system/chesspi.service.d/")
+    set_levels(dev, full)
+    dev.sh("systemctl daemon-reload && systemctl restart chesspi")
+
+    icons, pictures, seen_after = [], [], []
+    for i, (name, bits, _) in enumerate(BATTERY_LEVELS):
+        if i > 0:
+            set_levels(dev, bits)
+        changed_at = time.time()
+        deadline, icon, png = time.time() + (180 if i == 0 else 30), None, None
+        while time.time() < deadline:
+            png = dev.shot(name)
+            icon = battery_icon(png)
+            if icon is not None and (not icons or icon != icons[-1]):
+                break
+            time.sleep(0.3)
+        seen_after.append(round(time.time() - changed_at, 1))
+        icons.append(icon)
+        pictures.append(png)
+        if name == "critical":
+            critical_at = changed_at
+            if icon is not None:  # the notice may follow the icon by a frame
+                time.sleep(1)
+                png = dev.shot("critical-notice")
+                pictures[-1] = png
+    log(f"battery icons (fill width, colour): {icons}; seen after {seen_after} s")
+    check("battery: no icon before the gpio source can read (the product's config off a Pi)",
+          hidden is None, str(hidden))
+    # The journal of the app started with the test's config (the boot's first start, on the
+    # product's config, says GPIO is unavailable off a Pi).
+    _, said = dev.sh("journalctl --no-pager -o cat _SYSTEMD_INVOCATION_ID=$(systemctl show -p"
+                     " InvocationID --value chesspi) | grep -iE 'battery|gpio' | sed 's/^/J| /'")
+    said = "\n".join(line[3:] for line in said.splitlines() if line.startswith("J| "))
+    denials = journal_denials(dev)
+    check("battery: the app's gpio source read the levels through rppal, nothing denied",
+          "reading the gpio source" in said and "unavailable" not in said
+          and all(f"battery: {n} " in said for n, _, _ in BATTERY_LEVELS) and denials == "",
+          f"{said[-600:]}; denied: {denials}")
+    widths = [icon[0] if icon else None for icon in icons]
+    colours = [icon[1] if icon else None for icon in icons]
+    distinct = all(diff(icon_pixels(a), icon_pixels(b)) > 1.0
+                   for a, b in zip(pictures, pictures[1:]))
+    check("battery: the icon follows the comparators full, high, medium, low, critical",
+          None not in widths and all(a > b for a, b in zip(widths, widths[1:]))
+          and colours == [c for _, _, c in BATTERY_LEVELS] and distinct,
+          f"widths {widths}, colours {colours}")
+    amber, red = notice_pixels(pictures[3], "warning"), notice_pixels(pictures[-1], "danger")
+    check("battery: the low warning (amber bar), then the critical notice (red bar)",
+          amber > 3000 and red > 3000,
+          f"{amber} amber pixels at low, {red} red at critical in the side panel")
+    off = dev.wait_off(BATTERY_GRACE_S + 120)
+    after = time.time() - critical_at
+    check(f"battery: the device powers itself off after the {BATTERY_GRACE_S} s grace",
+          off and after >= BATTERY_GRACE_S, f"QEMU ended {after:.1f} s after critical")
+    timings.update(battery_levels_seen_after_s=seen_after, battery_off_after_critical_s=round(after, 1))
+    if not off:
+        dev.kill()
+        return
+    dev = Device(disk, "battery-again")
+    took, png = dev.wait_for_screen(before, "after")
+    check("battery: after the shutdown the game is there at the next boot", took is not None,
+          f"closest difference {png}" if took is None else f"{took:.1f} s")
+    # The way down, from the journal of the boot before (kept on the disk): critical, the app
+    # runs its shutdown command, then stops under that poweroff, its saves finished.
+    _, said = dev.sh("journalctl -b -1 -u chesspi --no-pager -o cat"
+                     " | grep -iE 'battery|shutdown|stopp|saves' | tail -n 10 | sed 's/^/J| /'")
+    said = [line[3:] for line in said.splitlines() if line.startswith("J| ")]
+    order = [next((i for i, line in enumerate(said) if key in line), -1)
+             for key in ("battery: critical", "running shutdown command", "SIGTERM received",
+                         "ChessPI stopped")]
+    check("battery: the shutdown was clean (the app finished its saves and stopped)",
+          -1 not in order and order == sorted(order)
+          and not any("shutdown failed" in line for line in said), " / ".join(said))
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(60):
+        dev.kill()
+
+
 def late_drm_control(start_ref, timings):
     """The same late driver with modprobe@drm.service masked, as on a system before the fix:
     the DRM core is missing when the service starts, so DeviceAllow=char-drm allows nothing
@@ -560,12 +771,14 @@ def main():
     pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
     empty_dark = square_pixels(start_ref, "e3")
 
-    stages = sys.argv[1:] or ["play", "power-key", "late-drm", "late-drm-control"]
+    stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
     if "power-key" in stages:
         power_key(start_ref, pawn_light, timings)
+    if "battery" in stages:
+        battery(start_ref, timings)
     if "late-drm" in stages:
         late_drm(start_ref, timings)
     if "late-drm-control" in stages:
