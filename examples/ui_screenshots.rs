@@ -98,6 +98,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
     });
     shoot(&app, &dir, "review.png")?;
+    analysis(&dir)?;
 
     // Playing Black against the computer, in check: the board is flipped.
     let you_black = Setup {
@@ -268,6 +269,27 @@ fn main() -> Result<(), Box<dyn Error>> {
     });
     shoot(&app, &dir, "network-adjourn.png")?;
     saved_games(&dir)?;
+    Ok(())
+}
+
+/// Legal's mate analysed: the graph, the marks, and the better move at the blunder.
+fn analysis(dir: &Path) -> Result<(), Box<dyn Error>> {
+    let friends = Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    };
+    let app = open(
+        game("e2e4 e7e5 g1f3 d7d6 f1c4 c8g4 b1c3 g7g6 f3e5 g4d1 c4f7 e8e7 c3d5")?,
+        friends,
+    )?;
+    app.update_controller(|c| c.action(Action::Analyse));
+    let adapter = app.window().global::<chesspi::app::ui::AnalysisAdapter>();
+    headless::pump_until(std::time::Duration::from_secs(60), || {
+        !adapter.get_running()
+    });
+    shoot(&app, dir, "analysis.png")?;
+    app.update_controller(|c| c.action(Action::NextMistake));
+    shoot(&app, dir, "analysis-mistake.png")?;
     Ok(())
 }
 

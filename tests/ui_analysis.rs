@@ -1,0 +1,225 @@
+//! Analysing a game on the device, headless: a fool's mate played by taps, "Analyse" tapped,
+//! the graph drawn, a tap on the graph moves the board, the blunder is marked, "Next mistake"
+//! finds it, the analysis lands in the saved game's PGN and comes back with it without
+//! analysing again; a new game cancels a running analysis. Slint allows one platform per
+//! process, so the scenario runs as one test.
+
+use chesspi::app::headless;
+use chesspi::app::mode::{Mode, Setup};
+use chesspi::app::persist;
+use chesspi::app::screenshot::square_center;
+use chesspi::app::ui::{AnalysisAdapter, DialogAdapter, GameAdapter, GamesAdapter};
+use chesspi::app::{App, controller::Action};
+use chesspi_engine::Square;
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use slint::{ComponentHandle, Model};
+use std::path::Path;
+use std::time::Duration;
+
+const FRIEND: Setup = Setup {
+    mode: Mode::Friend,
+    level: Level::DEFAULT,
+};
+
+/// The side panel's buttons: two rows under the move list (see ui/side-panel.slint).
+const PANEL_X: f32 = 488.0;
+const PANEL_W: f32 = 304.0;
+const BUTTONS_Y: f32 = 480.0 - 8.0 - 114.0;
+/// The graph, under the result card while an analysis is shown.
+const GRAPH_Y: f32 = 26.0 + 8.0 + 62.0 + 6.0 + 27.0;
+
+fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
+    assert!(
+        headless::pump_until(Duration::from_secs(30), &mut done),
+        "timed out waiting for {what}"
+    );
+}
+
+fn tap_square(app: &App, name: &str) {
+    let sq: Square = name.parse().expect("a square name");
+    let (x, y) = square_center(sq, app.with_controller(|c| c.is_flipped()));
+    headless::tap(x, y).expect("tap");
+}
+
+/// Taps the side panel's button `index` when it shows `across` to a row, `first` on the first.
+fn tap_button(app: &App, index: usize, first: usize, across: usize, id: &str) {
+    let actions = app.window().global::<GameAdapter>().get_actions();
+    let at = actions.iter().position(|a| a.id == id);
+    assert_eq!(at, Some(index), "{id}: {:?}", ids(app));
+    let (row, place, n) = if index < first {
+        (0, index, first)
+    } else {
+        (1, index - first, across)
+    };
+    let w = PANEL_W / n as f32;
+    let x = PANEL_X + w * (place as f32 + 0.5);
+    let y = BUTTONS_Y + row as f32 * 60.0 + 27.0;
+    headless::tap(x, y).expect("tap");
+    headless::pump();
+}
+
+fn ids(app: &App) -> Vec<String> {
+    let actions = app.window().global::<GameAdapter>().get_actions();
+    actions.iter().map(|a| a.id.to_string()).collect()
+}
+
+fn piece_at(app: &App, name: &str) -> i32 {
+    let sq: Square = name.parse().expect("square");
+    let cell = app.with_controller(|c| c.cell_of(sq));
+    let squares = app.window().global::<GameAdapter>().get_squares();
+    squares.row_data(cell).expect("cell").piece
+}
+
+fn choose(app: &App, id: &str) {
+    pump_until("the save", || app.is_saved());
+    app.window()
+        .global::<DialogAdapter>()
+        .invoke_option_chosen(id.into());
+    headless::pump();
+}
+
+fn start_app(dir: &Path) -> App {
+    let (restored, stores, _) = persist::open(dir, (Game::new(), FRIEND));
+    let app = App::new(restored.game, restored.setup).expect("app");
+    app.enable_saving(stores, restored.identity).expect("saver");
+    app.window().show().expect("window");
+    pump_until("the first save", || app.is_saved());
+    app
+}
+
+fn stored_pgn(dir: &Path) -> String {
+    let games = dir.join("games");
+    std::fs::read_dir(&games)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn analyse_a_finished_game_and_open_it_again() {
+    headless::install().expect("headless");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = start_app(dir.path());
+    for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+        tap_square(&app, from);
+        tap_square(&app, to);
+        pump_until("the move saved", || app.is_saved());
+    }
+    assert!(app.with_controller(|c| c.game().is_over()));
+
+    // Game over: New game, Review, Undo / Analyse, Flip, Menu.
+    let analysis = app.window().global::<AnalysisAdapter>();
+    tap_button(&app, 3, 3, 3, "analyse");
+    assert!(app.with_controller(|c| c.has_analysis()), "{:?}", ids(&app));
+    assert!(analysis.get_visible());
+    pump_until("the graph", || analysis.get_white_area() != "");
+    pump_until("the deep pass", || !analysis.get_running());
+    assert!(
+        analysis.get_accuracy().starts_with("Accuracy: White "),
+        "{}",
+        analysis.get_accuracy()
+    );
+    let shot = std::env::temp_dir().join("chesspi-analysis.png");
+    headless::render()
+        .expect("render")
+        .0
+        .save_png(&shot)
+        .expect("png");
+
+    // The blunder 2. g4 is marked in the move list, in the blunder's colour.
+    let rows = app.window().global::<GameAdapter>().get_moves();
+    let second = rows.row_data(1).expect("row 2");
+    assert_eq!(
+        (
+            second.white.as_str(),
+            second.white_mark.as_str(),
+            second.white_kind
+        ),
+        ("g4", "??", 3)
+    );
+    assert_eq!(second.black_mark, "", "the mate is the best move");
+
+    // A tap on the graph a quarter across: the position after 1. f3.
+    headless::tap(PANEL_X + PANEL_W * 0.25, GRAPH_Y).expect("tap");
+    headless::pump();
+    assert_eq!(piece_at(&app, "f3"), 1, "a white pawn on f3");
+    assert_eq!(piece_at(&app, "f2"), 0);
+    assert_eq!(piece_at(&app, "e5"), 0, "before 1… e5");
+
+    // Next mistake: the blunder, with the better move in words.
+    let first_review = ids(&app);
+    assert_eq!(
+        first_review,
+        [
+            "first", "back", "forward", "last", "mistake", "flip", "setup", "done"
+        ]
+    );
+    tap_button(&app, 4, 4, 4, "mistake");
+    assert_eq!(piece_at(&app, "g4"), 1, "the position after 2. g4");
+    assert!(
+        analysis.get_line().starts_with("g4??"),
+        "{}",
+        analysis.get_line()
+    );
+    assert!(
+        analysis.get_line().contains("was best"),
+        "{}",
+        analysis.get_line()
+    );
+
+    // The analysis is in the saved game's PGN, lichess-style.
+    pump_until("the annotated PGN", || {
+        stored_pgn(dir.path()).contains("[%eval")
+    });
+    let pgn = stored_pgn(dir.path());
+    assert!(pgn.contains("2. g4 $4"), "{pgn}");
+    assert!(pgn.contains("[WhiteAccuracy "), "{pgn}");
+
+    // Done, a new game, and the saved game opened again: analysed already.
+    tap_button(&app, 7, 4, 4, "done");
+    assert!(!app.with_controller(|c| c.is_reviewing()), "Done tapped");
+    app.update_controller(|c| c.start(FRIEND, Game::new()));
+    pump_until("the new game saved", || app.is_saved());
+    assert!(!analysis.get_visible());
+    app.update_controller(|c| c.action(Action::Menu));
+    choose(&app, "games");
+    let games = app.window().global::<GamesAdapter>();
+    pump_until("the list", || games.get_games().row_count() == 1);
+    games.invoke_game_chosen(games.get_games().row_data(0).expect("row").id);
+    headless::pump();
+    choose(&app, "review");
+    pump_until("the review", || {
+        app.with_controller(|c| c.is_viewing_saved())
+    });
+    assert!(analysis.get_visible());
+    assert!(!analysis.get_running(), "not analysed again");
+    assert!(analysis.get_white_area() != "");
+    let rows = app.window().global::<GameAdapter>().get_moves();
+    assert_eq!(rows.row_data(1).expect("row 2").white_mark, "??");
+    app.update_controller(|c| c.action(Action::ReviewDone));
+
+    // Analyse from Saved games on a game without analysis, cancelled by a new game.
+    app.update_controller(|c| c.start(FRIEND, Game::new()));
+    for (from, to) in [
+        ("e2", "e4"),
+        ("f7", "f6"),
+        ("d2", "d4"),
+        ("g7", "g5"),
+        ("d1", "h5"),
+    ] {
+        tap_square(&app, from);
+        tap_square(&app, to);
+        pump_until("the move saved", || app.is_saved());
+    }
+    tap_button(&app, 3, 3, 3, "analyse");
+    assert!(analysis.get_visible());
+    app.update_controller(|c| c.start(FRIEND, Game::new()));
+    assert!(!app.with_controller(|c| c.has_analysis()));
+    pump_until("the new game saved", || app.is_saved());
+    assert!(!analysis.get_visible());
+}
