@@ -180,9 +180,21 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert!(pgn.contains("2. g4 $4"), "{pgn}");
     assert!(pgn.contains("[WhiteAccuracy "), "{pgn}");
 
-    // Done, a new game, and the saved game opened again: analysed already.
     tap_button(&app, 7, 4, 4, "done");
     assert!(!app.with_controller(|c| c.is_reviewing()), "Done tapped");
+
+    // A restart with the finished game on the board keeps the analysed copy.
+    drop(app);
+    let app = start_app(dir.path());
+    assert!(app.with_controller(|c| c.game().is_over()));
+    let files = std::fs::read_dir(dir.path().join("games"))
+        .expect("games")
+        .count();
+    assert_eq!(files, 1);
+    assert!(stored_pgn(dir.path()).contains("2. g4 $4"), "analysis kept");
+    let analysis = app.window().global::<AnalysisAdapter>();
+
+    // A new game, and the saved game opened again: analysed already.
     app.update_controller(|c| c.start(FRIEND, Game::new()));
     pump_until("the new game saved", || app.is_saved());
     assert!(!analysis.get_visible());

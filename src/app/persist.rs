@@ -777,9 +777,14 @@ impl SaverState {
         // Taken back and played on, the game is under way again: claim it anew.
         self.claimed = None;
         if let Some(archive) = &self.stores.archive {
-            match archive.store(game) {
-                Ok(id) => log::info!("finished game stored as {id}"),
-                Err(e) => log::error!("cannot store the finished game: {e}"),
+            if archive.holds_finished(game) {
+                // After a restart: stored already, perhaps with its analysis.
+                log::info!("finished game {:016x} is stored already", game.id);
+            } else {
+                match archive.store(game) {
+                    Ok(id) => log::info!("finished game stored as {id}"),
+                    Err(e) => log::error!("cannot store the finished game: {e}"),
+                }
             }
         }
         let change = self.stores.stats.record_game(game)?;

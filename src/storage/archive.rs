@@ -424,6 +424,26 @@ impl Archive {
         Ok(id)
     }
 
+    /// Whether the newest stored file of `game`'s id holds it finished as it is (same moves,
+    /// same result): storing it again would only lose what was added to it (its analysis).
+    pub fn holds_finished(&self, game: &SavedGame) -> bool {
+        let Some(outcome) = game.game.outcome() else {
+            return false;
+        };
+        let newest = self.entries().ok().and_then(|ids| {
+            ids.into_iter()
+                .filter(|id| id.game() == game.id)
+                .max_by_key(GameId::number)
+        });
+        newest
+            .and_then(|id| self.load(&id).ok())
+            .is_some_and(|stored| {
+                stored.pgn.moves == game.game.moves()
+                    && stored.pgn.start == *game.game.initial_position()
+                    && stored.pgn.result == GameResult::from_winner(outcome.winner)
+            })
+    }
+
     /// Writes the analysis into the newest stored file of game `game_id`, in place (its id
     /// and place in the list stay): `[%eval]` comments, NAGs, better lines and the accuracy
     /// tags, as lichess exports them. Returns its id.
