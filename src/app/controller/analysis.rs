@@ -237,3 +237,126 @@ impl Controller {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::mode::{Mode, Setup};
+    use chesspi_engine::analysis::{AnalysisLimits, Analyzer, Progress};
+    use chesspi_engine::game::Game;
+    use chesspi_engine::level::Level;
+    use std::sync::atomic::AtomicBool;
+
+    const FRIEND: Setup = Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    };
+
+    fn fools_mate() -> Controller {
+        let mut game = Game::new();
+        for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            let mv = game.position().parse_uci_move(uci).expect("uci");
+            game.play(mv).expect("legal");
+        }
+        let mut c = Controller::with_game(game, FRIEND);
+        c.take_effects();
+        c
+    }
+
+    /// Starts the analysis; returns its id.
+    fn analyse(c: &mut Controller) -> u64 {
+        c.action(super::super::Action::Analyse);
+        let id = c.take_effects().iter().find_map(|e| match e {
+            Effect::Analyse { id, moves, .. } if moves.len() == 4 => Some(*id),
+            _ => None,
+        });
+        id.expect("an Analyse effect")
+    }
+
+    fn cancelled(c: &mut Controller) -> bool {
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::CancelAnalysis))
+    }
+
+    fn finished(id: u64, c: &Controller) -> AnalysisReport {
+        let limits = AnalysisLimits {
+            nodes: Some(2_000),
+            movetime: None,
+            depth: None,
+        };
+        let game = c.game();
+        let analysis = Analyzer::new(limits)
+            .expect("bounded")
+            .analyse(
+                game.initial_position(),
+                game.moves(),
+                &AtomicBool::new(false),
+                &mut |_: Progress| {},
+            )
+            .expect("analysed");
+        AnalysisReport::Pass {
+            id,
+            analysis: Box::new(analysis),
+            last: true,
+        }
+    }
+
+    #[test]
+    fn leaving_a_running_analysis_cancels_it_and_a_finished_one_stays() {
+        type Leave = fn(&mut Controller);
+        let leaves: [(&str, Leave); 2] = [
+            ("done", |c| c.action(super::super::Action::ReviewDone)),
+            ("new game", |c| c.start(FRIEND, Game::new())),
+        ];
+        for (what, leave) in leaves {
+            let mut c = fools_mate();
+            analyse(&mut c);
+            assert!(c.is_reviewing(), "{what}: the game is shown for review");
+            leave(&mut c);
+            assert!(cancelled(&mut c), "{what}: cancelled at once");
+            assert!(!c.has_analysis(), "{what}");
+        }
+        // Finished: Done keeps it (nothing to cancel), Analyse shows it again.
+        let mut c = fools_mate();
+        let id = analyse(&mut c);
+        c.analysis_report(finished(id, &c));
+        assert!(
+            c.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::StoreAnalysis { saved: None, .. }))
+        );
+        c.action(super::super::Action::ReviewDone);
+        assert!(!cancelled(&mut c));
+        assert!(c.has_analysis());
+        c.action(super::super::Action::Analyse);
+        assert!(c.take_effects().is_empty(), "not analysed again");
+        assert!(c.is_reviewing());
+    }
+
+    #[test]
+    fn stale_reports_are_ignored_and_the_graph_and_marks_follow() {
+        let mut c = fools_mate();
+        let id = analyse(&mut c);
+        c.analysis_report(finished(id + 1, &c));
+        assert!(c.analysis_view().expect("running").graph.is_empty());
+        c.analysis_report(finished(id, &c));
+        let view = c.analysis_view().expect("done");
+        assert_eq!(view.graph.len(), 5);
+        assert_eq!(view.graph[4], -1.0, "Black mates");
+        assert_eq!(view.progress, None);
+        assert!(
+            view.marks.contains(&(3, MoveClass::Blunder)),
+            "{:?}",
+            view.marks
+        );
+        // The graph: a tap a quarter across shows 1. f3; Next mistake goes to 2. g4.
+        c.graph_tapped(0.25);
+        assert_eq!(c.analysis_view().expect("view").ply, 1);
+        c.action(super::super::Action::NextMistake);
+        assert_eq!(c.analysis_view().expect("view").ply, 3);
+        assert!(c.shown_better_move().is_some(), "the better move is shown");
+        let rows = c.move_rows();
+        assert_eq!(rows[1].white_class, Some(MoveClass::Blunder));
+    }
+}
