@@ -641,7 +641,8 @@ def battery(start_ref, timings):
     battery_overlay(disk)
     dev = Device(disk, "battery")
     took, _ = dev.wait_for_screen(start_ref, "board")
-    if not check("battery: the board is on the screen", took is not None):
+    if not check("battery: the board is on the screen", took is not None,
+                 f"{took:.1f} s after QEMU started" if took else ""):
         dev.kill()
         return
     dev.qmp.touch([centre("e2")], 1)
