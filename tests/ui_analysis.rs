@@ -171,6 +171,13 @@ fn analyse_a_finished_game_and_open_it_again() {
         "{}",
         analysis.get_line()
     );
+    assert!(
+        analysis.get_arrow().starts_with("M "),
+        "the better move's arrow"
+    );
+    tap_button(&app, 0, 4, 4, "first");
+    assert_eq!(analysis.get_arrow(), "", "no arrow at the start");
+    tap_button(&app, 4, 4, 4, "mistake");
 
     // The analysis is in the saved game's PGN, lichess-style.
     pump_until("the annotated PGN", || {

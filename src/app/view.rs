@@ -1,7 +1,7 @@
 //! Turns the controller's plain description of the screen into Slint models, touching only
 //! what changed so the software renderer repaints as little as possible.
 
-use super::analysis::{area_path, mark};
+use super::analysis::{area_path, arrow_path, mark};
 use super::clock::TimeControl;
 use super::controller::{CellView, Controller, MoveListRow, PlayerInfo};
 use super::mode::{ModeChoice, NetworkRole};
@@ -109,6 +109,7 @@ fn refresh_analysis(window: &AppWindow, c: &Controller) {
     else {
         adapter.set_visible(false);
         adapter.set_accuracy(SharedString::new());
+        adapter.set_arrow(SharedString::new());
         return;
     };
     let moves = a.graph.len().saturating_sub(1).max(1) as f32;
@@ -133,6 +134,8 @@ fn refresh_analysis(window: &AppWindow, c: &Controller) {
     adapter.set_marks(ModelRc::new(VecModel::from(marks)));
     adapter.set_line(a.line.into());
     adapter.set_accuracy(a.accuracy.into());
+    let arrow = a.better.map(|(from, to)| arrow_path(from, to));
+    adapter.set_arrow(arrow.unwrap_or_default().into());
 }
 
 /// The models the window shows, kept between refreshes so unchanged rows are not touched.

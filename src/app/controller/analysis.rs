@@ -36,6 +36,8 @@ pub struct AnalysisView {
     pub line: String,
     /// Each side's accuracy, for the result card ("" before the first pass).
     pub accuracy: String,
+    /// The better move at the bad move shown, as display cells (from, to), for the arrow.
+    pub better: Option<(usize, usize)>,
 }
 
 impl Controller {
@@ -172,7 +174,7 @@ impl Controller {
         self.review_data().and_then(|r| r.class_at(ply))
     }
 
-    /// The better move at the bad move shown on the board (drawn as a hint).
+    /// The better move at the bad move shown on the board (drawn as an arrow).
     pub(super) fn shown_better_move(&self) -> Option<chesspi_engine::Move> {
         let ply = self.review?;
         self.review_data()?.better_at(ply)
@@ -208,6 +210,9 @@ impl Controller {
             progress,
             line,
             accuracy,
+            better: self
+                .shown_better_move()
+                .map(|m| (self.cell_of(m.from()), self.cell_of(m.to()))),
         })
     }
 

@@ -77,8 +77,6 @@ impl Controller {
         let pos = self.shown_position();
         let last = self.shown_last_move();
         let check_square = pos.is_check().then(|| pos.king_of(pos.turn()));
-        // At a bad move of an analysed game, the better move is shown as a hint.
-        let hint = self.hint.or_else(|| self.shown_better_move());
         let targets: Vec<Move> = match (self.selected, self.review) {
             (Some(from), None) => self.legal_from(from),
             _ => Vec::new(),
@@ -96,7 +94,7 @@ impl Controller {
                 selected: self.selected == Some(sq) && self.review.is_none(),
                 last_move: last.is_some_and(|m| m.from() == sq || m.to() == sq),
                 check: check_square == Some(sq),
-                hint: hint.is_some_and(|m| m.from() == sq || m.to() == sq),
+                hint: self.hint.is_some_and(|m| m.from() == sq || m.to() == sq),
                 target,
                 capture: target
                     && (piece.is_some()
