@@ -1,14 +1,14 @@
 //! Analysing a game on the device, headless: a fool's mate played by taps, "Analyse" tapped,
 //! the graph drawn, a tap on the graph moves the board, the blunder is marked, "Next mistake"
 //! finds it, the analysis lands in the saved game's PGN and comes back with it without
-//! analysing again; a new game cancels a running analysis. Slint allows one platform per
+//! analysing again; it waits while the screen is dark on battery; a new game cancels it. Slint allows one platform per
 //! process, so the scenario runs as one test.
 
 use chesspi::app::headless;
 use chesspi::app::mode::{Mode, Setup};
 use chesspi::app::persist;
 use chesspi::app::screenshot::square_center;
-use chesspi::app::ui::{AnalysisAdapter, DialogAdapter, GameAdapter, GamesAdapter};
+use chesspi::app::ui::{AnalysisAdapter, DialogAdapter, GameAdapter, GamesAdapter, StatusAdapter};
 use chesspi::app::{App, controller::Action};
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
@@ -222,7 +222,8 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert_eq!(rows.row_data(1).expect("row 2").white_mark, "??");
     app.update_controller(|c| c.action(Action::ReviewDone));
 
-    // Analyse from Saved games on a game without analysis, cancelled by a new game.
+    // Another game: analysed while the screen is dark on battery, it waits; charging, it
+    // goes on; a new game cancels it.
     app.update_controller(|c| c.start(FRIEND, Game::new()));
     for (from, to) in [
         ("e2", "e4"),
@@ -235,8 +236,20 @@ fn analyse_a_finished_game_and_open_it_again() {
         tap_square(&app, to);
         pump_until("the move saved", || app.is_saved());
     }
-    tap_button(&app, 3, 3, 3, "analyse");
+    let status = app.window().global::<StatusAdapter>();
+    status.set_screen_asleep(true);
+    analysis.invoke_power_changed();
+    // The waking touch would only wake the screen: the button is pressed from the code.
+    app.update_controller(|c| c.action(Action::Analyse));
     assert!(analysis.get_visible());
+    headless::pump_until(Duration::from_millis(500), || false);
+    assert_eq!(analysis.get_white_area(), "", "paused while dark");
+    assert_eq!(analysis.get_progress(), 0.0);
+    status.set_battery_charging(true);
+    analysis.invoke_power_changed();
+    pump_until("the graph while charging", || {
+        analysis.get_white_area() != ""
+    });
     app.update_controller(|c| c.start(FRIEND, Game::new()));
     assert!(!app.with_controller(|c| c.has_analysis()));
     pump_until("the new game saved", || app.is_saved());
