@@ -145,7 +145,13 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
                     &job.stop,
                     request.book,
                 )),
-                Some(clock) => Reply::Move(timed_move(&mut searcher, request, clock, &job.stop)),
+                Some(clock) => Reply::Move(timed_move(
+                    &mut searcher,
+                    request,
+                    clock,
+                    settings.max_think_time,
+                    &job.stop,
+                )),
             },
             Purpose::Hint => Reply::Move(searcher.hint(&request.game, &job.stop)),
             Purpose::DrawOffer => Reply::Draw {
@@ -168,12 +174,14 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
 const MOVE_OVERHEAD: Duration = Duration::from_millis(100);
 
 /// A move on the clock. Levels 8-10 manage their time like an engine on a clock (their node
-/// budget would ignore the clock); levels 1-7 keep their node budget, which makes their
-/// strength, but never take more than the clock allows.
+/// budget would ignore the clock), and the clock, not the config's `max_think_seconds`, is
+/// their limit: whoever chose 15+10 wants the computer to use it. Levels 1-7 keep their node
+/// budget, which makes their strength, and the cap, and never take more than the clock allows.
 fn timed_move(
     searcher: &mut Searcher,
     request: &ThinkRequest,
     clock: chesspi_engine::search::Clock,
+    cap: Option<Duration>,
     stop: &AtomicBool,
 ) -> Option<chesspi_engine::Move> {
     if request.game.is_over() {
@@ -188,13 +196,19 @@ fn timed_move(
     }
     let mut limits = request.level.limits(seed);
     let timed = SearchLimits::from_clock(clock, MOVE_OVERHEAD);
-    if request.level.number() >= 8 {
+    let on_the_clock = request.level.number() >= 8;
+    if on_the_clock {
         limits.nodes = None;
         limits.movetime = None;
         limits.soft_time = timed.soft_time;
+        searcher.set_time_cap(None);
     }
     limits.hard_time = timed.hard_time;
-    searcher.game_move(&request.game, limits, stop)
+    let mv = searcher.game_move(&request.game, limits, stop);
+    if on_the_clock {
+        searcher.set_time_cap(cap);
+    }
+    mv
 }
 
 /// Judges a draw offered by the player on move: the computer (the other side) accepts when
@@ -216,5 +230,67 @@ fn accepts_draw(searcher: &mut Searcher, game: &Game, stop: &AtomicBool) -> bool
     match result.score {
         Score::Cp(cp) => cp >= DRAW_ACCEPT_MARGIN,
         Score::Mate(moves) => moves > 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chesspi_engine::level::Level;
+    use chesspi_engine::search::Clock;
+
+    fn request(level: u8) -> ThinkRequest {
+        let mut game = Game::new();
+        // Out of the book: an open middlegame with many moves to weigh.
+        for mv in [
+            "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3",
+        ] {
+            let mv = game.position().parse_uci_move(mv).expect("legal");
+            game.play(mv).expect("legal");
+        }
+        ThinkRequest {
+            id: 1,
+            purpose: Purpose::Move,
+            game,
+            level: Level::new(level).expect("level"),
+            clock: None,
+            book: false,
+        }
+    }
+
+    /// On a clock, levels 8-10 think as long as the clock allows, past the untimed cap; the
+    /// cap is back for the next untimed move.
+    #[test]
+    fn strong_levels_on_a_clock_take_their_time_from_the_clock() {
+        let cap = Duration::from_millis(20);
+        let mut searcher = Searcher::new(1);
+        searcher.set_time_cap(Some(cap));
+        // Sudden death with 30 s: at least 0.6 s for this move (its soft limit), thirty times
+        // the cap; the gaps are wide because a loaded machine overruns a cap by a few 100 ms.
+        let clock = Clock {
+            remaining: Duration::from_secs(30),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let mv = timed_move(&mut searcher, &request(10), clock, Some(cap), &stop);
+        let level_10 = started.elapsed();
+        assert!(mv.is_some());
+        assert!(
+            level_10 > Duration::from_millis(500),
+            "level 10 stopped at the cap: {level_10:?}"
+        );
+        assert!(level_10 < Duration::from_secs(30), "{level_10:?}");
+
+        // Untimed, the cap holds again (the search checks the time between nodes).
+        let started = Instant::now();
+        let untimed = searcher.choose_move_with_book(&request(10).game, Level::MAX, &stop, false);
+        assert!(untimed.is_some());
+        assert!(
+            started.elapsed() < Duration::from_millis(450),
+            "{:?}",
+            started.elapsed()
+        );
     }
 }
