@@ -13,7 +13,8 @@ fn tap_moves(app: &App, moves: &[&str]) {
     for mv in moves {
         let (from, to) = mv.split_at(2);
         for square in [from, to] {
-            let (x, y) = square_center(square.parse().expect("square"), false);
+            let flipped = app.with_controller(|c| c.is_flipped());
+            let (x, y) = square_center(square.parse().expect("square"), flipped);
             headless::tap(x, y).expect("tap");
         }
     }
