@@ -53,7 +53,9 @@ fn press_action(app: &App, id: &str) {
     let (col, row, across) = if i < first {
         (i, 0, first)
     } else {
-        ((i - first) % 3, 1 + (i - first) / 3, 3)
+        // Eight (a finished game's review offers Analyse) go four to a row.
+        let rest = (actions.row_count() - first).max(3);
+        ((i - first) % rest, 1 + (i - first) / rest, rest)
     };
     let width = (304.0 - (across - 1) as f32 * 6.0) / across as f32;
     let x = 488.0 + col as f32 * 310.0 / across as f32 + width / 2.0;
