@@ -575,3 +575,52 @@ fn a_timed_game_carries_its_time_control_and_clocks_for_python_chess() {
             .contains("ChessPIClocks")
     );
 }
+
+#[test]
+fn an_analysed_timed_game_keeps_its_clocks() {
+    use chesspi_engine::analysis::{AnalysisLimits, Analyzer};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = Archive::open(dir.path()).expect("archive");
+    let mut saved = vs_computer(Color::White, 4, game_with("f2f3 e7e5 g2g4 d8h4"));
+    saved.clocks = Some(chesspi::storage::Clocks {
+        white: Duration::from_secs(55),
+        black: Duration::from_secs(58),
+        increment: Duration::ZERO,
+        base: Duration::from_secs(60),
+        after_moves: [59, 60, 55, 58].map(Duration::from_secs).to_vec(),
+    });
+    let id = archive.store(&saved).expect("store");
+    let moves = saved.game.moves().to_vec();
+    let limits = AnalysisLimits {
+        nodes: Some(2_000),
+        ..AnalysisLimits::default()
+    };
+    let analysis = Analyzer::new(limits)
+        .expect("analyser")
+        .analyse(
+            saved.game.initial_position(),
+            &moves,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .expect("analysis");
+    let annotated = archive.annotate(id.game(), &analysis).expect("annotate");
+    let text = archive.read_text(&annotated).expect("text");
+    // Each move: its evaluation, then its clock, in one comment as lichess writes them.
+    assert_eq!(text.matches("[%eval ").count(), 4, "{text}");
+    assert_eq!(text.matches("[%clk ").count(), 4, "{text}");
+    assert!(text.contains("[%clk 0:00:59] }"), "{text}");
+    assert!(text.contains("2. g4 $4"), "the blunder is marked: {text}");
+    assert!(text.contains("[%clk 0:00:58] }"), "{text}");
+    assert_eq!(
+        archive
+            .load(&annotated)
+            .expect("load")
+            .replay()
+            .expect("replay")
+            .moves(),
+        moves
+    );
+}

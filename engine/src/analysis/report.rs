@@ -173,6 +173,15 @@ impl GameAnalysis {
         tags: &[(N, V)],
         result: GameResult,
     ) -> Result<String, IllegalMoveError> {
+        self.to_pgn_with(tags, result, &[])
+    }
+
+    fn to_pgn_with<N: AsRef<str>, V: AsRef<str>>(
+        &self,
+        tags: &[(N, V)],
+        result: GameResult,
+        kept: &[String],
+    ) -> Result<String, IllegalMoveError> {
         let summary = self.summary_tags();
         let mut all: Vec<(&str, &str)> = tags
             .iter()
@@ -181,7 +190,13 @@ impl GameAnalysis {
             .collect();
         all.extend(summary.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         let moves: Vec<Move> = self.moves.iter().map(|m| m.mv).collect();
-        write_annotated_game(&all, &self.start, &moves, &self.annotations(), result)
+        let mut notes = self.annotations();
+        for (note, kept) in notes.iter_mut().zip(kept) {
+            if !kept.is_empty() {
+                note.comment = format!("{} {kept}", note.comment);
+            }
+        }
+        write_annotated_game(&all, &self.start, &moves, &notes, result)
     }
 
     /// [`GameAnalysis::to_pgn`] with the tags and result of the game it analysed.
@@ -190,6 +205,20 @@ impl GameAnalysis {
     /// As [`GameAnalysis::to_pgn`].
     pub fn to_pgn_of(&self, game: &PgnGame) -> Result<String, IllegalMoveError> {
         self.to_pgn(&game.tags, game.result)
+    }
+
+    /// [`GameAnalysis::to_pgn_of`], keeping what a move's comment already said that the
+    /// analysis does not replace: `kept[i]` (e.g. `[%clk 0:04:57]`) follows move `i`'s
+    /// `[%eval]`, as lichess writes both.
+    ///
+    /// # Errors
+    /// As [`GameAnalysis::to_pgn`].
+    pub fn to_pgn_of_keeping(
+        &self,
+        game: &PgnGame,
+        kept: &[String],
+    ) -> Result<String, IllegalMoveError> {
+        self.to_pgn_with(&game.tags, game.result, kept)
     }
 }
 
