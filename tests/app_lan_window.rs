@@ -2,7 +2,8 @@
 //! runs in an Xvfb screen with its own state directory and config, a peer written from
 //! docs/PROTOCOL.md joins over TCP on 127.0.0.1, a move clicked on the screen with xdotool
 //! arrives at the peer, and the peer's move reaches the app's game (read back from its
-//! autosave, which the app writes before it shows a move).
+//! autosave, which the app writes before it shows a move, and on the screen itself: Xvfb's
+//! framebuffer file).
 //!
 //! Needs `Xvfb` and `xdotool` (scripts/setup installs them). Without them the test says so
 //! and passes, except under CI (`CI` set), where it fails: there it must run.
@@ -29,14 +30,17 @@ fn installed(program: &str, arg: &str) -> bool {
         .is_ok()
 }
 
-/// An Xvfb screen of the device's size on a free display number, stopped on drop.
+/// An Xvfb screen of the device's size on a free display number, stopped on drop. Its
+/// framebuffer is a file (`-fbdir`, XWD format): what the screen shows, read back.
 struct Screen {
     xvfb: Child,
     display: String,
+    fb: tempfile::TempDir,
 }
 
 impl Screen {
     fn start() -> Screen {
+        let fb = tempfile::tempdir().expect("tempdir");
         let mut xvfb = Command::new("Xvfb")
             .args([
                 "-displayfd",
@@ -46,7 +50,9 @@ impl Screen {
                 "800x480x24",
                 "-nolisten",
                 "tcp",
+                "-fbdir",
             ])
+            .arg(fb.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -61,6 +67,57 @@ impl Screen {
         Screen {
             xvfb,
             display: format!(":{number}"),
+            fb,
+        }
+    }
+
+    /// The colour of the screen's pixel at (x, y), from Xvfb's XWD framebuffer file.
+    fn pixel(&self, x: u32, y: u32) -> (u8, u8, u8) {
+        let data = std::fs::read(self.fb.path().join("Xvfb_screen0")).expect("framebuffer");
+        let field =
+            |i: usize| u32::from_be_bytes(data[i * 4..i * 4 + 4].try_into().expect("4 bytes"));
+        let (header, lsb_first, bits, line) = (field(0), field(7) == 0, field(11), field(12));
+        let (masks, colours) = ([field(14), field(15), field(16)], field(19));
+        assert_eq!(bits, 32, "a 24-bit screen keeps 32 bits a pixel");
+        let at = (header + colours * 12 + y * line + x * 4) as usize;
+        let bytes: [u8; 4] = data[at..at + 4].try_into().expect("a pixel");
+        let value = if lsb_first {
+            u32::from_le_bytes(bytes)
+        } else {
+            u32::from_be_bytes(bytes)
+        };
+        let channel = |mask: u32| ((value & mask) >> mask.trailing_zeros()) as u8;
+        (channel(masks[0]), channel(masks[1]), channel(masks[2]))
+    }
+
+    /// The top-left corner of `window` on the screen.
+    fn origin(&self, window: &str) -> (u32, u32) {
+        let out = self.xdotool(&["getwindowgeometry", "--shell", window]);
+        let value = |key: &str| {
+            out.lines()
+                .find_map(|l| l.strip_prefix(key))
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .unwrap_or(0)
+        };
+        (value("X="), value("Y="))
+    }
+
+    /// How dark the centre of `sq` is on the screen (0 black .. 255 white): a black piece's
+    /// body is near 0, an empty square's colour is well above 100.
+    fn darkness_at(&self, window: &str, sq: Square) -> u8 {
+        let (ox, oy) = self.origin(window);
+        let (x, y) = square_center(sq, false);
+        // Just below the centre: the body of a pawn, not its outline.
+        let (r, g, b) = self.pixel(ox + x as u32, oy + y as u32 + 8);
+        ((u32::from(r) * 3 + u32::from(g) * 6 + u32::from(b)) / 10) as u8
+    }
+
+    /// Waits until the screen shows what `shown` says, or fails with what it shows.
+    fn wait_shows(&self, what: &str, mut shown: impl FnMut() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !shown() {
+            assert!(Instant::now() < deadline, "the screen never showed {what}");
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 
@@ -289,12 +346,25 @@ fn a_move_clicked_in_the_window_reaches_the_peer_and_back() {
     peer.send(&json!({"type":"ack","ply":0}));
 
     // The peer's reply reaches the app's game.
+    assert!(
+        screen.darkness_at(&window, Square::C5) > 100,
+        "c5 is empty before"
+    );
+    assert!(
+        screen.darkness_at(&window, Square::C7) < 60,
+        "a black pawn on c7"
+    );
     peer.send(&json!({"type":"move","ply":1,"uci":"c7c5"}));
     assert_eq!(
         peer.next("the ack", &mut app),
         json!({"type":"ack","ply":1})
     );
     wait_saved(state.path(), &["e2e4", "c7c5"], &mut app);
+    // And onto the screen: a black pawn on c5, c7 empty (the slide takes 150 ms).
+    screen.wait_shows("the peer's pawn on c5", || {
+        screen.darkness_at(&window, Square::C5) < 60
+            && screen.darkness_at(&window, Square::C7) > 100
+    });
 
     // And play goes on from the screen.
     screen.click(&window, Square::G1);
