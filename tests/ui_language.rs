@@ -56,7 +56,7 @@ fn the_language_switches_at_once_and_is_kept() {
     headless::install().expect("headless");
     let state = tempfile::tempdir().expect("tempdir");
     let admin = Config::default();
-    // "auto" follows the environment: English here, whatever the machine says.
+    // The process starts in English: `App::new` reads no locale (`app::run` does).
     assert_eq!(chesspi::i18n::language(), Language::English);
 
     let app = App::new(Game::new(), Setup::FIRST_START).expect("app");
