@@ -63,8 +63,7 @@ fn messages_in(text: &str, slint: bool, file: &Path, out: &mut BTreeMap<Message,
     let markers: &[&str] = if slint { &["@tr("] } else { &["tr!(", "trn!("] };
     for marker in markers {
         for (at, _) in text.match_indices(marker) {
-            // `trn!(` also contains `tr!(`... no: "trn!(" does not contain "tr!(". But a word
-            // ending in "tr!(" would: require a boundary.
+            // Another macro whose name ends in `tr` (`attr!(`) is not ours.
             if at > 0 && text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
                 continue;
             }
