@@ -2,6 +2,8 @@
 
 pub mod analysis;
 mod analysis_link;
+pub mod analysis_board;
+pub mod analysis_board_worker;
 pub mod analysis_worker;
 pub mod clock;
 pub mod computer;
