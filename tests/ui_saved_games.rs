@@ -129,7 +129,10 @@ fn saved_games_review_delete_and_resume() {
     let id = games.get_games().row_data(0).expect("row").id;
     games.invoke_game_chosen(id.clone());
     headless::pump();
-    assert_eq!(dialog_options(&app), ["review", "analyse", "delete", "cancel"]);
+    assert_eq!(
+        dialog_options(&app),
+        ["review", "analyse", "delete", "cancel"]
+    );
     choose(&app, "review");
     pump_until("the review", || {
         app.with_controller(|c| c.is_viewing_saved())
