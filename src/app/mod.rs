@@ -1,9 +1,9 @@
 //! The kiosk app: the window, its controller, the computer player and headless rendering.
 
 pub mod analysis;
-mod analysis_link;
 pub mod analysis_board;
 pub mod analysis_board_worker;
+mod analysis_link;
 pub mod analysis_worker;
 pub mod clock;
 pub mod computer;
