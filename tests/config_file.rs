@@ -173,6 +173,15 @@ fn enumerated_strings_are_checked() {
         invalid("[engine]\nmax_think_seconds = nan\n").key(),
         Some("engine.max_think_seconds")
     );
+    assert_eq!(
+        invalid("[display]\nlanguage = \"fr\"\n").key(),
+        Some("display.language")
+    );
+    let german = parse("[display]\nlanguage = \"de\"\n").expect("valid");
+    assert_eq!(
+        german.display.language,
+        chesspi::config::LanguageChoice::Fixed(chesspi::i18n::Language::German)
+    );
 }
 
 #[test]
