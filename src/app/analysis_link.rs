@@ -89,10 +89,12 @@ pub(super) fn connect(shell: &Weak<RefCell<Shell>>, window: &AppWindow) {
     {
         let (shell, weak) = (shell.clone(), window.as_weak());
         adapter.on_power_changed(move || {
-            if let (Some(rc), Some(w)) = (shell.upgrade(), weak.upgrade())
-                && let Some(worker) = &rc.borrow().analysis.worker
-            {
-                worker.set_paused(must_pause(&w));
+            if let (Some(rc), Some(w)) = (shell.upgrade(), weak.upgrade()) {
+                let s = rc.borrow();
+                if let Some(worker) = &s.analysis.worker {
+                    worker.set_paused(must_pause(&w));
+                }
+                super::analysis_board_link::power_changed(&s, &w);
             }
         });
     }

@@ -1,9 +1,10 @@
 //! The kiosk app: the window, its controller, the computer player and headless rendering.
 
 pub mod analysis;
-pub mod analysis_board;
-pub mod analysis_board_worker;
 mod analysis_link;
+pub mod analysis_board;
+mod analysis_board_link;
+pub mod analysis_board_worker;
 pub mod analysis_worker;
 pub mod clock;
 pub mod computer;
@@ -121,6 +122,8 @@ struct Shell {
     adjourn_timer: slint::Timer,
     /// Game analysis on its worker thread.
     analysis: analysis_link::AnalysisLink,
+    /// The analysis board's search thread, while the board is open.
+    board_link: analysis_board_link::BoardLink,
 }
 
 /// The pause between two demo games, to see how the last one ended.
@@ -229,6 +232,7 @@ impl App {
             clock_timer: slint::Timer::default(),
             adjourn_timer: slint::Timer::default(),
             analysis: analysis_link::AnalysisLink::new(),
+            board_link: analysis_board_link::BoardLink::new(),
         }));
         let app = App { window, shell };
         app.connect();
@@ -364,6 +368,7 @@ impl App {
         self.connect_games();
         self.connect_editor();
         analysis_link::connect(&Rc::downgrade(&self.shell), &self.window);
+        analysis_board_link::connect(&Rc::downgrade(&self.shell), &self.window);
     }
 
     /// A callback that changes the controller and shows the result.

@@ -189,6 +189,7 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     s.controller.sync_clock(std::time::Instant::now(), away);
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
+    super::analysis_board_link::sync(s, window);
     if s.controller.setup().mode == Mode::Demo
         && s.controller.game().is_over()
         && !s.demo_timer.running()

@@ -235,6 +235,7 @@ impl ViewModels {
         refresh_network_status(window, c);
         refresh_new_game(window, c);
         super::editor_view::refresh(window, c);
+        super::analysis_board_link::refresh(window, c);
     }
 
     /// The squares, the selection and the sliding move.

@@ -132,6 +132,7 @@ impl Controller {
             (Dialog::Menu, "new") => self.open_new_game(),
             (Dialog::Menu, "flip") => self.flip(),
             (Dialog::Menu, "setup") => self.open_editor(),
+            (Dialog::Menu, "analyse") => self.open_analysis_board(),
             (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),
             (Dialog::Menu, "stronger") => self.change_level(1),
             (Dialog::Menu, "weaker") => self.change_level(-1),
@@ -402,6 +403,7 @@ impl Controller {
         let mut options = vec![
             option("new", &tr!("New game"), false, false),
             option("setup", &tr!("Set up position"), false, false),
+            option("analyse", &tr!("Analysis board"), false, false),
         ];
         // What a chess computer lets you change mid-game: the level and the sides.
         if let (Mode::Computer { .. }, false) = (self.setup.mode, self.game.is_over()) {

@@ -27,6 +27,8 @@ pub enum EditorPlay {
     Computer(Color),
     /// Two people on this screen.
     Friend,
+    /// The analysis board, with this position.
+    Analyse,
 }
 
 impl EditorPlay {
@@ -36,6 +38,7 @@ impl EditorPlay {
             "white" => Some(EditorPlay::Computer(Color::White)),
             "black" => Some(EditorPlay::Computer(Color::Black)),
             "friend" => Some(EditorPlay::Friend),
+            "analyse" => Some(EditorPlay::Analyse),
             _ => None,
         }
     }
@@ -194,6 +197,7 @@ impl Controller {
         let mode = match play {
             EditorPlay::Computer(human) => Mode::Computer { human },
             EditorPlay::Friend => Mode::Friend,
+            EditorPlay::Analyse => return self.open_analysis_board_at(pos),
         };
         let setup = Setup {
             mode,

@@ -17,6 +17,7 @@
 //!   texts) — the one place the screen's words are made.
 
 mod analysis;
+mod analysis_board;
 mod board;
 mod buttons;
 mod dialogs;
@@ -33,6 +34,7 @@ mod thinking;
 mod timing;
 
 pub use analysis::AnalysisView;
+pub use analysis_board::{AnalysisBoardView, LineView};
 pub use buttons::{Action, ActionItem};
 pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
@@ -139,6 +141,8 @@ pub struct Controller {
     last_code_target: Option<KeyPurpose>,
     /// The position editor, while its screen is open.
     editor: Option<editor::Editor>,
+    /// The analysis board, while its screen is open.
+    board_analysis: Option<analysis_board::Session>,
     /// The partner away this long: the game may be adjourned.
     adjourn_after: std::time::Duration,
     /// The analysis of the game on the board (running or done).
@@ -183,6 +187,7 @@ impl Controller {
             lobby: None,
             last_code_target: None,
             editor: None,
+            board_analysis: None,
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             analysis: None,
             analyse_on_open: false,

@@ -1,0 +1,225 @@
+//! The analysis board's glue: opening it (from the Menu with the game's position, or from
+//! the editor), taps that move pieces for either side, its buttons, the worker's lines, and
+//! what its screen shows. The search itself runs on `analysis_board_worker`; the shell asks
+//! [`Controller::analysis_board_request`] what to search after every change.
+
+use super::{CellView, Controller};
+use crate::app::analysis_board::{AnalysisBoard, line_text, score_text};
+use crate::app::analysis_board_worker::BoardReport;
+use crate::tr;
+use chesspi_engine::{Move, Position, Role, Square};
+
+/// Moves of a line shown (a row of the panel holds about this many).
+const LINE_MOVES: usize = 6;
+
+/// The open board: the model plus what only the screen needs.
+#[derive(Debug, Clone)]
+pub(super) struct Session {
+    board: AnalysisBoard,
+    flipped: bool,
+    selected: Option<Square>,
+}
+
+/// One line as shown: its evaluation ("+0.35") and its moves ("12. Nf3 Nc6 …").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineView {
+    pub score: String,
+    pub moves: String,
+}
+
+/// What the analysis board's screen shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalysisBoardView {
+    pub cells: [CellView; 64],
+    /// White's share of the evaluation bar, 0..=1.
+    pub white_share: f32,
+    pub flipped: bool,
+    pub lines: Vec<LineView>,
+    /// "Depth 12" while thinking, the result of a finished game, or what the engine does.
+    pub status: String,
+    pub can_back: bool,
+    pub can_forward: bool,
+}
+
+impl Controller {
+    /// Opens the board with the position on the game screen.
+    pub fn open_analysis_board(&mut self) {
+        let pos = *self.shown_position();
+        self.open_analysis_board_at(pos);
+    }
+
+    /// Opens the board with `pos` (the editor's position).
+    pub fn open_analysis_board_at(&mut self, pos: Position) {
+        self.dialog = None;
+        self.selected = None;
+        self.press = None;
+        self.editor = None;
+        self.board_analysis = Some(Session {
+            board: AnalysisBoard::new(pos),
+            flipped: self.flipped,
+            selected: None,
+        });
+    }
+
+    pub fn is_analysing_board(&self) -> bool {
+        self.board_analysis.is_some()
+    }
+
+    /// The position to search and its generation, while the board is open.
+    pub fn analysis_board_request(&self) -> Option<(u64, Position, Vec<u64>)> {
+        let s = self.board_analysis.as_ref()?;
+        Some((s.board.generation(), s.board.position(), s.board.history()))
+    }
+
+    /// The worker's lines (dropped when the position has changed since).
+    pub fn analysis_board_report(&mut self, report: BoardReport) {
+        if let Some(s) = self.board_analysis.as_mut() {
+            s.board
+                .set_lines(report.generation, report.lines, report.finished);
+        }
+    }
+
+    /// A tap on a display cell: selects a piece of the side to move, moves it to a legal
+    /// square (a pawn reaching the last rank becomes a queen), or changes the selection.
+    pub fn analysis_board_tap(&mut self, col: usize, row: usize) {
+        let Some(s) = self.board_analysis.as_mut() else {
+            return;
+        };
+        let Some(sq) = display_square(s.flipped, col, row) else {
+            return;
+        };
+        let pos = s.board.position();
+        if let Some(from) = s.selected {
+            let moves: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| m.from() == from && m.to() == sq)
+                .collect();
+            let chosen = moves
+                .iter()
+                .copied()
+                .find(|m| m.promotion() == Some(Role::Queen))
+                .or(moves.first().copied());
+            if let Some(mv) = chosen {
+                s.selected = None;
+                s.board.play(mv);
+                return;
+            }
+        }
+        s.selected = pos
+            .piece_at(sq)
+            .filter(|p| p.color == pos.turn() && s.selected != Some(sq))
+            .map(|_| sq);
+    }
+
+    /// The panel's buttons: "back", "forward", "flip", "done".
+    pub fn analysis_board_button(&mut self, id: &str) {
+        let Some(s) = self.board_analysis.as_mut() else {
+            return;
+        };
+        s.selected = None;
+        match id {
+            "back" => {
+                s.board.back();
+            }
+            "forward" => {
+                s.board.forward();
+            }
+            "flip" => s.flipped = !s.flipped,
+            "done" => self.board_analysis = None,
+            _ => {}
+        }
+    }
+
+    pub fn analysis_board_view(&self) -> Option<AnalysisBoardView> {
+        let s = self.board_analysis.as_ref()?;
+        let pos = s.board.position();
+        let last = s.board.moves_played().last().copied();
+        let targets: Vec<Move> = match s.selected {
+            Some(from) => pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| m.from() == from)
+                .collect(),
+            None => Vec::new(),
+        };
+        let check = pos.is_check().then(|| pos.king_of(pos.turn()));
+        let mut cells = [CellView::default(); 64];
+        for (cell, view) in cells.iter_mut().enumerate() {
+            let Some(sq) = display_square(s.flipped, cell % 8, cell / 8) else {
+                continue;
+            };
+            let piece = pos.piece_at(sq);
+            let target = targets.iter().any(|m| m.to() == sq);
+            *view = CellView {
+                piece,
+                square_light: sq.is_light(),
+                selected: s.selected == Some(sq),
+                last_move: last.is_some_and(|m| m.from() == sq || m.to() == sq),
+                check: check == Some(sq),
+                hint: false,
+                target,
+                capture: target
+                    && (piece.is_some()
+                        || targets.iter().any(|m| m.to() == sq && m.is_en_passant())),
+                file_label: (cell / 8 == 7).then(|| sq.file().char()),
+                rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
+            };
+        }
+        let lines: Vec<LineView> = s
+            .board
+            .lines()
+            .iter()
+            .map(|l| LineView {
+                score: score_text(l.score),
+                moves: line_text(&pos, &l.moves, LINE_MOVES),
+            })
+            .collect();
+        let depth = s.board.lines().first().map_or(0, |l| l.depth);
+        let status = if pos.is_checkmate() {
+            tr!("Checkmate")
+        } else if pos.is_stalemate() {
+            tr!("Stalemate")
+        } else if s.board.finished() {
+            tr!("Depth {} — done", depth)
+        } else if depth > 0 {
+            tr!("Depth {} — thinking…", depth)
+        } else {
+            tr!("Thinking…")
+        };
+        let white_share = if pos.is_checkmate() {
+            // The side to move is mated.
+            if pos.turn() == chesspi_engine::Color::White {
+                0.0
+            } else {
+                1.0
+            }
+        } else {
+            s.board.white_share()
+        };
+        Some(AnalysisBoardView {
+            cells,
+            white_share,
+            flipped: s.flipped,
+            lines,
+            status,
+            can_back: s.board.can_go_back(),
+            can_forward: s.board.can_go_forward(),
+        })
+    }
+}
+
+/// The square under display cell (col, row from the top-left).
+fn display_square(flipped: bool, col: usize, row: usize) -> Option<Square> {
+    if col > 7 || row > 7 {
+        return None;
+    }
+    let (file, rank) = if flipped {
+        (7 - col, row)
+    } else {
+        (col, 7 - row)
+    };
+    Square::new(rank * 8 + file)
+}
