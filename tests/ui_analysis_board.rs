@@ -1,0 +1,159 @@
+//! The analysis board through the real UI, by taps: Menu → Analysis board shows the game's
+//! position and the engine's lines appear; a move for White and one for Black are played by
+//! taps, one is taken back, and Done leaves the board and ends its search thread.
+//! Slint allows one platform per process, so the scenario runs as one test.
+
+use chesspi::app::App;
+use chesspi::app::headless;
+use chesspi::app::mode::{Level, Mode, Setup};
+use chesspi::app::persist;
+use chesspi::app::screenshot::square_center;
+use chesspi::app::ui::{AnalysisBoardAdapter, DialogAdapter, GameAdapter};
+use chesspi_engine::game::Game;
+use chesspi_engine::{Color, Square};
+use slint::{ComponentHandle, Model};
+use std::path::Path;
+use std::time::Duration;
+
+fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
+    assert!(
+        headless::pump_until(Duration::from_secs(60), &mut done),
+        "timed out waiting for {what}"
+    );
+}
+
+fn tap_at(app: &App, (x, y): (f32, f32)) {
+    pump_until("the save", || app.is_saved());
+    headless::tap(x, y).expect("tap");
+    pump_until("the save", || app.is_saved());
+}
+
+fn tap_square(app: &App, name: &str) {
+    let sq: Square = name.parse().expect("a square name");
+    let flipped = app.with_controller(|c| c.is_flipped());
+    tap_at(app, square_center(sq, flipped));
+}
+
+/// The side panel's Menu button: the last of the second row of three.
+fn open_menu(app: &App) {
+    let actions = app.window().global::<GameAdapter>().get_actions();
+    let i = actions
+        .iter()
+        .position(|a| a.id == "menu")
+        .expect("a Menu button");
+    assert_eq!(actions.row_count(), 6, "three buttons to a row");
+    let width = (304.0 - 2.0 * 6.0) / 3.0;
+    let x = 488.0 + (i % 3) as f32 * 310.0 / 3.0 + width / 2.0;
+    let y = 480.0 - 8.0 - 114.0 + (i / 3) as f32 * 60.0 + 27.0;
+    tap_at(app, (x, y));
+    assert!(app.window().global::<DialogAdapter>().get_visible());
+}
+
+/// A choice of the two-column menu (see tests/ui_setup.rs for its geometry).
+fn tap_menu_option(app: &App, id: &str) {
+    let options = app.window().global::<DialogAdapter>().get_options();
+    let count = options.row_count();
+    assert!(count > 5, "a two-column menu");
+    let i = options
+        .iter()
+        .position(|o| o.id == id)
+        .unwrap_or_else(|| panic!("no '{id}' in the menu"));
+    let rows = count.div_ceil(2) as f32;
+    let title = 30.0;
+    let height = 18.0 + title + 10.0 + rows * 62.0 - 10.0 + 18.0;
+    let top = (480.0 - height) / 2.0 + 18.0 + title + 10.0;
+    let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
+    let y = top + (i / 2) as f32 * 62.0 + 26.0;
+    tap_at(app, (x, y));
+}
+
+// The board's panel (ui/analysis-board.slint): from x 508, 8 px padding, two rows of two
+// buttons at the bottom, 54 px high and 6 px apart.
+const BACK: (f32, f32) = (583.5, 385.0);
+const DONE: (f32, f32) = (724.5, 445.0);
+
+fn board_fen(app: &App) -> String {
+    app.with_controller(|c| c.analysis_board_request().map(|(_, pos, _)| pos.to_fen()))
+        .expect("the board is open")
+}
+
+/// Threads of this process named like the board's search thread.
+fn search_threads() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .expect("/proc/self/task")
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+        .filter(|name| name.trim() == "analysis-board")
+        .count()
+}
+
+fn start_app(dir: &Path) -> App {
+    let setup = Setup {
+        mode: Mode::Computer {
+            human: Color::White,
+        },
+        level: Level::new(1).expect("level 1"),
+    };
+    let (restored, stores, notices) = persist::open(dir, (Game::new(), setup));
+    assert!(notices.is_empty(), "{notices:?}");
+    let app = App::new(restored.game, restored.setup).expect("app");
+    app.enable_saving(stores, restored.identity).expect("saver");
+    app.window().show().expect("window");
+    pump_until("the first save", || app.is_saved());
+    app
+}
+
+#[test]
+fn ui_analysis_board() {
+    headless::install().expect("the headless platform installs");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = start_app(dir.path());
+    let board = app.window().global::<AnalysisBoardAdapter>();
+    assert_eq!(search_threads(), 0, "no search before the board opens");
+
+    open_menu(&app);
+    tap_menu_option(&app, "analyse");
+    assert!(board.get_visible(), "Menu → Analysis board opens it");
+    assert_eq!(board_fen(&app), chesspi_engine::fen::STARTPOS);
+    assert_eq!(search_threads(), 1);
+    pump_until("three lines", || board.get_lines().row_count() == 3);
+    let first = board.get_lines().row_data(0).expect("a line");
+    assert!(first.moves.starts_with("1. "), "{}", first.moves);
+    assert!(first.score.starts_with('+') || first.score.starts_with('\u{2212}'));
+
+    // Both sides move by taps.
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
+    tap_square(&app, "e7");
+    tap_square(&app, "e5");
+    assert_eq!(
+        board_fen(&app),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // The lines are of the new position: White's second move.
+    pump_until("lines after 1. e4 e5", || {
+        board
+            .get_lines()
+            .row_data(0)
+            .is_some_and(|l| l.moves.starts_with("2. "))
+    });
+    assert!(board.get_can_back() && !board.get_can_forward());
+
+    tap_at(&app, BACK);
+    assert_eq!(
+        board_fen(&app),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert!(board.get_can_forward());
+    pump_until("Black's lines", || {
+        board
+            .get_lines()
+            .row_data(0)
+            .is_some_and(|l| l.moves.starts_with("1\u{2026} "))
+    });
+
+    tap_at(&app, DONE);
+    assert!(!board.get_visible(), "Done leaves the board");
+    // The game itself is untouched.
+    assert_eq!(app.with_controller(|c| c.game().moves().len()), 0);
+    pump_until("the search thread to end", || search_threads() == 0);
+}
