@@ -86,6 +86,17 @@ fn search_threads() -> usize {
         .count()
 }
 
+const IDLE_WINDOW: Duration = Duration::from_secs(5);
+
+/// User plus system CPU time of this process, in clock ticks (fields 14 and 15 of stat).
+fn cpu_ticks() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    // The name may hold spaces: the fields after it start behind the last ')'.
+    let rest = &stat[stat.rfind(')').expect("a name") + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
+}
+
 fn start_app(dir: &Path) -> App {
     let setup = Setup {
         mode: Mode::Computer {
@@ -150,6 +161,22 @@ fn ui_analysis_board() {
             .row_data(0)
             .is_some_and(|l| l.moves.starts_with("1\u{2026} "))
     });
+
+    // The search ends within its node budget and then the board costs nothing: the
+    // process's CPU time over a few seconds with the board open (the UI loop pumped).
+    pump_until("the search of the position to finish", || {
+        board.get_status().contains("done")
+    });
+    let before = cpu_ticks();
+    let t = std::time::Instant::now();
+    while t.elapsed() < IDLE_WINDOW {
+        headless::pump();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let used = cpu_ticks() - before;
+    println!("idle with the board open: {used} ticks in {IDLE_WINDOW:?}");
+    // 100 ticks a second: under 2% of one core.
+    assert!(used * 50 <= IDLE_WINDOW.as_secs() * 100, "{used} ticks");
 
     tap_at(&app, DONE);
     assert!(!board.get_visible(), "Done leaves the board");
