@@ -200,6 +200,20 @@ fn main() -> Result<(), Box<dyn Error>> {
     });
     shoot(&app, &dir, "editor-ready.png")?;
 
+    // The analysis board from the same game, its search finished, a knight picked up.
+    let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
+    app.update_controller(|c| c.open_analysis_board());
+    if !headless::pump_until(std::time::Duration::from_secs(120), || {
+        app.with_controller(|c| c.analysis_board_finished())
+    }) {
+        return Err("the analysis board's search did not finish".into());
+    }
+    app.update_controller(|c| {
+        let cell = c.cell_of("f3".parse().unwrap_or(Square::A1));
+        c.analysis_board_tap(cell % 8, cell / 8);
+    });
+    shoot(&app, &dir, "analysis-board.png")?;
+
     // The menu mid-game against the computer, with shutdown as on the device.
     let app = open(game("e2e4 e7e5 g1f3")?, you_white)?;
     app.update_controller(|c| {

@@ -71,6 +71,13 @@ impl Controller {
         Some((s.board.generation(), s.board.position(), s.board.history()))
     }
 
+    /// Whether the search of the position shown has spent its budget (screenshots, tests).
+    pub fn analysis_board_finished(&self) -> bool {
+        self.board_analysis
+            .as_ref()
+            .is_some_and(|s| s.board.finished())
+    }
+
     /// The worker's lines (dropped when the position has changed since).
     pub fn analysis_board_report(&mut self, report: BoardReport) {
         if let Some(s) = self.board_analysis.as_mut() {
