@@ -230,3 +230,108 @@ fn display_square(flipped: bool, col: usize, row: usize) -> Option<Square> {
     };
     Square::new(rank * 8 + file)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::controller::{Action, EditorPlay};
+    use crate::app::mode::{Mode, Setup};
+    use chesspi_engine::Color;
+
+    fn friend() -> Setup {
+        Setup {
+            mode: Mode::Friend,
+            ..Setup::FIRST_START
+        }
+    }
+
+    fn tap(c: &mut Controller, name: &str) {
+        let sq: Square = name.parse().unwrap();
+        let cell = c.cell_of(sq);
+        c.analysis_board_tap(cell % 8, cell / 8);
+    }
+
+    #[test]
+    fn the_menu_opens_the_board_on_the_games_position_and_done_leaves_the_game_alone() {
+        let mut c = Controller::new(friend());
+        for name in ["e2", "e4"] {
+            let sq: Square = name.parse().unwrap();
+            c.press(Some(sq));
+            c.release(Some(sq), false);
+        }
+        assert_eq!(c.game().moves().len(), 1);
+        c.action(Action::Menu);
+        c.dialog_option("analyse");
+        assert!(c.is_analysing_board());
+        let (_, pos, history) = c.analysis_board_request().unwrap();
+        assert_eq!(pos.hash(), c.game().position().hash());
+        assert!(history.is_empty());
+        tap(&mut c, "e7");
+        tap(&mut c, "e5");
+        tap(&mut c, "g1");
+        tap(&mut c, "f3");
+        let view = c.analysis_board_view().unwrap();
+        assert!(view.can_back && !view.can_forward);
+        assert_eq!(c.analysis_board_request().unwrap().2.len(), 2);
+        c.analysis_board_button("done");
+        assert!(!c.is_analysing_board());
+        assert!(c.analysis_board_request().is_none());
+        assert_eq!(c.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn a_tap_on_a_piece_of_the_side_not_to_move_selects_nothing_and_promotion_makes_a_queen() {
+        let mut c = Controller::new(friend());
+        let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        c.open_analysis_board_at(pos);
+        tap(&mut c, "g7");
+        assert!(
+            !c.analysis_board_view()
+                .unwrap()
+                .cells
+                .iter()
+                .any(|v| v.selected)
+        );
+        tap(&mut c, "e7");
+        tap(&mut c, "e8");
+        let (_, pos, _) = c.analysis_board_request().unwrap();
+        let queen = pos.piece_at("e8".parse().unwrap()).unwrap();
+        assert_eq!((queen.color, queen.role), (Color::White, Role::Queen));
+    }
+
+    #[test]
+    fn the_editor_opens_the_board_with_a_legal_position() {
+        let mut c = Controller::new(friend());
+        c.open_editor();
+        c.editor_done();
+        c.editor_play(EditorPlay::Analyse);
+        assert!(c.is_analysing_board());
+        assert!(!c.is_editing());
+        let (_, pos, _) = c.analysis_board_request().unwrap();
+        assert_eq!(pos.hash(), Position::startpos().hash());
+    }
+
+    #[test]
+    fn lines_show_in_whites_view_and_the_position_after_a_mate_says_so() {
+        let mut c = Controller::new(friend());
+        let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        c.open_analysis_board_at(pos);
+        let (generation, pos, _) = c.analysis_board_request().unwrap();
+        let mate = chesspi_engine::san::parse_san(&pos, "Ra8#").unwrap();
+        c.analysis_board_report(BoardReport {
+            generation,
+            lines: vec![(chesspi_engine::search::Score::Mate(1), 3, vec![mate])],
+            finished: true,
+        });
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.lines[0].score, "#1");
+        assert_eq!(view.lines[0].moves, "1. Ra8#");
+        assert_eq!(view.white_share, 1.0);
+        tap(&mut c, "a1");
+        tap(&mut c, "a8");
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.status, "Checkmate");
+        assert!(view.lines.is_empty());
+        assert_eq!(view.white_share, 1.0);
+    }
+}
