@@ -300,6 +300,26 @@ mod tests {
     }
 
     #[test]
+    fn the_games_clock_waits_while_the_board_is_open() {
+        use std::time::{Duration, Instant};
+        let t0 = Instant::now();
+        let mut c = Controller::new(friend());
+        c.action(Action::NewGame);
+        c.new_game_mode("friend");
+        c.new_game_clock(Some(0));
+        c.new_game_start();
+        c.sync_clock(t0, false);
+        assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+        c.action(Action::Menu);
+        c.dialog_option("analyse");
+        c.sync_clock(t0 + Duration::from_secs(1), false);
+        assert_eq!(c.clock().and_then(|k| k.running()), None);
+        c.analysis_board_button("done");
+        c.sync_clock(t0 + Duration::from_secs(2), false);
+        assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+    }
+
+    #[test]
     fn the_editor_opens_the_board_with_a_legal_position() {
         let mut c = Controller::new(friend());
         c.open_editor();

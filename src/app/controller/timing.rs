@@ -27,6 +27,7 @@ impl Controller {
             && self.new_game.is_none()
             && self.lobby.is_none()
             && self.editor.is_none()
+            && self.board_analysis.is_none()
             && !matches!(
                 self.dialog,
                 Some(
