@@ -8,7 +8,9 @@ use chesspi::app::headless;
 use chesspi::app::mode::{Level, Mode, Setup};
 use chesspi::app::persist;
 use chesspi::app::screenshot::square_center;
-use chesspi::app::ui::{AnalysisBoardAdapter, DialogAdapter, GameAdapter};
+use chesspi::app::ui::{
+    AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, StatusAdapter,
+};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Square};
 use slint::{ComponentHandle, Model};
@@ -177,6 +179,31 @@ fn ui_analysis_board() {
     println!("idle with the board open: {used} ticks in {IDLE_WINDOW:?}");
     // 100 ticks a second: under 2% of one core.
     assert!(used * 50 <= IDLE_WINDOW.as_secs() * 100, "{used} ticks");
+
+    // The screen goes dark on battery: a new position waits, unsearched, until it wakes.
+    let status = app.window().global::<StatusAdapter>();
+    status.set_battery_charging(false);
+    status.set_screen_asleep(true);
+    app.window()
+        .global::<AnalysisAdapter>()
+        .invoke_power_changed();
+    app.update_controller(|c| c.analysis_board_button("forward"));
+    let t = std::time::Instant::now();
+    while t.elapsed() < Duration::from_millis(1500) {
+        headless::pump();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(board.get_lines().row_count(), 0, "no search while dark");
+    status.set_screen_asleep(false);
+    app.window()
+        .global::<AnalysisAdapter>()
+        .invoke_power_changed();
+    pump_until("lines after waking", || {
+        board
+            .get_lines()
+            .row_data(0)
+            .is_some_and(|l| l.moves.starts_with("2. "))
+    });
 
     tap_at(&app, DONE);
     assert!(!board.get_visible(), "Done leaves the board");
