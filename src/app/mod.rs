@@ -1,10 +1,10 @@
 //! The kiosk app: the window, its controller, the computer player and headless rendering.
 
 pub mod analysis;
-mod analysis_link;
 pub mod analysis_board;
 mod analysis_board_link;
 pub mod analysis_board_worker;
+mod analysis_link;
 pub mod analysis_worker;
 pub mod clock;
 pub mod computer;
