@@ -6,12 +6,12 @@
 use super::analysis_board_worker::{BoardReport, BoardWorker};
 use super::controller::Controller;
 use super::shell::with_shell;
-use super::ui::{AnalysisBoardAdapter, AppWindow, BoardLineView, SquareView, StatusAdapter};
-use super::view::piece_code;
+use super::ui::{AnalysisBoardAdapter, AppWindow, BoardLineView, StatusAdapter};
+use super::view::{square_view, update_squares};
 use super::{Shell, ui};
-use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+use slint::{ComponentHandle, Model, ModelRc, VecModel};
 use std::cell::RefCell;
-use std::rc::{Rc, Weak};
+use std::rc::Weak;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 /// The board's search thread, while the board is open, and the channel of its reports.
@@ -96,37 +96,9 @@ pub(super) fn refresh(window: &AppWindow, c: &Controller) {
         adapter.set_visible(false);
         return;
     };
-    let squares: Vec<SquareView> = view
-        .cells
-        .iter()
-        .map(|cell| {
-            let label = |c: Option<char>| {
-                c.map(|c| SharedString::from(c.to_string()))
-                    .unwrap_or_default()
-            };
-            SquareView {
-                piece: piece_code(cell.piece),
-                light: cell.square_light,
-                selected: cell.selected,
-                last_move: cell.last_move,
-                check: cell.check,
-                hint: cell.hint,
-                target: cell.target,
-                capture: cell.capture,
-                file_label: label(cell.file_label),
-                rank_label: label(cell.rank_label),
-            }
-        })
-        .collect();
-    let model = adapter.get_squares();
-    if model.row_count() == squares.len() {
-        for (i, sq) in squares.into_iter().enumerate() {
-            if model.row_data(i).as_ref() != Some(&sq) {
-                model.set_row_data(i, sq);
-            }
-        }
-    } else {
-        adapter.set_squares(ModelRc::from(Rc::new(VecModel::from(squares))));
+    let squares = view.cells.iter().map(square_view).collect();
+    if let Some(model) = update_squares(&adapter.get_squares(), squares) {
+        adapter.set_squares(model);
     }
     let lines: Vec<BoardLineView> = view
         .lines

@@ -6,7 +6,7 @@ use super::controller::{CastlingChoice, Controller, EditorPlay, EditorView};
 use super::setup::Tool;
 use super::shell::with_shell;
 use super::ui::{AppWindow, CastlingView, EditorAdapter, SquareView};
-use super::view::piece_code;
+use super::view::{piece_code, update_squares};
 use crate::tr;
 use chesspi_engine::{Color, Piece, Role};
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
@@ -86,15 +86,8 @@ pub(super) fn refresh(window: &AppWindow, c: &Controller) {
 
 fn show_squares(adapter: &EditorAdapter, view: &EditorView) {
     let squares: Vec<SquareView> = view.cells.iter().map(square_view).collect();
-    let model = adapter.get_squares();
-    if model.row_count() == squares.len() {
-        for (i, sq) in squares.into_iter().enumerate() {
-            if model.row_data(i).as_ref() != Some(&sq) {
-                model.set_row_data(i, sq);
-            }
-        }
-    } else {
-        adapter.set_squares(ModelRc::from(Rc::new(VecModel::from(squares))));
+    if let Some(model) = update_squares(&adapter.get_squares(), squares) {
+        adapter.set_squares(model);
     }
 }
 

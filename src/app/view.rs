@@ -39,7 +39,24 @@ pub fn piece_code(piece: Option<Piece>) -> i32 {
     }
 }
 
-fn square_view(cell: &CellView) -> SquareView {
+/// Puts `squares` into a board's model, changing only the cells that differ (the renderer
+/// redraws what changed); a new model when the count differs, for the caller to set.
+pub(super) fn update_squares(
+    model: &ModelRc<SquareView>,
+    squares: Vec<SquareView>,
+) -> Option<ModelRc<SquareView>> {
+    if model.row_count() != squares.len() {
+        return Some(ModelRc::from(Rc::new(VecModel::from(squares))));
+    }
+    for (i, sq) in squares.into_iter().enumerate() {
+        if model.row_data(i).as_ref() != Some(&sq) {
+            model.set_row_data(i, sq);
+        }
+    }
+    None
+}
+
+pub(super) fn square_view(cell: &CellView) -> SquareView {
     let label = |c: Option<char>| {
         c.map(|c| SharedString::from(c.to_string()))
             .unwrap_or_default()
