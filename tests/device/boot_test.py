@@ -267,10 +267,14 @@ class Console:
 
 
 class Device:
-    def __init__(self, disk, name, append=""):
+    """One guest: scripts/device-run with `extra` arguments; its sockets, logs and pictures
+    in `out` (default OUT)."""
+
+    def __init__(self, disk, name, append="", extra=(), out=None):
         self.name = name
-        self.qmp_path = os.path.join(OUT, f"{name}.qmp")
-        self.serial_path = os.path.join(OUT, f"{name}.serial")
+        self.out = out or OUT
+        self.qmp_path = os.path.join(self.out, f"{name}.qmp")
+        self.serial_path = os.path.join(self.out, f"{name}.serial")
         for p in (self.qmp_path, self.serial_path):
             if os.path.exists(p):
                 os.unlink(p)
@@ -278,13 +282,14 @@ class Device:
         RUNNING.append(self)
         self.proc = subprocess.Popen(
             [os.path.join(ROOT, "scripts", "device-run"), "--qmp", self.qmp_path,
-             "--serial", self.serial_path, "--disk", disk, "--append", append],
-            stdout=open(os.path.join(OUT, f"{name}.qemu.log"), "w"), stderr=subprocess.STDOUT)
+             "--serial", self.serial_path, "--disk", disk, "--append", append, *extra],
+            stdout=open(os.path.join(self.out, f"{name}.qemu.log"), "w"),
+            stderr=subprocess.STDOUT)
         self.qmp = Qmp(self.qmp_path)
-        self.console = Console(self.serial_path, os.path.join(OUT, f"{name}.console.log"))
+        self.console = Console(self.serial_path, os.path.join(self.out, f"{name}.console.log"))
 
     def shot(self, label):
-        return self.qmp.screendump(os.path.join(OUT, f"{self.name}-{label}.png"))
+        return self.qmp.screendump(os.path.join(self.out, f"{self.name}-{label}.png"))
 
     def wait_for_screen(self, reference, label, patience=BOOT_PATIENCE, limit=3.0):
         """Screendumps until the board matches `reference`; returns (seconds since start, png)."""
