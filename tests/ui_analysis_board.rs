@@ -1,10 +1,12 @@
 //! The analysis board through the real UI, by taps: Menu → Analysis board shows the game's
 //! position and the engine's lines appear; a move for White and one for Black are played by
-//! taps, one is taken back, and Done leaves the board and ends its search thread.
+//! taps, one is taken back, and Done leaves the board and ends its search thread. A pawn
+//! reaching the last rank opens the promotion picker over the board: tapping outside it
+//! leaves the position alone, its knight makes a knight.
 //! Slint allows one platform per process, so the scenario runs as one test.
 
 use chesspi::app::App;
-use chesspi::app::headless;
+use chesspi::app::headless::{self, Frame};
 use chesspi::app::mode::{Level, Mode, Setup};
 use chesspi::app::persist;
 use chesspi::app::screenshot::square_center;
@@ -12,7 +14,7 @@ use chesspi::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, StatusAdapter,
 };
 use chesspi_engine::game::Game;
-use chesspi_engine::{Color, Square};
+use chesspi_engine::{Color, Position, Square};
 use slint::{ComponentHandle, Model};
 use std::path::Path;
 use std::time::Duration;
@@ -73,6 +75,21 @@ fn tap_menu_option(app: &App, id: &str) {
 // buttons at the bottom, 54 px high and 6 px apart.
 const BACK: (f32, f32) = (583.5, 385.0);
 const DONE: (f32, f32) = (724.5, 445.0);
+
+fn render() -> Frame {
+    headless::render().expect("render").0
+}
+
+/// The promotion picker's buttons (ui/dialogs.slint), queen first, found on screen by their
+/// light background on row `y` of the dimmed board: the centres of all four.
+fn picker_buttons(frame: &Frame) -> [(f32, f32); 4] {
+    let y = 240;
+    let left = (20..460)
+        .find(|&x| frame.rgb(x, y) == (0xf0, 0xd9, 0xb5))
+        .expect("the picker's buttons are drawn over the board");
+    // 92 px buttons, 12 px apart.
+    std::array::from_fn(|i| (left as f32 + 46.0 + i as f32 * 104.0, y as f32))
+}
 
 fn board_fen(app: &App) -> String {
     app.with_controller(|c| c.analysis_board_request().map(|(_, pos, _)| pos.to_fen()))
@@ -209,5 +226,49 @@ fn ui_analysis_board() {
     assert!(!board.get_visible(), "Done leaves the board");
     // The game itself is untouched.
     assert_eq!(app.with_controller(|c| c.game().moves().len()), 0);
+    pump_until("the search thread to end", || search_threads() == 0);
+
+    promotion(&app);
+}
+
+/// A white pawn on e7: the picker asks; a tap outside it changes nothing, the knight promotes.
+fn promotion(app: &App) {
+    const FEN: &str = "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1";
+    let board = app.window().global::<AnalysisBoardAdapter>();
+    let pos = Position::from_fen(FEN).expect("a legal position");
+    app.update_controller(|c| c.open_analysis_board_at(pos));
+    assert!(board.get_visible());
+    tap_square(app, "e7");
+    tap_square(app, "e8");
+    assert!(board.get_promotion_visible(), "the picker opens");
+    assert!(board.get_promotion_white());
+    assert_eq!(board.get_status(), "Choose a piece for promotion");
+    assert_eq!(board_fen(app), FEN);
+
+    // The dimmed board above the picker's card is outside it: cancel.
+    tap_at(app, (240.0, 60.0));
+    assert!(!board.get_promotion_visible());
+    assert_eq!(board_fen(app), FEN, "cancel leaves the position");
+    assert!(!board.get_can_back());
+
+    // The pawn is still selected: e8 asks again; the fourth button is the knight.
+    tap_square(app, "e8");
+    assert!(board.get_promotion_visible());
+    let knight = picker_buttons(&render())[3];
+    tap_at(app, knight);
+    assert!(!board.get_promotion_visible());
+    assert_eq!(board_fen(app), "4N3/6k1/8/8/8/8/8/4K3 b - - 0 1");
+    let e8 = app.with_controller(|c| c.cell_of("e8".parse().expect("e8")));
+    let shown = board.get_squares().row_data(e8).expect("e8's cell");
+    assert_eq!(shown.piece, 2, "a white knight drawn on e8");
+    // The engine's lines are of the promoted position: Black to move.
+    pump_until("Black's lines after e8=N", || {
+        board
+            .get_lines()
+            .row_data(0)
+            .is_some_and(|l| l.moves.starts_with("1\u{2026} K"))
+    });
+
+    tap_at(app, DONE);
     pump_until("the search thread to end", || search_threads() == 0);
 }

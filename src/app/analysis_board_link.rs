@@ -7,7 +7,7 @@ use super::analysis_board_worker::{BoardReport, BoardWorker};
 use super::controller::Controller;
 use super::shell::with_shell;
 use super::ui::{AnalysisBoardAdapter, AppWindow, BoardLineView, StatusAdapter};
-use super::view::{square_view, update_squares};
+use super::view::{promotion_role, square_view, update_squares};
 use super::{Shell, ui};
 use slint::{ComponentHandle, Model, ModelRc, VecModel};
 use std::cell::RefCell;
@@ -117,6 +117,8 @@ pub(super) fn refresh(window: &AppWindow, c: &Controller) {
     adapter.set_status(view.status.into());
     adapter.set_can_back(view.can_back);
     adapter.set_can_forward(view.can_forward);
+    adapter.set_promotion_white(view.promotion != Some(chesspi_engine::Color::Black));
+    adapter.set_promotion_visible(view.promotion.is_some());
     adapter.set_visible(true);
 }
 
@@ -135,6 +137,14 @@ pub(super) fn connect(shell: &Weak<RefCell<Shell>>, window: &AppWindow) {
         let (shell, weak) = (shell.clone(), window.as_weak());
         adapter.on_button(move |id| {
             with_shell(&shell, &weak, |c| c.analysis_board_button(&id));
+        });
+    }
+    {
+        let (shell, weak) = (shell.clone(), window.as_weak());
+        adapter.on_promotion_chosen(move |role| {
+            with_shell(&shell, &weak, |c| {
+                c.analysis_board_choose_promotion(promotion_role(role))
+            });
         });
     }
     {

@@ -34,7 +34,7 @@ pub mod ui {
 use crate::tr;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
-use chesspi_engine::{FenError, Position, Role};
+use chesspi_engine::{FenError, Position};
 use computer::{Answer, ComputerPlayer};
 use controller::{Action, Controller};
 use mode::{ColourChoice, Mode, Setup};
@@ -431,14 +431,7 @@ impl App {
             let window = self.window.as_weak();
             game.on_promotion_chosen(move |role| {
                 with_shell(&shell, &window, |c| {
-                    let role = match role {
-                        1 => Some(Role::Knight),
-                        2 => Some(Role::Bishop),
-                        3 => Some(Role::Rook),
-                        4 => Some(Role::Queen),
-                        _ => None,
-                    };
-                    c.choose_promotion(role);
+                    c.choose_promotion(view::promotion_role(role))
                 });
             });
         }

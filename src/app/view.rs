@@ -39,6 +39,18 @@ pub fn piece_code(piece: Option<Piece>) -> i32 {
     }
 }
 
+/// The promotion picker's answer (ui/dialogs.slint): 1 knight, 2 bishop, 3 rook, 4 queen;
+/// anything else cancels.
+pub(super) fn promotion_role(code: i32) -> Option<Role> {
+    match code {
+        1 => Some(Role::Knight),
+        2 => Some(Role::Bishop),
+        3 => Some(Role::Rook),
+        4 => Some(Role::Queen),
+        _ => None,
+    }
+}
+
 /// Puts `squares` into a board's model, changing only the cells that differ (the renderer
 /// redraws what changed); a new model when the count differs, for the caller to set.
 pub(super) fn update_squares(

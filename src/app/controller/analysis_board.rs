@@ -7,7 +7,7 @@ use super::{CellView, Controller};
 use crate::app::analysis_board::{AnalysisBoard, line_text, score_text};
 use crate::app::analysis_board_worker::BoardReport;
 use crate::tr;
-use chesspi_engine::{Move, Position, Role, Square};
+use chesspi_engine::{Color, Move, Position, Role, Square};
 
 /// Moves of a line shown (a row of the panel holds about this many).
 const LINE_MOVES: usize = 6;
@@ -18,6 +18,8 @@ pub(super) struct Session {
     board: AnalysisBoard,
     flipped: bool,
     selected: Option<Square>,
+    /// The squares of a promotion waiting for the picker's answer.
+    promotion: Option<(Square, Square)>,
 }
 
 /// One line as shown: its evaluation ("+0.35") and its moves ("12. Nf3 Nc6 …").
@@ -39,6 +41,8 @@ pub struct AnalysisBoardView {
     pub status: String,
     pub can_back: bool,
     pub can_forward: bool,
+    /// The colour of the pieces the promotion picker offers, while it is open.
+    pub promotion: Option<Color>,
 }
 
 impl Controller {
@@ -58,6 +62,7 @@ impl Controller {
             board: AnalysisBoard::new(pos),
             flipped: self.flipped,
             selected: None,
+            promotion: None,
         });
     }
 
@@ -87,7 +92,8 @@ impl Controller {
     }
 
     /// A tap on a display cell: selects a piece of the side to move, moves it to a legal
-    /// square (a pawn reaching the last rank becomes a queen), or changes the selection.
+    /// square (a pawn reaching the last rank opens the promotion picker), or changes the
+    /// selection. Ignored while the picker is open.
     pub fn analysis_board_tap(&mut self, col: usize, row: usize) {
         let Some(s) = self.board_analysis.as_mut() else {
             return;
@@ -95,6 +101,9 @@ impl Controller {
         let Some(sq) = display_square(s.flipped, col, row) else {
             return;
         };
+        if s.promotion.is_some() {
+            return;
+        }
         let pos = s.board.position();
         if let Some(from) = s.selected {
             let moves: Vec<Move> = pos
@@ -103,15 +112,18 @@ impl Controller {
                 .copied()
                 .filter(|m| m.from() == from && m.to() == sq)
                 .collect();
-            let chosen = moves
-                .iter()
-                .copied()
-                .find(|m| m.promotion() == Some(Role::Queen))
-                .or(moves.first().copied());
-            if let Some(mv) = chosen {
-                s.selected = None;
-                s.board.play(mv);
-                return;
+            match moves.as_slice() {
+                [] => {}
+                [mv] => {
+                    s.selected = None;
+                    s.board.play(*mv);
+                    return;
+                }
+                // Several moves between the same squares: a promotion; ask which piece.
+                _ => {
+                    s.promotion = Some((from, sq));
+                    return;
+                }
             }
         }
         s.selected = pos
@@ -120,12 +132,45 @@ impl Controller {
             .map(|_| sq);
     }
 
-    /// The panel's buttons: "back", "forward", "flip", "done".
+    /// The squares a promotion on the board is waiting for (the picker is open).
+    pub fn analysis_board_pending_promotion(&self) -> Option<(Square, Square)> {
+        self.board_analysis.as_ref()?.promotion
+    }
+
+    /// The promotion picker's answer on the board; `None` cancels (the pawn stays selected
+    /// and the position is unchanged).
+    pub fn analysis_board_choose_promotion(&mut self, role: Option<Role>) {
+        let Some(s) = self.board_analysis.as_mut() else {
+            return;
+        };
+        let Some((from, to)) = s.promotion.take() else {
+            return;
+        };
+        let Some(role) = role else {
+            s.selected = Some(from);
+            return;
+        };
+        let mv = s
+            .board
+            .position()
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == Some(role));
+        if let Some(mv) = mv {
+            s.selected = None;
+            s.board.play(mv);
+        }
+    }
+
+    /// The panel's buttons: "back", "forward", "flip", "done". A button closes an open
+    /// promotion picker unanswered.
     pub fn analysis_board_button(&mut self, id: &str) {
         let Some(s) = self.board_analysis.as_mut() else {
             return;
         };
         s.selected = None;
+        s.promotion = None;
         match id {
             "back" => {
                 s.board.back();
@@ -185,7 +230,9 @@ impl Controller {
             })
             .collect();
         let depth = s.board.lines().first().map_or(0, |l| l.depth);
-        let status = if pos.is_checkmate() {
+        let status = if s.promotion.is_some() {
+            tr!("Choose a piece for promotion")
+        } else if pos.is_checkmate() {
             tr!("Checkmate")
         } else if pos.is_stalemate() {
             tr!("Stalemate")
@@ -198,11 +245,7 @@ impl Controller {
         };
         let white_share = if pos.is_checkmate() {
             // The side to move is mated.
-            if pos.turn() == chesspi_engine::Color::White {
-                0.0
-            } else {
-                1.0
-            }
+            if pos.turn() == Color::White { 0.0 } else { 1.0 }
         } else {
             s.board.white_share()
         };
@@ -214,6 +257,7 @@ impl Controller {
             status,
             can_back: s.board.can_go_back(),
             can_forward: s.board.can_go_forward(),
+            promotion: s.promotion.map(|_| pos.turn()),
         })
     }
 }
@@ -236,7 +280,6 @@ mod tests {
     use super::*;
     use crate::app::controller::{Action, EditorPlay};
     use crate::app::mode::{Mode, Setup};
-    use chesspi_engine::Color;
 
     fn friend() -> Setup {
         Setup {
@@ -279,8 +322,14 @@ mod tests {
         assert_eq!(c.game().moves().len(), 1);
     }
 
+    fn piece_on(c: &Controller, name: &str) -> Option<(Color, Role)> {
+        let (_, pos, _) = c.analysis_board_request().unwrap();
+        pos.piece_at(name.parse().unwrap())
+            .map(|p| (p.color, p.role))
+    }
+
     #[test]
-    fn a_tap_on_a_piece_of_the_side_not_to_move_selects_nothing_and_promotion_makes_a_queen() {
+    fn a_tap_on_a_piece_of_the_side_not_to_move_selects_nothing() {
         let mut c = Controller::new(friend());
         let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         c.open_analysis_board_at(pos);
@@ -292,11 +341,116 @@ mod tests {
                 .iter()
                 .any(|v| v.selected)
         );
+    }
+
+    #[test]
+    fn promotion_asks_which_piece_and_cancel_leaves_the_position_unchanged() {
+        let mut c = Controller::new(friend());
+        let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        c.open_analysis_board_at(pos);
+        let (generation, _, _) = c.analysis_board_request().unwrap();
         tap(&mut c, "e7");
         tap(&mut c, "e8");
-        let (_, pos, _) = c.analysis_board_request().unwrap();
-        let queen = pos.piece_at("e8".parse().unwrap()).unwrap();
-        assert_eq!((queen.color, queen.role), (Color::White, Role::Queen));
+        assert_eq!(
+            c.analysis_board_pending_promotion(),
+            Some(("e7".parse().unwrap(), "e8".parse().unwrap()))
+        );
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.promotion, Some(Color::White));
+        assert_eq!(view.status, "Choose a piece for promotion");
+        // Nothing is played (or searched anew) while the picker is open; board taps wait.
+        let (g, now, _) = c.analysis_board_request().unwrap();
+        assert_eq!((g, now.hash()), (generation, pos.hash()));
+        tap(&mut c, "e1");
+        assert!(c.analysis_board_pending_promotion().is_some());
+
+        c.analysis_board_choose_promotion(None);
+        assert_eq!(c.analysis_board_pending_promotion(), None);
+        let (g, now, _) = c.analysis_board_request().unwrap();
+        assert_eq!((g, now.hash()), (generation, pos.hash()));
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.promotion, None);
+        assert!(!view.can_back);
+        // The pawn stays selected: another tap on e8 asks again.
+        let e7 = c.cell_of("e7".parse().unwrap());
+        assert!(view.cells[e7].selected);
+        tap(&mut c, "e8");
+        assert!(c.analysis_board_pending_promotion().is_some());
+        // A panel button closes the picker unanswered.
+        c.analysis_board_button("flip");
+        assert_eq!(c.analysis_board_pending_promotion(), None);
+        assert_eq!(c.analysis_board_request().unwrap().1.hash(), pos.hash());
+    }
+
+    #[test]
+    fn each_piece_can_be_chosen_for_either_side() {
+        let cases = [
+            ("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e7", "e8", Color::White),
+            (
+                "4k3/8/8/8/8/8/1p4K1/2R5 b - - 0 1",
+                "b2",
+                "c1",
+                Color::Black,
+            ),
+        ];
+        for (fen, from, to, color) in cases {
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                let mut c = Controller::new(friend());
+                c.open_analysis_board_at(Position::from_fen(fen).unwrap());
+                tap(&mut c, from);
+                tap(&mut c, to);
+                assert_eq!(c.analysis_board_view().unwrap().promotion, Some(color));
+                c.analysis_board_choose_promotion(Some(role));
+                assert_eq!(piece_on(&c, to), Some((color, role)), "{fen} {role:?}");
+                assert_eq!(piece_on(&c, from), None);
+                let view = c.analysis_board_view().unwrap();
+                assert_eq!(view.promotion, None);
+                assert!(view.can_back);
+            }
+        }
+    }
+
+    #[test]
+    fn an_underpromotion_from_the_editor_goes_back_and_forward_and_is_searched() {
+        let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let mut c = Controller::with_game(chesspi_engine::game::Game::from_position(pos), friend());
+        c.open_editor();
+        c.editor_done();
+        c.editor_play(EditorPlay::Analyse);
+        assert!(c.is_analysing_board());
+        let (before, _, _) = c.analysis_board_request().unwrap();
+        tap(&mut c, "e7");
+        tap(&mut c, "e8");
+        c.analysis_board_choose_promotion(Some(Role::Knight));
+        let (generation, promoted, history) = c.analysis_board_request().unwrap();
+        // A new position for the search, with the one before it in its history.
+        assert!(generation > before);
+        assert_eq!(promoted.to_fen(), "4N3/6k1/8/8/8/8/8/4K3 b - - 0 1");
+        assert_eq!(history, vec![pos.hash()]);
+        // Lines of the promoted position are taken and shown in its notation.
+        let reply = chesspi_engine::san::parse_san(&promoted, "Kf8").unwrap();
+        c.analysis_board_report(BoardReport {
+            generation,
+            lines: vec![(chesspi_engine::search::Score::Cp(0), 4, vec![reply])],
+            finished: false,
+        });
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.lines[0].moves, "1\u{2026} Kf8");
+        assert_eq!(view.status, "Depth 4 — thinking…");
+
+        c.analysis_board_button("back");
+        assert_eq!(c.analysis_board_request().unwrap().1.hash(), pos.hash());
+        assert_eq!(piece_on(&c, "e7"), Some((Color::White, Role::Pawn)));
+        assert!(c.analysis_board_view().unwrap().can_forward);
+        c.analysis_board_button("forward");
+        assert_eq!(piece_on(&c, "e8"), Some((Color::White, Role::Knight)));
+        // The same promotion again after a takeback goes forward; another piece starts a new line.
+        c.analysis_board_button("back");
+        tap(&mut c, "e7");
+        tap(&mut c, "e8");
+        c.analysis_board_choose_promotion(Some(Role::Rook));
+        assert_eq!(piece_on(&c, "e8"), Some((Color::White, Role::Rook)));
+        assert!(!c.analysis_board_view().unwrap().can_forward);
     }
 
     #[test]
