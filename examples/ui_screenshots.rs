@@ -214,6 +214,19 @@ fn main() -> Result<(), Box<dyn Error>> {
     });
     shoot(&app, &dir, "analysis-board.png")?;
 
+    // A pawn about to promote on the analysis board: the game's picker over it.
+    let pos = Position::from_fen("3r2k1/1P3ppp/8/8/8/8/5PPP/6K1 w - - 0 30")?;
+    let app = open(Game::from_position(pos), friends)?;
+    app.update_controller(|c| c.open_analysis_board());
+    if !headless::pump_until(std::time::Duration::from_secs(120), || {
+        app.with_controller(|c| c.analysis_board_finished())
+    }) {
+        return Err("the analysis board's search did not finish".into());
+    }
+    tap(&app, "b7")?;
+    tap(&app, "b8")?;
+    shoot(&app, &dir, "analysis-board-promotion.png")?;
+
     // The menu mid-game against the computer, with shutdown as on the device.
     let app = open(game("e2e4 e7e5 g1f3")?, you_white)?;
     app.update_controller(|c| {

@@ -242,7 +242,6 @@ fn promotion(app: &App) {
     tap_square(app, "e8");
     assert!(board.get_promotion_visible(), "the picker opens");
     assert!(board.get_promotion_white());
-    assert_eq!(board.get_status(), "Choose a piece for promotion");
     assert_eq!(board_fen(app), FEN);
 
     // The dimmed board above the picker's card is outside it: cancel.

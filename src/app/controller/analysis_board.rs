@@ -230,9 +230,8 @@ impl Controller {
             })
             .collect();
         let depth = s.board.lines().first().map_or(0, |l| l.depth);
-        let status = if s.promotion.is_some() {
-            tr!("Choose a piece for promotion")
-        } else if pos.is_checkmate() {
+        // The picker says what it wants itself: the line stays about the engine.
+        let status = if pos.is_checkmate() {
             tr!("Checkmate")
         } else if pos.is_stalemate() {
             tr!("Stalemate")
@@ -357,7 +356,6 @@ mod tests {
         );
         let view = c.analysis_board_view().unwrap();
         assert_eq!(view.promotion, Some(Color::White));
-        assert_eq!(view.status, "Choose a piece for promotion");
         // Nothing is played (or searched anew) while the picker is open; board taps wait.
         let (g, now, _) = c.analysis_board_request().unwrap();
         assert_eq!((g, now.hash()), (generation, pos.hash()));
