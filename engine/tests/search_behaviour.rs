@@ -77,24 +77,34 @@ fn wins_material() {
     assert_eq!(r.best_move.unwrap().to_string(), "f3g5");
 }
 
-#[test]
-fn repetition_from_game_history_is_a_draw() {
-    // Black has a lone king against a queen. After Kd8 Qh2 Ke8 Qh1 the position repeats;
-    // Kd8 again repeats the position after 1...Kd8, which the search must score as a draw.
+/// Searches the position reached from the lone-king start by `moves`, with the game's history.
+fn search_after(moves: &[&str]) -> SearchResult {
     let start = Position::from_fen("4k3/8/8/8/8/8/8/2K4Q b - - 0 1").unwrap();
     let mut game = Game::from_position(start);
-    for mv in ["e8d8", "h1h2", "d8e8", "h2h1"] {
+    for mv in moves {
         let m = uci::parse_move(game.position(), mv).unwrap();
         game.play(m).unwrap();
     }
     let stop = AtomicBool::new(false);
-    let r = Searcher::new(8).search(
+    Searcher::new(8).search(
         game.position(),
         game.history_hashes(),
         &depth(6),
         &stop,
         &mut |_| {},
-    );
+    )
+}
+
+#[test]
+fn repetition_from_game_history_is_a_draw_only_as_a_threefold() {
+    // Black has a lone king against a queen. Each cycle Kd8 Qh2 Ke8 Qh1 repeats the start.
+    let cycle = ["e8d8", "h1h2", "d8e8", "h2h1"];
+    // After one cycle, Kd8 repeats the position after 1...Kd8 only once: White plays on,
+    // so the search must not count it a draw (it used to, and gave lost positions as 0.00).
+    let r = search_after(&cycle);
+    assert!(matches!(r.score, Score::Cp(cp) if cp < -500), "{r:?}");
+    // After two cycles Kd8 makes that position's third occurrence: a draw by rule.
+    let r = search_after(&[cycle, cycle].concat());
     assert_eq!(r.best_move.unwrap().to_string(), "e8d8");
     assert_eq!(r.score, Score::Cp(0));
     // Without the history the same position is simply lost.

@@ -114,6 +114,8 @@ struct Worker<'a> {
     stopped: bool,
     /// Hashes of the game so far and the current search path.
     hashes: Vec<u64>,
+    /// Index of the root in `hashes`: earlier entries are the game's history.
+    root_index: usize,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     static_evals: [i32; MAX_PLY + 1],
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -220,6 +222,7 @@ impl Searcher {
         if hashes.last() != Some(&root.hash()) {
             hashes.push(root.hash());
         }
+        let root_index = hashes.len() - 1;
         let mut worker = Worker {
             tt: &mut self.tt,
             history: &mut self.history,
@@ -230,6 +233,7 @@ impl Searcher {
             seldepth: 0,
             stopped: false,
             hashes,
+            root_index,
             killers: [[None; 2]; MAX_PLY + 1],
             static_evals: [0; MAX_PLY + 1],
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -565,15 +569,27 @@ impl Worker<'_> {
         }
     }
 
+    /// A draw by repetition for the search: the position repeats one on the search path (at or
+    /// after the root: the side that could avoid it chose not to), or it occurred twice in
+    /// the game before the root (a real threefold). A single earlier occurrence in the game
+    /// is no draw: the opponent may still play on.
     fn is_repetition(&self, pos: &Position) -> bool {
         let n = self.hashes.len();
         let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
         let key = pos.hash();
+        let mut in_game = 0;
         // The same side is to move an even number of plies back, four at the least.
         let mut i = 4;
         while i <= window {
-            if self.hashes[n - 1 - i] == key {
-                return true;
+            let at = n - 1 - i;
+            if self.hashes[at] == key {
+                if at >= self.root_index {
+                    return true;
+                }
+                in_game += 1;
+                if in_game == 2 {
+                    return true;
+                }
             }
             i += 2;
         }
