@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How well `chesspi-engine analyze` finds blunders, judged by Stockfish (issue 14).
 
-1. Makes games: chesspi-engine plays itself at a weak level (natural inaccuracies), with
+1. Makes games: chesspi-engine plays itself at a weak level (natural inaccuracies), or
+   another engine (`--player`, e.g. Stockfish with a low `Skill Level`) plays itself, with
    random first moves, and at random moments a planted blunder: a random move that a quick
    Stockfish look (depth 10) says loses at least 20 points of win probability.
 2. Runs `chesspi-engine analyze` on them at the given budget (default: the Pi's, 60 000
@@ -21,6 +22,10 @@ only re-runs the analysis. Needs python-chess and Debian's stockfish
 
     nice python3 tools/analysis_agreement.py --games 10 --out /tmp/agreement
     python3 tools/analysis_agreement.py --out /tmp/agreement --movetime 40   # reuses games
+
+The game sets measured in docs/BENCHMARKS.md, with Stockfish's verdicts, are kept in
+docs/benchmarks/agreement/ (the games are not reproducible from the seed: the players think
+on the clock); copy one to a work directory and pass it as --out.
 """
 
 import argparse
@@ -149,8 +154,14 @@ def plant_blunder(sf, board, rng, depth):
 
 def make_games(args, path):
     rng = random.Random(args.seed)
-    player = chess.engine.SimpleEngine.popen_uci(["nice", "-n", "10", args.engine])
-    player.configure({"Level": args.level})
+    player = chess.engine.SimpleEngine.popen_uci(["nice", "-n", "10", args.player or args.engine])
+    if args.player:
+        player.configure(dict(option.split("=", 1) for option in args.player_option))
+    else:
+        player.configure({"Level": args.level})
+    name = f"ChessPI level {args.level}"
+    if args.player:
+        name = " ".join([player.id.get("name", "player"), *args.player_option])
     sf = chess.engine.SimpleEngine.popen_uci(["nice", "-n", "10", args.stockfish])
     sf.configure({"Threads": 1, "Hash": 32})
     games = []
@@ -159,8 +170,7 @@ def make_games(args, path):
             board = chess.Board()
             game = chess.pgn.Game()
             game.headers.update({"Event": "analysis agreement", "Round": str(number),
-                                 "White": f"ChessPI level {args.level}",
-                                 "Black": f"ChessPI level {args.level}"})
+                                 "White": name, "Black": name})
             planted = []
             node = game
             while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
@@ -172,7 +182,9 @@ def make_games(args, path):
                     if move is not None:
                         planted.append(board.ply())
                 if move is None:
-                    move = player.play(board, chess.engine.Limit(time=5)).move
+                    limit = chess.engine.Limit(time=args.player_time) if args.player else \
+                        chess.engine.Limit(time=5)
+                    move = player.play(board, limit).move
                 node = node.add_variation(move)
                 board.push(move)
             game.headers["Result"] = board.result(claim_draw=True)
@@ -293,6 +305,11 @@ def main():
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--max-plies", type=int, default=70)
     parser.add_argument("--level", type=int, default=6, help="chesspi-engine level playing")
+    parser.add_argument("--player", help="another UCI engine plays the games (not chesspi-engine)")
+    parser.add_argument("--player-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="UCI option for --player, e.g. 'Skill Level=3' (repeatable)")
+    parser.add_argument("--player-time", type=float, default=0.1,
+                        help="seconds per move for --player")
     parser.add_argument("--plant-rate", type=float, default=0.08,
                         help="chance per ply of planting a blunder (from ply 6)")
     parser.add_argument("--plant-depth", type=int, default=10)

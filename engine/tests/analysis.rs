@@ -4,6 +4,7 @@
 
 use chesspi_engine::analysis::{
     AnalysisError, AnalysisLimits, Analyzer, Eval, GameAnalysis, MoveClass, PositionAnalysis,
+    VERIFY_FACTOR, positions_to_verify,
 };
 use chesspi_engine::pgn::{self, GameResult, PgnGame};
 use chesspi_engine::{Color, Position};
@@ -84,6 +85,49 @@ fn hanging_queen_is_a_blunder_with_the_better_move() {
         text.contains("(2..."),
         "variation with the better move: {text}"
     );
+}
+
+#[test]
+fn positions_between_two_bad_moves_are_verified() {
+    use MoveClass::{Best, Blunder, Good, Inaccuracy, Mistake};
+    let table: [(&[MoveClass], &[usize]); 7] = [
+        (&[], &[]),
+        (&[Blunder], &[]),
+        (&[Good, Blunder, Good, Blunder], &[]),
+        (&[Blunder, Blunder], &[1]),
+        (&[Best, Mistake, Blunder, Inaccuracy], &[2]),
+        (&[Inaccuracy, Blunder, Inaccuracy], &[]),
+        (
+            &[Mistake, Mistake, Mistake, Good, Blunder, Mistake],
+            &[1, 2, 5],
+        ),
+    ];
+    for (classes, expected) in table {
+        assert_eq!(positions_to_verify(classes), expected, "{classes:?}");
+    }
+}
+
+#[test]
+fn a_double_blunder_survives_the_deeper_look() {
+    // 2...Qg5?? hangs the queen, 3.d3?? does not take it: both are blunders, and the position
+    // between them is searched again with the larger budget.
+    let (_, analysis) = analyse("1. e4 e5 2. Nf3 Qg5 3. d3 Qe7 *");
+    let judged = classes(&analysis);
+    assert_eq!(
+        judged[3],
+        ("Qg5".to_string(), MoveClass::Blunder),
+        "{judged:?}"
+    );
+    assert_eq!(
+        judged[4],
+        ("d3".to_string(), MoveClass::Blunder),
+        "{judged:?}"
+    );
+    // (A node limit is checked every few nodes, so a search may overshoot it a little.)
+    let between = &analysis.positions[4];
+    assert!(between.nodes > 2 * TEST_NODES, "{between:?}");
+    assert!(between.nodes < 2 * TEST_NODES * u64::from(VERIFY_FACTOR));
+    assert!(analysis.positions[3].nodes < 2 * TEST_NODES);
 }
 
 #[test]

