@@ -273,6 +273,36 @@ fn drm_core_is_loaded_before_the_service_starts() {
     }
 }
 
+/// The board must not wait for the network: not for network-online.target, nor for
+/// network.target, nor for systemd-user-sessions.service (ordered after network.target, so
+/// after systemd-networkd has started: 6.7 s of the device's boot in QEMU,
+/// tests/device/lan_test.py checks the critical chain on a booted system).
+#[test]
+fn service_does_not_wait_for_the_network() {
+    let unit = unit_text();
+    let ordered: Vec<&str> = unit
+        .lines()
+        .map(str::trim)
+        .filter_map(|l| {
+            l.strip_prefix("After=")
+                .or_else(|| l.strip_prefix("Requires="))
+        })
+        .flat_map(str::split_whitespace)
+        .collect();
+    for unit in [
+        "network.target",
+        "network-online.target",
+        "systemd-user-sessions.service",
+        "systemd-networkd-wait-online.service",
+    ] {
+        assert!(!ordered.contains(&unit), "chesspi.service waits for {unit}");
+    }
+    assert!(
+        ordered.contains(&"getty@tty1.service"),
+        "the login prompt on tty1 goes first: {ordered:?}"
+    );
+}
+
 /// logind leaves the power key to the app (which asks, saves and then powers off): its default
 /// would power off at the first press, under the app's dialog. Only that key is changed.
 #[test]
