@@ -400,6 +400,9 @@ def play(start_ref, pawn_light, empty_dark, timings):
     check("nothing denied in the service's journal", denials == "", denials)
     _, security = dev.sh("systemd-analyze security chesspi --no-pager | tail -n 1")
     _, chain = dev.sh("systemd-analyze critical-chain chesspi.service --no-pager")
+    # The image brings up Ethernet (systemd-networkd): the board must not wait for it.
+    check("nothing of the network in chesspi.service's critical chain",
+          "chesspi.service @" in chain and "network" not in chain, chain.strip()[-400:])
     _, blame = dev.sh("systemd-analyze --no-pager | head -n 1")
     _, memory = dev.sh("ps -o rss= -C chesspi")
     # Idle CPU: the app's user+system ticks (100 a second) over 20 s with nobody touching it.
