@@ -116,7 +116,8 @@ def move(dev, uci, flipped, tracking):
     dev.qmp.touch([square_centre(uci[2:4], flipped)], tracking + 1)
 
 
-def wait_until(what, test, timeout):
+def wait_until(test, timeout):
+    """Polls `test` each second until it returns something true (returned) or time is up."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         result = test()
@@ -141,15 +142,20 @@ def accent_buttons(png, area):
     return [(cx, (g[0] + g[-1]) // 2) for g in groups if len(g) >= 20]
 
 
-def same_position(a, b, label, timeout=60):
-    """Waits until both screens show the same position; returns the two pictures."""
+def same_position(a, b, label, timeout=60, unlike=None):
+    """Waits until both screens show the same position (and, given `unlike` = (picture,
+    flipped), another one than that picture); returns the two pictures and the last
+    differing squares."""
     last = {}
 
     def test():
         pa, pb = a.shot(label), b.shot(label)
         last["d"] = position_diff(pa, pb)
+        if unlike is not None and not position_diff(unlike[0], pa, unlike[1], False):
+            last["d"] = "no change yet"
+            return None
         return (pa, pb) if not last["d"] else None
-    got = wait_until(label, test, timeout)
+    got = wait_until(test, timeout)
     return got, last.get("d")
 
 
@@ -159,7 +165,7 @@ def link_shown(dev, label, connected_box, want_connected, timeout):
         png = dev.shot(label)
         d = bt.diff(box(png, LINK_BOX), connected_box)
         return png if (d < 2) == want_connected else None
-    return wait_until(label, test, timeout)
+    return wait_until(test, timeout)
 
 
 def denials_beyond_display_wait(dev):
@@ -226,7 +232,7 @@ def lan(start_ref, timings):
     # The list: a primary (accent) button per host found, above "Enter address" and Cancel.
     browsing = time.time()
     dialog_area = (190, 0, 610, 480)
-    found = wait_until("the host in the list", lambda: accent_buttons(
+    found = wait_until(lambda: accent_buttons(
         guest.shot("join-list"), dialog_area), 90)
     check("guest: the hosting ChessPI appears in Join's list (mDNS)", found is not None,
           f"{time.time() - browsing:.1f} s after Start" if found else "no entry in 90 s")
@@ -257,7 +263,7 @@ def lan(start_ref, timings):
         before = dev.shot(f"before-{uci}")
         move(dev, uci, flipped, tracking)
         tracking += 2
-        got, d = same_position(host, guest, f"after-{uci}", 30)
+        got, d = same_position(host, guest, f"after-{uci}", 30, unlike=(before, flipped))
         moved = got is not None and bool(position_diff(before, got[0], flipped, False))
         check(f"{dev.name} plays {uci} by touch; both screens show it", moved,
               f"differing: {d}")
@@ -295,7 +301,7 @@ def lan(start_ref, timings):
         check(f"{dev.name}: connected again after the cable is back", png is not None,
               f"{time.time() - back:.1f} s")
     timings["reconnected_after_s"] = round(time.time() - back, 1)
-    got, d = same_position(host, guest, "resumed", 30)
+    got, d = same_position(host, guest, "resumed", 30, unlike=(before, True))
     check("the game resumes with the same position on both, b8-c6 included",
           got is not None and bool(position_diff(before, got[1], True, True)),
           f"differing: {d}")
@@ -305,7 +311,7 @@ def lan(start_ref, timings):
         before = dev.shot(f"before-{uci}")
         move(dev, uci, flipped, tracking)
         tracking += 2
-        got, d = same_position(host, guest, f"after-{uci}", 30)
+        got, d = same_position(host, guest, f"after-{uci}", 30, unlike=(before, flipped))
         check(f"after the cut: {dev.name} plays {uci}; both screens show it",
               got is not None and bool(position_diff(before, got[0], flipped, False)),
               f"differing: {d}")
