@@ -168,27 +168,13 @@ def link_shown(dev, label, connected_box, want_connected, timeout):
     return wait_until(test, timeout)
 
 
-def denials_beyond_display_wait(dev):
-    """The journal's denials, less the first failed attempt of the app's wait for its display
-    (src/app/display.rs): with the DRM driver probing late under load, the device node can
-    exist before udev has given it to the render group (EACCES, not the unit's device policy).
-    That attempt only counts as a wait if the app then says the display is ready."""
-    _, out = dev.sh("journalctl -b -u chesspi --no-pager -o cat | sed 's/^/J| /'")
-    text = "\n".join(line[3:] for line in out.splitlines() if line.startswith("J| "))
-    waited = re.search(r"the display is not ready \(.*?\); waiting up to", text, re.S)
-    if waited and "the display is ready after" in text:
-        text = text[:waited.start()] + text[waited.end():]
-    return "\n".join(line for line in text.splitlines()
-                     if re.search(r"denied|not permitted|cannot open the display", line, re.I))
-
-
 def system_checks(dev, partner):
     """What the system says: link-local addresses, the service's first start, the game in the
     journal with the partner's name, nothing denied, nothing network-related before the app."""
     _, addrs = dev.sh("networkctl status --no-pager -n 0 | grep -A3 Address")
     state = bt.service_state(dev)
     game = bt.journal_grep(dev, "network game|lan:")
-    denials = denials_beyond_display_wait(dev)
+    denials = bt.journal_denials(dev)
     _, chain = dev.sh("systemd-analyze critical-chain chesspi.service --no-pager")
     with open(os.path.join(OUT, f"{dev.name}-system.txt"), "w") as f:
         f.write(f"{addrs}\n{state}\n{game}\n{chain}\n")
