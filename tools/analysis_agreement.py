@@ -317,6 +317,9 @@ def main():
     parser.add_argument("--nodes", type=int, default=60000, help="analysis nodes per position")
     parser.add_argument("--movetime", type=int, help="analysis ms per position (not --nodes)")
     parser.add_argument("--sf-depth", type=int, default=18)
+    parser.add_argument("--baseline-depth", type=int, metavar="D",
+                        help="also judge Stockfish at depth D against the reference, as if it "
+                             "were the analyser: what a fast analysis by the judge itself agrees")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
@@ -378,6 +381,19 @@ def main():
         print(f"  missed: {line}")
     for line in alarms:
         print(f"  false alarm: {line}")
+    if args.baseline_depth:
+        shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
+        marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
+        b_found = b_total = b_alarms = 0
+        for theirs, baseline in zip(sf, marks):
+            for judge, mark in zip(theirs, baseline):
+                b_total += judge == BLUNDER
+                b_found += judge == BLUNDER and mark == BLUNDER
+                b_alarms += judge != BLUNDER and mark == BLUNDER
+        marked = b_found + b_alarms
+        print(f"baseline, Stockfish at depth {args.baseline_depth} as the analyser: blunders found "
+              f"{b_found} of {b_total} = {100 * b_found / max(b_total, 1):.1f} %, false alarms "
+              f"{b_alarms} of {marked} = {100 * b_alarms / max(marked, 1):.1f} %")
     print("JSON " + json.dumps({
         "games": len(games), "moves": moves, "budget": budget, "cpu_s": round(cpu, 1),
         "sf_blunders": sf_blunders, "found": found, "agreement": round(agreement, 4),
