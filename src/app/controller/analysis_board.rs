@@ -3,6 +3,7 @@
 //! what its screen shows. The search itself runs on `analysis_board_worker`; the shell asks
 //! [`Controller::analysis_board_request`] what to search after every change.
 
+use super::present::{BoardMarks, board_cells};
 use super::{CellView, Controller};
 use crate::app::analysis_board::{AnalysisBoard, line_text, score_text};
 use crate::app::analysis_board_worker::BoardReport;
@@ -197,29 +198,13 @@ impl Controller {
                 .collect(),
             None => Vec::new(),
         };
-        let check = pos.is_check().then(|| pos.king_of(pos.turn()));
-        let mut cells = [CellView::default(); 64];
-        for (cell, view) in cells.iter_mut().enumerate() {
-            let Some(sq) = display_square(s.flipped, cell % 8, cell / 8) else {
-                continue;
-            };
-            let piece = pos.piece_at(sq);
-            let target = targets.iter().any(|m| m.to() == sq);
-            *view = CellView {
-                piece,
-                square_light: sq.is_light(),
-                selected: s.selected == Some(sq),
-                last_move: last.is_some_and(|m| m.from() == sq || m.to() == sq),
-                check: check == Some(sq),
-                hint: false,
-                target,
-                capture: target
-                    && (piece.is_some()
-                        || targets.iter().any(|m| m.to() == sq && m.is_en_passant())),
-                file_label: (cell / 8 == 7).then(|| sq.file().char()),
-                rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
-            };
-        }
+        let marks = BoardMarks {
+            selected: s.selected,
+            targets: &targets,
+            last,
+            hint: None,
+        };
+        let cells = board_cells(&pos, &marks, |col, row| display_square(s.flipped, col, row));
         let lines: Vec<LineView> = s
             .board
             .lines()

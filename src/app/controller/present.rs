@@ -7,7 +7,7 @@ use crate::lan::session::LinkState;
 use crate::tr;
 use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::san::to_san;
-use chesspi_engine::{Color, Move, Piece, Position, Role};
+use chesspi_engine::{Color, Move, Piece, Position, Role, Square};
 
 /// One square as the screen shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -22,6 +22,52 @@ pub struct CellView {
     pub capture: bool,
     pub file_label: Option<char>,
     pub rank_label: Option<char>,
+}
+
+/// What a board shows besides its pieces.
+pub(super) struct BoardMarks<'a> {
+    pub selected: Option<Square>,
+    /// The selected piece's legal moves.
+    pub targets: &'a [Move],
+    pub last: Option<Move>,
+    pub hint: Option<Move>,
+}
+
+/// The 64 cells of `pos` in display order (row-major from the top-left); `square_at` maps a
+/// display column and row to its square. The game's board and the analysis board share it.
+pub(super) fn board_cells(
+    pos: &Position,
+    marks: &BoardMarks,
+    square_at: impl Fn(usize, usize) -> Option<Square>,
+) -> [CellView; 64] {
+    let check = pos.is_check().then(|| pos.king_of(pos.turn()));
+    let touches = |m: Option<Move>, sq: Square| m.is_some_and(|m| m.from() == sq || m.to() == sq);
+    let mut cells = [CellView::default(); 64];
+    for (cell, view) in cells.iter_mut().enumerate() {
+        let Some(sq) = square_at(cell % 8, cell / 8) else {
+            continue;
+        };
+        let piece = pos.piece_at(sq);
+        let target = marks.targets.iter().any(|m| m.to() == sq);
+        *view = CellView {
+            piece,
+            square_light: sq.is_light(),
+            selected: marks.selected == Some(sq),
+            last_move: touches(marks.last, sq),
+            check: check == Some(sq),
+            hint: touches(marks.hint, sq),
+            target,
+            capture: target
+                && (piece.is_some()
+                    || marks
+                        .targets
+                        .iter()
+                        .any(|m| m.to() == sq && m.is_en_passant())),
+            file_label: (cell / 8 == 7).then(|| sq.file().char()),
+            rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
+        };
+    }
+    cells
 }
 
 /// A player's line in the side panel.
@@ -76,34 +122,17 @@ impl Controller {
     pub fn cells(&self) -> [CellView; 64] {
         let pos = self.shown_position();
         let last = self.shown_last_move();
-        let check_square = pos.is_check().then(|| pos.king_of(pos.turn()));
         let targets: Vec<Move> = match (self.selected, self.review) {
             (Some(from), None) => self.legal_from(from),
             _ => Vec::new(),
         };
-        let mut cells = [CellView::default(); 64];
-        for (cell, view) in cells.iter_mut().enumerate() {
-            let Some(sq) = self.square_at(cell % 8, cell / 8) else {
-                continue;
-            };
-            let piece = pos.piece_at(sq);
-            let target = targets.iter().any(|m| m.to() == sq);
-            *view = CellView {
-                piece,
-                square_light: sq.is_light(),
-                selected: self.selected == Some(sq) && self.review.is_none(),
-                last_move: last.is_some_and(|m| m.from() == sq || m.to() == sq),
-                check: check_square == Some(sq),
-                hint: self.hint.is_some_and(|m| m.from() == sq || m.to() == sq),
-                target,
-                capture: target
-                    && (piece.is_some()
-                        || targets.iter().any(|m| m.to() == sq && m.is_en_passant())),
-                file_label: (cell / 8 == 7).then(|| sq.file().char()),
-                rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
-            };
-        }
-        cells
+        let marks = BoardMarks {
+            selected: self.selected.filter(|_| self.review.is_none()),
+            targets: &targets,
+            last,
+            hint: self.hint,
+        };
+        board_cells(pos, &marks, |col, row| self.square_at(col, row))
     }
 
     /// The players' lines: (top of the board, bottom of the board).
