@@ -294,6 +294,38 @@ def boards_of(game):
     return boards
 
 
+def probe_misses(args, missed_positions):
+    budgets = [int(n) for n in args.probe_misses.split(",")]
+    with open(os.path.join(args.out, "reference.json")) as f:
+        cache = json.load(f)
+    engine = chess.engine.SimpleEngine.popen_uci(["nice", "-n", "10", args.engine])
+    far = [0] * len(budgets)
+    try:
+        engine.configure({"Hash": 64})
+        print(f"missed blunders, the position after the move (White's view): Stockfish depth "
+              f"{args.sf_depth}, then chesspi-engine at {', '.join(map(str, budgets))} nodes")
+        for where, board in missed_positions:
+            judge = Eval.from_json(cache[f"{board.fen()} d{args.sf_depth}"]["eval"])
+            scores = []
+            for i, nodes in enumerate(budgets):
+                engine.protocol.send_line("ucinewgame")
+                score = engine.analyse(board, chess.engine.Limit(nodes=nodes))["score"]
+                ours = Eval.of_score(score, board)
+                far[i] += abs(ours.cp_for(chess.WHITE) - judge.cp_for(chess.WHITE)) > 75
+                scores.append(eval_text(ours))
+            print(f"  {where}: {eval_text(judge)} | {' '.join(scores)}")
+    finally:
+        engine.quit()
+    print("  more than 0.75 pawn from Stockfish: " + ", ".join(
+        f"{n} of {len(missed_positions)} at {b} nodes" for n, b in zip(far, budgets)))
+
+
+def eval_text(e):
+    if e.cp is not None:
+        return f"{e.cp / 100:+.2f}"
+    return ("#" if e.winner == chess.WHITE else "#-") + str(e.moves)
+
+
 # --- 4. Comparison ----------------------------------------------------------------------------
 
 def main():
@@ -320,6 +352,10 @@ def main():
     parser.add_argument("--baseline-depth", type=int, metavar="D",
                         help="also judge Stockfish at depth D against the reference, as if it "
                              "were the analyser: what a fast analysis by the judge itself agrees")
+    parser.add_argument("--probe-misses", metavar="N,N,...",
+                        help="search the position after each missed blunder alone (UCI, 64 MB "
+                             "hash, a new game each time) at these node counts, beside "
+                             "Stockfish's score: does a bigger budget find what was missed?")
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
@@ -339,7 +375,7 @@ def main():
     moves = sum(len(g) for g in sf)
     confusion = {c: {o: 0 for o in ["ok", INACCURACY, MISTAKE, BLUNDER]} for c in CLASSES}
     found = missed = false_alarms = serious = planted = planted_found = 0
-    misses, alarms = [], []
+    misses, alarms, missed_positions = [], [], []
     for number, (game, theirs, mine) in enumerate(zip(games, sf, ours), start=1):
         planted_plies = {int(p) for p in game.headers.get("PlantedPlies", "").split()}
         sans = [n.san() for n in game.mainline()]
@@ -352,6 +388,7 @@ def main():
                 else:
                     missed += 1
                     misses.append(f"{where} (ours: {mark})")
+                    missed_positions.append((where, boards_of(game)[ply + 1]))
             elif mark == BLUNDER:
                 false_alarms += 1
                 serious += judge in (BEST, GOOD, INACCURACY)
@@ -381,6 +418,8 @@ def main():
         print(f"  missed: {line}")
     for line in alarms:
         print(f"  false alarm: {line}")
+    if args.probe_misses:
+        probe_misses(args, missed_positions)
     if args.baseline_depth:
         shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
         marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
