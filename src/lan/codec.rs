@@ -80,6 +80,9 @@ pub enum ErrorCode {
     Flood,
     /// A message that needs the handshake came before it (the connection is closed). Added to v1.
     HelloFirst,
+    /// The host takes no guest any more: its partner left the game with `bye` (the
+    /// connection is closed). Added to v1.
+    Closed,
     /// Any other code.
     Other(String),
 }
@@ -99,6 +102,7 @@ impl ErrorCode {
             ErrorCode::TooLong => "too_long",
             ErrorCode::Flood => "flood",
             ErrorCode::HelloFirst => "hello_first",
+            ErrorCode::Closed => "closed",
             ErrorCode::Other(s) => s,
         }
     }
@@ -119,6 +123,7 @@ impl From<String> for ErrorCode {
             "too_long" => ErrorCode::TooLong,
             "flood" => ErrorCode::Flood,
             "hello_first" => ErrorCode::HelloFirst,
+            "closed" => ErrorCode::Closed,
             _ => ErrorCode::Other(s),
         }
     }
@@ -306,9 +311,9 @@ pub fn decode(line: &[u8]) -> Result<Message, DecodeError> {
     if line.len() >= MAX_LINE {
         return Err(DecodeError::TooLong);
     }
-    let value: serde_json::Value =
+    let mut value: serde_json::Value =
         serde_json::from_slice(line).map_err(|e| DecodeError::BadMessage(e.to_string()))?;
-    let Some(object) = value.as_object() else {
+    let Some(object) = value.as_object_mut() else {
         return Err(DecodeError::BadMessage("not a JSON object".into()));
     };
     let Some(kind) = object.get("type").and_then(serde_json::Value::as_str) else {
@@ -317,11 +322,20 @@ pub fn decode(line: &[u8]) -> Result<Message, DecodeError> {
     if !KNOWN_TYPES.contains(&kind) {
         return Err(DecodeError::UnknownType(kind.to_string()));
     }
-    if kind == "hello"
-        && let Some(protocol) = object.get("protocol")
-        && protocol.as_u64() != Some(PROTOCOL_VERSION)
-    {
-        return Err(DecodeError::Version(protocol.clone()));
+    // A missing `protocol` is not version 1 either: the guest gets the clear answer.
+    if kind == "hello" {
+        let protocol = object
+            .get("protocol")
+            .cloned()
+            .unwrap_or(serde_json::Value::Null);
+        if protocol.as_u64() != Some(PROTOCOL_VERSION) {
+            return Err(DecodeError::Version(protocol));
+        }
+    }
+    // A move's `clock` is advice: one that is not a millisecond count is dropped, and the
+    // move is still judged on its own (docs/PROTOCOL.md, Clocks).
+    if kind == "move" && object.get("clock").is_some_and(|c| c.as_u64().is_none()) {
+        object.remove("clock");
     }
     serde_json::from_value(value).map_err(|e| DecodeError::BadMessage(e.to_string()))
 }
@@ -623,6 +637,27 @@ mod tests {
             ErrorCode::Version
         );
         assert_eq!(code(&[b' '; MAX_LINE]), ErrorCode::TooLong);
+        // No protocol at all is not version 1 either.
+        assert_eq!(
+            code(br#"{"type":"hello","name":"A","code":"1234"}"#),
+            ErrorCode::Version
+        );
+    }
+
+    #[test]
+    fn a_move_with_a_clock_that_is_no_time_is_still_a_move() {
+        for clock in [r#""abc""#, "-5", "1.5", "true", "{}", "null"] {
+            let line = format!(r#"{{"type":"move","ply":3,"uci":"e7e5","clock":{clock}}}"#);
+            assert_eq!(
+                decode(line.as_bytes()),
+                Ok(Message::Move {
+                    ply: 3,
+                    uci: "e7e5".into(),
+                    clock: None
+                }),
+                "{line}"
+            );
+        }
     }
 
     #[test]

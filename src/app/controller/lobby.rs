@@ -183,6 +183,9 @@ impl Controller {
                 }
             }
             Some(ErrorCode::Busy) => self.lobby_failed(&tr!("{} is already playing.", name)),
+            Some(ErrorCode::Closed) => {
+                self.lobby_failed(&tr!("{} takes no partner for this game any more.", name));
+            }
             Some(ErrorCode::Version) => {
                 self.lobby_failed(&tr!("{} runs another version of ChessPI.", name));
             }

@@ -124,21 +124,31 @@ impl Controller {
             } else if p.away_since.is_none() {
                 p.away_since = Some(Instant::now());
             }
-            if link != LinkState::Connected {
-                // Offers do not survive a lost link (the session drops them too).
-                p.our_offer = None;
-                if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
-                    self.dialog = None;
-                }
+        }
+        if link != LinkState::Connected {
+            // Offers do not survive a lost link (the session drops them too).
+            self.drop_our_offer();
+            if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
+                self.dialog = None;
             }
+        }
+    }
+
+    /// Our offer is void: its "waiting for" note goes with it.
+    fn drop_our_offer(&mut self) {
+        if self
+            .partner
+            .as_mut()
+            .and_then(|p| p.our_offer.take())
+            .is_some()
+        {
+            self.note = None;
         }
     }
 
     /// Offers on both sides were dropped with the link: an open offer dialog closes.
     pub fn network_offers_cleared(&mut self) {
-        if let Some(p) = self.partner.as_mut() {
-            p.our_offer = None;
-        }
+        self.drop_our_offer();
         if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
             self.dialog = None;
         }

@@ -660,3 +660,28 @@ fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
     c.release(e2, false);
     assert_eq!(c.status().text, "Your move — tap a piece");
 }
+
+#[test]
+fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
+    use crate::lan::session::LinkState;
+    let mut c = Controller::new(Setup {
+        mode: Mode::Network {
+            local: Color::White,
+        },
+        level: Level::DEFAULT,
+    });
+    let link = crate::storage::LanLink {
+        game_id: "g".into(),
+        host: None,
+    };
+    c.network_paired("Kitchen", Color::White, Game::new(), link, None);
+    c.network_link(LinkState::Connected);
+    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
+    assert_eq!(c.status().text, "Draw offered — waiting for Kitchen");
+    // The session drops offers with the link, then says the link is lost.
+    c.network_offers_cleared();
+    c.network_link(LinkState::Lost);
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    c.network_link(LinkState::Connected);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+}

@@ -291,6 +291,9 @@ enum Phase {
 #[derive(Debug)]
 struct Conn {
     phase: Phase,
+    /// When the connection opened: the handshake must be done within `lost_after` of it,
+    /// whatever the peer sends meanwhile.
+    opened: Instant,
     last_heard: Instant,
     last_ping: Instant,
     /// Arrival times of the latest lines, for the flood limit.
@@ -510,6 +513,11 @@ impl Session {
     /// A transport connection opened (host: accepted; guest: connected).
     pub fn connection_opened(&mut self, id: ConnId, now: Instant) {
         if self.closed {
+            // Say why, so a guest stops dialing instead of retrying a silent close forever.
+            if self.role == Role::Host {
+                let text = "this game is over for the network: the partner left";
+                self.send(id, Message::error(ErrorCode::Closed, text));
+            }
             self.out.push_back(Output::Close(id));
             return;
         }
@@ -517,6 +525,7 @@ impl Session {
             id,
             Conn {
                 phase: Phase::Handshake,
+                opened: now,
                 last_heard: now,
                 last_ping: now,
                 recent: VecDeque::new(),
@@ -580,7 +589,11 @@ impl Session {
         let mut silent = Vec::new();
         let mut ping = Vec::new();
         for (&id, conn) in &mut self.conns {
-            if now.saturating_duration_since(conn.last_heard) >= self.timing.lost_after {
+            let handshake_over = conn.phase == Phase::Handshake
+                && now.saturating_duration_since(conn.opened) >= self.timing.lost_after;
+            if handshake_over
+                || now.saturating_duration_since(conn.last_heard) >= self.timing.lost_after
+            {
                 silent.push(id);
             } else if conn.phase == Phase::Playing
                 && now.saturating_duration_since(conn.last_ping) >= self.timing.ping_every
@@ -595,7 +608,7 @@ impl Session {
         }
         for id in silent {
             log::info!(
-                "lan: {id:?} silent for {:?}, closing",
+                "lan: {id:?} silent or without handshake for {:?}, closing",
                 self.timing.lost_after
             );
             self.close(id);
@@ -610,7 +623,9 @@ impl Session {
                 let lost = c.last_heard + self.timing.lost_after;
                 let ping =
                     (c.phase == Phase::Playing).then(|| c.last_ping + self.timing.ping_every);
-                [Some(lost), ping]
+                let handshake =
+                    (c.phase == Phase::Handshake).then(|| c.opened + self.timing.lost_after);
+                [Some(lost), ping, handshake]
             })
             .flatten()
             .min()
@@ -746,11 +761,21 @@ impl Session {
     }
 }
 
-/// A peer-supplied name made safe to show: no control characters, at most
+/// Unicode format characters that change how text around them shows without showing
+/// themselves: bidirectional overrides and isolates (a name could reverse the words after it),
+/// zero-width characters, the byte-order mark, interlinear annotation and tag characters.
+fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{E0000}'..='\u{E007F}')
+}
+
+/// A peer-supplied name made safe to show: no control or invisible format characters, at most
 /// [`MAX_NAME_CHARS`] characters.
 pub fn clean_name(name: &str) -> String {
     name.chars()
-        .filter(|c| !c.is_control())
+        .filter(|&c| !c.is_control() && !is_invisible_format(c))
         .take(MAX_NAME_CHARS)
         .collect::<String>()
         .trim()

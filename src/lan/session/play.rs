@@ -1,7 +1,7 @@
 //! Moves, acks, offers and resignation, from the partner and from the local player.
 //! Only a legal move in turn, an accepted offer or a resignation changes the game.
 
-use super::{ConnId, Event, LocalError, MAX_CLOCK, Session};
+use super::{ConnId, Event, LocalError, MAX_CLOCK, Role, Session};
 use crate::lan::codec::{ErrorCode, ErrorMsg, Message, OfferKind};
 use chesspi_engine::Move;
 use chesspi_engine::game::Game;
@@ -71,6 +71,11 @@ impl Session {
             self.reject(id, ErrorCode::BadPly, ply, format!("we are at ply {count}"));
         } else if self.game.is_over() {
             self.reject(id, ErrorCode::IllegalMove, ply, "the game is over".into());
+        } else if self.role == Role::Host && self.clock.is_none() {
+            // The host decides the time control; a guest takes the host's flag even when it
+            // plays untimed itself (it kept none of an odd control), so both games end alike.
+            let text = "the game is untimed: no flag can fall".into();
+            self.reject(id, ErrorCode::IllegalMove, ply, text);
         } else if self.game.position().turn() == self.local {
             self.reject(
                 id,
@@ -117,6 +122,18 @@ impl Session {
         } else if self.their_offer.is_none() {
             self.their_offer = Some(what);
             self.event(Event::OfferReceived(what));
+        } else if self.their_offer != Some(what) {
+            // One offer at a time: a second kind is declined at once, so its sender does
+            // not wait for an answer that would never come. (The same offer again is the
+            // one already waiting.)
+            self.send(
+                id,
+                Message::Reply {
+                    what,
+                    accept: false,
+                    ply: None,
+                },
+            );
         }
     }
 

@@ -193,3 +193,20 @@ fn a_welcome_with_a_broken_clock_is_refused() {
     assert!(guest.is_closed());
     assert!(!guest.is_paired());
 }
+
+#[test]
+fn an_untimed_host_refuses_a_flag_and_a_guest_takes_the_hosts() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    // Black, the guest, is on move in an untimed game: no flag can fall.
+    p.host.received(HC, Ok(Message::Flag { ply: 1 }), p.now);
+    let outs = p.host.drain();
+    assert!(outs.iter().any(|o| matches!(o,
+        Output::Send(HC, m) if error_code(m) == Some(&ErrorCode::IllegalMove))));
+    assert!(!p.host.game().is_over());
+    p.guest_plays("e7e5");
+    // The host decides the time control: a guest that plays untimed (it kept no odd
+    // control) still ends the game on the host's flag, as the host does.
+    p.guest.received(GC, Ok(Message::Flag { ply: 2 }), p.now);
+    assert!(p.guest.game().is_over());
+}

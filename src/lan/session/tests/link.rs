@@ -252,6 +252,8 @@ fn bye_ends_for_good() {
 #[test]
 fn names_are_cleaned() {
     assert_eq!(clean_name(" a\u{7}b\n "), "ab");
+    // A right-to-left override would show the words after the name reversed.
+    assert_eq!(clean_name("Eve\u{202E}reffo\u{200B}\u{2066}x"), "Evereffox");
     assert_eq!(clean_name(&"x".repeat(100)).chars().count(), MAX_NAME_CHARS);
 }
 
@@ -298,4 +300,71 @@ fn a_move_in_flight_into_a_game_the_host_ended_is_dropped() {
     assert_eq!(p.guest.game().moves().len(), 1);
     let outcome = p.guest.game().outcome().unwrap();
     assert_eq!(outcome.winner, Some(Color::Black));
+}
+
+#[test]
+fn after_bye_the_host_tells_new_guests_it_takes_none() {
+    let mut p = Pair::paired();
+    p.guest.leave();
+    p.pump();
+    p.host.connection_opened(ConnId(9), p.now);
+    p.pump();
+    let replies = p.raw_replies(ConnId(9));
+    assert_eq!(error_code(&replies[0]), Some(&ErrorCode::Closed));
+    assert!(p.closed.contains(&ConnId(9)));
+}
+
+#[test]
+fn a_handshake_not_done_in_four_seconds_is_dropped_even_if_the_peer_talks() {
+    let mut p = Pair::new(CodeChoice::Random);
+    let id = ConnId(7);
+    let start = p.now;
+    p.host.connection_opened(id, start);
+    for s in 1..=3 {
+        p.now = start + Duration::from_secs(s);
+        p.raw_line(id, br#"{"type":"ping","seq":1}"#);
+        p.host.tick(p.now);
+        p.pump();
+        assert!(!p.closed.contains(&id), "closed after {s} s");
+    }
+    assert_eq!(p.host.next_deadline(), Some(start + Duration::from_secs(4)));
+    p.now = start + Duration::from_secs(4);
+    p.raw_line(id, br#"{"type":"ping","seq":2}"#);
+    p.host.tick(p.now);
+    p.pump();
+    assert!(p.closed.contains(&id));
+}
+
+#[test]
+fn a_second_offer_of_another_kind_is_declined_at_once() {
+    let mut p = Pair::paired();
+    p.host_plays("e2e4");
+    p.guest_plays("e7e5");
+    p.guest.offer(OfferKind::Draw).unwrap();
+    p.pump();
+    // The guest's connection asks for a takeback while its draw offer waits.
+    p.host.received(
+        HC,
+        Ok(Message::Offer {
+            what: OfferKind::Takeback,
+        }),
+        p.now,
+    );
+    let outs = p.host.drain();
+    assert!(outs.iter().any(|o| matches!(
+        o,
+        Output::Send(
+            HC,
+            Message::Reply {
+                what: OfferKind::Takeback,
+                accept: false,
+                ..
+            }
+        )
+    )));
+    // The draw offer still waits for the host's player.
+    p.host.answer(true).unwrap();
+    p.pump();
+    assert!(p.host.game().is_over());
+    p.assert_same_game();
 }
