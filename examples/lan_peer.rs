@@ -7,7 +7,8 @@
 //! ```
 //!
 //! It prints every event, answers offers (accepts takebacks, declines draws) and stops when
-//! the game ends, the partner leaves, or after `--moves N` of its own moves.
+//! the game ends (after its last move's ack, with a bye), the partner leaves, or after
+//! `--moves N` of its own moves.
 
 use chesspi::lan::codec::OfferKind;
 use chesspi::lan::net::{LanEvent, LanHandle, NetOptions};
@@ -98,6 +99,8 @@ fn play(handle: &LanHandle, max_moves: usize) {
     let mut game = Game::new();
     let mut local = None;
     let mut played = 0;
+    // Our last move until the partner acknowledges it.
+    let mut unacked = None;
     loop {
         let Some(event) = handle.wait_event(Duration::from_secs(3600)) else {
             continue;
@@ -122,16 +125,17 @@ fn play(handle: &LanHandle, max_moves: usize) {
             LanEvent::Session(Event::OfferReceived(what)) => {
                 handle.answer(what == OfferKind::Takeback);
             }
+            LanEvent::Session(Event::Acked { ply }) if unacked == Some(ply) => unacked = None,
             LanEvent::Session(Event::GameOver(outcome)) => {
                 println!("game over: {outcome}");
-                return;
+                return finish(handle, unacked);
             }
             LanEvent::Session(Event::PartnerLeft | Event::Refused { .. }) => return,
             _ => {}
         }
         if game.is_over() {
             println!("game over: {:?}", game.outcome());
-            return;
+            return finish(handle, unacked);
         }
         if local == Some(game.position().turn()) && played < max_moves {
             // A varied but reproducible choice among the legal moves.
@@ -140,9 +144,26 @@ fn play(handle: &LanHandle, max_moves: usize) {
             std::thread::sleep(Duration::from_millis(300));
             if game.play(mv).is_ok() {
                 println!("playing {mv}");
+                unacked = u32::try_from(game.moves().len() - 1).ok();
                 handle.play(mv);
                 played += 1;
             }
         }
     }
+}
+
+/// Leaves a finished game the way the protocol asks: the last move acknowledged (or a few
+/// seconds' wait for it), then `bye`. The handle, dropped after, sends the bye before it
+/// closes: its worker takes commands in order.
+fn finish(handle: &LanHandle, mut unacked: Option<u32>) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(3);
+    while unacked.is_some() {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match handle.wait_event(left) {
+            Some(LanEvent::Session(Event::Acked { ply })) if unacked == Some(ply) => unacked = None,
+            Some(event) => println!("{event:?}"),
+            None => break,
+        }
+    }
+    handle.leave();
 }
