@@ -50,10 +50,19 @@ impl Controller {
         }
     }
 
+    /// The partner's name as texts show it: up to 32 characters may come over the network, a
+    /// status line has room for about 14 beside its words.
     pub(super) fn partner_name(&self) -> String {
-        self.partner
-            .as_ref()
-            .map_or_else(|| tr!("Partner"), |p| p.name.clone())
+        const SHOWN: usize = 14;
+        let Some(p) = self.partner.as_ref() else {
+            return tr!("Partner");
+        };
+        if p.name.chars().count() <= SHOWN {
+            return p.name.clone();
+        }
+        let mut short: String = p.name.chars().take(SHOWN - 1).collect();
+        short.push('…');
+        short
     }
 
     pub(super) fn lan(&mut self, request: LanRequest) {
@@ -123,6 +132,11 @@ impl Controller {
                 }
             } else if p.away_since.is_none() {
                 p.away_since = Some(Instant::now());
+            }
+            if link != LinkState::Connected {
+                // What the status line said of the partner ("declines the draw", ...) is
+                // older news than the lost link.
+                self.note = None;
             }
         }
         if link != LinkState::Connected {

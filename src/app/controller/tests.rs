@@ -684,4 +684,33 @@ fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
     assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
     c.network_link(LinkState::Connected);
     assert_eq!(c.status().text, "Your move — tap a piece");
+    // An older word of the partner's gives way to the lost link too.
+    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
+    c.partner_answered(crate::lan::codec::OfferKind::Draw, false);
+    assert_eq!(c.status().text, "Kitchen declines the draw — play on");
+    c.network_link(LinkState::Lost);
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+}
+
+#[test]
+fn a_long_partner_name_is_shortened_in_texts() {
+    let mut c = Controller::new(Setup {
+        mode: Mode::Network {
+            local: Color::Black,
+        },
+        level: Level::DEFAULT,
+    });
+    let link = crate::storage::LanLink {
+        game_id: "g".into(),
+        host: None,
+    };
+    c.network_paired(
+        "W".repeat(32).as_str(),
+        Color::Black,
+        Game::new(),
+        link,
+        None,
+    );
+    c.network_link(crate::lan::session::LinkState::Connected);
+    assert_eq!(c.status().text, format!("{}… is thinking…", "W".repeat(13)));
 }

@@ -667,7 +667,12 @@ impl Session {
             (Message::Error(e), Phase::Handshake) if self.role == Role::Guest => {
                 self.on_refusal(id, e.code, e.text);
             }
-            (Message::Error(e), _) => self.on_peer_error(id, e),
+            (Message::Error(e), Phase::Playing) => self.on_peer_error(id, e),
+            // Only the partner's errors count: a connection without a handshake is a
+            // stranger, and its error must not take back our move.
+            (Message::Error(e), Phase::Handshake) => {
+                log::info!("lan: {id:?} before its handshake reports {}", e.code);
+            }
             (_, Phase::Handshake) if self.role == Role::Host => {
                 self.refuse(id, ErrorCode::HelloFirst, "send hello first");
             }

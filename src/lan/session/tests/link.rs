@@ -368,3 +368,25 @@ fn a_second_offer_of_another_kind_is_declined_at_once() {
     assert!(p.host.game().is_over());
     p.assert_same_game();
 }
+
+#[test]
+fn a_strangers_error_does_not_take_back_our_move() {
+    let mut p = Pair::paired();
+    p.cut();
+    p.host_plays("e2e4");
+    assert_eq!(p.host.unacked(), Some(0));
+    // A second connection, no hello, "refuses" the host's move in flight.
+    let stranger = ConnId(11);
+    p.host.connection_opened(stranger, p.now);
+    p.raw_line(
+        stranger,
+        br#"{"type":"error","code":"illegal_move","ply":0,"text":"no"}"#,
+    );
+    assert_eq!(p.host.game().moves().len(), 1);
+    assert_eq!(p.host.unacked(), Some(0));
+    assert!(
+        !p.host_events
+            .iter()
+            .any(|e| matches!(e, Event::MoveRejected { .. } | Event::PeerError { .. }))
+    );
+}
