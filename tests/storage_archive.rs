@@ -409,6 +409,19 @@ fn import_stores_each_readable_game_and_reimport_does_not_duplicate() {
     let again = archive.import_file(&exported.path).expect("import");
     assert_eq!(again.imported.len(), 2);
     assert_eq!(headers(&archive).len(), 2);
+
+    // An old Latin-1 file keeps its letters.
+    let latin1 = usb.path().join("old.pgn");
+    fs::write(
+        &latin1,
+        b"[Event \"?\"]\n[White \"M\xfcller\"]\n[Black \"?\"]\n\n1. e4 e5 *\n",
+    )
+    .expect("write");
+    assert_eq!(
+        archive.import_file(&latin1).expect("import").imported.len(),
+        1
+    );
+    assert!(headers(&archive).iter().any(|h| h.white == "Müller"));
 }
 
 #[test]
@@ -561,6 +574,10 @@ fn a_timed_game_carries_its_time_control_and_clocks_for_python_chess() {
         ),
         _ => eprintln!("python-chess not available: the PGN was checked by hand above"),
     }
+    // The export to a USB stick keeps them too (it is the stored text, not a rewrite).
+    let (export, count, _) = archive.all_pgn().expect("export");
+    assert_eq!(count, 1);
+    assert!(export.contains("1. e4 { [%clk 0:05:02] }"), "{export}");
     // Unfinished, it is played on with its clocks where they stood.
     let resumed = archive.resume(&id).expect("resume");
     assert_eq!(resumed.clocks, saved.clocks);

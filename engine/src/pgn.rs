@@ -386,7 +386,12 @@ impl fmt::Display for PgnError {
                 error,
             } => {
                 let dots = if *turn == Color::White { "." } else { "..." };
-                write!(f, "move {number}{dots} {san} (line {}): ", self.line)?;
+                write!(
+                    f,
+                    "move {number}{dots} {} (line {}): ",
+                    Shown(san),
+                    self.line
+                )?;
                 match error {
                     SanError::Syntax(e) => write!(f, "not SAN: {}", e.reason),
                     SanError::Illegal { .. } => f.write_str("illegal"),
@@ -397,12 +402,12 @@ impl fmt::Display for PgnError {
                 write!(f, "line {}: ", self.line)?;
                 match kind {
                     PgnErrorKind::MalformedTag { text } => {
-                        write!(f, "malformed tag pair '{}'", text.escape_default())
+                        write!(f, "malformed tag pair '{}'", Shown(text))
                     }
                     PgnErrorKind::BadFen(e) => write!(f, "FEN tag: {e}"),
                     PgnErrorKind::MissingFen => f.write_str("SetUp \"1\" without a FEN tag"),
                     PgnErrorKind::UnsupportedVariant(v) => {
-                        write!(f, "unsupported variant '{}'", v.escape_default())
+                        write!(f, "unsupported variant '{}'", Shown(v))
                     }
                     PgnErrorKind::UnterminatedComment => {
                         f.write_str("comment '{' not closed before the end of the text")
@@ -420,6 +425,23 @@ impl fmt::Display for PgnError {
     }
 }
 
+/// Text from the file as a message shows it: escaped (no control bytes reach a terminal) and
+/// cut after 40 characters (a 10 MB line stays out of the message).
+struct Shown<'a>(&'a str);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MAX: usize = 40;
+        for c in self.0.chars().take(MAX) {
+            write!(f, "{}", c.escape_debug())?;
+        }
+        if self.0.chars().nth(MAX).is_some() {
+            f.write_str("…")?;
+        }
+        Ok(())
+    }
+}
+
 impl std::error::Error for PgnError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
@@ -428,6 +450,14 @@ impl std::error::Error for PgnError {
             _ => None,
         }
     }
+}
+
+/// The text of a PGN file: UTF-8 (what ChessPI and most tools write) when the bytes are
+/// valid UTF-8, else ISO 8859-1, the PGN standard's own character set, in which every byte is
+/// a character — so an old file's "Müller" stays "Müller", not "M\u{FFFD}ller".
+pub fn decode_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
 }
 
 /// Reads every game of a PGN text. Each game is read or fails on its own.
@@ -717,20 +747,18 @@ fn read_one(lexer: &mut Lexer<'_>, games_started: &mut usize) -> Option<Result<P
         }
         match token {
             Token::Tag { name, value } => {
-                if game.in_movetext {
-                    // The next game's tags: this game had no result token.
+                // The next game's tags: this game had no result token, or (a roster tag
+                // named twice) no movetext at all, like a download cut short after its tags.
+                let again = ROSTER.iter().any(|(r, _)| *r == name) && game.tag(&name).is_some();
+                if game.in_movetext || again {
                     *lexer = before;
                     break;
                 }
                 game.tags.push((name, value));
             }
-            Token::MalformedTag(text) => {
-                if game.in_movetext {
-                    *lexer = before;
-                    break;
-                }
-                game.fail(line, PgnErrorKind::MalformedTag { text });
-            }
+            // A line starting with `[` that is no tag pair belongs to this game, in the tags
+            // or in the movetext: a stray `[` must not take the next game's tags with it.
+            Token::MalformedTag(text) => game.fail(line, PgnErrorKind::MalformedTag { text }),
             Token::Symbol(symbol) => {
                 game.enter_movetext(line);
                 if game.depth > 0 {
@@ -888,6 +916,15 @@ impl GameBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latin_1_files_keep_their_letters() {
+        assert_eq!(
+            decode_text(b"[White \"M\xfcller, J\xfcrgen\"]".to_vec()),
+            "[White \"Müller, Jürgen\"]"
+        );
+        assert_eq!(decode_text("Müller".as_bytes().to_vec()), "Müller");
+    }
 
     #[test]
     fn move_numbers_are_stripped() {

@@ -347,6 +347,42 @@ fn every_problem_has_its_error_and_reading_goes_on() {
         assert_eq!(err.game, 2);
         assert!(err.to_string().starts_with("game 2, "), "{err}");
     }
+    // A tag cut off in the tags, and a stray `[` in the movetext: the error is this game's,
+    // and the next game keeps its own tags.
+    let cut_tag = "[Event \"Cut\"]\n[Site \"trunc\n";
+    let stray = "[Event \"A\"]\n\n1. e4 [ *\n";
+    for bad in [cut_tag, stray] {
+        let text = format!("{bad}\n[Event \"Real\"]\n[White \"Carla\"]\n\n1. e4 e5 1-0\n");
+        let games = read_games(&text);
+        assert_eq!(games.len(), 2, "{bad}: {games:?}");
+        let err = games[0].as_ref().unwrap_err();
+        assert!(
+            matches!(err.kind, PgnErrorKind::MalformedTag { .. }),
+            "{err:?}"
+        );
+        assert_eq!((err.game, err.line), (1, if bad == stray { 3 } else { 2 }));
+        let real = games[1].as_ref().unwrap();
+        assert_eq!(
+            (real.tag("Event"), real.tag("White")),
+            (Some("Real"), Some("Carla"))
+        );
+        assert_eq!(real.moves.len(), 2);
+    }
+    // A 10 000-character token is cut in the message, and control bytes are escaped.
+    let err = first_error(&format!("1. e4 {}\u{0} *\n", "x".repeat(10_000)));
+    let message = err.to_string();
+    assert!(message.len() < 200 && message.contains("x…"), "{message}");
+    let err = first_error("1. e4 N\u{0}f3 *\n");
+    assert!(err.to_string().contains("N\\0f3"), "{err}");
+    // Tags and no moves (a download cut short), then a game: two games, each its tags.
+    let text = "[Event \"Truncated\"]\n[White \"Anna\"]\n[Result \"0-1\"]\n\n\
+                [Event \"Real\"]\n[White \"Carla\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
+    let games = read_games(text);
+    assert_eq!(games.len(), 2);
+    let first = games[0].as_ref().unwrap();
+    assert_eq!((first.tag("White"), first.moves.len()), (Some("Anna"), 0));
+    let real = games[1].as_ref().unwrap();
+    assert_eq!((real.tag("White"), real.moves.len()), (Some("Carla"), 2));
     // An unterminated comment swallows the rest of the text; it is still reported.
     let err = first_error("1. e4 { never closed\n\n[Event \"Next\"]\n1. d4 *\n");
     assert!(matches!(err.kind, PgnErrorKind::UnterminatedComment));

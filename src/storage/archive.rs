@@ -673,13 +673,13 @@ impl Archive {
         Ok(report)
     }
 
-    /// [`Archive::import_pgn`] on a file.
+    /// [`Archive::import_pgn`] on a file, UTF-8 or (the PGN standard's) ISO 8859-1.
     ///
     /// # Errors
-    /// The file cannot be read or is not UTF-8; errors of [`Archive::import_pgn`].
+    /// The file cannot be read; errors of [`Archive::import_pgn`].
     pub fn import_file(&self, path: &Path) -> Result<ImportReport, ArchiveError> {
-        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
-        self.import_pgn(&text)
+        let bytes = std::fs::read(path).map_err(io_error(path))?;
+        self.import_pgn(&pgn::decode_text(bytes))
     }
 
     /// Every readable game as one PGN text, oldest first (the order a database expects), and
@@ -694,15 +694,16 @@ impl Archive {
         let mut count = 0;
         let mut damaged = Vec::new();
         for id in ids {
-            // Re-written from the parsed game so the export is uniform even if a file was
-            // edited by hand; the parse also keeps damaged files out.
-            let text = self.load(&id).ok().and_then(|g| g.pgn.to_pgn().ok());
+            // The file as stored, with its clocks and analysis (comments a rewrite from the
+            // parsed game would drop); the parse keeps damaged files out.
+            let text = self.load(&id).ok().and_then(|_| self.read_text(&id).ok());
             match text {
                 Some(text) => {
                     if count > 0 {
                         out.push('\n');
                     }
-                    out.push_str(&text);
+                    out.push_str(text.trim_end());
+                    out.push('\n');
                     count += 1;
                 }
                 None => damaged.push(id),

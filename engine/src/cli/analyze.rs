@@ -81,8 +81,8 @@ fn read_input(path: &str) -> io::Result<String> {
     } else {
         bytes = std::fs::read(path)?;
     }
-    // Old files are often Latin-1: keep the moves readable rather than refuse the file.
-    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into()))
+    // Old files are often Latin-1, the PGN standard's character set: read them as such.
+    Ok(chesspi_engine::pgn::decode_text(bytes))
 }
 
 /// The annotated PGN of one game, or the message for stderr.
