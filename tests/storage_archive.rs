@@ -129,7 +129,9 @@ fn stored_game_has_the_tags_and_lists_newest_first() {
         "[White \"You\"]",
         black_tag.as_str(),
         "[Result \"0-1\"]",
-        "[Termination \"checkmate\"]",
+        // The PGN standard's value; the reason in ChessPI's own tag.
+        "[Termination \"normal\"]",
+        "[ChessPITermination \"checkmate\"]",
         "[PlyCount \"4\"]",
         "[ChessPILevel \"4\"]",
         "[ChessPIMode \"vs-computer\"]",

@@ -8,10 +8,14 @@ against what ChessPI recorded: number of half-moves, result, final position.
 """
 import glob
 import os
+import re
 import sys
 
 import chess
 import chess.pgn
+
+STANDARD_TERMINATIONS = {"abandoned", "adjudication", "death", "emergency", "normal",
+                         "rules infraction", "time forfeit", "unterminated"}
 
 
 def main() -> int:
@@ -39,6 +43,15 @@ def main() -> int:
                 if tag not in game.headers:
                     print(f"game {n + 1}: no {tag} tag")
                     bad += 1
+            # PGN standard 9.8.1, and its date form.
+            termination = game.headers.get("Termination")
+            if termination is not None and termination not in STANDARD_TERMINATIONS:
+                print(f"game {n + 1}: Termination {termination!r} is not a standard value")
+                bad += 1
+            date = game.headers.get("Date", "")
+            if not re.fullmatch(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)", date):
+                print(f"game {n + 1}: Date {date!r} is not YYYY.MM.DD")
+                bad += 1
             n += 1
     if n != len(expected):
         print(f"python-chess read {n} games, ChessPI wrote {len(expected)}")

@@ -482,5 +482,28 @@ mod tests {
             Ok(Outcome::win(Color::White, Termination::Time))
         );
         assert!(game.resign(Color::White).is_err());
+        // FIDE 6.9: a win on time needs only a possible mate, helped by the loser's own
+        // pieces (python-chess's has_insufficient_material agrees on each).
+        for (fen, flagged, draw) in [
+            // Knight against a bishop that could block its own king: a win.
+            ("K7/8/8/6N1/6k1/8/8/4b3 b - - 0 1", Color::Black, false),
+            // Knight against a queen, which could always take the mating knight: a draw.
+            ("K7/8/8/6N1/6k1/8/8/4q3 b - - 0 1", Color::Black, true),
+            // Bishop against a bishop on the other colour: a win; against a bishop on the
+            // same colour and a rook: a draw (no check on the other colour).
+            ("K7/8/8/6B1/6k1/8/8/5b2 b - - 0 1", Color::Black, false),
+            ("K7/8/8/6B1/6k1/8/8/4b2r b - - 0 1", Color::Black, true),
+            // Bishop against a pawn: a win.
+            ("K7/8/8/6B1/6k1/8/7p/8 b - - 0 1", Color::Black, false),
+        ] {
+            let mut game = Game::from_position(Position::from_fen(fen).unwrap());
+            let outcome = game.flag(flagged).unwrap();
+            let expected = if draw {
+                Outcome::draw(Termination::Time)
+            } else {
+                Outcome::win(!flagged, Termination::Time)
+            };
+            assert_eq!(outcome, expected, "{fen}");
+        }
     }
 }

@@ -800,18 +800,30 @@ impl Position {
             && self.ep_square == other.ep_square
     }
 
-    /// Whether `color` lacks the material to ever checkmate (a lone king, or king and one
-    /// minor piece with nothing else of its own). Used when the opponent's flag falls.
+    /// Whether `color` can never checkmate, whatever both sides play (FIDE 6.9: the opponent's
+    /// flag then falls to a draw). A lone king; a knight and king when the opponent has only
+    /// its king and queens (nothing that could block its own king's flight); bishops alone
+    /// when every bishop on the board stands on one colour and the opponent has no pawn or
+    /// knight. The same test as python-chess's `has_insufficient_material`: a helpmate
+    /// possible (king and bishop against king and knight) is a win on time.
     pub fn cannot_mate(&self, color: Color) -> bool {
         let own = self.colors[color as usize];
-        let heavy = self.roles[Role::Pawn as usize]
-            | self.roles[Role::Rook as usize]
-            | self.roles[Role::Queen as usize];
-        if (own & heavy).nonempty() {
+        let theirs = self.colors[!color as usize];
+        let role = |r: Role| self.roles[r as usize];
+        if (own & (role(Role::Pawn) | role(Role::Rook) | role(Role::Queen))).nonempty() {
             return false;
         }
-        let minors = own & (self.roles[Role::Knight as usize] | self.roles[Role::Bishop as usize]);
-        minors.count() <= 1
+        if (own & role(Role::Knight)).nonempty() {
+            let blockers = theirs & !role(Role::King) & !role(Role::Queen);
+            return own.count() <= 2 && blockers.is_empty();
+        }
+        let bishops = role(Role::Bishop);
+        if (own & bishops).nonempty() {
+            let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+            return one_colour && (role(Role::Pawn) | role(Role::Knight)).is_empty();
+        }
+        true
     }
 
     /// Recomputes the hash from scratch (tests check the incremental one against it).

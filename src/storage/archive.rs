@@ -5,9 +5,11 @@
 //! game id (also in the `ChessPIGameId` tag) lets a game stored unfinished, or stored again after
 //! a crash, replace its earlier file instead of appearing twice.
 //!
-//! Besides the seven-tag roster each file has `UTCDate`, `UTCTime`, `Termination`, `PlyCount`
-//! and ChessPI's own tags: `ChessPIGameId`, `ChessPIMode` and the levels and colours that mode
-//! needs, so an unfinished game can be resumed exactly.
+//! Besides the seven-tag roster each file has `UTCDate`, `UTCTime`, `Termination` (the PGN
+//! standard's values: `normal`, `time forfeit`, `abandoned`, `unterminated`), `PlyCount` and
+//! ChessPI's own tags: `ChessPITermination` (why a finished game ended, e.g. `resignation`),
+//! `ChessPIGameId`, `ChessPIMode` and the levels and colours that mode needs, so an unfinished
+//! game can be resumed exactly.
 
 use std::fmt;
 use std::io;
@@ -268,10 +270,14 @@ pub fn player_names(mode: &GameMode) -> (String, String) {
 pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
     let (white, black) = player_names(&game.mode);
     let started = UtcDateTime::from_unix_seconds(game.started_unix);
-    let termination = game
-        .game
-        .outcome()
-        .map_or(UNTERMINATED, |o| o.termination.describe());
+    // The standard's values in `Termination` (what other programs read); why exactly it
+    // ended, for this app's list, in `ChessPITermination`.
+    let outcome = game.game.outcome();
+    let termination = outcome.map_or(UNTERMINATED, |o| match o.termination {
+        Termination::Time => "time forfeit",
+        Termination::Abandonment => "abandoned",
+        _ => "normal",
+    });
     let mut tags: Vec<(String, String)> = vec![
         ("Event".into(), "ChessPI game".into()),
         ("Site".into(), "ChessPI".into()),
@@ -285,6 +291,9 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
         ("PlyCount".into(), game.game.moves().len().to_string()),
         ("ChessPIGameId".into(), format!("{:016x}", game.id)),
     ];
+    if let Some(o) = outcome {
+        tags.push(("ChessPITermination".into(), o.termination.describe().into()));
+    }
     if let Some(opening) = chesspi_engine::openings::classify(&game.game) {
         tags.push(("ECO".into(), opening.eco.into()));
         tags.push(("Opening".into(), opening.name.into()));
@@ -725,7 +734,12 @@ fn header_of(id: GameId, game: &PgnGame) -> GameHeader {
         black: tag("Black"),
         date: game.tag("Date").unwrap_or("????.??.??").to_string(),
         result: game.result,
-        termination: game.tag("Termination").map(str::to_string),
+        // This app's own reason first; files from before it, and other programs', have
+        // only `Termination`.
+        termination: game
+            .tag("ChessPITermination")
+            .or_else(|| game.tag("Termination"))
+            .map(str::to_string),
         plies: game.moves.len(),
         level,
         mode: game.tag("ChessPIMode").map(str::to_string),
