@@ -378,6 +378,20 @@ fn analyze_command_keeps_going_past_a_bad_game() {
         assert!(game.tag("WhiteAccuracy").is_some() && game.tag("BlackAccuracy").is_some());
     }
 
+    // Moves after a fivefold repetition (the rules ended the game there) are refused with
+    // the game's number; the game after it is analysed.
+    let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(4) + "5. Nf3 Nf6 *";
+    let text = format!(
+        "[Event \"x\"]\n\n1. e4 *\n\n[Event \"y\"]\n\n{shuffle}\n\n[Event \"z\"]\n\n1. d4 *\n"
+    );
+    let (status, out, err) = run_analyze(&["--nodes", "2000"], &text);
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.contains("game 2: moves go on after the game ended (Draw by fivefold repetition)"),
+        "{err}"
+    );
+    assert_eq!(pgn::read_games(&out).len(), 2, "{out}");
+
     let (status, _, err) = run_analyze(&["--movetime", "10", "--nodes", "5"], THREE_GAMES);
     assert_eq!(status, 2);
     assert!(err.contains("not both"), "{err}");

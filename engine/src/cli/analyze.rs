@@ -5,6 +5,7 @@
 //! status is then 1. Usage errors exit with 2.
 
 use chesspi_engine::analysis::{AnalysisLimits, Analyzer};
+use chesspi_engine::game::GameError;
 use chesspi_engine::pgn::{self, PgnError, PgnGame};
 use chesspi_engine::search::DEFAULT_HASH_MB;
 use std::collections::BTreeMap;
@@ -88,13 +89,29 @@ fn read_input(path: &str) -> io::Result<String> {
 /// The annotated PGN of one game, or the message for stderr.
 type GameOutput = Result<String, String>;
 
-fn analyse_one(analyzer: &mut Analyzer, game: Result<PgnGame, PgnError>) -> GameOutput {
+fn analyse_one(
+    analyzer: &mut Analyzer,
+    number: usize,
+    game: Result<PgnGame, PgnError>,
+) -> GameOutput {
     let game = game.map_err(|e| e.to_string())?;
+    // The rules end a game at fivefold repetition and the 75-move rule: moves after that are
+    // no game (and 10 MB of them would keep the analysis busy for hours).
+    if let Err(e) = game.to_game() {
+        return Err(match e {
+            GameError::GameOver(outcome) => {
+                format!("game {number}: moves go on after the game ended ({outcome})")
+            }
+            e => format!("game {number}: {e}"),
+        });
+    }
     let stop = AtomicBool::new(false);
     let analysis = analyzer
         .analyse_pgn(&game, &stop, &mut |_| {})
-        .map_err(|e| format!("{e}"))?;
-    analysis.to_pgn_of(&game).map_err(|e| format!("{e}"))
+        .map_err(|e| format!("game {number}: {e}"))?;
+    analysis
+        .to_pgn_of(&game)
+        .map_err(|e| format!("game {number}: {e}"))
 }
 
 /// Runs the subcommand; returns the process exit status.
@@ -160,7 +177,7 @@ pub fn run(args: &[String]) -> i32 {
                     let Some(game) = games.get(index) else {
                         break;
                     };
-                    print_ready(index, analyse_one(&mut analyzer, game.clone()));
+                    print_ready(index, analyse_one(&mut analyzer, index + 1, game.clone()));
                 }
             });
         }
