@@ -165,6 +165,8 @@ impl FromStr for San {
                 };
             } else if last == b'=' {
                 return Err(error("'=' without a promotion piece"));
+            } else if with_equals {
+                return Err(error("a pawn promotes to a knight, bishop, rook or queen"));
             }
         }
 

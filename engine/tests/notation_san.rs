@@ -227,6 +227,15 @@ fn promotions() {
         parse_san(&p, "gxh8"),
         Err(SanError::Illegal { .. })
     ));
+    // Promotion to a king or a pawn: the message says what a pawn may become.
+    for text in ["g8=K", "gxh8=K", "g8=P"] {
+        match parse_san(&p, text) {
+            Err(SanError::Syntax(e)) => {
+                assert!(e.reason.contains("knight, bishop"), "{text}: {e:?}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
     // A promotion that mates.
     assert_eq!(san_of("6k1/4PR2/6K1/8/8/8/8/8 w - - 0 1", "e7e8q"), "e8=Q#");
     // Black promotes with capture.
