@@ -491,8 +491,16 @@ impl Iterator for PgnReader<'_> {
     type Item = Result<PgnGame, PgnError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        read_one(&mut self.lexer, &mut self.games_started)
+        read_one(&mut self.lexer, &mut self.games_started).map(|(game, _)| game)
     }
+}
+
+/// [`read_games`], each game with the `[%clk H:MM:SS]` command of every main-line move (as
+/// lichess and ChessPI write a timed game's clocks), or none when some move has none: what an
+/// annotated copy of the game keeps beside its own comments.
+pub fn read_games_with_clocks(text: &str) -> Vec<(Result<PgnGame, PgnError>, Vec<String>)> {
+    let mut reader = PgnReader::new(text);
+    std::iter::from_fn(|| read_one(&mut reader.lexer, &mut reader.games_started)).collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -505,7 +513,8 @@ enum Token<'a> {
     /// A move, move number, result or annotation glyph.
     Symbol(&'a str),
     Nag,
-    Comment,
+    /// A `{…}` comment's text.
+    Comment(&'a str),
     UnterminatedComment,
     Open,
     Close,
@@ -582,8 +591,9 @@ impl<'a> Lexer<'a> {
                         self.advance_to(end);
                         Token::UnterminatedComment
                     } else {
+                        let inner = &self.text[self.at + 1..end];
                         self.advance_to(end + 1);
-                        Token::Comment
+                        Token::Comment(inner)
                     }
                 }
                 b'[' => self.tag(),
@@ -732,15 +742,19 @@ fn is_annotation(symbol: &str) -> bool {
         || (symbol != "--" && !symbol.is_empty() && symbol.bytes().all(|b| b"!?+-=/".contains(&b)))
 }
 
-/// Reads the next game, or returns `None` once only whitespace and comments are left.
-fn read_one(lexer: &mut Lexer<'_>, games_started: &mut usize) -> Option<Result<PgnGame, PgnError>> {
+/// Reads the next game and its clocks (see [`read_games_with_clocks`]), or returns `None`
+/// once only whitespace and comments are left.
+fn read_one(
+    lexer: &mut Lexer<'_>,
+    games_started: &mut usize,
+) -> Option<(Result<PgnGame, PgnError>, Vec<String>)> {
     let mut game = GameBuilder::default();
     loop {
         let before = *lexer;
         let Some((token, line)) = lexer.next_token() else {
             break;
         };
-        if !game.started && !matches!(token, Token::Comment) {
+        if !game.started && !matches!(token, Token::Comment(_)) {
             game.started = true;
             *games_started += 1;
             game.number = *games_started;
@@ -776,7 +790,15 @@ fn read_one(lexer: &mut Lexer<'_>, games_started: &mut usize) -> Option<Result<P
                 game.play(san, line);
             }
             Token::Nag => game.enter_movetext(line),
-            Token::Comment => {}
+            Token::Comment(text) => {
+                if game.depth == 0
+                    && let Some(last) = game.clocks.last_mut()
+                    && let Some(at) = text.find("[%clk ")
+                    && let Some(end) = text[at..].find(']')
+                {
+                    *last = Some(text[at..at + end + 1].to_string());
+                }
+            }
             Token::UnterminatedComment => game.fail(line, PgnErrorKind::UnterminatedComment),
             Token::Open => {
                 game.enter_movetext(line);
@@ -796,7 +818,9 @@ fn read_one(lexer: &mut Lexer<'_>, games_started: &mut usize) -> Option<Result<P
     if !game.started {
         return None;
     }
-    Some(game.finish(lexer.line))
+    let clocks: Option<Vec<String>> = game.clocks.iter().cloned().collect();
+    let clocks = clocks.unwrap_or_default();
+    Some((game.finish(lexer.line), clocks))
 }
 
 /// A game being read.
@@ -813,6 +837,8 @@ struct GameBuilder {
     depth: usize,
     result: Option<GameResult>,
     error: Option<PgnError>,
+    /// The `[%clk …]` after each main-line move, if any.
+    clocks: Vec<Option<String>>,
 }
 
 impl GameBuilder {
@@ -878,6 +904,7 @@ impl GameBuilder {
             Ok(mv) => {
                 pos.play_unchecked(mv);
                 self.moves.push(mv);
+                self.clocks.push(None);
             }
             Err(error) => {
                 let kind = PgnErrorKind::Move {

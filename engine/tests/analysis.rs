@@ -392,6 +392,22 @@ fn analyze_command_keeps_going_past_a_bad_game() {
     );
     assert_eq!(pgn::read_games(&out).len(), 2, "{out}");
 
+    // A timed game keeps its clocks beside the evaluations; a game where some move has no
+    // clock keeps none (they would not line up).
+    let timed = "[Event \"t\"]\n\n1. e4 { [%clk 0:05:00] } 1... e5 { [%clk 0:04:58] } 2. Nf3 \
+                 { [%clk 0:04:59] } *\n\n[Event \"u\"]\n\n1. e4 { [%clk 0:05:00] } 1... e5 *\n";
+    let (status, out, err) = run_analyze(&["--nodes", "2000"], timed);
+    assert_eq!(status, 0, "{err}");
+    let flat_out = flat(&out);
+    assert_eq!(out.matches("[%clk ").count(), 3, "{out}");
+    assert!(flat_out.contains("[%clk 0:04:58] }"), "{out}");
+    let with_clocks = pgn::read_games_with_clocks(timed);
+    assert_eq!(
+        with_clocks[0].1,
+        ["[%clk 0:05:00]", "[%clk 0:04:58]", "[%clk 0:04:59]"]
+    );
+    assert!(with_clocks[1].1.is_empty());
+
     let (status, _, err) = run_analyze(&["--movetime", "10", "--nodes", "5"], THREE_GAMES);
     assert_eq!(status, 2);
     assert!(err.contains("not both"), "{err}");

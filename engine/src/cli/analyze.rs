@@ -93,6 +93,7 @@ fn analyse_one(
     analyzer: &mut Analyzer,
     number: usize,
     game: Result<PgnGame, PgnError>,
+    clocks: &[String],
 ) -> GameOutput {
     let game = game.map_err(|e| e.to_string())?;
     // The rules end a game at fivefold repetition and the 75-move rule: moves after that are
@@ -109,8 +110,9 @@ fn analyse_one(
     let analysis = analyzer
         .analyse_pgn(&game, &stop, &mut |_| {})
         .map_err(|e| format!("game {number}: {e}"))?;
+    // A timed game's clocks stay beside the evaluations, as lichess writes both.
     analysis
-        .to_pgn_of(&game)
+        .to_pgn_of_keeping(&game, clocks)
         .map_err(|e| format!("game {number}: {e}"))
 }
 
@@ -133,7 +135,7 @@ pub fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let games = pgn::read_games(&text);
+    let games = pgn::read_games_with_clocks(&text);
     let started = Instant::now();
     let next_game = AtomicUsize::new(0);
     // Finished games waiting for the ones before them, so stdout keeps the file's order.
@@ -174,10 +176,11 @@ pub fn run(args: &[String]) -> i32 {
                 };
                 loop {
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    let Some(game) = games.get(index) else {
+                    let Some((game, clocks)) = games.get(index) else {
                         break;
                     };
-                    print_ready(index, analyse_one(&mut analyzer, index + 1, game.clone()));
+                    let output = analyse_one(&mut analyzer, index + 1, game.clone(), clocks);
+                    print_ready(index, output);
                 }
             });
         }
