@@ -46,6 +46,10 @@ fn start_app(dir: &std::path::Path, port: u16) -> App {
     assert!(notices.is_empty(), "{notices:?}");
     let lan = restored.lan.clone();
     let app = App::new(restored.game, restored.setup).expect("app");
+    // As the device starts (services::run): the partner is known before the first save.
+    if let Some((peer, link)) = &lan {
+        app.update_controller(|c| c.network_restored(peer, link.clone()));
+    }
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");
     app.enable_network(lan_config(port));
@@ -87,7 +91,11 @@ fn a_network_game_resumes_after_a_power_cut() {
     drop(app);
     drop(peer);
 
-    // Back on: the same game, hosted again by itself, waiting for its partner.
+    // Back on: the same game, hosted again by itself, waiting for its partner. A second
+    // power cut before anyone moves, and a third start: still the same game and partner
+    // (the first save after a start must not forget them).
+    let app = start_app(dir.path(), port);
+    drop(app);
     let app = start_app(dir.path(), port);
     assert_eq!(app.with_controller(|c| c.game().moves().len()), 2);
     let partner = app
@@ -147,6 +155,9 @@ fn lan_guest_child() {
     let (restored, stores, _) = persist::open(&dir, (Game::new(), Setup::FIRST_START));
     let lan = restored.lan.clone();
     let app = App::new(restored.game, restored.setup).expect("app");
+    if let Some((peer, link)) = &lan {
+        app.update_controller(|c| c.network_restored(peer, link.clone()));
+    }
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");
     app.enable_network(lan_config(free_port()));

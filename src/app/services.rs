@@ -127,6 +127,12 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     };
     super::apply_language(language);
     app.update_controller(|c| restore_view(c, flipped, rated, clocks));
+    // A network game cut off knows its partner before the first save: that save must keep
+    // the partner and how to reach it, or a second power cut before the next move would lose
+    // the game. (`--lan-*` asks for another network game instead.)
+    if let (Some((peer, link)), None) = (&lan_resume, &options.lan) {
+        app.update_controller(|c| c.network_restored(peer, link.clone()));
+    }
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
     }
