@@ -155,6 +155,14 @@ impl Controller {
     /// How many moves an Undo takes back: vs the computer, back to the player's previous
     /// turn (their move and the reply); between two players, one move.
     pub(super) fn undo_count(&self) -> usize {
+        // Time that ran out cannot be taken back: the game stays lost (or drawn) on time.
+        if self
+            .game
+            .outcome()
+            .is_some_and(|o| o.termination == chesspi_engine::game::Termination::Time)
+        {
+            return 0;
+        }
         let moves = self.game.moves().len();
         match self.setup.mode {
             Mode::Demo | Mode::Network { .. } => 0,

@@ -543,6 +543,15 @@ fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game(
     c.clock_tick(t0 + Duration::from_secs(90));
     assert_eq!(c.result().map(|r| r.title), Some("White wins".to_string()));
     assert_eq!(c.result().map(|r| r.reason), Some("on time".to_string()));
+    // Time cannot be taken back: Undo is off and does nothing; the moves stay.
+    assert!(
+        c.actions()
+            .iter()
+            .any(|a| a.action == Action::Undo && !a.enabled)
+    );
+    c.action(Action::Undo);
+    assert_eq!(c.game().moves().len(), 1);
+    assert!(c.result().is_some());
 }
 
 #[test]
