@@ -97,6 +97,15 @@ fn the_language_switches_at_once_and_is_kept() {
         english_list, german_list,
         "the .slint file's own text did not change"
     );
+    // The New game screen's mode tiles (texts from Rust) switch too.
+    let modes = app
+        .window()
+        .global::<chesspi::app::ui::NewGameAdapter>()
+        .get_modes();
+    assert_eq!(
+        modes.row_data(0).map(|m| m.label.to_string()).as_deref(),
+        Some("Gegen den Computer")
+    );
 
     // Moves in German notation: 1. Nf3 is 1. Sf3.
     app.update_controller(|c| c.action(Action::NewGame));

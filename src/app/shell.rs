@@ -126,6 +126,7 @@ pub(super) fn run_effects(
                     device.step(setting);
                     if setting == Setting::Language {
                         super::apply_language(device.language());
+                        super::view::set_mode_views(window);
                     }
                     s.controller.set_book(device.book());
                     s.controller.set_settings_view(device.view());

@@ -185,6 +185,22 @@ const SLIDE: Duration = Duration::from_millis(150);
 /// Frames of the slide: about 60 per second.
 const SLIDE_FRAME: Duration = Duration::from_millis(16);
 
+/// The New game screen's mode tiles, in the language now chosen (again after a switch: the
+/// texts come from Rust, which Slint's own translation switch does not reach).
+pub fn set_mode_views(window: &AppWindow) {
+    let modes: Vec<ModeView> = ModeChoice::ALL
+        .iter()
+        .map(|m| ModeView {
+            id: m.id().into(),
+            label: m.label().into(),
+            detail: m.detail().into(),
+        })
+        .collect();
+    window
+        .global::<NewGameAdapter>()
+        .set_modes(ModelRc::new(VecModel::from(modes)));
+}
+
 impl ViewModels {
     /// Creates the models and hands them to the window.
     pub fn attach(window: &AppWindow) -> ViewModels {
@@ -193,17 +209,7 @@ impl ViewModels {
         let game = window.global::<GameAdapter>();
         game.set_squares(ModelRc::from(squares.clone()));
         game.set_moves(ModelRc::from(moves.clone()));
-        let modes: Vec<ModeView> = ModeChoice::ALL
-            .iter()
-            .map(|m| ModeView {
-                id: m.id().into(),
-                label: m.label().into(),
-                detail: m.detail().into(),
-            })
-            .collect();
-        window
-            .global::<NewGameAdapter>()
-            .set_modes(ModelRc::new(VecModel::from(modes)));
+        set_mode_views(window);
         ViewModels {
             squares,
             moves,
