@@ -148,7 +148,12 @@ impl Controller {
     pub(super) fn player(&self, color: Color) -> PlayerInfo {
         let pos = self.shown_position();
         let level = self.setup.level;
-        let computer = tr!("Level {} · Elo {}", level.number(), level.elo());
+        // Beside a clock's digits only the level fits ("Level 1…" for level 10 misled).
+        let computer = if self.clock().is_some() {
+            tr!("Level {}", level.number())
+        } else {
+            tr!("Level {} · Elo {}", level.number(), level.elo())
+        };
         let (name, detail) = match (&self.viewing, self.setup.mode) {
             (Some(v), _) => {
                 let stored = if color == Color::White {
@@ -176,10 +181,12 @@ impl Controller {
             to_move: !self.game.is_over() && self.review.is_none() && pos.turn() == color,
             captured,
             advantage: balance.max(0) as u32,
-            clock: self.clock().map(|c| {
+            // A saved game under review is not the game on the clock.
+            clock: self.clock().filter(|_| self.viewing.is_none()).map(|c| {
                 crate::app::clock::clock_text(c.remaining(color, std::time::Instant::now()))
             }),
-            clock_running: self.clock().and_then(|c| c.running()) == Some(color),
+            clock_running: self.viewing.is_none()
+                && self.clock().and_then(|c| c.running()) == Some(color),
         }
     }
 

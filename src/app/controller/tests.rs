@@ -723,3 +723,17 @@ fn a_long_partner_name_is_shortened_in_texts() {
     c.network_link(crate::lan::session::LinkState::Connected);
     assert_eq!(c.status().text, format!("{}… is thinking…", "W".repeat(13)));
 }
+
+#[test]
+fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
+    let mut c = Controller::new(friend());
+    c.action(Action::NewGame);
+    c.new_game_mode("friend");
+    c.new_game_clock(Some(0));
+    c.new_game_start();
+    assert!(c.players().0.clock.is_some());
+    c.view_saved(Game::new(), "You", "Level 2", None);
+    assert!(c.players().0.clock.is_none() && c.players().1.clock.is_none());
+    c.action(Action::ReviewDone);
+    assert!(c.players().1.clock.is_some());
+}
