@@ -79,11 +79,16 @@ struct RunningApp {
 
 impl RunningApp {
     fn start(screen: &Screen, state: &Path) -> RunningApp {
+        Self::start_with(screen, state, &[])
+    }
+
+    fn start_with(screen: &Screen, state: &Path, args: &[&str]) -> RunningApp {
         let config = state.join("test-config.toml");
         std::fs::write(&config, "[battery]\nsource = \"none\"\n").expect("write config");
         let mut child = Command::new(env!("CARGO_BIN_EXE_chesspi"))
             .arg("--config")
             .arg(&config)
+            .args(args)
             .env("DISPLAY", &screen.display)
             .env("STATE_DIRECTORY", state)
             .env_remove("RUST_LOG")
@@ -221,6 +226,34 @@ fn sigterm_while_the_computer_thinks_saves_and_exits_0() {
         Some("e2e4"),
         "saved game {moves:?}, log:\n{log}"
     );
+}
+
+#[test]
+fn sigterm_keeps_the_time_a_running_clock_used() {
+    let screen = Screen::start();
+    let state = tempfile::tempdir().expect("tempdir");
+    let mut app = RunningApp::start_with(
+        &screen,
+        state.path(),
+        &["--new", "friend", "--clock", "5+0"],
+    );
+    app.wait_for_line("state directory", Duration::from_secs(60));
+    app.window(&screen);
+    // White's clock runs from the start; two seconds of it are used.
+    std::thread::sleep(Duration::from_secs(2));
+    app.signal("TERM");
+    let (code, _, log) = app.wait_exit();
+    assert_eq!(code, Some(0), "exit status, log:\n{log}");
+    let LoadOutcome::Restored(saved) = AutosaveStore::new(state.path()).load() else {
+        panic!("no saved game:\n{log}");
+    };
+    let clocks = saved.clocks.expect("a timed game");
+    assert!(
+        clocks.white <= Duration::from_secs(298),
+        "White's clock after 2 s: {:?}\n{log}",
+        clocks.white
+    );
+    assert_eq!(clocks.black, Duration::from_secs(300));
 }
 
 #[test]

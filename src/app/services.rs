@@ -164,8 +164,15 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
 /// written (or cut short by the signal watcher's deadline).
 fn finish(app: App) {
     let saving = app.shell.borrow_mut().saving.take();
-    if let Some(saving) = saving {
+    if let Some(mut saving) = saving {
         let start = std::time::Instant::now();
+        // A clock that ran since the last move keeps the time used: saved as it stands now.
+        let shell = app.shell.borrow();
+        let c = &shell.controller;
+        if c.clock().is_some_and(|k| k.running().is_some()) && !c.game().is_over() {
+            saving.saver.submit_current(c);
+        }
+        drop(shell);
         saving.saver.stop();
         log::info!("saves finished in {} ms", start.elapsed().as_millis());
     }
