@@ -60,6 +60,8 @@ pub enum SetupError {
     OppositeCheck {
         color: Color,
     },
+    /// The two kings stand on neighbouring squares (each would be in check from the other).
+    KingsTouching,
     /// The side to move is in check from more pieces than one move can give check with.
     TooManyCheckers {
         color: Color,
@@ -135,6 +137,9 @@ impl fmt::Display for SetupError {
                 name(*color),
                 name(!*color)
             ),
+            SetupError::KingsTouching => {
+                tr!("The kings stand next to each other: move one of them away.")
+            }
             SetupError::TooManyCheckers { color } => tr!(
                 "{} is in check from more than two pieces: no move can do that.",
                 name(*color)
@@ -368,6 +373,17 @@ impl SetupBoard {
                 count => return Err(SetupError::TooManyKings { color, count }),
             }
         }
+        // Kings side by side: no side to move makes that legal, so say what is wrong.
+        let king_at = |color: Color| {
+            (0..64)
+                .find(|&i| self.board[i].is_some_and(|p| p.color == color && p.role == Role::King))
+        };
+        if let (Some(w), Some(b)) = (king_at(Color::White), king_at(Color::Black)) {
+            let (wf, wr, bf, br) = (w % 8, w / 8, b % 8, b / 8);
+            if wf.abs_diff(bf) <= 1 && wr.abs_diff(br) <= 1 {
+                return Err(SetupError::KingsTouching);
+            }
+        }
         for rank in [Rank::First, Rank::Eighth] {
             for file in File::ALL {
                 let square = Square::from_coords(file, rank);
@@ -525,11 +541,10 @@ mod tests {
                 "4k3/8/8/8/8/8/8/4RK2 w",
                 SetupError::OppositeCheck { color: Black },
             ),
-            // The kings stand next to each other.
-            (
-                "8/8/8/3kK3/8/8/8/8 b",
-                SetupError::OppositeCheck { color: White },
-            ),
+            // The kings stand next to each other: said so, whoever is to move.
+            ("8/8/8/3kK3/8/8/8/8 b", SetupError::KingsTouching),
+            ("8/8/8/3kK3/8/8/8/8 w", SetupError::KingsTouching),
+            ("8/8/8/8/8/8/3k4/4K3 w", SetupError::KingsTouching),
             // Three pieces give check at once.
             (
                 "4k3/8/8/8/1b6/5n2/8/r3K3 w",
