@@ -359,6 +359,20 @@ fn read_lines(id: ConnId, mut stream: TcpStream, inputs: &Sender<Input>) {
     let _ = inputs.send(Input::Closed(id));
 }
 
+/// Why a host could not be reached, in the screen's language (the system's own words are
+/// English only).
+fn why_not(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::ConnectionRefused => crate::tr!("nobody is hosting there"),
+        io::ErrorKind::TimedOut => crate::tr!("no answer"),
+        io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => {
+            crate::tr!("not reachable from this network")
+        }
+        io::ErrorKind::NotFound | io::ErrorKind::InvalidInput => crate::tr!("no such address"),
+        _ => e.to_string(),
+    }
+}
+
 fn dial(target: &str, timeout: Duration) -> io::Result<TcpStream> {
     let mut last = io::Error::new(io::ErrorKind::NotFound, "no address");
     for addr in target.to_socket_addrs()? {
@@ -524,7 +538,7 @@ impl Worker {
         let started = spawn("lan-dial", move || {
             let _ = match dial(&target, timeout) {
                 Ok(stream) => inputs.send(Input::Opened(stream)),
-                Err(e) => inputs.send(Input::DialFailed(format!("{target}: {e}"))),
+                Err(e) => inputs.send(Input::DialFailed(format!("{target}: {}", why_not(&e)))),
             };
         });
         if started.is_err() {

@@ -302,7 +302,8 @@ impl Controller {
             Dialog::SavedGame(g) => saved_game_view(g),
             Dialog::ConfirmDelete(g) => view(
                 &tr!("Delete this game?"),
-                tr!("{} will be gone for good.", g.title),
+                // "Two players will be gone" read as if people were deleted.
+                tr!("The game “{}” will be gone for good.", g.title),
                 vec![
                     option("delete", &tr!("Yes, delete it"), false, true),
                     option("cancel", &tr!("No, keep it"), true, false),
