@@ -96,7 +96,7 @@ impl RunningApp {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start chesspi");
-        // The log goes to stdout (simple_logger), errors from libraries to stderr.
+        // The log goes to stderr (simple_logger's "stderr" feature), as do libraries' errors.
         let (tx, lines) = mpsc::channel();
         let stdout = child.stdout.take().expect("stdout");
         let stderr = child.stderr.take().expect("stderr");
