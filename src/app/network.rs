@@ -33,6 +33,8 @@ pub struct Network {
     advert: Option<String>,
     /// The host we joined (`None` while hosting): saved with the game to reconnect.
     joined: Option<String>,
+    /// While hosting: the addresses a guest may type (where discovery does not reach).
+    typed_addresses: Vec<String>,
 }
 
 impl Network {
@@ -52,6 +54,7 @@ impl Network {
             browser: None,
             advert: None,
             joined: None,
+            typed_addresses: Vec::new(),
         }
     }
 
@@ -128,8 +131,9 @@ impl Network {
         match LanHandle::host(session, &listen, NetOptions::default(), self.wake()) {
             Ok(handle) => {
                 log::info!("hosting a network game on {:?}", handle.local_addrs());
+                self.typed_addresses = typed_addresses(&handle.local_addrs(), self.config.port);
                 self.lan = Some(handle);
-                c.lobby_hosting(&self.name.clone(), &code);
+                c.lobby_hosting(&self.name.clone(), &code, &self.typed_addresses);
                 let colour = match local {
                     Color::White => HostColor::White,
                     Color::Black => HostColor::Black,
@@ -337,7 +341,7 @@ impl Network {
             }
             Event::CodeChanged(code) => {
                 let name = self.name.clone();
-                c.lobby_hosting(&name, &code);
+                c.lobby_hosting(&name, &code, &self.typed_addresses);
                 notices.inform(tr!("Too many wrong codes: here is a new one"));
             }
             Event::PeerError { code, text } => {
@@ -358,4 +362,57 @@ fn host_entry(h: crate::lan::discovery::FoundHost) -> Option<HostEntry> {
         },
         target: addr.to_string(),
     })
+}
+
+/// What a guest types to reach this host: its network addresses (IPv4 first, no loopback or
+/// link-local ones), with the port when it is not the protocol's default. At most two.
+fn typed_addresses(listening: &[SocketAddr], port: u16) -> Vec<String> {
+    let mut ips: Vec<std::net::IpAddr> = Vec::new();
+    for addr in listening {
+        if addr.ip().is_unspecified() {
+            // Listening everywhere: the interfaces' own addresses.
+            if let Ok(interfaces) = if_addrs::get_if_addrs() {
+                ips.extend(interfaces.iter().map(if_addrs::Interface::ip));
+            }
+        } else {
+            ips.push(addr.ip());
+        }
+    }
+    let usable = |ip: &std::net::IpAddr| match ip {
+        std::net::IpAddr::V4(v4) => !v4.is_loopback() && !v4.is_link_local(),
+        std::net::IpAddr::V6(v6) => !v6.is_loopback() && !v6.is_unicast_link_local(),
+    };
+    let mut ips: Vec<_> = ips.into_iter().filter(usable).collect();
+    ips.sort_by_key(|ip| (ip.is_ipv6(), *ip));
+    ips.dedup();
+    ips.into_iter()
+        .take(2)
+        .map(|ip| {
+            let shown = SocketAddr::new(ip, port);
+            if port == crate::config::DEFAULT_LAN_PORT {
+                ip.to_string()
+            } else {
+                shown.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typed_addresses;
+
+    #[test]
+    fn addresses_to_type_leave_out_loopback_and_the_default_port() {
+        let addr = |s: &str| s.parse().expect("address");
+        assert!(typed_addresses(&[addr("127.0.0.1:7531")], 7531).is_empty());
+        assert_eq!(
+            typed_addresses(&[addr("10.0.0.5:7531")], 7531),
+            ["10.0.0.5"]
+        );
+        assert_eq!(
+            typed_addresses(&[addr("[fe80::1]:7000"), addr("192.168.1.20:7000")], 7000),
+            ["192.168.1.20:7000"]
+        );
+    }
 }

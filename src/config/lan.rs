@@ -11,6 +11,8 @@ const MAX_INTERFACE_BYTES: usize = 15;
 
 /// How long the partner must have been away before the player may adjourn the game.
 pub const DEFAULT_ADJOURN_AFTER: Duration = Duration::from_secs(120);
+/// The protocol's port (docs/PROTOCOL.md), `lan.port` by default.
+pub const DEFAULT_LAN_PORT: u16 = 7531;
 /// The allowed range of `lan.adjourn_after_seconds`.
 const ADJOURN_AFTER_SECONDS: std::ops::RangeInclusive<u64> = 1..=3600;
 

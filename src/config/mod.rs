@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::ConfigError;
-pub use lan::{DEFAULT_ADJOURN_AFTER, LanConfig, PairingCode};
+pub use lan::{DEFAULT_ADJOURN_AFTER, DEFAULT_LAN_PORT, LanConfig, PairingCode};
 pub use logging::{LogLevel, init_logging};
 
 use raw::{RawConfig, RawPin};

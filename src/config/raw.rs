@@ -222,7 +222,7 @@ impl Default for RawLan {
     fn default() -> Self {
         Self {
             name: String::new(),
-            port: 7531,
+            port: super::lan::DEFAULT_LAN_PORT,
             listen: Vec::new(),
             discovery: true,
             interfaces: Vec::new(),

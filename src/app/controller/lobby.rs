@@ -67,6 +67,8 @@ pub enum Lobby {
     Hosting {
         name: String,
         code: String,
+        /// This device's addresses, for a guest that cannot find it on the network.
+        addresses: Vec<String>,
     },
     Browsing {
         hosts: Vec<HostEntry>,
@@ -110,6 +112,7 @@ impl Controller {
                 self.lobby = Some(Lobby::Hosting {
                     name: String::new(),
                     code: String::new(),
+                    addresses: Vec::new(),
                 });
                 self.network(NetworkEffect::Host { local, clock });
             }
@@ -148,12 +151,14 @@ impl Controller {
         }
     }
 
-    /// The shell is hosting: this device's name and the code a guest must give.
-    pub fn lobby_hosting(&mut self, name: &str, code: &str) {
+    /// The shell is hosting: this device's name, the code a guest must give, and the
+    /// addresses it may type where it does not find this device in its list.
+    pub fn lobby_hosting(&mut self, name: &str, code: &str, addresses: &[String]) {
         if let Some(Lobby::Hosting { .. }) = self.lobby {
             self.lobby = Some(Lobby::Hosting {
                 name: name.to_string(),
                 code: code.to_string(),
+                addresses: addresses.to_vec(),
             });
         }
     }
@@ -360,20 +365,30 @@ impl Controller {
         let cancel = || opt("cancel".into(), tr!("Cancel"), false);
         let (title, message, options) = match self.lobby.as_ref()? {
             // The code in the title's big letters: it is read from across the table.
-            Lobby::Hosting { name, code } if code.is_empty() => (
+            Lobby::Hosting { name, code, .. } if code.is_empty() => (
                 tr!("Waiting for a partner…"),
                 tr!("Opening the game on the network as {}…", name),
                 vec![cancel()],
             ),
-            Lobby::Hosting { name, code } => (
-                tr!("Pairing code {}", code),
-                tr!(
+            Lobby::Hosting {
+                name,
+                code,
+                addresses,
+            } => {
+                let mut message = tr!(
                     "Waiting for a partner… On the other ChessPI: New game, Network, Join a \
                      game, then {}, then this code.",
                     name
-                ),
-                vec![cancel()],
-            ),
+                );
+                if !addresses.is_empty() {
+                    message.push('\n');
+                    message.push_str(&tr!(
+                        "Not in its list? Enter address: {}",
+                        addresses.join(", ")
+                    ));
+                }
+                (tr!("Pairing code {}", code), message, vec![cancel()])
+            }
             Lobby::Browsing { hosts } => {
                 let mut options: Vec<DialogOption> = hosts
                     .iter()

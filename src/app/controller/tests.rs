@@ -737,3 +737,18 @@ fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
     c.action(Action::ReviewDone);
     assert!(c.players().1.clock.is_some());
 }
+
+#[test]
+fn the_hosting_dialog_gives_the_address_to_type() {
+    let mut c = Controller::new(friend());
+    c.host_network(Color::White);
+    c.lobby_hosting("Kitchen", "4821", &["192.168.1.20".to_string()]);
+    let view = c.dialog_view().expect("the hosting dialog");
+    assert_eq!(view.title, "Pairing code 4821");
+    assert!(
+        view.message
+            .ends_with("Not in its list? Enter address: 192.168.1.20"),
+        "{}",
+        view.message
+    );
+}
