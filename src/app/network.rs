@@ -131,7 +131,7 @@ impl Network {
         match LanHandle::host(session, &listen, NetOptions::default(), self.wake()) {
             Ok(handle) => {
                 log::info!("hosting a network game on {:?}", handle.local_addrs());
-                self.typed_addresses = typed_addresses(&handle.local_addrs(), self.config.port);
+                self.typed_addresses = typed_addresses(handle.local_addrs(), self.config.port);
                 self.lan = Some(handle);
                 c.lobby_hosting(&self.name.clone(), &code, &self.typed_addresses);
                 let colour = match local {
