@@ -257,6 +257,31 @@ fn sigterm_keeps_the_time_a_running_clock_used() {
 }
 
 #[test]
+fn a_power_cut_loses_at_most_ten_seconds_of_a_running_clock() {
+    let screen = Screen::start();
+    let state = tempfile::tempdir().expect("tempdir");
+    let mut app = RunningApp::start_with(
+        &screen,
+        state.path(),
+        &["--new", "friend", "--clock", "5+0"],
+    );
+    app.wait_for_line("state directory", Duration::from_secs(60));
+    app.window(&screen);
+    // Thirteen seconds of White's clock, then the power goes (SIGKILL: nothing runs after).
+    std::thread::sleep(Duration::from_secs(13));
+    app.signal("KILL");
+    let (_, _, log) = app.wait_exit();
+    let LoadOutcome::Restored(saved) = AutosaveStore::new(state.path()).load() else {
+        panic!("no saved game:\n{log}");
+    };
+    let white = saved.clocks.expect("a timed game").white;
+    assert!(
+        white <= Duration::from_secs(295),
+        "White's clock after 13 s and a power cut: {white:?}\n{log}"
+    );
+}
+
+#[test]
 fn sigint_stops_an_idle_app_with_exit_0() {
     let screen = Screen::start();
     let state = tempfile::tempdir().expect("tempdir");

@@ -139,7 +139,13 @@ struct Saving {
     games: Vec<controller::SavedGameChoice>,
     /// Shows the game anyway if a save never reports back (see [`SAVE_PATIENCE`]).
     watchdog: slint::Timer,
+    /// When a running clock was last saved between moves (see [`CLOCK_CHECKPOINT`]).
+    clock_saved: Option<std::time::Instant>,
 }
+
+/// A running clock is saved this often between moves: a power cut loses at most this much
+/// of the time used (a save per move alone lost all of the current move's).
+const CLOCK_CHECKPOINT: Duration = Duration::from_secs(10);
 
 /// How long the screen waits for a save. A stuck storage thread or disk must not freeze the
 /// game: after this the change is shown with a warning.
@@ -299,6 +305,7 @@ impl App {
                 saver,
                 reports,
                 awaiting: seq,
+                clock_saved: None,
                 games: Vec::new(),
                 watchdog: slint::Timer::default(),
             });

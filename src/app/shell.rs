@@ -257,9 +257,38 @@ pub(super) fn schedule_clock(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: 
                     with_shell(&weak_shell, &weak_window, |c| {
                         c.clock_tick(std::time::Instant::now());
                     });
+                    checkpoint_clock(&weak_shell);
                 });
         }
         None => s.clock_timer.stop(),
+    }
+}
+
+/// Saves the game with a running clock every [`super::CLOCK_CHECKPOINT`] (the screen does
+/// not wait for these saves: nothing on it changes).
+fn checkpoint_clock(shell: &Weak<RefCell<Shell>>) {
+    let Some(rc) = shell.upgrade() else {
+        return;
+    };
+    let mut guard = rc.borrow_mut();
+    let s = &mut *guard;
+    let c = &s.controller;
+    let running = c.clock().is_some_and(|k| k.running().is_some()) && !c.game().is_over();
+    let Some(saving) = s.saving.as_mut() else {
+        return;
+    };
+    let now = std::time::Instant::now();
+    if !running {
+        saving.clock_saved = None;
+        return;
+    }
+    match saving.clock_saved {
+        None => saving.clock_saved = Some(now),
+        Some(t) if now.duration_since(t) >= super::CLOCK_CHECKPOINT => {
+            saving.saver.submit_current(c);
+            saving.clock_saved = Some(now);
+        }
+        Some(_) => {}
     }
 }
 
