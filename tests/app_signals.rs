@@ -228,26 +228,33 @@ fn sigterm_while_the_computer_thinks_saves_and_exits_0() {
     );
 }
 
+/// Two players, 5+0, the window up: White's clock runs from the start.
+fn start_timed_game(screen: &Screen, state: &Path) -> RunningApp {
+    let mut app = RunningApp::start_with(screen, state, &["--new", "friend", "--clock", "5+0"]);
+    app.wait_for_line("state directory", Duration::from_secs(60));
+    app.window(screen);
+    app
+}
+
+/// The clocks of the autosaved game.
+fn saved_clocks(state: &Path, log: &str) -> chesspi::storage::Clocks {
+    let LoadOutcome::Restored(saved) = AutosaveStore::new(state).load() else {
+        panic!("no saved game:\n{log}");
+    };
+    saved.clocks.expect("a timed game")
+}
+
 #[test]
 fn sigterm_keeps_the_time_a_running_clock_used() {
     let screen = Screen::start();
     let state = tempfile::tempdir().expect("tempdir");
-    let mut app = RunningApp::start_with(
-        &screen,
-        state.path(),
-        &["--new", "friend", "--clock", "5+0"],
-    );
-    app.wait_for_line("state directory", Duration::from_secs(60));
-    app.window(&screen);
+    let app = start_timed_game(&screen, state.path());
     // White's clock runs from the start; two seconds of it are used.
     std::thread::sleep(Duration::from_secs(2));
     app.signal("TERM");
     let (code, _, log) = app.wait_exit();
     assert_eq!(code, Some(0), "exit status, log:\n{log}");
-    let LoadOutcome::Restored(saved) = AutosaveStore::new(state.path()).load() else {
-        panic!("no saved game:\n{log}");
-    };
-    let clocks = saved.clocks.expect("a timed game");
+    let clocks = saved_clocks(state.path(), &log);
     assert!(
         clocks.white <= Duration::from_secs(298),
         "White's clock after 2 s: {:?}\n{log}",
@@ -260,21 +267,12 @@ fn sigterm_keeps_the_time_a_running_clock_used() {
 fn a_power_cut_loses_at_most_ten_seconds_of_a_running_clock() {
     let screen = Screen::start();
     let state = tempfile::tempdir().expect("tempdir");
-    let mut app = RunningApp::start_with(
-        &screen,
-        state.path(),
-        &["--new", "friend", "--clock", "5+0"],
-    );
-    app.wait_for_line("state directory", Duration::from_secs(60));
-    app.window(&screen);
+    let app = start_timed_game(&screen, state.path());
     // Thirteen seconds of White's clock, then the power goes (SIGKILL: nothing runs after).
     std::thread::sleep(Duration::from_secs(13));
     app.signal("KILL");
     let (_, _, log) = app.wait_exit();
-    let LoadOutcome::Restored(saved) = AutosaveStore::new(state.path()).load() else {
-        panic!("no saved game:\n{log}");
-    };
-    let white = saved.clocks.expect("a timed game").white;
+    let white = saved_clocks(state.path(), &log).white;
     assert!(
         white <= Duration::from_secs(295),
         "White's clock after 13 s and a power cut: {white:?}\n{log}"

@@ -169,10 +169,7 @@ fn finish(app: App) {
         // A clock that ran since the last move keeps the time used: saved as it stands now.
         let shell = app.shell.borrow();
         let c = &shell.controller;
-        if c.clock().is_some_and(|k| k.running().is_some())
-            && !c.game().is_over()
-            && !c.is_viewing_saved()
-        {
+        if c.clock_runs_for_the_game() {
             saving.saver.submit_current(c);
         }
         drop(shell);

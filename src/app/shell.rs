@@ -273,11 +273,7 @@ fn checkpoint_clock(shell: &Weak<RefCell<Shell>>) {
     let mut guard = rc.borrow_mut();
     let s = &mut *guard;
     let c = &s.controller;
-    // A saved game under review is not the game on the clock (a network game's clocks run
-    // on meanwhile): nothing to save then.
-    let running = c.clock().is_some_and(|k| k.running().is_some())
-        && !c.game().is_over()
-        && !c.is_viewing_saved();
+    let running = c.clock_runs_for_the_game();
     let Some(saving) = s.saving.as_mut() else {
         return;
     };

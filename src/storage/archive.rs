@@ -373,26 +373,6 @@ pub fn to_pgn(game: &SavedGame) -> Result<String, IllegalMoveError> {
     )
 }
 
-/// The `[%clk H:MM:SS]` commands of a stored game's moves, one per move in order, as this
-/// module writes them; none when the text does not have exactly one per move (an untimed
-/// game, or a file from elsewhere), so that no clock lands on the wrong move.
-fn clock_commands(text: &str, moves: usize) -> Vec<String> {
-    // The movetext only, after the tag pairs' blank line: a tag value could hold anything.
-    let movetext = text.split_once("\n\n").map_or("", |(_, moves)| moves);
-    let found: Vec<String> = movetext
-        .match_indices("[%clk ")
-        .filter_map(|(at, _)| {
-            let end = movetext[at..].find(']')?;
-            Some(movetext[at..at + end + 1].to_string())
-        })
-        .collect();
-    if found.len() == moves {
-        found
-    } else {
-        Vec::new()
-    }
-}
-
 /// `H:MM:SS` of a `%clk` comment (tenths dropped).
 fn clk_text(left: std::time::Duration) -> String {
     let secs = left.as_secs();
@@ -497,7 +477,12 @@ impl Archive {
             return Err(ArchiveError::NotFound(id));
         }
         // A timed game's clocks stay: `{ [%eval 0.17] [%clk 0:04:57] }`, as lichess writes.
-        let clocks = clock_commands(&self.read_text(&id)?, moves.len());
+        // The PGN reader's: one per move, or none (no clock lands on the wrong move).
+        let clocks = pgn::read_games_with_clocks(&self.read_text(&id)?)
+            .into_iter()
+            .next()
+            .map(|(_, clocks)| clocks)
+            .unwrap_or_default();
         let text = analysis
             .to_pgn_of_keeping(&stored.pgn, &clocks)
             .map_err(ArchiveError::Illegal)?;

@@ -641,20 +641,24 @@ fn the_opening_book_setting_goes_with_the_computers_next_move() {
     assert_eq!(book_of_request(&mut c), Some(false));
 }
 
-#[test]
-fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
-    use crate::lan::session::LinkState;
+/// A network game with `name`, this side playing `local`, just paired.
+fn paired(name: &str, local: Color) -> Controller {
     let mut c = Controller::new(Setup {
-        mode: Mode::Network {
-            local: Color::White,
-        },
+        mode: Mode::Network { local },
         level: Level::DEFAULT,
     });
     let link = crate::storage::LanLink {
         game_id: "g".into(),
         host: None,
     };
-    c.network_paired("Kitchen", Color::White, Game::new(), link, None);
+    c.network_paired(name, local, Game::new(), link, None);
+    c
+}
+
+#[test]
+fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
+    use crate::lan::session::LinkState;
+    let mut c = paired("Kitchen", Color::White);
     assert_eq!(c.status().text, "Your move — tap a piece");
     c.network_link(LinkState::Lost);
     // Our move: the connection is what matters now.
@@ -673,17 +677,7 @@ fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
 #[test]
 fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
     use crate::lan::session::LinkState;
-    let mut c = Controller::new(Setup {
-        mode: Mode::Network {
-            local: Color::White,
-        },
-        level: Level::DEFAULT,
-    });
-    let link = crate::storage::LanLink {
-        game_id: "g".into(),
-        host: None,
-    };
-    c.network_paired("Kitchen", Color::White, Game::new(), link, None);
+    let mut c = paired("Kitchen", Color::White);
     c.network_link(LinkState::Connected);
     c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
     assert_eq!(c.status().text, "Draw offered — waiting for Kitchen");
@@ -703,23 +697,7 @@ fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
 
 #[test]
 fn a_long_partner_name_is_shortened_in_texts() {
-    let mut c = Controller::new(Setup {
-        mode: Mode::Network {
-            local: Color::Black,
-        },
-        level: Level::DEFAULT,
-    });
-    let link = crate::storage::LanLink {
-        game_id: "g".into(),
-        host: None,
-    };
-    c.network_paired(
-        "W".repeat(32).as_str(),
-        Color::Black,
-        Game::new(),
-        link,
-        None,
-    );
+    let mut c = paired(&"W".repeat(32), Color::Black);
     c.network_link(crate::lan::session::LinkState::Connected);
     assert_eq!(c.status().text, format!("{}… is thinking…", "W".repeat(13)));
 }

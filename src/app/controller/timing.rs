@@ -13,6 +13,14 @@ impl Controller {
         self.clock.as_ref()
     }
 
+    /// Whether the game on the board has a clock running now: worth saving between moves
+    /// (a saved game under review is not that game, even while a network clock runs on).
+    pub fn clock_runs_for_the_game(&self) -> bool {
+        self.clock.as_ref().is_some_and(|k| k.running().is_some())
+            && !self.game.is_over()
+            && self.viewing.is_none()
+    }
+
     /// Gives the game on the board these clocks (a new timed game, or restored ones).
     pub fn set_clock(&mut self, clock: Option<GameClock>) {
         self.clock = clock;

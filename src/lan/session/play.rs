@@ -110,22 +110,13 @@ impl Session {
     pub(super) fn on_offer(&mut self, id: ConnId, what: OfferKind) {
         let possible = !self.game.is_over()
             && (what == OfferKind::Draw || last_ply_of(&self.game, !self.local).is_some());
-        if !possible {
-            self.send(
-                id,
-                Message::Reply {
-                    what,
-                    accept: false,
-                    ply: None,
-                },
-            );
-        } else if self.their_offer.is_none() {
+        if possible && self.their_offer.is_none() {
             self.their_offer = Some(what);
             self.event(Event::OfferReceived(what));
-        } else if self.their_offer != Some(what) {
-            // One offer at a time: a second kind is declined at once, so its sender does
-            // not wait for an answer that would never come. (The same offer again is the
-            // one already waiting.)
+        } else if !possible || self.their_offer != Some(what) {
+            // Declined at once: an offer that cannot be granted, or a second kind while one
+            // waits (its sender must not wait for an answer that would never come). The same
+            // offer again is the one already waiting.
             self.send(
                 id,
                 Message::Reply {
