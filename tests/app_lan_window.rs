@@ -50,6 +50,9 @@ impl Screen {
                 "800x480x24",
                 "-nolisten",
                 "tcp",
+                // Without it the server resets when its last client leaves (an xdotool
+                // query before the app connects), and a connection made meanwhile fails.
+                "-noreset",
                 "-fbdir",
             ])
             .arg(fb.path())

@@ -22,10 +22,13 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 struct Screen {
     xvfb: Child,
     display: String,
+    /// Xvfb's own messages, for a failure's report.
+    log: tempfile::NamedTempFile,
 }
 
 impl Screen {
     fn start() -> Screen {
+        let log = tempfile::NamedTempFile::new().expect("Xvfb log file");
         let mut xvfb = Command::new("Xvfb")
             .args([
                 "-displayfd",
@@ -35,9 +38,12 @@ impl Screen {
                 "800x480x24",
                 "-nolisten",
                 "tcp",
+                // Without it the server resets when its last client leaves (an xdotool
+                // query before the app connects), and a connection made meanwhile fails.
+                "-noreset",
             ])
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log.reopen().expect("Xvfb log file"))
             .spawn()
             .expect("Xvfb is needed for this test: run scripts/setup (apt-get install xvfb)");
         // Xvfb writes the display number it chose once it accepts connections.
@@ -50,6 +56,7 @@ impl Screen {
         Screen {
             xvfb,
             display: format!(":{number}"),
+            log,
         }
     }
 
@@ -138,6 +145,20 @@ impl RunningApp {
             let found = screen.xdotool(&["search", "--onlyvisible", "--pid", &pid]);
             if let Some(id) = found.lines().next() {
                 return id.to_string();
+            }
+            // What the app said meanwhile, and whether it is still there, for the message.
+            while let Ok(line) = self.lines.try_recv() {
+                self.log.push(line);
+            }
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                let xvfb = std::fs::read_to_string(screen.log.path()).unwrap_or_default();
+                let alive = Path::new(&format!("/proc/{}", screen.xvfb.id())).exists();
+                panic!(
+                    "the app ended ({status}) before its window appeared on {}:\n{}\n\
+                     Xvfb running: {alive}; its log:\n{xvfb}",
+                    screen.display,
+                    self.log.join("\n"),
+                );
             }
             assert!(
                 Instant::now() < deadline,
