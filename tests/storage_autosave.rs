@@ -532,3 +532,37 @@ fn the_turned_board_is_kept() {
     store.save(&saved).expect("save");
     assert!(!restored(&mut AutosaveStore::new(dir.path())).flipped);
 }
+
+/// A game without a computer (two players, a network game) has no level of its own: after a
+/// restart the device keeps the level it starts with (the configured default), so the next
+/// game against the computer is offered at it, not at the built-in default.
+#[test]
+fn a_game_without_a_computer_keeps_the_devices_level() {
+    use chesspi::app::mode::Setup;
+    let level = Level::new(8).expect("level");
+    let start = Setup {
+        level,
+        ..Setup::FIRST_START
+    };
+    assert_ne!(level, Level::DEFAULT);
+    let lan = GameMode::Lan {
+        local: Color::White,
+        peer: "Anna".to_string(),
+        link: Some(chesspi::storage::LanLink {
+            game_id: "g1".to_string(),
+            host: Some("192.168.1.20:7780".to_string()),
+        }),
+    };
+    for mode in [GameMode::TwoPlayers, lan] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut saved = game_of(2);
+        saved.mode = mode.clone();
+        AutosaveStore::new(dir.path()).save(&saved).expect("save");
+        let restored = chesspi::app::persist::restore(
+            &mut AutosaveStore::new(dir.path()),
+            (Game::new(), start),
+        );
+        assert_eq!(restored.game.moves().len(), 2, "{mode:?}");
+        assert_eq!(restored.setup.level, level, "{mode:?}");
+    }
+}

@@ -151,8 +151,14 @@ fn saved_games_review_delete_and_resume() {
         c.start(FRIEND, Game::new());
     });
     play(&app, &[("d2", "d4"), ("d7", "d5")]);
+    // The device plays at level 7 now; a resumed two-player game keeps it for the next game
+    // against the computer.
+    let level7 = Setup {
+        level: Level::new(7).expect("level"),
+        ..FRIEND
+    };
     app.update_controller(|c| {
-        c.start(FRIEND, Game::new());
+        c.start(level7, Game::new());
     });
     pump_until("the new game saved", || app.is_saved());
     let list = open_saved_games(&app);
@@ -166,6 +172,7 @@ fn saved_games_review_delete_and_resume() {
         app.with_controller(|c| c.game().moves().len() == 2)
     });
     pump_until("the resumed game saved", || app.is_saved());
+    assert_eq!(app.with_controller(|c| c.setup()), level7);
     play(&app, &[("c2", "c4")]);
     // The game on the board is not a saved game: only the finished one is listed.
     let list = open_saved_games(&app);

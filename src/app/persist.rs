@@ -24,8 +24,9 @@ use crate::storage::{
 };
 
 /// The players of a saved game as the app plays them. `None` for a game the app cannot
-/// continue (a LAN game: the peer is gone after a restart).
-pub fn setup_of(mode: &GameMode) -> Option<Setup> {
+/// continue (a LAN game: the peer is gone after a restart). A game without a computer keeps
+/// `level`, the level the device has, for the next game against it.
+pub fn setup_of(mode: &GameMode, level: Level) -> Option<Setup> {
     match *mode {
         GameMode::VsComputer { human, level } => Some(Setup {
             mode: Mode::Computer { human },
@@ -33,7 +34,7 @@ pub fn setup_of(mode: &GameMode) -> Option<Setup> {
         }),
         GameMode::TwoPlayers => Some(Setup {
             mode: Mode::Friend,
-            level: Level::DEFAULT,
+            level,
         }),
         GameMode::ComputerVsComputer { white, .. } => Some(Setup {
             mode: Mode::Demo,
@@ -44,8 +45,8 @@ pub fn setup_of(mode: &GameMode) -> Option<Setup> {
 }
 
 /// The players of a saved game (autosaved, or played on from Saved games), and for a network
-/// game the partner to reconnect.
-pub fn restored_setup(mode: &GameMode) -> Option<(Setup, Option<(String, LanLink)>)> {
+/// game the partner to reconnect. `level` as for [`setup_of`].
+pub fn restored_setup(mode: &GameMode, level: Level) -> Option<(Setup, Option<(String, LanLink)>)> {
     match mode {
         GameMode::Lan {
             local,
@@ -54,11 +55,11 @@ pub fn restored_setup(mode: &GameMode) -> Option<(Setup, Option<(String, LanLink
         } => Some((
             Setup {
                 mode: Mode::Network { local: *local },
-                level: Level::DEFAULT,
+                level,
             },
             Some((peer.clone(), link.clone())),
         )),
-        other => setup_of(other).map(|s| (s, None)),
+        other => setup_of(other, level).map(|s| (s, None)),
     }
 }
 
@@ -136,7 +137,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
                 saved.game.moves().len(),
                 saved.turn()
             );
-            from_saved(saved, None).unwrap_or_else(fresh)
+            from_saved(saved, None, fallback.1.level).unwrap_or_else(fresh)
         }
         LoadOutcome::Recovered {
             reason,
@@ -155,7 +156,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
                     let notice = tr!(
                         "The last save was damaged, so the game goes on from the move before it."
                     );
-                    from_saved(*saved, Some(notice)).unwrap_or_else(fresh)
+                    from_saved(*saved, Some(notice), fallback.1.level).unwrap_or_else(fresh)
                 }
                 None => fresh(Some(tr!(
                     "The saved game was damaged and could not be read, so a new game was \
@@ -168,8 +169,12 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
 
 /// The app's start from a saved game; `Err` (with what to tell the player) when the app cannot
 /// continue it.
-fn from_saved(saved: SavedGame, notice: Option<String>) -> Result<Restored, Option<String>> {
-    match restored_setup(&saved.mode) {
+fn from_saved(
+    saved: SavedGame,
+    notice: Option<String>,
+    level: Level,
+) -> Result<Restored, Option<String>> {
+    match restored_setup(&saved.mode, level) {
         Some((setup, lan)) => Ok(Restored {
             identity: Some(GameIdentity {
                 id: saved.id,

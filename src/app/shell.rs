@@ -427,46 +427,50 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
         }
         Report::Annotated(Err(e)) => log::error!("cannot store the analysis: {e}"),
         Report::Annotated(Ok(())) => {}
-        Report::Opened(Ok(Opened::Resume(saved))) => match persist::restored_setup(&saved.mode) {
-            Some((setup, lan)) => {
-                games_screen.set_visible(false);
-                if let Some(saving) = rc.borrow_mut().saving.as_mut() {
-                    saving.saver.adopt(&saved);
-                }
-                log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
-                let clocks = saved.clocks.clone();
-                update(rc, win, |c| {
-                    c.start(setup, saved.game);
-                    // The clocks where they stood when the game was put aside.
-                    if let Some(k) = clocks {
-                        let control = super::clock::TimeControl {
-                            base: k.base,
-                            increment: k.increment,
-                        };
-                        c.resume_clock(super::clock::GameClock::restore(
-                            control,
-                            k.white,
-                            k.black,
-                            k.after_moves,
-                        ));
+        Report::Opened(Ok(Opened::Resume(saved))) => {
+            // Read first: a borrow in the match's head would last through its arms.
+            let level = rc.borrow().controller.setup().level;
+            match persist::restored_setup(&saved.mode, level) {
+                Some((setup, lan)) => {
+                    games_screen.set_visible(false);
+                    if let Some(saving) = rc.borrow_mut().saving.as_mut() {
+                        saving.saver.adopt(&saved);
                     }
-                    if let Some((peer, link)) = &lan {
-                        c.network_restored(peer, link.clone());
+                    log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
+                    let clocks = saved.clocks.clone();
+                    update(rc, win, |c| {
+                        c.start(setup, saved.game);
+                        // The clocks where they stood when the game was put aside.
+                        if let Some(k) = clocks {
+                            let control = super::clock::TimeControl {
+                                base: k.base,
+                                increment: k.increment,
+                            };
+                            c.resume_clock(super::clock::GameClock::restore(
+                                control,
+                                k.white,
+                                k.black,
+                                k.after_moves,
+                            ));
+                        }
+                        if let Some((peer, link)) = &lan {
+                            c.network_restored(peer, link.clone());
+                        }
+                    });
+                    // An adjourned network game: the same partner, reconnected.
+                    if let Some((peer, link)) = lan {
+                        resume_network(&mut rc.borrow_mut(), &peer, link);
+                        update(rc, win, |_| {});
                     }
-                });
-                // An adjourned network game: the same partner, reconnected.
-                if let Some((peer, link)) = lan {
-                    resume_network(&mut rc.borrow_mut(), &peer, link);
-                    update(rc, win, |_| {});
                 }
+                None => update(rc, win, |c| {
+                    c.show_info(
+                        &tr!("Saved games"),
+                        &tr!("A network game cannot be continued."),
+                    );
+                }),
             }
-            None => update(rc, win, |c| {
-                c.show_info(
-                    &tr!("Saved games"),
-                    &tr!("A network game cannot be continued."),
-                );
-            }),
-        },
+        }
         Report::Opened(Err(e)) => update(rc, win, |c| {
             c.show_info(&tr!("This game cannot be opened"), &e);
         }),
