@@ -254,4 +254,33 @@ fn saved_games_review_delete_and_resume() {
         (Game::new(), FRIEND),
     );
     assert!(restored.flipped);
+
+    // The tester's repro: a finished game taken back and finished again, at the same move,
+    // is stored again (taking it back removed the stored copy).
+    app.update_controller(|c| {
+        c.start(FRIEND, Game::new());
+    });
+    pump_until("the new game saved", || app.is_saved());
+    let before = open_saved_games(&app);
+    games.invoke_close();
+    let mate = [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")];
+    play(&app, &mate);
+    pump_until("the mate saved", || app.is_saved());
+    assert_eq!(open_saved_games(&app).len(), before.len() + 1);
+    games.invoke_close();
+    app.update_controller(|c| c.action(Action::Undo));
+    pump_until("the takeback saved", || app.is_saved());
+    play(&app, &mate[3..]);
+    pump_until("the mate saved again", || app.is_saved());
+    app.update_controller(|c| {
+        c.start(FRIEND, Game::new());
+    });
+    pump_until("the new game saved", || app.is_saved());
+    let list = open_saved_games(&app);
+    assert_eq!(list.len(), before.len() + 1, "{list:?}");
+    assert_eq!(
+        list[0],
+        ("Two players".to_string(), "Black won".to_string()),
+        "the game finished again is stored, newest first: {list:?}"
+    );
 }

@@ -751,6 +751,11 @@ impl SaverState {
             }
         }
         self.claimed = Some(game.id);
+        // Its finished copy, if it had one, is gone with the rest: finished again (after a
+        // takeback), even at the same move, it is stored anew.
+        if self.archived.is_some_and(|(id, _)| id == game.id) {
+            self.archived = None;
+        }
     }
 
     /// Stores the previous game when `next` is another game and the previous one was left
