@@ -60,7 +60,15 @@ impl GameReview {
         let mut better = Vec::with_capacity(moves.len());
         let mut pos = *start;
         for (note, &mv) in notes.iter().zip(moves) {
-            evals.push(Some(note.eval?));
+            let eval = match note.eval? {
+                // `#0` (mated now) names no side: the one who just moved gave the mate.
+                Eval::Mate { moves: 0, .. } => Eval::Mate {
+                    winner: pos.turn(),
+                    moves: 0,
+                },
+                other => other,
+            };
+            evals.push(Some(eval));
             let class = note
                 .nags
                 .iter()
@@ -443,7 +451,7 @@ mod tests {
     fn reads_back_what_the_engine_writes() {
         let text = "[Event \"x\"]\n[WhiteAccuracy \"81.5\"]\n\n\
             1. f3 { [%eval 0.10] } 1... e5 { [%eval 0.20] } 2. g4 $4 { [%eval #-1] Blunder. \
-            Nc3 was best. } ( 2. Nc3 Nc6 ) 2... Qh4# { [%eval #-0] } 0-1\n";
+            Nc3 was best. } ( 2. Nc3 Nc6 ) 2... Qh4# { [%eval #0] } 0-1\n";
         let game = read_games(text).remove(0).unwrap();
         let r = GameReview::from_pgn(text, &game.start, &game.moves, &game.tags).unwrap();
         assert_eq!(r.classes[2], MoveClass::Blunder);
@@ -454,6 +462,14 @@ mod tests {
             Some(Eval::Mate {
                 winner: Color::Black,
                 moves: 1
+            })
+        );
+        // `#0` is the mate on the board: Black gave it.
+        assert_eq!(
+            r.evals[4],
+            Some(Eval::Mate {
+                winner: Color::Black,
+                moves: 0
             })
         );
         let mut before = game.start;
