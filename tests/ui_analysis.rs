@@ -200,6 +200,18 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert_eq!(files, 1);
     assert!(stored_pgn(dir.path()).contains("2. g4 $4"), "analysis kept");
     let analysis = app.window().global::<AnalysisAdapter>();
+    // ... and shows it again: the accuracy on the result card, Analyse without analysing.
+    pump_until("the stored analysis", || {
+        app.with_controller(|c| c.has_analysis())
+    });
+    assert!(
+        analysis.get_accuracy().starts_with("Accuracy: White "),
+        "{}",
+        analysis.get_accuracy()
+    );
+    app.update_controller(|c| c.action(Action::Analyse));
+    assert!(analysis.get_visible());
+    assert_eq!(analysis.get_progress(), 1.0, "nothing to analyse again");
 
     // A new game, and the saved game opened again: analysed already.
     app.update_controller(|c| c.start(FRIEND, Game::new()));

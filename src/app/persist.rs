@@ -227,6 +227,12 @@ pub struct SaveReport {
     pub rating: Option<RatingChange>,
     /// The player's record after that game.
     pub stats: Option<StatsSummary>,
+    /// The stored analysis of the finished game saved (found after a restart): the moves
+    /// it belongs to, and the analysis.
+    pub stored_review: Option<(
+        Vec<chesspi_engine::Move>,
+        Box<crate::app::analysis::GameReview>,
+    )>,
 }
 
 /// A saved game read back for the screen.
@@ -566,6 +572,25 @@ fn is_demo(game: &SavedGame) -> bool {
     matches!(game.mode, GameMode::ComputerVsComputer { .. })
 }
 
+/// The analysis stored in saved game `id`, if it has one.
+fn review_of(
+    archive: &Archive,
+    id: &GameId,
+    archived: &crate::storage::ArchivedGame,
+) -> Option<Box<crate::app::analysis::GameReview>> {
+    let text = archive.read_text(id).ok()?;
+    let pgn = &archived.pgn;
+    crate::app::analysis::GameReview::from_pgn(&text, &pgn.start, &pgn.moves, &pgn.tags)
+        .map(Box::new)
+}
+
+/// The analysis stored with the newest file of game `game_id`.
+fn stored_review(archive: &Archive, game_id: u64) -> Option<Box<crate::app::analysis::GameReview>> {
+    let id = archive.newest_of(game_id)?;
+    let archived = archive.load(&id).ok()?;
+    review_of(archive, &id, &archived)
+}
+
 /// What the saver thread remembers between saves.
 struct SaverState {
     stores: Stores,
@@ -576,6 +601,8 @@ struct SaverState {
     /// The game whose archive copies were removed when it came on the board: one game has
     /// one place, so no stale copy can be played on in its stead.
     claimed: Option<u64>,
+    /// The analysis stored with the finished game just saved, found after a restart.
+    found_review: Option<Box<crate::app::analysis::GameReview>>,
 }
 
 fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
@@ -584,6 +611,7 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
         previous: None,
         archived: None,
         claimed: None,
+        found_review: None,
     };
     while let Ok(job) = rx.recv() {
         let report = match job {
@@ -661,11 +689,7 @@ impl SaverState {
         let archived = archive.load(&id).map_err(|e| e.to_string())?;
         let game = archived.replay().map_err(|e| e.to_string())?;
         // An analysed game shows its analysis without analysing again.
-        let review = archive.read_text(&id).ok().and_then(|text| {
-            let pgn = &archived.pgn;
-            crate::app::analysis::GameReview::from_pgn(&text, &pgn.start, &pgn.moves, &pgn.tags)
-                .map(Box::new)
-        });
+        let review = review_of(archive, &id, &archived);
         Ok(Opened::Review {
             game: Box::new(game),
             header: archived.header,
@@ -720,12 +744,17 @@ impl SaverState {
             }
         };
         let rating = self.archive_if_finished(&game);
+        let stored_review = self
+            .found_review
+            .take()
+            .map(|r| (game.game.moves().to_vec(), r));
         self.previous = Some(game);
         SaveReport {
             seq,
             error,
             rating,
             stats: rating.map(|_| self.stores.stats.summary()),
+            stored_review,
         }
     }
 
@@ -788,8 +817,10 @@ impl SaverState {
         self.claimed = None;
         if let Some(archive) = &self.stores.archive {
             if archive.holds_finished(game) {
-                // After a restart: stored already, perhaps with its analysis.
+                // After a restart: stored already, perhaps with its analysis, which the
+                // screen shows again.
                 log::info!("finished game {:016x} is stored already", game.id);
+                self.found_review = stored_review(archive, game.id);
             } else {
                 match archive.store(game) {
                     Ok(id) => log::info!("finished game stored as {id}"),

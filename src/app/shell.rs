@@ -385,6 +385,10 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
             if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
                 saving.awaiting = None;
             }
+            drop(guard);
+            if let Some((moves, review)) = report.stored_review {
+                update(rc, win, |c| c.stored_review_found(&moves, *review));
+            }
         }
         Report::Games { games, usb } => {
             let rows: Vec<_> = match &games {

@@ -433,18 +433,22 @@ impl Archive {
         Ok(id)
     }
 
+    /// The newest stored file of game `game_id`, if any.
+    pub fn newest_of(&self, game_id: u64) -> Option<GameId> {
+        self.entries().ok().and_then(|ids| {
+            ids.into_iter()
+                .filter(|id| id.game() == game_id)
+                .max_by_key(GameId::number)
+        })
+    }
+
     /// Whether the newest stored file of `game`'s id holds it finished as it is (same moves,
     /// same result): storing it again would only lose what was added to it (its analysis).
     pub fn holds_finished(&self, game: &SavedGame) -> bool {
         let Some(outcome) = game.game.outcome() else {
             return false;
         };
-        let newest = self.entries().ok().and_then(|ids| {
-            ids.into_iter()
-                .filter(|id| id.game() == game.id)
-                .max_by_key(GameId::number)
-        });
-        newest
+        self.newest_of(game.id)
             .and_then(|id| self.load(&id).ok())
             .is_some_and(|stored| {
                 stored.pgn.moves == game.game.moves()

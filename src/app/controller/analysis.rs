@@ -93,6 +93,18 @@ impl Controller {
         }
     }
 
+    /// The stored analysis of the finished game on the board, found after a restart: shown
+    /// as it was, if that game (`moves`) is still on the board and not analysed meanwhile.
+    pub fn stored_review_found(&mut self, moves: &[chesspi_engine::Move], review: GameReview) {
+        if self.game.is_over()
+            && self.viewing.is_none()
+            && self.analysis.is_none()
+            && self.game.moves() == moves
+        {
+            self.set_stored_review(review);
+        }
+    }
+
     /// Drops the analysis (another game on the board, or leaving a running one).
     pub(super) fn drop_analysis(&mut self) {
         if let Some(a) = self.analysis.take()
