@@ -175,11 +175,17 @@ fn negate(score: Score) -> Score {
     }
 }
 
-/// A score as shown: "+0.35", "−1.20", "#3" (mate for White) or "#−2" (for Black).
+/// A score as shown: "+0.35", "−1.20" ("−1,20" in German), "#3" (mate for White) or "#−2"
+/// (for Black).
 pub fn score_text(score: Score) -> String {
+    score_text_in(crate::i18n::language(), score)
+}
+
+fn score_text_in(language: crate::i18n::Language, score: Score) -> String {
+    let point = crate::i18n::decimal_separator(language);
     match score {
-        Score::Cp(cp) if cp < 0 => format!("\u{2212}{}.{:02}", -cp / 100, -cp % 100),
-        Score::Cp(cp) => format!("+{}.{:02}", cp / 100, cp % 100),
+        Score::Cp(cp) if cp < 0 => format!("\u{2212}{}{point}{:02}", -cp / 100, -cp % 100),
+        Score::Cp(cp) => format!("+{}{point}{:02}", cp / 100, cp % 100),
         Score::Mate(n) if n < 0 => format!("#\u{2212}{}", -n),
         Score::Mate(n) => format!("#{n}"),
     }
@@ -296,6 +302,9 @@ mod tests {
         assert_eq!(score_text(Score::Cp(-120)), "\u{2212}1.20");
         assert_eq!(score_text(Score::Mate(3)), "#3");
         assert_eq!(score_text(Score::Mate(-2)), "#\u{2212}2");
+        let german = crate::i18n::Language::German;
+        assert_eq!(score_text_in(german, Score::Cp(-120)), "\u{2212}1,20");
+        assert_eq!(score_text_in(german, Score::Cp(1027)), "+10,27");
         let start = Position::startpos();
         let line: Vec<Move> = {
             let mut b = AnalysisBoard::new(start);

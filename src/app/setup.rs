@@ -238,9 +238,11 @@ impl SetupBoard {
     }
 
     /// Takes every piece off.
+    /// Empties the board: a new position, whose moves count from 1 again.
     pub fn clear(&mut self) {
         self.board = [None; 64];
         self.castling = CastlingRights::NONE;
+        self.fullmove_number = 1;
     }
 
     pub fn turn(&self) -> Color {
@@ -669,5 +671,9 @@ mod tests {
             again.to_fen(),
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
         );
+        // Cleared, the board is a new position: its moves count from 1.
+        let mut b = SetupBoard::from_position(&pos);
+        b.clear();
+        assert_eq!(b.to_fen(), "8/8/8/8/8/8/8/8 w - - 0 1");
     }
 }

@@ -243,12 +243,17 @@ pub fn decimal(tenths: i64) -> String {
     decimal_in(language(), tenths)
 }
 
-fn decimal_in(language: Language, tenths: i64) -> String {
-    let sign = if tenths < 0 { "-" } else { "" };
-    let separator = match language {
+/// The decimal separator of `language`: '.' or ','.
+pub fn decimal_separator(language: Language) -> char {
+    match language {
         Language::English => '.',
         Language::German => ',',
-    };
+    }
+}
+
+fn decimal_in(language: Language, tenths: i64) -> String {
+    let sign = if tenths < 0 { "-" } else { "" };
+    let separator = decimal_separator(language);
     let t = tenths.unsigned_abs();
     format!("{sign}{}{separator}{}", t / 10, t % 10)
 }
