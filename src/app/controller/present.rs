@@ -172,7 +172,7 @@ impl Controller {
             }
             (None, mode) => self.player_names(mode, color, computer),
         };
-        let captured = captured_by(pos, color);
+        let captured = captured_by(self.game.initial_position(), pos, color);
         let balance = material(pos, color) - material(pos, !color);
         PlayerInfo {
             color,
@@ -510,20 +510,21 @@ pub(super) fn material(pos: &Position, color: Color) -> i32 {
         .sum()
 }
 
-/// The opponent's pieces missing from the board compared with a full set, weakest first.
-/// (A promoted pawn counts as its new piece, so nothing goes negative.)
-pub(super) fn captured_by(pos: &Position, color: Color) -> Vec<Piece> {
-    const FULL_SET: [(Role, u32); 5] = [
-        (Role::Pawn, 8),
-        (Role::Knight, 2),
-        (Role::Bishop, 2),
-        (Role::Rook, 2),
-        (Role::Queen, 1),
-    ];
+/// The opponent's pieces missing from the board compared with the position the game
+/// started from, weakest first: what `color` captured (a set-up position starts with none).
+/// A promoted pawn counts as its new piece, so nothing goes negative.
+pub(super) fn captured_by(start: &Position, pos: &Position, color: Color) -> Vec<Piece> {
     let them = !color;
     let mut out = Vec::new();
-    for (role, full) in FULL_SET {
-        let missing = full.saturating_sub(pos.pieces(them, role).count());
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        let at_start = start.pieces(them, role).count();
+        let missing = at_start.saturating_sub(pos.pieces(them, role).count());
         for _ in 0..missing {
             out.push(Piece::new(them, role));
         }

@@ -368,12 +368,22 @@ fn hint_highlights_the_suggested_move() {
 
 #[test]
 fn captured_material_and_balance() {
-    let pos = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+    // A game from a set-up position (Black's d-pawn gone before it began): nothing is
+    // captured yet, whatever the position lacks.
+    let pos = Position::from_fen("rnb1kbnr/ppp2ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
         .expect("valid FEN");
-    let c = Controller::with_game(Game::from_position(pos), friend());
+    let mut game = Game::from_position(pos);
+    let c = Controller::with_game(game.clone(), friend());
+    let (black, white) = c.players();
+    assert!(white.captured.is_empty() && black.captured.is_empty());
+    assert_eq!((white.advantage, black.advantage), (1, 0), "a pawn up");
+    // Nxg5: White captured the queen.
+    let mv = game.position().parse_uci_move("f3g5").expect("move");
+    game.play(mv).expect("legal");
+    let c = Controller::with_game(game, friend());
     let (black, white) = c.players();
     assert_eq!(white.captured, vec![Piece::new(Color::Black, Role::Queen)]);
-    assert_eq!(white.advantage, 9);
+    assert_eq!(white.advantage, 10);
     assert!(black.captured.is_empty());
     assert_eq!(black.advantage, 0);
 }
