@@ -237,8 +237,7 @@ impl SetupBoard {
         self.drop_impossible_castling();
     }
 
-    /// Takes every piece off.
-    /// Empties the board: a new position, whose moves count from 1 again.
+    /// Takes every piece off: a new position, whose moves count from 1 again.
     pub fn clear(&mut self) {
         self.board = [None; 64];
         self.castling = CastlingRights::NONE;
