@@ -225,6 +225,7 @@ fn the_flag_falls(dir: &Path) {
     let app = start(dir, &[]);
     let white = clocks(&app)[1].0.clone();
     assert!(white.starts_with("0:01."), "tenths under 10 s: {white}");
+    back_at_the_board(&app);
     pump_until("White's flag falls", Duration::from_secs(4), || {
         !result(&app).1.is_empty()
     });
@@ -240,10 +241,29 @@ fn the_flag_falls(dir: &Path) {
     );
 }
 
+/// After a restart the player's clock waits, paused, for a touch of the board.
+fn back_at_the_board(app: &App) {
+    let status = || {
+        app.window()
+            .global::<GameAdapter>()
+            .get_status()
+            .to_string()
+    };
+    assert_eq!(status(), "Clock paused — touch the board to go on");
+    let before = remaining(app, Color::White);
+    headless::pump_until(Duration::from_millis(300), || false);
+    assert_eq!(remaining(app, Color::White), before, "held: not running");
+    assert!(!clocks(app)[1].1, "not lit while held");
+    tap(app, "a4");
+    assert!(clocks(app)[1].1, "running after the touch");
+    assert_ne!(status(), "Clock paused — touch the board to go on");
+}
+
 fn start_after_flag(dir: &Path, fen: &str) -> App {
     // The finished game is in the archive; the next autosave is a fresh game near its flag.
     save_nearly_out_of_time(dir, fen);
     let app = start(dir, &[]);
+    back_at_the_board(&app);
     pump_until("White's flag falls", Duration::from_secs(4), || {
         !result(&app).1.is_empty()
     });

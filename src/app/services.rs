@@ -204,6 +204,8 @@ pub fn restore_view(
             k.black,
             k.after_moves,
         )));
+        // Back after a restart: the player's clock waits for the player.
+        c.hold_clock();
     }
 }
 

@@ -456,6 +456,7 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
                                 k.black,
                                 k.after_moves,
                             ));
+                            c.hold_clock();
                         }
                         if let Some((peer, link)) = &lan {
                             c.network_restored(peer, link.clone());

@@ -55,6 +55,8 @@ impl Controller {
     pub fn press(&mut self, square: Option<Square>) {
         self.press = None;
         self.note = None;
+        // The player is back at the board: a held clock runs again (see `hold_clock`).
+        self.clock_held = false;
         // A touch on the board while browsing the moves goes back to the game and counts.
         if self.is_browsing() {
             self.review = None;

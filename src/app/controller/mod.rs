@@ -133,6 +133,9 @@ pub struct Controller {
     clock: Option<crate::app::clock::GameClock>,
     /// Moves on the board when the clocks were last brought up to date.
     clock_ply: usize,
+    /// Clocks brought back (a restart, Play on) wait for the player's first touch of the
+    /// board before the player's clock runs again.
+    clock_held: bool,
     /// Whether the computer plays from its opening book (a device setting).
     book: bool,
     /// Finding a partner: hosting, browsing, keypad, connecting.
@@ -183,6 +186,7 @@ impl Controller {
             unrated: false,
             clock: None,
             clock_ply: 0,
+            clock_held: false,
             book: true,
             lobby: None,
             last_code_target: None,

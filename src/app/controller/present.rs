@@ -342,6 +342,9 @@ impl Controller {
         if let Some(note) = &self.note {
             return plain(note);
         }
+        if self.clock_is_held() {
+            return plain(&tr!("Clock paused — touch the board to go on"));
+        }
         let pos = self.game.position();
         let turn = pos.turn();
         if self.setup.is_computer(turn) {

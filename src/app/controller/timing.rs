@@ -25,11 +25,24 @@ impl Controller {
     pub fn set_clock(&mut self, clock: Option<GameClock>) {
         self.clock = clock;
         self.clock_ply = self.game.moves().len();
+        self.clock_held = false;
+    }
+
+    /// Clocks brought back after a restart or for Play on: the player's clock waits, paused,
+    /// until the player touches the board (the computer's runs while it thinks).
+    pub fn hold_clock(&mut self) {
+        self.clock_held = self.clock.is_some() && !self.game.is_over();
+    }
+
+    /// Whether the player's clock waits for a touch of the board (see [`Self::hold_clock`]).
+    pub fn clock_is_held(&self) -> bool {
+        self.clock_held && self.partner().is_none() && self.human_to_move()
     }
 
     /// Whether the clock may run now: a game under way with the player at the board.
     fn clock_may_run(&self, away: bool) -> bool {
         !away
+            && !self.clock_is_held()
             && !self.game.is_over()
             && self.viewing.is_none()
             && self.new_game.is_none()
