@@ -586,7 +586,7 @@ fn review_of(
 
 /// The analysis stored with the newest file of game `game_id`.
 fn stored_review(archive: &Archive, game_id: u64) -> Option<Box<crate::app::analysis::GameReview>> {
-    let id = archive.newest_of(game_id)?;
+    let id = archive.newest_of(game_id).ok()??;
     let archived = archive.load(&id).ok()?;
     review_of(archive, &id, &archived)
 }

@@ -434,12 +434,15 @@ impl Archive {
     }
 
     /// The newest stored file of game `game_id`, if any.
-    pub fn newest_of(&self, game_id: u64) -> Option<GameId> {
-        self.entries().ok().and_then(|ids| {
-            ids.into_iter()
-                .filter(|id| id.game() == game_id)
-                .max_by_key(GameId::number)
-        })
+    ///
+    /// # Errors
+    /// I/O errors listing the archive.
+    pub fn newest_of(&self, game_id: u64) -> Result<Option<GameId>, ArchiveError> {
+        Ok(self
+            .entries()?
+            .into_iter()
+            .filter(|id| id.game() == game_id)
+            .max_by_key(GameId::number))
     }
 
     /// Whether the newest stored file of `game`'s id holds it finished as it is (same moves,
@@ -449,6 +452,8 @@ impl Archive {
             return false;
         };
         self.newest_of(game.id)
+            .ok()
+            .flatten()
             .and_then(|id| self.load(&id).ok())
             .is_some_and(|stored| {
                 stored.pgn.moves == game.game.moves()
@@ -470,10 +475,7 @@ impl Archive {
         analysis: &chesspi_engine::analysis::GameAnalysis,
     ) -> Result<GameId, ArchiveError> {
         let id = self
-            .entries()?
-            .into_iter()
-            .filter(|id| id.game() == game_id)
-            .max_by_key(GameId::number)
+            .newest_of(game_id)?
             .ok_or_else(|| ArchiveError::NotFound(GameId(format!("{game_id:016x}"))))?;
         let stored = self.load(&id)?;
         let moves: Vec<_> = analysis.moves.iter().map(|m| m.mv).collect();
