@@ -203,7 +203,9 @@ def make_games(args, path):
 
 def run_ours(args, games_path, out_path):
     budget = ["--movetime", str(args.movetime)] if args.movetime else ["--nodes", str(args.nodes)]
-    command = ["nice", "-n", "10", args.engine, "analyze", *budget, "--threads", "1", games_path]
+    evaluation = ["--eval", args.eval] if args.eval else []
+    command = ["nice", "-n", "10", args.engine, "analyze", *budget, *evaluation,
+               "--threads", "1", games_path]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     with open(out_path, "w") as out:
@@ -347,6 +349,8 @@ def main():
     parser.add_argument("--plant-depth", type=int, default=10)
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--nodes", type=int, default=60000, help="analysis nodes per position")
+    parser.add_argument("--eval", choices=["network", "classic"],
+                        help="the analysis's evaluation (default: analyze's)")
     parser.add_argument("--movetime", type=int, help="analysis ms per position (not --nodes)")
     parser.add_argument("--sf-depth", type=int, default=18)
     parser.add_argument("--baseline-depth", type=int, metavar="D",

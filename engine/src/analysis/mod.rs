@@ -45,7 +45,7 @@ pub use report::{GameAnalysis, MoveAnalysis, SideSummary};
 use crate::moves::Move;
 use crate::pgn::PgnGame;
 use crate::position::Position;
-use crate::search::{DEFAULT_HASH_MB, SearchLimits, Searcher};
+use crate::search::{DEFAULT_HASH_MB, Evaluation, SearchLimits, Searcher};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -188,6 +188,9 @@ pub struct Progress {
     pub total: usize,
 }
 
+/// The evaluation analyses search with unless told otherwise.
+pub const DEFAULT_EVALUATION: Evaluation = Evaluation::Classic;
+
 /// Runs analyses with one searcher (single-threaded); keep one per thread.
 pub struct Analyzer {
     searcher: Searcher,
@@ -211,10 +214,14 @@ impl Analyzer {
         if !limits.is_bounded() {
             return Err(AnalysisError::Unbounded);
         }
-        Ok(Analyzer {
-            searcher: Searcher::new(hash_mb.max(1)),
-            limits,
-        })
+        let mut searcher = Searcher::new(hash_mb.max(1));
+        searcher.set_evaluation(DEFAULT_EVALUATION);
+        Ok(Analyzer { searcher, limits })
+    }
+
+    /// The static evaluation the analysis searches with ([`DEFAULT_EVALUATION`] unless told).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.searcher.set_evaluation(evaluation);
     }
 
     pub fn limits(&self) -> AnalysisLimits {

@@ -47,6 +47,7 @@ impl std::ops::Mul<i32> for Score {
     }
 }
 
+pub mod network;
 mod weights;
 pub use weights::WEIGHTS;
 

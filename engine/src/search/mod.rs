@@ -93,10 +93,32 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+/// Which static evaluation a search uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Evaluation {
+    /// The hand-written evaluation the levels are calibrated with.
+    #[default]
+    Classic,
+    /// The analysis network (`eval::network`): judges positions more like Stockfish does,
+    /// at some cost in speed.
+    Network,
+}
+
+impl Evaluation {
+    #[inline]
+    fn evaluate(self, pos: &Position) -> i32 {
+        match self {
+            Evaluation::Classic => eval::evaluate(pos),
+            Evaluation::Network => eval::network::evaluate(pos),
+        }
+    }
+}
+
 /// The engine's search state that lives between searches: hash table and history.
 pub struct Searcher {
     tt: TranspositionTable,
     history: History,
+    evaluation: Evaluation,
     rng: u64,
     /// The longest a kiosk move or hint may take, whatever the level (the device's config).
     time_cap: Option<Duration>,
@@ -105,6 +127,7 @@ pub struct Searcher {
 /// The per-search state.
 struct Worker<'a> {
     tt: &'a mut TranspositionTable,
+    evaluation: Evaluation,
     history: &'a mut History,
     stop: &'a AtomicBool,
     limits: &'a SearchLimits,
@@ -129,8 +152,18 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             history: History::new(),
+            evaluation: Evaluation::Classic,
             rng: seed_from_clock(),
             time_cap: None,
+        }
+    }
+
+    /// Chooses the static evaluation of later searches. The hash table is cleared: its
+    /// entries hold the other evaluation's scores.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        if evaluation != self.evaluation {
+            self.evaluation = evaluation;
+            self.clear();
         }
     }
 
@@ -225,6 +258,7 @@ impl Searcher {
         let root_index = hashes.len() - 1;
         let mut worker = Worker {
             tt: &mut self.tt,
+            evaluation: self.evaluation,
             history: &mut self.history,
             stop,
             limits,
@@ -527,7 +561,7 @@ impl Worker<'_> {
             } else {
                 Bound::Exact
             };
-            let eval = eval::evaluate(root);
+            let eval = self.evaluation.evaluate(root);
             self.tt
                 .store(root.hash(), 0, Some(mv), best, eval, depth, bound);
         }
@@ -626,7 +660,7 @@ impl Worker<'_> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(pos);
+            return self.evaluation.evaluate(pos);
         }
         // Mate distance pruning.
         let alpha_m = alpha.max(-MATE + ply as i32);
@@ -653,7 +687,7 @@ impl Worker<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| eval::evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.evaluation.evaluate(pos), |e| e.eval)
         };
         self.static_evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
@@ -841,7 +875,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(pos);
+            return self.evaluation.evaluate(pos);
         }
         let in_check = pos.is_check();
         let key = pos.hash();
@@ -858,7 +892,7 @@ impl Worker<'_> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| eval::evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.evaluation.evaluate(pos), |e| e.eval)
         };
         if stand_pat >= beta {
             return stand_pat;
