@@ -8,12 +8,11 @@
 //!     times the analysis model's scale) predicts Stockfish's (mean squared error, Adam), then
 //!     writes its integer weights, by default to engine/src/eval/analysis.nnue. The last 3 %
 //!     of every file (its last games) is held out; the held-out error is printed next to the
-//!     hand-written evaluation's on the same positions; the blend of the two that errs least
-//!     there is written with the network. `--decay`: decoupled weight decay; `--stretch`: the
-//!     output multiplied by X.
+//!     hand-written evaluation's on the same positions. `--decay`: decoupled weight decay;
+//!     `--stretch`: the output multiplied by X.
 //! nnue check FILE... [--net PATH]
-//!     The held-out error of a network (by default engine/src/eval/analysis.nnue, its blend
-//!     included) and of the hand-written evaluation.
+//!     The held-out error of a network (by default engine/src/eval/analysis.nnue) and of the
+//!     hand-written evaluation.
 //! ```
 //!
 //! Positions marked noisy (in check, or Stockfish's best move a capture or promotion) and
@@ -229,12 +228,10 @@ impl Net {
             .chain(std::iter::once(&mut self.output_bias))
     }
 
-    /// Writes the integer weights, the output multiplied by `stretch`, with the hand-written
-    /// evaluation's share of the blend.
-    fn write(&self, path: &str, stretch: f32, share: i32) -> Result<(), String> {
+    /// Writes the integer weights, the output multiplied by `stretch`.
+    fn write(&self, path: &str, stretch: f32) -> Result<(), String> {
         let mut bytes = Vec::new();
         bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        bytes.extend_from_slice(&(share as u32).to_le_bytes());
         let q = |w: f32, scale: i32| ((w * scale as f32).round() as i16).to_le_bytes();
         for w in &self.input {
             bytes.extend_from_slice(&q(*w, QA));
@@ -337,37 +334,6 @@ fn classic_loss(samples: &[Sample]) -> f64 {
     error_of(samples, |s| s.classic)
 }
 
-/// The hand-written evaluation's share of the blend (in steps of 1/16) that errs least on the
-/// held-out positions.
-fn best_share(net: &Net, held: &[Sample]) -> i32 {
-    let outputs: Vec<f64> = held
-        .iter()
-        .map(|s| f64::from(net.forward(s).0) * f64::from(SCALE))
-        .collect();
-    let mut best = (f64::MAX, 0);
-    for share in (0..=network::BLEND).step_by(16) {
-        let w = f64::from(share) / f64::from(network::BLEND);
-        let k = LICHESS_K * ENGINE_CP_SCALE;
-        let error = held
-            .iter()
-            .zip(&outputs)
-            .map(|(s, y)| {
-                let cp = (1.0 - w) * y + w * f64::from(s.classic);
-                (sigmoid(k * cp) - f64::from(s.target)).powi(2)
-            })
-            .sum::<f64>()
-            / held.len().max(1) as f64;
-        eprintln!(
-            "hand-written share {share}/{}: held-out error {error:.6}",
-            network::BLEND
-        );
-        if error < best.0 {
-            best = (error, share);
-        }
-    }
-    best.1
-}
-
 fn train(o: &Options) -> Result<(), String> {
     let (mut train, held) = load(&o.files, network::network())?;
     let mut rng = o.seed.max(1) ^ 0x9e37_79b9_7f4a_7c15;
@@ -428,8 +394,7 @@ fn train(o: &Options) -> Result<(), String> {
             held_loss
         );
     }
-    let share = best_share(&net, &held);
-    net.write(&o.out, o.stretch, share)?;
+    net.write(&o.out, o.stretch)?;
     eprintln!("wrote {}", o.out);
     Ok(())
 }
@@ -449,7 +414,7 @@ fn check(o: &Options) -> Result<(), String> {
         classic_loss(&held)
     );
     eprintln!(
-        "the network (blend included), held-out error {:.6}",
+        "the network, held-out error {:.6}",
         error_of(&held, |s| s.builtin)
     );
     Ok(())

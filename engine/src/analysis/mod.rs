@@ -5,12 +5,16 @@
 //!
 //! # The model (lichess's)
 //! - **Evaluation**: the search score of each position, turned to White's side
-//!   ([`Eval`]): centipawns, or mate in N (`#N` when White mates, `#-N` when Black does).
+//!   ([`Eval`]): centipawns, or mate in N (`#N` when White mates, `#-N` when Black does). The
+//!   searches use [`DEFAULT_EVALUATION`]: the analysis network (`eval::network`), trained on
+//!   Stockfish's scores, judges positions closer to Stockfish than the hand-written evaluation
+//!   the levels play with (docs/BENCHMARKS.md, "The analysis network").
 //! - **Win probability** of a side with `cp` centipawns on lichess's scale (clamped to
 //!   ±1000, a mate counting as ±1000): `W(cp) = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) -
 //!   1)` percent. Lichess fitted it to Stockfish's centipawns; the engine's are smaller, so
-//!   they are first multiplied by [`ENGINE_CP_SCALE`] (1.72, from the evaluation's own
-//!   fit to game results). The `[%eval]` written is the engine's own.
+//!   they are first multiplied by [`ENGINE_CP_SCALE`] (1.72, from the hand-written
+//!   evaluation's fit to game results; the network is trained and calibrated to the same
+//!   scale). The `[%eval]` written is the engine's own.
 //! - **Loss** of a move: `W(before) - W(after)` for the side that moved. Classes: loss ≥ 15
 //!   points **blunder** (`$4`, ??), ≥ 10 **mistake** (`$2`, ?), ≥ 5 **inaccuracy**
 //!   (`$6`, ?!), else **good**, or **best** when nothing is lost. These are lichess's 0.3 /
@@ -189,7 +193,7 @@ pub struct Progress {
 }
 
 /// The evaluation analyses search with unless told otherwise.
-pub const DEFAULT_EVALUATION: Evaluation = Evaluation::Classic;
+pub const DEFAULT_EVALUATION: Evaluation = Evaluation::Network;
 
 /// Runs analyses with one searcher (single-threaded); keep one per thread.
 pub struct Analyzer {

@@ -8,8 +8,7 @@
 //! in integers) and the output is centipawns on the hand-written evaluation's scale, for the
 //! side to move, so the search's margins and the analysis model's scale hold for both.
 //!
-//! The weights are integers in `analysis.nnue` (little-endian): `HIDDEN` as u32, the
-//! hand-written evaluation's share of the blend (out of [`BLEND`]) as u32, the input
+//! The weights are integers in `analysis.nnue` (little-endian): `HIDDEN` as u32, the input
 //! weights (i16, 768 × HIDDEN, by input), the hidden biases (i16), the output weights (i16,
 //! 2 × HIDDEN: side to move's half first) and the output bias (i32, in `QA * QB` units).
 
@@ -26,22 +25,16 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The output (1.0) in centipawns.
 pub const SCALE: i32 = 400;
-/// The blend's denominator: the evaluation is the network's and the hand-written one's,
-/// weighted `BLEND - share` and `share` (their errors differ, so the blend errs less than either).
-pub const BLEND: i32 = 256;
 
 const FILE: &[u8] = include_bytes!("analysis.nnue");
-const HEADER_LEN: usize = 8;
+const HEADER_LEN: usize = 4;
 const FILE_LEN: usize = HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 // A network of another shape must not build.
 const _: () = assert!(FILE.len() == FILE_LEN);
 const _: () = assert!(u32::from_le_bytes([FILE[0], FILE[1], FILE[2], FILE[3]]) as usize == HIDDEN);
-const _: () = assert!(u32::from_le_bytes([FILE[4], FILE[5], FILE[6], FILE[7]]) as i32 <= BLEND);
 
 /// The network's integer weights.
 pub struct Network {
-    /// The hand-written evaluation's share of [`BLEND`].
-    classic_share: i32,
     input: Vec<[i16; HIDDEN]>,
     bias: [i16; HIDDEN],
     output: [i16; 2 * HIDDEN],
@@ -75,16 +68,15 @@ pub fn active_inputs(pos: &Position, perspective: Color, mut visit: impl FnMut(u
 pub struct NetworkFileError {
     pub len: usize,
     pub hidden: u32,
-    pub share: u32,
 }
 
 impl std::fmt::Display for NetworkFileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "a network file of {} bytes with {} hidden units and a share of {}; expected \
-             {FILE_LEN} bytes, {HIDDEN} units and a share up to {BLEND}",
-            self.len, self.hidden, self.share
+            "a network file of {} bytes with {} hidden units; expected {FILE_LEN} bytes and \
+             {HIDDEN} units",
+            self.len, self.hidden
         )
     }
 }
@@ -102,12 +94,11 @@ impl Network {
                 .get(at..at + 4)
                 .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         };
-        let (hidden, share) = (word(0), word(4));
-        if bytes.len() != FILE_LEN || hidden as usize != HIDDEN || share > BLEND as u32 {
+        let hidden = word(0);
+        if bytes.len() != FILE_LEN || hidden as usize != HIDDEN {
             return Err(NetworkFileError {
                 len: bytes.len(),
                 hidden,
-                share,
             });
         }
         let mut values = bytes[HEADER_LEN..FILE_LEN - 4]
@@ -123,7 +114,6 @@ impl Network {
         let mut output = [0i16; 2 * HIDDEN];
         output.iter_mut().for_each(|w| *w = next());
         Ok(Network {
-            classic_share: share as i32,
             input,
             bias,
             output,
@@ -154,13 +144,7 @@ impl Network {
         for (a, w) in theirs.iter().zip(w_theirs) {
             sum += i32::from(*a).clamp(0, QA) * i32::from(*w);
         }
-        let own = (sum + self.output_bias) * SCALE / (QA * QB);
-        if self.classic_share == 0 {
-            own
-        } else {
-            let classic = super::evaluate(pos);
-            (own * (BLEND - self.classic_share) + classic * self.classic_share) / BLEND
-        }
+        (sum + self.output_bias) * SCALE / (QA * QB)
     }
 }
 
@@ -187,9 +171,6 @@ mod tests {
         let mut wider = FILE.to_vec();
         wider[0] = wider[0].wrapping_add(1);
         assert!(Network::from_bytes(&wider).is_err());
-        let mut overblended = FILE.to_vec();
-        overblended[4..8].copy_from_slice(&(BLEND as u32 + 1).to_le_bytes());
-        assert!(Network::from_bytes(&overblended).is_err());
         assert!(Network::from_bytes(&[]).is_err());
     }
 
