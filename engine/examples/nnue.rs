@@ -122,6 +122,8 @@ struct Net {
     output_bias: f32,
 }
 
+/// Weights stay within ±CLIP so that the integer file's hidden sums (32 inputs of at most
+/// CLIP × QA, plus the bias) fit in i16.
 const CLIP: f32 = 1.98;
 
 impl Net {

@@ -1,12 +1,13 @@
 //! The analysis evaluation: a small neural network (768 inputs per side → [`HIDDEN`] → 1),
 //! trained on positions labelled by Stockfish's searches (`engine/examples/nnue.rs`,
-//! docs/BENCHMARKS.md "Agreement with Stockfish"). Analysis uses it to judge moves; play keeps
+//! docs/BENCHMARKS.md "The analysis network"). Analysis uses it to judge moves; play keeps
 //! the hand-written evaluation its levels are calibrated with.
 //!
 //! Inputs: one per (piece colour relative to the perspective, role, square seen from that
 //! side), both perspectives sharing the weights. The hidden layer is clipped to 0..=1 ([`QA`]
-//! in integers) and the output is centipawns on the hand-written evaluation's scale, for the
-//! side to move, so the search's margins and the analysis model's scale hold for both.
+//! in integers) and the output is centipawns for the side to move on the hand-written
+//! evaluation's scale (trained through the analysis model's ×1.72 to Stockfish's, then
+//! calibrated against Stockfish), so the search's margins and the model hold for both.
 //!
 //! The weights are integers in `analysis.nnue` (little-endian): `HIDDEN` as u32, the input
 //! weights (i16, 768 × HIDDEN, by input), the hidden biases (i16), the output weights (i16,
@@ -25,6 +26,8 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The output (1.0) in centipawns.
 pub const SCALE: i32 = 400;
+/// The largest evaluation, well inside the search's mate scores whatever the weights.
+pub const LIMIT: i32 = 20_000;
 
 const FILE: &[u8] = include_bytes!("analysis.nnue");
 const HEADER_LEN: usize = 4;
@@ -124,8 +127,10 @@ impl Network {
     fn accumulate(&self, pos: &Position, perspective: Color) -> [i16; HIDDEN] {
         let mut acc = self.bias;
         active_inputs(pos, perspective, |i| {
+            // Saturating: no overflow whatever a file holds (32 pieces of the trained weights
+            // stay far inside i16).
             for (a, w) in acc.iter_mut().zip(&self.input[i]) {
-                *a += *w;
+                *a = a.saturating_add(*w);
             }
         });
         acc
@@ -137,14 +142,15 @@ impl Network {
         let ours = self.accumulate(pos, us);
         let theirs = self.accumulate(pos, !us);
         let (w_ours, w_theirs) = self.output.split_at(HIDDEN);
-        let mut sum = 0i32;
+        let mut sum = i64::from(self.output_bias);
         for (a, w) in ours.iter().zip(w_ours) {
-            sum += i32::from(*a).clamp(0, QA) * i32::from(*w);
+            sum += i64::from(i32::from(*a).clamp(0, QA) * i32::from(*w));
         }
         for (a, w) in theirs.iter().zip(w_theirs) {
-            sum += i32::from(*a).clamp(0, QA) * i32::from(*w);
+            sum += i64::from(i32::from(*a).clamp(0, QA) * i32::from(*w));
         }
-        (sum + self.output_bias) * SCALE / (QA * QB)
+        let cp = sum * i64::from(SCALE) / i64::from(QA * QB);
+        cp.clamp(i64::from(-LIMIT), i64::from(LIMIT)) as i32
     }
 }
 
@@ -172,6 +178,20 @@ mod tests {
         wider[0] = wider[0].wrapping_add(1);
         assert!(Network::from_bytes(&wider).is_err());
         assert!(Network::from_bytes(&[]).is_err());
+    }
+
+    #[test]
+    fn extreme_weights_stay_inside_the_limit() {
+        // Every weight at its largest: sums saturate, the evaluation is clamped, nothing panics.
+        let mut file = FILE.to_vec();
+        for pair in file[HEADER_LEN..FILE_LEN - 4].chunks_exact_mut(2) {
+            pair.copy_from_slice(&i16::MAX.to_le_bytes());
+        }
+        file[FILE_LEN - 4..].copy_from_slice(&i32::MAX.to_le_bytes());
+        let net = Network::from_bytes(&file).expect("same shape");
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("FEN");
+        assert_eq!(net.evaluate(&pos), LIMIT);
     }
 
     #[test]

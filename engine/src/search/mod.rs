@@ -100,7 +100,7 @@ pub enum Evaluation {
     #[default]
     Classic,
     /// The analysis network (`eval::network`): judges positions more like Stockfish does,
-    /// at some cost in speed.
+    /// at about the same cost per node.
     Network,
 }
 
