@@ -11,8 +11,8 @@
 //!     hand-written evaluation's on the same positions. `--decay`: decoupled weight decay;
 //!     `--stretch`: the output multiplied by X.
 //! nnue check FILE... [--net PATH]
-//!     The held-out error of a network (by default engine/src/eval/analysis.nnue) and of the
-//!     hand-written evaluation.
+//!     The held-out error of a network (by default the built-in one) and of the hand-written
+//!     evaluation.
 //! ```
 //!
 //! Positions marked noisy (in check, or Stockfish's best move a capture or promotion) and
@@ -40,8 +40,8 @@ struct Sample {
     target: f32,
     /// The hand-written evaluation, for comparison.
     classic: i32,
-    /// The checked network's evaluation (its integer path), for `check`.
-    builtin: i32,
+    /// The checked network's evaluation (its integer path), for `check`; 0 when training.
+    checked: i32,
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -53,7 +53,10 @@ fn output_slope() -> f64 {
     LICHESS_K * ENGINE_CP_SCALE * f64::from(SCALE)
 }
 
-fn read_samples(path: &str, net: &network::Network) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+fn read_samples(
+    path: &str,
+    net: Option<&network::Network>,
+) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut all = Vec::new();
     for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
@@ -82,7 +85,7 @@ fn read_samples(path: &str, net: &network::Network) -> Result<(Vec<Sample>, Vec<
             len: 0,
             target: sigmoid(LICHESS_K * f64::from(score)) as f32,
             classic: eval::evaluate(&pos),
-            builtin: net.evaluate(&pos),
+            checked: net.map_or(0, |net| net.evaluate(&pos)),
         };
         let mut i = 0;
         network::active_inputs(&pos, pos.turn(), |f| {
@@ -306,7 +309,10 @@ impl Options {
     }
 }
 
-fn load(files: &[String], net: &network::Network) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+fn load(
+    files: &[String],
+    net: Option<&network::Network>,
+) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let mut train = Vec::new();
     let mut held = Vec::new();
     for f in files {
@@ -337,7 +343,7 @@ fn classic_loss(samples: &[Sample]) -> f64 {
 }
 
 fn train(o: &Options) -> Result<(), String> {
-    let (mut train, held) = load(&o.files, network::network())?;
+    let (mut train, held) = load(&o.files, None)?;
     let mut rng = o.seed.max(1) ^ 0x9e37_79b9_7f4a_7c15;
     let mut net = Net::new(&mut rng);
     let n = net.len();
@@ -402,22 +408,23 @@ fn train(o: &Options) -> Result<(), String> {
 }
 
 fn check(o: &Options) -> Result<(), String> {
+    let loaded;
     let net = match &o.net {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            network::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?
+            loaded = network::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            &loaded
         }
-        None => network::Network::from_bytes(&std::fs::read(DEFAULT_OUT).unwrap_or_default())
-            .map_err(|e| format!("{DEFAULT_OUT}: {e}"))?,
+        None => network::network(),
     };
-    let (_, held) = load(&o.files, &net)?;
+    let (_, held) = load(&o.files, Some(net))?;
     eprintln!(
         "hand-written evaluation, held-out error {:.6}",
         classic_loss(&held)
     );
     eprintln!(
         "the network, held-out error {:.6}",
-        error_of(&held, |s| s.builtin)
+        error_of(&held, |s| s.checked)
     );
     Ok(())
 }
