@@ -276,7 +276,9 @@ fn the_analysis_network_searches_as_soundly() {
     let Score::Cp(cp) = r.score else {
         panic!("{r:?}")
     };
-    assert!(cp > 500, "a queen up: {cp}");
+    // The network's centipawns are the engine's scale (×1.72 is lichess's): a queen is about 4.7
+    // pawns.
+    assert!(cp > 400, "a queen up: {cp}");
     let r = network(
         "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
         8,

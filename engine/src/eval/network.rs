@@ -219,12 +219,13 @@ mod tests {
 
     #[test]
     fn material_counts() {
-        // A queen up is far better than level, whoever is to move.
+        // A queen up is far better than level, whoever is to move: more than 4 pawns on the
+        // engine's scale, about 7 on lichess's (×1.72).
         let level = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1");
         let queen = Position::from_fen("3qk3/pppppppp/8/8/8/8/PPPPPPPP/4K3 b - - 0 1");
         let (Ok(level), Ok(queen)) = (level, queen) else {
             panic!("FEN")
         };
-        assert!(evaluate(&queen) > evaluate(&level) + 500);
+        assert!(evaluate(&queen) > evaluate(&level) + 400);
     }
 }
