@@ -9,6 +9,9 @@
 //! evaluation's scale (trained through the analysis model's ×1.72 to Stockfish's, then
 //! calibrated against Stockfish), so the search's margins and the model hold for both.
 //!
+//! A search evaluates through [`Accumulators`]: a position's hidden sums come from its
+//! parent's by the two to four inputs a move changes, not from all its pieces.
+//!
 //! The weights are integers in `analysis.nnue` (little-endian): `HIDDEN` as u32, the input
 //! weights (i16, 768 × HIDDEN, by input), the hidden biases (i16), the output weights (i16,
 //! 2 × HIDDEN: side to move's half first) and the output bias (i32, in `QA * QB` units).
@@ -124,34 +127,170 @@ impl Network {
         })
     }
 
-    fn accumulate(&self, pos: &Position, perspective: Color) -> [i16; HIDDEN] {
-        let mut acc = self.bias;
-        active_inputs(pos, perspective, |i| {
-            // Saturating: no overflow whatever a file holds (32 pieces of the trained weights
-            // stay far inside i16).
-            for (a, w) in acc.iter_mut().zip(&self.input[i]) {
-                *a = a.saturating_add(*w);
-            }
-        });
-        acc
+    /// The hidden sums of `pos` from both perspectives (White's first), from scratch.
+    fn refresh(&self, pos: &Position) -> Sums {
+        let mut sums = [self.bias; 2];
+        for (perspective, acc) in Color::ALL.into_iter().zip(&mut sums) {
+            active_inputs(pos, perspective, |i| add_row(acc, &self.input[i]));
+        }
+        sums
+    }
+
+    /// The output for the side to move from the hidden sums.
+    fn output(&self, sums: &Sums, us: Color) -> i32 {
+        let (ours, theirs) = match us {
+            Color::White => (&sums[0], &sums[1]),
+            Color::Black => (&sums[1], &sums[0]),
+        };
+        let (w_ours, w_theirs) = self.output.split_at(HIDDEN);
+        let sum = i64::from(self.output_bias)
+            + i64::from(dot(ours, w_ours))
+            + i64::from(dot(theirs, w_theirs));
+        let cp = sum * i64::from(SCALE) / i64::from(QA * QB);
+        cp.clamp(i64::from(-LIMIT), i64::from(LIMIT)) as i32
     }
 
     /// The evaluation of `pos` for the side to move, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let us = pos.turn();
-        let ours = self.accumulate(pos, us);
-        let theirs = self.accumulate(pos, !us);
-        let (w_ours, w_theirs) = self.output.split_at(HIDDEN);
-        let mut sum = i64::from(self.output_bias);
-        for (a, w) in ours.iter().zip(w_ours) {
-            sum += i64::from(i32::from(*a).clamp(0, QA) * i32::from(*w));
-        }
-        for (a, w) in theirs.iter().zip(w_theirs) {
-            sum += i64::from(i32::from(*a).clamp(0, QA) * i32::from(*w));
-        }
-        let cp = sum * i64::from(SCALE) / i64::from(QA * QB);
-        cp.clamp(i64::from(-LIMIT), i64::from(LIMIT)) as i32
+        self.output(&self.refresh(pos), pos.turn())
     }
+}
+
+/// Hidden sums per perspective (White's, Black's). Wrapping: a sum updated move by move is
+/// then always the one computed from scratch, whatever the order, and never panics; the
+/// trainer's weight clip keeps a real network's sums inside i16, where they are exact.
+type Sums = [[i16; HIDDEN]; 2];
+
+// One half's products fit in i32 whatever the weights: the clipped sums are at most QA.
+const _: () = assert!(HIDDEN as i64 * QA as i64 * 32_768 <= i32::MAX as i64);
+
+/// The clipped hidden sums times the output weights, in the integer form SIMD multiplies
+/// fastest (i16 × i16 added pairwise into i32).
+#[inline]
+fn dot(sums: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+    sums.iter()
+        .zip(weights)
+        .map(|(a, w)| i32::from((*a).clamp(0, QA as i16)) * i32::from(*w))
+        .sum()
+}
+
+#[inline]
+fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline]
+fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// The 12 piece sets of a position (colour-major, as [`input_index`] orders them).
+type Placement = [u64; 12];
+
+fn placement(pos: &Position) -> Placement {
+    let mut p = [0u64; 12];
+    for (c, color) in Color::ALL.into_iter().enumerate() {
+        for (r, role) in Role::ALL.into_iter().enumerate() {
+            p[c * 6 + r] = pos.pieces(color, role).0;
+        }
+    }
+    p
+}
+
+fn distance(a: &Placement, b: &Placement) -> u32 {
+    a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones()).sum()
+}
+
+/// One position's sums, kept for the next evaluation near it.
+#[derive(Clone)]
+struct Slot {
+    /// Whether the slot holds a position yet.
+    filled: bool,
+    placement: Placement,
+    sums: Sums,
+}
+
+/// Evaluates search positions incrementally: the sums of the positions last evaluated at
+/// each ply are kept, and a new position's come from its parent's (or its last sibling's) by
+/// the few inputs a move changes instead of all of them. The result is exactly
+/// [`Network::evaluate`]'s.
+pub struct Accumulators {
+    slots: Vec<Slot>,
+}
+
+impl Accumulators {
+    /// Room for `plies` plies (deeper ones are evaluated from scratch).
+    pub fn new(plies: usize) -> Accumulators {
+        let empty = Slot {
+            filled: false,
+            placement: [0; 12],
+            sums: [[0; HIDDEN]; 2],
+        };
+        Accumulators {
+            slots: vec![empty; plies],
+        }
+    }
+
+    /// The built-in network's evaluation of `pos`, reached at `ply` of the search.
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        self.evaluate_with(network(), pos, ply)
+    }
+
+    /// `net`'s evaluation of `pos`, reached at `ply` of the search.
+    pub fn evaluate_with(&mut self, net: &Network, pos: &Position, ply: usize) -> i32 {
+        if ply >= self.slots.len() {
+            return net.evaluate(pos);
+        }
+        let target = placement(pos);
+        let (before, rest) = self.slots.split_at_mut(ply);
+        let slot = &mut rest[0];
+        let parent = before.last().filter(|s| s.filled);
+        // The nearer of this ply's last position and the parent, if near enough that
+        // updating beats refreshing (a refresh adds one row per piece).
+        let pieces: u32 = target.iter().map(|b| b.count_ones()).sum();
+        let here = slot.filled.then(|| distance(&slot.placement, &target));
+        let from_parent = parent.map(|p| distance(&p.placement, &target));
+        match (here, from_parent) {
+            (Some(h), p) if h < pieces && p.is_none_or(|p| h <= p) => update(net, slot, &target),
+            (_, Some(p)) if p < pieces => {
+                if let Some(parent) = parent {
+                    slot.placement = parent.placement;
+                    slot.sums = parent.sums;
+                }
+                update(net, slot, &target);
+            }
+            _ => {
+                slot.placement = target;
+                slot.sums = net.refresh(pos);
+            }
+        }
+        slot.filled = true;
+        net.output(&slot.sums, pos.turn())
+    }
+}
+
+/// Moves `slot`'s sums from its placement to `target`'s.
+fn update(net: &Network, slot: &mut Slot, target: &Placement) {
+    for (set, (&from, &to)) in slot.placement.iter().zip(target).enumerate() {
+        if from == to {
+            continue;
+        }
+        let color = Color::ALL[set / 6];
+        let role = Role::ALL[set % 6];
+        for (perspective, acc) in Color::ALL.into_iter().zip(&mut slot.sums) {
+            for sq in crate::bitboard::Bitboard(from & !to) {
+                sub_row(acc, &net.input[input_index(perspective, color, role, sq)]);
+            }
+            for sq in crate::bitboard::Bitboard(to & !from) {
+                add_row(acc, &net.input[input_index(perspective, color, role, sq)]);
+            }
+        }
+    }
+    slot.placement = *target;
 }
 
 /// The built-in network, read once.
@@ -182,16 +321,61 @@ mod tests {
 
     #[test]
     fn extreme_weights_stay_inside_the_limit() {
-        // Every weight at its largest: sums saturate, the evaluation is clamped, nothing panics.
+        // Every weight at its largest: sums wrap, the evaluation is clamped, nothing panics,
+        // and move-by-move sums still equal the ones from scratch.
         let mut file = FILE.to_vec();
         for pair in file[HEADER_LEN..FILE_LEN - 4].chunks_exact_mut(2) {
             pair.copy_from_slice(&i16::MAX.to_le_bytes());
         }
         file[FILE_LEN - 4..].copy_from_slice(&i32::MAX.to_le_bytes());
         let net = Network::from_bytes(&file).expect("same shape");
-        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-            .expect("FEN");
-        assert_eq!(net.evaluate(&pos), LIMIT);
+        let mut acc = Accumulators::new(8);
+        let mut pos = Position::startpos();
+        for (ply, uci) in ["e2e4", "d7d5", "e4d5", "d8d5"].into_iter().enumerate() {
+            let full = net.evaluate(&pos);
+            assert!(full.abs() <= LIMIT, "{full}");
+            assert_eq!(acc.evaluate_with(&net, &pos, ply), full);
+            let mv = pos.parse_uci_move(uci).expect("legal");
+            pos.play_unchecked(mv);
+        }
+    }
+
+    /// A small deterministic generator for the random walks below.
+    fn next(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    #[test]
+    fn incremental_sums_are_the_sums_from_scratch() {
+        // Random walks down and back up a search path: each position evaluated at its ply,
+        // after its parent, a sibling, a position far away, or nothing at that ply.
+        let net = network();
+        let mut acc = Accumulators::new(6);
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        let mut checked = 0;
+        for _ in 0..300 {
+            let mut pos = Position::startpos();
+            let mut path = vec![pos];
+            for _ in 0..(next(&mut seed) % 40) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(next(&mut seed) % moves.len() as u64) as usize]);
+                path.push(pos);
+            }
+            // Evaluate a stretch of the path at shifted plies (beyond the room too).
+            let shift = (next(&mut seed) % 4) as usize;
+            for (ply, p) in path.iter().enumerate().skip(path.len().saturating_sub(9)) {
+                let at = (ply + shift) % 9;
+                assert_eq!(acc.evaluate(p, at), net.evaluate(p), "{}", p.to_fen());
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

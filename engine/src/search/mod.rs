@@ -9,6 +9,7 @@ mod tt;
 
 pub use limits::{Clock, SearchLimits, Weakness};
 
+use crate::eval::network::Accumulators;
 use crate::eval::{self, SEE_VALUE};
 use crate::game::Game;
 use crate::moves::Move;
@@ -104,21 +105,13 @@ pub enum Evaluation {
     Network,
 }
 
-impl Evaluation {
-    #[inline]
-    fn evaluate(self, pos: &Position) -> i32 {
-        match self {
-            Evaluation::Classic => eval::evaluate(pos),
-            Evaluation::Network => eval::network::evaluate(pos),
-        }
-    }
-}
-
 /// The engine's search state that lives between searches: hash table and history.
 pub struct Searcher {
     tt: TranspositionTable,
     history: History,
     evaluation: Evaluation,
+    /// The network's sums along the search path (unused with the hand-written evaluation).
+    accumulators: Accumulators,
     rng: u64,
     /// The longest a kiosk move or hint may take, whatever the level (the device's config).
     time_cap: Option<Duration>,
@@ -128,6 +121,7 @@ pub struct Searcher {
 struct Worker<'a> {
     tt: &'a mut TranspositionTable,
     evaluation: Evaluation,
+    accumulators: &'a mut Accumulators,
     history: &'a mut History,
     stop: &'a AtomicBool,
     limits: &'a SearchLimits,
@@ -153,6 +147,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             history: History::new(),
             evaluation: Evaluation::Classic,
+            accumulators: Accumulators::new(MAX_PLY + 1),
             rng: seed_from_clock(),
             time_cap: None,
         }
@@ -259,6 +254,7 @@ impl Searcher {
         let mut worker = Worker {
             tt: &mut self.tt,
             evaluation: self.evaluation,
+            accumulators: &mut self.accumulators,
             history: &mut self.history,
             stop,
             limits,
@@ -561,7 +557,7 @@ impl Worker<'_> {
             } else {
                 Bound::Exact
             };
-            let eval = self.evaluation.evaluate(root);
+            let eval = self.evaluate(root, 0);
             self.tt
                 .store(root.hash(), 0, Some(mv), best, eval, depth, bound);
         }
@@ -579,6 +575,15 @@ impl Worker<'_> {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The static evaluation of `pos`, reached at `ply`.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match self.evaluation {
+            Evaluation::Classic => eval::evaluate(pos),
+            Evaluation::Network => self.accumulators.evaluate(pos, ply),
+        }
     }
 
     /// Counts a node and looks at the stop conditions every so often.
@@ -660,7 +665,7 @@ impl Worker<'_> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluation.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Mate distance pruning.
         let alpha_m = alpha.max(-MATE + ply as i32);
@@ -687,7 +692,7 @@ impl Worker<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| self.evaluation.evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval)
         };
         self.static_evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
@@ -875,7 +880,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluation.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.is_check();
         let key = pos.hash();
@@ -892,7 +897,7 @@ impl Worker<'_> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| self.evaluation.evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval)
         };
         if stand_pat >= beta {
             return stand_pat;
