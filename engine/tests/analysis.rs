@@ -3,8 +3,8 @@
 //! subcommand on a file with a broken game, cancellation and errors.
 
 use chesspi_engine::analysis::{
-    AnalysisError, AnalysisLimits, Analyzer, Eval, GameAnalysis, MoveClass, PositionAnalysis,
-    VERIFY_FACTOR, positions_to_verify,
+    AnalysisError, AnalysisLimits, Analyzer, Eval, GameAnalysis, MoveAnalysis, MoveClass,
+    PositionAnalysis, RECHECK_FACTOR, VERIFY_FACTOR, positions_to_recheck, positions_to_verify,
 };
 use chesspi_engine::pgn::{self, GameResult, PgnGame};
 use chesspi_engine::{Color, Position};
@@ -107,6 +107,60 @@ fn positions_between_two_bad_moves_are_verified() {
     }
 }
 
+/// A judged move with only its class and loss set.
+fn judged(class: MoveClass, loss: f64) -> MoveAnalysis {
+    let pos = Position::startpos();
+    MoveAnalysis {
+        mv: pos.parse_uci_move("e2e4").expect("legal"),
+        san: "e4".to_string(),
+        mover: Color::White,
+        class,
+        loss,
+        cp_loss: 0,
+        accuracy: 100.0,
+        better: None,
+    }
+}
+
+#[test]
+fn the_worst_moves_are_searched_again_while_the_budget_lasts() {
+    use MoveClass::{Best, Blunder, Good, Inaccuracy, Mistake};
+    // (class, loss) per move, the budget in positions, the positions searched again.
+    type Row = (&'static [(MoveClass, f64)], usize, &'static [usize]);
+    let table: [Row; 6] = [
+        (&[], 3, &[]),
+        (&[(Best, 0.0), (Good, 4.0)], 3, &[]),
+        (&[(Good, 1.0), (Inaccuracy, 6.0)], 3, &[1, 2]),
+        // The blunder first, then the larger of the two inaccuracies; the budget stops there.
+        (
+            &[
+                (Inaccuracy, 6.0),
+                (Good, 2.0),
+                (Blunder, 30.0),
+                (Inaccuracy, 9.0),
+            ],
+            4,
+            &[2, 3, 4],
+        ),
+        // Neighbours share a position: three moves in a row fit in four positions.
+        (
+            &[(Mistake, 12.0), (Mistake, 11.0), (Inaccuracy, 5.0)],
+            4,
+            &[0, 1, 2, 3],
+        ),
+        (&[(Blunder, 20.0)], 1, &[]),
+    ];
+    for (moves, budget, expected) in table {
+        let moves: Vec<MoveAnalysis> = moves.iter().map(|&(c, l)| judged(c, l)).collect();
+        assert_eq!(
+            positions_to_recheck(&moves, budget),
+            expected,
+            "{:?} within {budget}",
+            moves.iter().map(|m| m.class).collect::<Vec<_>>()
+        );
+    }
+}
+
 #[test]
 fn a_double_blunder_survives_the_deeper_look() {
     // 2...Qg5?? hangs the queen, 3.d3?? does not take it: both are blunders, and the position
@@ -123,11 +177,23 @@ fn a_double_blunder_survives_the_deeper_look() {
         ("d3".to_string(), MoveClass::Blunder),
         "{judged:?}"
     );
+    // The first stage searches with half the budget; the positions around the blunders
+    // again with RECHECK_FACTOR times it, and the one between them with VERIFY_FACTOR times.
     // (A node limit is checked every few nodes, so a search may overshoot it a little.)
+    let recheck = TEST_NODES * u64::from(RECHECK_FACTOR);
     let between = &analysis.positions[4];
-    assert!(between.nodes > 2 * TEST_NODES, "{between:?}");
+    assert!(between.nodes > recheck * 3 / 2, "{between:?}");
     assert!(between.nodes < 2 * TEST_NODES * u64::from(VERIFY_FACTOR));
-    assert!(analysis.positions[3].nodes < 2 * TEST_NODES);
+    let before = &analysis.positions[3];
+    assert!(
+        before.nodes > TEST_NODES && before.nodes < recheck * 3 / 2,
+        "{before:?}"
+    );
+    assert!(
+        analysis.positions[1].nodes < TEST_NODES,
+        "{:?}",
+        analysis.positions[1]
+    );
 }
 
 #[test]
@@ -286,7 +352,8 @@ fn cancelled_and_unbounded_and_illegal() {
     let mut seen = 0;
     let result = analyzer.analyse_pgn(&game, &stop, &mut |progress| {
         seen = progress.done;
-        assert_eq!(progress.total, 5);
+        // Five first-stage searches, then room for two positions at four units each.
+        assert_eq!(progress.total, 5 + 2 * 2 * RECHECK_FACTOR as usize);
         stop.store(true, Ordering::Relaxed);
     });
     assert_eq!(result, Err(AnalysisError::Cancelled));

@@ -29,12 +29,16 @@
 //!   0..100; of a side: see [`game_accuracy`]. **Average loss**: the mean lichess-scale
 //!   centipawns lost per move (evaluations clamped to ±1000, lichess's ACPL).
 //!
-//! Positions are searched from the last to the first, keeping the hash table, so each search
-//! already knows what the later positions hold: evaluations before and after a move agree
-//! better than with independent searches, and a blunder's refutation is found earlier.
-//! Then each position between two bad moves in a row is searched again with
-//! [`VERIFY_FACTOR`] times the budget and those moves judged anew ([`positions_to_verify`]):
-//! on the agreement games of docs/BENCHMARKS.md this removed a third of the false alarms.
+//! The budget is spent in two stages. First every position is searched with half of it, from
+//! the last to the first, keeping the hash table, so each search already knows what the later
+//! positions hold: evaluations before and after a move agree better than with independent
+//! searches, and a blunder's refutation is found earlier. Then the other half goes where a
+//! deeper look changes verdicts: the positions around the moves that stage judged worst are
+//! searched again with [`RECHECK_FACTOR`] times the budget ([`positions_to_recheck`]; on the
+//! agreement games of docs/BENCHMARKS.md more blunders found and fewer false alarms than the
+//! whole budget spread evenly). Last, each position between two bad moves in a row is
+//! searched again with [`VERIFY_FACTOR`] times the budget and those moves judged anew
+//! ([`positions_to_verify`]): this removed a third of the false alarms.
 
 mod model;
 mod report;
@@ -65,12 +69,18 @@ pub const PI_NODES: u64 = 60_000;
 /// [`positions_to_verify`]).
 pub const VERIFY_FACTOR: u32 = 4;
 
+/// How many times the budget a position around one of the worst moves gets in the second
+/// stage (see [`positions_to_recheck`]); the first stage searches every position with half
+/// the budget, so the other half pays for a quarter of the positions searched again.
+pub const RECHECK_FACTOR: u32 = 2;
+
 /// How long each position is searched. At least one limit must be set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnalysisLimits {
-    /// Nodes per position (reproducible: the same on every machine).
+    /// Nodes per position (reproducible: the same on every machine). On average: see the
+    /// module doc for how the stages share it.
     pub nodes: Option<u64>,
-    /// Time per position.
+    /// Time per position, on average as `nodes`.
     pub movetime: Option<Duration>,
     /// Deepest iteration per position.
     pub depth: Option<u32>,
@@ -94,6 +104,15 @@ impl AnalysisLimits {
             movetime: self.movetime,
             depth: self.depth,
             ..SearchLimits::default()
+        }
+    }
+
+    /// Half the budget (a ply less for a depth limit).
+    fn half(&self) -> AnalysisLimits {
+        AnalysisLimits {
+            nodes: self.nodes.map(|n| (n / 2).max(1)),
+            movetime: self.movetime.map(|t| (t / 2).max(Duration::from_millis(1))),
+            depth: self.depth.map(|d| d.saturating_sub(1).max(1)),
         }
     }
 
@@ -185,7 +204,9 @@ impl PositionAnalysis {
     }
 }
 
-/// Progress of an analysis: positions done out of the total.
+/// Progress of an analysis, in units of a first-stage search: every position counts one,
+/// and the second stage's searches `2 * RECHECK_FACTOR` each, room being kept for a quarter
+/// of the positions (a game with fewer bad moves jumps to the end).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
     pub done: usize,
@@ -260,27 +281,45 @@ impl Analyzer {
             hashes.push(pos.hash());
         }
         self.searcher.clear();
-        let limits = self.limits.search_limits();
         let total = positions.len();
+        // Work in units of a first-stage search: the first stage one each, the second
+        // RECHECK_FACTOR * 2 each for a quarter of the positions.
+        let per_recheck = 2 * RECHECK_FACTOR as usize;
+        let budget = total.div_ceil(4);
+        let units = total + per_recheck * budget;
+        let mut done = 0;
+        let mut tick = |progress: &mut dyn FnMut(Progress), by: usize| {
+            done += by;
+            progress(Progress {
+                done: done.min(units),
+                total: units,
+            });
+        };
+        let first_limits = self.limits.half().search_limits();
         let mut results: Vec<Option<PositionAnalysis>> = vec![None; total];
         // Last to first: see the module doc.
         for (i, pos) in positions.iter().enumerate().rev() {
-            results[i] = Some(self.search_position(pos, &hashes[..=i], &limits, stop)?);
-            progress(Progress {
-                done: total - i,
-                total,
-            });
+            results[i] = Some(self.search_position(pos, &hashes[..=i], &first_limits, stop)?);
+            tick(progress, 1);
         }
         let mut results: Vec<PositionAnalysis> = results.into_iter().flatten().collect();
         let first = GameAnalysis::from_positions(*start, moves.to_vec(), results.clone())?;
-        let classes: Vec<MoveClass> = first.moves.iter().map(|m| m.class).collect();
+        let recheck = positions_to_recheck(&first.moves, budget);
+        let deeper = self.limits.deeper(RECHECK_FACTOR).search_limits();
+        for &i in recheck.iter().rev() {
+            results[i] = self.search_position(&positions[i], &hashes[..=i], &deeper, stop)?;
+            tick(progress, per_recheck);
+        }
+        tick(progress, units);
+        let second = GameAnalysis::from_positions(*start, moves.to_vec(), results.clone())?;
+        let classes: Vec<MoveClass> = second.moves.iter().map(|m| m.class).collect();
         let suspects = positions_to_verify(&classes);
         if suspects.is_empty() {
-            return Ok(first);
+            return Ok(second);
         }
-        let deeper = self.limits.deeper(VERIFY_FACTOR).search_limits();
+        let verify = self.limits.deeper(VERIFY_FACTOR).search_limits();
         for &i in suspects.iter().rev() {
-            results[i] = self.search_position(&positions[i], &hashes[..=i], &deeper, stop)?;
+            results[i] = self.search_position(&positions[i], &hashes[..=i], &verify, stop)?;
         }
         GameAnalysis::from_positions(*start, moves.to_vec(), results)
     }
@@ -331,6 +370,31 @@ impl Analyzer {
     ) -> Result<GameAnalysis, AnalysisError> {
         self.analyse(&game.start, &game.moves, stop, progress)
     }
+}
+
+/// The positions the second stage searches again (in game order): the positions before and
+/// after the moves the first stage judged worst, worst first, while they number at most
+/// `budget`; only moves that lose at least an inaccuracy's worth. A shallow search misjudges
+/// a move most often where it already sees some loss, and a deeper one settles it.
+pub fn positions_to_recheck(moves: &[MoveAnalysis], budget: usize) -> Vec<usize> {
+    let mut worst: Vec<usize> = (0..moves.len())
+        .filter(|&i| moves[i].class >= MoveClass::Inaccuracy)
+        .collect();
+    worst.sort_by(|&a, &b| {
+        (moves[b].class, moves[b].loss)
+            .partial_cmp(&(moves[a].class, moves[a].loss))
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    });
+    let mut chosen = std::collections::BTreeSet::new();
+    for i in worst {
+        let new = [i, i + 1].iter().filter(|p| !chosen.contains(*p)).count();
+        if chosen.len() + new > budget {
+            break;
+        }
+        chosen.extend([i, i + 1]);
+    }
+    chosen.into_iter().collect()
 }
 
 /// The positions to search again, deeper: each one between two moves in a row that are both
