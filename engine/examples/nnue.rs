@@ -21,7 +21,7 @@
 
 use chesspi_engine::Position;
 use chesspi_engine::analysis::ENGINE_CP_SCALE;
-use chesspi_engine::eval::network::{HIDDEN, INPUTS, QA, QB, SCALE};
+use chesspi_engine::eval::network::{BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE, bucket};
 use chesspi_engine::eval::{self, network};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -122,7 +122,7 @@ struct Net {
     input: Vec<f32>,
     bias: Vec<f32>,
     output: Vec<f32>,
-    output_bias: f32,
+    output_bias: Vec<f32>,
 }
 
 /// Weights stay within ±CLIP so that the integer file's hidden sums (32 inputs of at most
@@ -139,17 +139,17 @@ impl Net {
         };
         let input = (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect();
         let bias = (0..HIDDEN).map(|_| uniform(0.1) + 0.1).collect();
-        let output = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
+        let output = (0..BUCKETS * 2 * HIDDEN).map(|_| uniform(0.1)).collect();
         Net {
             input,
             bias,
             output,
-            output_bias: 0.0,
+            output_bias: vec![0.0; BUCKETS],
         }
     }
 
     fn len(&self) -> usize {
-        self.input.len() + self.bias.len() + self.output.len() + 1
+        self.input.len() + self.bias.len() + self.output.len() + self.output_bias.len()
     }
 
     fn accumulate(&self, inputs: &[u16]) -> Vec<f32> {
@@ -168,10 +168,12 @@ impl Net {
         let n = usize::from(s.len);
         let ours = self.accumulate(&s.ours[..n]);
         let theirs = self.accumulate(&s.theirs[..n]);
-        let mut y = self.output_bias;
+        let b = bucket(u32::from(s.len));
+        let w = &self.output[b * 2 * HIDDEN..][..2 * HIDDEN];
+        let mut y = self.output_bias[b];
         for i in 0..HIDDEN {
-            y += ours[i].clamp(0.0, 1.0) * self.output[i];
-            y += theirs[i].clamp(0.0, 1.0) * self.output[HIDDEN + i];
+            y += ours[i].clamp(0.0, 1.0) * w[i];
+            y += theirs[i].clamp(0.0, 1.0) * w[HIDDEN + i];
         }
         (y, ours, theirs)
     }
@@ -191,18 +193,21 @@ impl Net {
         let n = usize::from(s.len);
         let (g_input, rest) = grad.split_at_mut(INPUTS * HIDDEN);
         let (g_bias, rest) = rest.split_at_mut(HIDDEN);
-        let (g_output, g_output_bias) = rest.split_at_mut(2 * HIDDEN);
-        g_output_bias[0] += g;
+        let (g_output, g_output_bias) = rest.split_at_mut(BUCKETS * 2 * HIDDEN);
+        let b = bucket(u32::from(s.len));
+        let w = &self.output[b * 2 * HIDDEN..][..2 * HIDDEN];
+        let g_output = &mut g_output[b * 2 * HIDDEN..][..2 * HIDDEN];
+        g_output_bias[b] += g;
         let mut d_ours = [0f32; HIDDEN];
         let mut d_theirs = [0f32; HIDDEN];
         for i in 0..HIDDEN {
             g_output[i] += g * ours[i].clamp(0.0, 1.0);
             g_output[HIDDEN + i] += g * theirs[i].clamp(0.0, 1.0);
             if ours[i] > 0.0 && ours[i] < 1.0 {
-                d_ours[i] = g * self.output[i];
+                d_ours[i] = g * w[i];
             }
             if theirs[i] > 0.0 && theirs[i] < 1.0 {
-                d_theirs[i] = g * self.output[HIDDEN + i];
+                d_theirs[i] = g * w[HIDDEN + i];
             }
             g_bias[i] += d_ours[i] + d_theirs[i];
         }
@@ -230,7 +235,7 @@ impl Net {
             .iter_mut()
             .chain(self.bias.iter_mut())
             .chain(self.output.iter_mut())
-            .chain(std::iter::once(&mut self.output_bias))
+            .chain(self.output_bias.iter_mut())
     }
 
     /// Writes the integer weights, the output multiplied by `stretch`.
@@ -247,8 +252,10 @@ impl Net {
         for w in &self.output {
             bytes.extend_from_slice(&q(*w * stretch, QB));
         }
-        let bias = (self.output_bias * stretch * (QA * QB) as f32).round() as i32;
-        bytes.extend_from_slice(&bias.to_le_bytes());
+        for b in &self.output_bias {
+            let bias = (b * stretch * (QA * QB) as f32).round() as i32;
+            bytes.extend_from_slice(&bias.to_le_bytes());
+        }
         std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))
     }
 }

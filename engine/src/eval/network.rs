@@ -1,4 +1,5 @@
-//! The analysis evaluation: a small neural network (768 inputs per side → [`HIDDEN`] → 1),
+//! The analysis evaluation: a small neural network (768 inputs per side → [`HIDDEN`] → 1 of
+//! [`BUCKETS`] outputs, chosen by the number of pieces on the board),
 //! trained on positions labelled by Stockfish's searches (`engine/examples/nnue.rs`,
 //! docs/BENCHMARKS.md "The analysis network"). Analysis uses it to judge moves; play keeps
 //! the hand-written evaluation its levels are calibrated with.
@@ -14,13 +15,14 @@
 //!
 //! The weights are integers in `analysis.nnue` (little-endian): `HIDDEN` as u32, the input
 //! weights (i16, 768 × HIDDEN, by input), the hidden biases (i16), the output weights (i16,
-//! 2 × HIDDEN: side to move's half first) and the output bias (i32, in `QA * QB` units).
+//! per bucket 2 × HIDDEN: side to move's half first) and the output biases (i32 per bucket, in
+//! `QA * QB` units).
 
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
 
 /// Hidden units per perspective.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// Inputs per perspective: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
 /// The integer that stands for 1.0 in the hidden layer.
@@ -29,12 +31,16 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The output (1.0) in centipawns.
 pub const SCALE: i32 = 400;
+/// Output layers, one per band of four in the piece count (kings included): what a
+/// hidden feature is worth differs between the middlegame and an endgame.
+pub const BUCKETS: usize = 8;
 /// The largest evaluation, well inside the search's mate scores whatever the weights.
 pub const LIMIT: i32 = 20_000;
 
 const FILE: &[u8] = include_bytes!("analysis.nnue");
 const HEADER_LEN: usize = 4;
-const FILE_LEN: usize = HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+const FILE_LEN: usize =
+    HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN) + 4 * BUCKETS;
 // A network of another shape must not build.
 const _: () = assert!(FILE.len() == FILE_LEN);
 const _: () = assert!(u32::from_le_bytes([FILE[0], FILE[1], FILE[2], FILE[3]]) as usize == HIDDEN);
@@ -43,8 +49,14 @@ const _: () = assert!(u32::from_le_bytes([FILE[0], FILE[1], FILE[2], FILE[3]]) a
 pub struct Network {
     input: Vec<[i16; HIDDEN]>,
     bias: [i16; HIDDEN],
-    output: [i16; 2 * HIDDEN],
-    output_bias: i32,
+    output: Vec<[i16; 2 * HIDDEN]>,
+    output_bias: [i32; BUCKETS],
+}
+
+/// The output layer for a position with `pieces` pieces (kings included).
+#[inline]
+pub fn bucket(pieces: u32) -> usize {
+    ((pieces as usize).saturating_sub(1) / 4).min(BUCKETS - 1)
 }
 
 /// The input of `color`'s `role` on `sq`, seen from `perspective` (Black's sees the board
@@ -107,7 +119,7 @@ impl Network {
                 hidden,
             });
         }
-        let mut values = bytes[HEADER_LEN..FILE_LEN - 4]
+        let mut values = bytes[HEADER_LEN..FILE_LEN - 4 * BUCKETS]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]));
         let mut next = || values.next().unwrap_or(0);
@@ -117,13 +129,19 @@ impl Network {
         }
         let mut bias = [0i16; HIDDEN];
         bias.iter_mut().for_each(|b| *b = next());
-        let mut output = [0i16; 2 * HIDDEN];
-        output.iter_mut().for_each(|w| *w = next());
+        let mut output = vec![[0i16; 2 * HIDDEN]; BUCKETS];
+        for row in &mut output {
+            row.iter_mut().for_each(|w| *w = next());
+        }
+        let mut output_bias = [0i32; BUCKETS];
+        for (b, o) in output_bias.iter_mut().enumerate() {
+            *o = word(FILE_LEN - 4 * (BUCKETS - b)) as i32;
+        }
         Ok(Network {
             input,
             bias,
             output,
-            output_bias: word(FILE_LEN - 4) as i32,
+            output_bias,
         })
     }
 
@@ -137,13 +155,14 @@ impl Network {
     }
 
     /// The output for the side to move from the hidden sums.
-    fn output(&self, sums: &Sums, us: Color) -> i32 {
+    fn output(&self, sums: &Sums, us: Color, pieces: u32) -> i32 {
         let (ours, theirs) = match us {
             Color::White => (&sums[0], &sums[1]),
             Color::Black => (&sums[1], &sums[0]),
         };
-        let (w_ours, w_theirs) = self.output.split_at(HIDDEN);
-        let sum = i64::from(self.output_bias)
+        let b = bucket(pieces);
+        let (w_ours, w_theirs) = self.output[b].split_at(HIDDEN);
+        let sum = i64::from(self.output_bias[b])
             + i64::from(dot(ours, w_ours))
             + i64::from(dot(theirs, w_theirs));
         let cp = sum * i64::from(SCALE) / i64::from(QA * QB);
@@ -152,7 +171,7 @@ impl Network {
 
     /// The evaluation of `pos` for the side to move, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(pos), pos.turn())
+        self.output(&self.refresh(pos), pos.turn(), pos.occupied().count())
     }
 }
 
@@ -269,7 +288,7 @@ impl Accumulators {
             }
         }
         slot.filled = true;
-        net.output(&slot.sums, pos.turn())
+        net.output(&slot.sums, pos.turn(), pieces)
     }
 }
 
@@ -324,10 +343,12 @@ mod tests {
         // Every weight at its largest: sums wrap, the evaluation is clamped, nothing panics,
         // and move-by-move sums still equal the ones from scratch.
         let mut file = FILE.to_vec();
-        for pair in file[HEADER_LEN..FILE_LEN - 4].chunks_exact_mut(2) {
+        for pair in file[HEADER_LEN..FILE_LEN - 4 * BUCKETS].chunks_exact_mut(2) {
             pair.copy_from_slice(&i16::MAX.to_le_bytes());
         }
-        file[FILE_LEN - 4..].copy_from_slice(&i32::MAX.to_le_bytes());
+        for word in file[FILE_LEN - 4 * BUCKETS..].chunks_exact_mut(4) {
+            word.copy_from_slice(&i32::MAX.to_le_bytes());
+        }
         let net = Network::from_bytes(&file).expect("same shape");
         let mut acc = Accumulators::new(8);
         let mut pos = Position::startpos();
@@ -405,11 +426,17 @@ mod tests {
     fn material_counts() {
         // A queen up is far better than level, whoever is to move: more than 4 pawns on the
         // engine's scale, about 7 on lichess's (×1.72).
-        let level = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1");
-        let queen = Position::from_fen("3qk3/pppppppp/8/8/8/8/PPPPPPPP/4K3 b - - 0 1");
-        let (Ok(level), Ok(queen)) = (level, queen) else {
-            panic!("FEN")
-        };
-        assert!(evaluate(&queen) > evaluate(&level) + 400);
+        let fen = |f: &str| Position::from_fen(f).expect("FEN");
+        let level = fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        for queen_up in [
+            fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1"),
+        ] {
+            assert!(
+                evaluate(&queen_up) > evaluate(&level) + 400,
+                "{}",
+                queen_up.to_fen()
+            );
+        }
     }
 }
