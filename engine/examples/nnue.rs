@@ -121,7 +121,9 @@ fn read_samples(
 struct Net {
     input: Vec<f32>,
     bias: Vec<f32>,
+    /// Per material bucket (`network::bucket`), 2 × HIDDEN: the side to move's half first.
     output: Vec<f32>,
+    /// One per bucket.
     output_bias: Vec<f32>,
 }
 
