@@ -3,13 +3,15 @@
 //!
 //! ```text
 //! nnue train FILE... [--epochs N] [--batch N] [--lr X] [--decay X] [--seed N] [--stretch X]
-//!     [--out PATH]
+//!     [--init PATH] [--out PATH]
 //!     Fits the network so that its win probability (lichess's formula on its centipawns
 //!     times the analysis model's scale) predicts Stockfish's (mean squared error, Adam), then
 //!     writes its integer weights, by default to engine/src/eval/analysis.nnue. The last 3 %
 //!     of every file (its last games) is held out; the held-out error is printed next to the
 //!     hand-written evaluation's on the same positions. `--decay`: decoupled weight decay;
-//!     `--stretch`: the output multiplied by X.
+//!     `--stretch`: the output multiplied by X. `--init`: start from that network file
+//!     (written with the same `--stretch`) instead of random weights, to go on training it
+//!     on new data.
 //! nnue check FILE... [--net PATH]
 //!     The held-out error of a network (by default the built-in one) and of the hand-written
 //!     evaluation.
@@ -150,6 +152,37 @@ impl Net {
         }
     }
 
+    /// The weights of a network file written by [`Net::write`] with `stretch`.
+    fn read(path: &str, stretch: f32) -> Result<Net, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        // Checks the header and the length.
+        network::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        let mut at = 4;
+        let mut i16s = |n: usize, scale: f32| -> Vec<f32> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / scale)
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let input = i16s(INPUTS * HIDDEN, QA as f32);
+        let bias = i16s(HIDDEN, QA as f32);
+        let output = i16s(BUCKETS * 2 * HIDDEN, QB as f32 * stretch);
+        let output_bias = bytes[at..]
+            .chunks_exact(4)
+            .map(|b| {
+                i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32 / (stretch * (QA * QB) as f32)
+            })
+            .collect();
+        Ok(Net {
+            input,
+            bias,
+            output,
+            output_bias,
+        })
+    }
+
     fn len(&self) -> usize {
         self.input.len() + self.bias.len() + self.output.len() + self.output_bias.len()
     }
@@ -271,6 +304,7 @@ struct Options {
     out: String,
     stretch: f32,
     net: Option<String>,
+    init: Option<String>,
     decay: f32,
 }
 
@@ -285,6 +319,7 @@ impl Options {
             out: DEFAULT_OUT.to_string(),
             stretch: 1.0,
             net: None,
+            init: None,
             decay: 0.0,
         };
         let mut it = args.iter();
@@ -305,6 +340,7 @@ impl Options {
                 "--seed" => o.seed = number(value(a)?, a)? as u64,
                 "--out" => o.out = value(a)?,
                 "--net" => o.net = Some(value(a)?),
+                "--init" => o.init = Some(value(a)?),
                 "--decay" => o.decay = number(value(a)?, a)? as f32,
                 "--stretch" => o.stretch = number(value(a)?, a)? as f32,
                 f if f.starts_with("--") => return Err(format!("unknown option {f}")),
@@ -354,7 +390,10 @@ fn classic_loss(samples: &[Sample]) -> f64 {
 fn train(o: &Options) -> Result<(), String> {
     let (mut train, held) = load(&o.files, None)?;
     let mut rng = o.seed.max(1) ^ 0x9e37_79b9_7f4a_7c15;
-    let mut net = Net::new(&mut rng);
+    let mut net = match &o.init {
+        Some(path) => Net::read(path, o.stretch)?,
+        None => Net::new(&mut rng),
+    };
     let n = net.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let mut grad = vec![0f32; n];
@@ -366,6 +405,11 @@ fn train(o: &Options) -> Result<(), String> {
         "hand-written evaluation, held-out error {:.6}",
         classic_loss(&held)
     );
+    if o.init.is_some() {
+        let held_loss: f64 =
+            held.iter().map(|s| net.loss(s)).sum::<f64>() / held.len().max(1) as f64;
+        eprintln!("the starting network, held-out error {held_loss:.6}");
+    }
     for epoch in 0..o.epochs {
         // Fisher-Yates with the xorshift above.
         for i in (1..train.len()).rev() {
