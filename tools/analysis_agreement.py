@@ -379,6 +379,7 @@ def main():
     moves = sum(len(g) for g in sf)
     confusion = {c: {o: 0 for o in ["ok", INACCURACY, MISTAKE, BLUNDER]} for c in CLASSES}
     found = missed = false_alarms = serious = planted = planted_found = 0
+    natural = natural_found = 0  # Stockfish's blunders that were not planted: the players' own
     misses, alarms, missed_positions = [], [], []
     for number, (game, theirs, mine) in enumerate(zip(games, sf, ours), start=1):
         planted_plies = {int(p) for p in game.headers.get("PlantedPlies", "").split()}
@@ -400,6 +401,9 @@ def main():
             if ply in planted_plies and judge == BLUNDER:
                 planted += 1
                 planted_found += mark == BLUNDER
+            elif judge == BLUNDER:
+                natural += 1
+                natural_found += mark == BLUNDER
     sf_blunders = found + missed
     ours_blunders = found + false_alarms
     agreement = found / sf_blunders if sf_blunders else float("nan")
@@ -416,6 +420,7 @@ def main():
         print(f"  {judge:11} " + " ".join(f"{row[k]:5}" for k in row))
     print(f"blunders found: {found} of {sf_blunders} = {100 * agreement:.1f} % (goal >= 90 %)")
     print(f"  planted blunders confirmed by Stockfish: {planted}, found: {planted_found}")
+    print(f"  the players' own blunders: {natural}, found: {natural_found}")
     print(f"false alarms: {false_alarms} of {ours_blunders} ?? marks = {100 * alarm_share:.1f} %"
           f" ({serious} where Stockfish sees at most an inaccuracy)")
     for line in misses:
@@ -427,21 +432,26 @@ def main():
     if args.baseline_depth:
         shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
         marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
-        b_found = b_total = b_alarms = 0
-        for theirs, baseline in zip(sf, marks):
-            for judge, mark in zip(theirs, baseline):
+        b_found = b_total = b_alarms = b_natural_found = 0
+        for game, theirs, baseline in zip(games, sf, marks):
+            planted_plies = {int(p) for p in game.headers.get("PlantedPlies", "").split()}
+            for ply, (judge, mark) in enumerate(zip(theirs, baseline)):
                 b_total += judge == BLUNDER
                 b_found += judge == BLUNDER and mark == BLUNDER
                 b_alarms += judge != BLUNDER and mark == BLUNDER
+                b_natural_found += (judge == BLUNDER and mark == BLUNDER
+                                    and ply not in planted_plies)
         marked = b_found + b_alarms
         print(f"baseline, Stockfish at depth {args.baseline_depth} as the analyser: blunders found "
               f"{b_found} of {b_total} = {100 * b_found / max(b_total, 1):.1f} %, false alarms "
-              f"{b_alarms} of {marked} = {100 * b_alarms / max(marked, 1):.1f} %")
+              f"{b_alarms} of {marked} = {100 * b_alarms / max(marked, 1):.1f} %; the players' own "
+              f"blunders found {b_natural_found} of {natural}")
     print("JSON " + json.dumps({
         "games": len(games), "moves": moves, "budget": budget, "cpu_s": round(cpu, 1),
         "sf_blunders": sf_blunders, "found": found, "agreement": round(agreement, 4),
         "false_alarms": false_alarms, "serious_false_alarms": serious,
-        "ours_blunders": ours_blunders, "planted": planted, "planted_found": planted_found}))
+        "ours_blunders": ours_blunders, "planted": planted, "planted_found": planted_found,
+        "natural": natural, "natural_found": natural_found}))
 
 
 if __name__ == "__main__":
