@@ -1,7 +1,8 @@
 //! The analysis evaluation: a small neural network (768 inputs per side → [`HIDDEN`] → 1 of
 //! [`BUCKETS`] outputs, chosen by the number of pieces on the board),
-//! trained on positions labelled by Stockfish's searches (`engine/examples/nnue.rs`,
-//! docs/BENCHMARKS.md "The analysis network"). Analysis uses it to judge moves; play keeps
+//! trained on positions labelled by Stockfish's static evaluation (`engine/examples/nnue.rs`,
+//! docs/BENCHMARKS.md "The analysis network" and "A network learned from Stockfish's static
+//! evaluation"). Analysis uses it to judge moves; play keeps
 //! the hand-written evaluation its levels are calibrated with.
 //!
 //! Inputs: one per (piece colour relative to the perspective, role, square seen from that
