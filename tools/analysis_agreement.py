@@ -381,8 +381,10 @@ def main():
     found = missed = false_alarms = serious = planted = planted_found = 0
     natural = natural_found = 0  # Stockfish's blunders that were not planted: the players' own
     misses, alarms, missed_positions = [], [], []
-    for number, (game, theirs, mine) in enumerate(zip(games, sf, ours), start=1):
-        planted_plies = {int(p) for p in game.headers.get("PlantedPlies", "").split()}
+    planted_by_game = [{int(p) for p in game.headers.get("PlantedPlies", "").split()}
+                       for game in games]
+    for number, (game, planted_plies, theirs, mine) in enumerate(
+            zip(games, planted_by_game, sf, ours), start=1):
         sans = [n.san() for n in game.mainline()]
         for ply, (judge, mark) in enumerate(zip(theirs, mine)):
             confusion[judge][mark] += 1
@@ -433,8 +435,7 @@ def main():
         shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
         marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
         b_found = b_total = b_alarms = b_natural_found = 0
-        for game, theirs, baseline in zip(games, sf, marks):
-            planted_plies = {int(p) for p in game.headers.get("PlantedPlies", "").split()}
+        for planted_plies, theirs, baseline in zip(planted_by_game, sf, marks):
             for ply, (judge, mark) in enumerate(zip(theirs, baseline)):
                 b_total += judge == BLUNDER
                 b_found += judge == BLUNDER and mark == BLUNDER

@@ -121,6 +121,9 @@ def main():
     ap.add_argument("--label", choices=["search", "static"], default="search",
                     help="the label: a search to --depth, or Stockfish's static evaluation "
                          "(about 45 times faster; positions chosen as with the search)")
+    ap.add_argument("--static-scale", type=float, default=1.15,
+                    help="static labels multiplied by this: Stockfish's static evaluation is on a "
+                         "smaller scale than its search's centipawns (docs/BENCHMARKS.md)")
     ap.add_argument("--sample", type=float, default=0.25,
                     help="the share of positions labelled (positions of a game are alike)")
     ap.add_argument("--random-move", type=float, default=0.08)
@@ -134,6 +137,7 @@ def main():
         os.path.dirname(__file__), "..", "engine", "data", "openings", "[a-e].tsv"))
     args = ap.parse_args()
 
+    static = args.label == "static"
     rng = random.Random(args.seed)
     lines = opening_lines(args.openings)
     sf = Uci(args.engine, 16)
@@ -154,7 +158,6 @@ def main():
                 fen = board.fen()
                 # (No draw when every position is labelled: earlier data sets stay reproducible.)
                 labelled = args.sample >= 1 or rng.random() < args.sample
-                static = args.label == "static"
                 depth = args.depth if labelled and not static else args.play_depth
                 score, best = sf.search(fen, depth)
                 if best is None or score is None:
@@ -164,6 +167,10 @@ def main():
                 if labelled and static:
                     # The played move's search still says whether the position is quiet.
                     label = None if board.is_check() else sf.static_eval(fen)
+                    if label is not None:
+                        # Rounded half away from zero, as the committed network's data were.
+                        scaled = int(abs(label) * args.static_scale + 0.5)
+                        label = scaled if label >= 0 else -scaled
                 if labelled and label is not None:
                     noisy = board.is_check() or board.is_capture(mv) or mv.promotion is not None
                     out.write(f"{fen};{label};{int(noisy)}\n")
