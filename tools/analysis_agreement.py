@@ -219,20 +219,46 @@ def run_ours(args, games_path, out_path):
 
 
 def read_ours(path):
-    """Per game, per move: (class, eval text) from the NAGs and [%eval] comments."""
-    result = []
+    """Per game, per move: the class from the NAGs, and the side that moved with the [%eval]
+    after the move (the engine's own centipawns, White's view)."""
+    result, evals = [], []
     with open(path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
             if game.errors:
                 sys.exit(f"python-chess could not read the analysis: {game.errors}")
-            moves = []
+            moves, after = [], []
             for node in game.mainline():
                 marks = [NAG_CLASS[n] for n in node.nags if n in NAG_CLASS]
                 if node.eval() is None:
                     sys.exit(f"no [%eval] after {node.san()} in {game.headers}")
                 moves.append(marks[0] if marks else "ok")
+                after.append((not node.board().turn, Eval.of_score(node.eval(), node.board())))
             result.append(moves)
-    return result
+            evals.append(after)
+    return result, evals
+
+
+def reclass(evals, sf, planted_by_game, scale):
+    """Blunders found (all, the players' own) and false alarms when the analysis's stored
+    evaluations are classed with the engine's centipawns times `scale` instead of the
+    model's 1.7244: the trade-off a scale buys, without searching again. Approximate: a
+    move the analysis found best counts as judged by its loss like any other."""
+    found = own = own_found = alarms = total = 0
+    for after, theirs, planted in zip(evals, sf, planted_by_game):
+        before = Eval(cp=0)
+        for ply, (judge, (mover, here)) in enumerate(zip(theirs, after)):
+            scaled = Eval(cp=round(here.cp * scale)) if here.cp is not None else here
+            blunder = classify(before, scaled, mover, False) == BLUNDER
+            if judge == BLUNDER:
+                total += 1
+                found += blunder
+                if ply not in planted:
+                    own += 1
+                    own_found += blunder
+            else:
+                alarms += blunder
+            before = scaled
+    return found, total, own_found, own, alarms
 
 
 # --- 3. Stockfish's reference -----------------------------------------------------------------
@@ -356,6 +382,10 @@ def main():
     parser.add_argument("--baseline-depth", type=int, metavar="D",
                         help="also judge Stockfish at depth D against the reference, as if it "
                              "were the analyser: what a fast analysis by the judge itself agrees")
+    parser.add_argument("--rescale", metavar="S,S,...",
+                        help="also class the stored evaluations with the engine's centipawns "
+                             "times these scales instead of 1.7244 (the trade-off between "
+                             "blunders found and false alarms; no new search)")
     parser.add_argument("--probe-misses", metavar="N,N,...",
                         help="search the position after each missed blunder alone (UCI, 64 MB "
                              "hash, a new game each time) at these node counts, beside "
@@ -373,7 +403,7 @@ def main():
     budget = f"movetime{args.movetime}" if args.movetime else f"nodes{args.nodes}"
     ours_path = os.path.join(args.out, f"analysed-{budget}.pgn")
     command, wall, cpu = run_ours(args, games_path, ours_path)
-    ours = read_ours(ours_path)
+    ours, our_evals = read_ours(ours_path)
     sf, sf_time = reference(args, games, os.path.join(args.out, "reference.json"))
 
     moves = sum(len(g) for g in sf)
@@ -431,6 +461,11 @@ def main():
         print(f"  false alarm: {line}")
     if args.probe_misses:
         probe_misses(args, missed_positions)
+    for scale in [float(x) for x in args.rescale.split(",")] if args.rescale else []:
+        f, t, of, o, a = reclass(our_evals, sf, planted_by_game, scale)
+        print(f"re-classed with the engine's centipawns x{scale}: blunders found {f} of {t} = "
+              f"{100 * f / max(t, 1):.1f} %, the players' own {of} of {o}, false alarms {a} of "
+              f"{f + a} = {100 * a / max(f + a, 1):.1f} %")
     if args.baseline_depth:
         shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
         marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
