@@ -238,26 +238,36 @@ def read_ours(path):
     return result, evals
 
 
-def reclass(evals, sf, planted_by_game, scale):
-    """Blunders found (all, the players' own) and false alarms when the analysis's stored
-    evaluations are classed with the engine's centipawns times `scale` instead of the
-    model's 1.7244: the trade-off a scale buys, without searching again. Approximate: a
-    move the analysis found best counts as judged by its loss like any other."""
-    found = own = own_found = alarms = total = 0
-    for after, theirs, planted in zip(evals, sf, planted_by_game):
-        before = Eval(cp=0)
-        for ply, (judge, (mover, here)) in enumerate(zip(theirs, after)):
+def rescaled_marks(evals, scale):
+    """Per game, per move: the class of the analysis's stored evaluations with the engine's
+    centipawns times `scale` instead of the model's 1.7244 (the trade-off a scale buys,
+    without searching again). Approximate: a move the analysis found best is judged by its
+    loss like any other."""
+    marks = []
+    for after in evals:
+        before, classes = Eval(cp=0), []
+        for mover, here in after:
             scaled = Eval(cp=round(here.cp * scale)) if here.cp is not None else here
-            blunder = classify(before, scaled, mover, False) == BLUNDER
+            classes.append(classify(before, scaled, mover, False))
+            before = scaled
+        marks.append(classes)
+    return marks
+
+
+def tally(sf, marks, planted_by_game):
+    """Stockfish's blunders that `marks` calls blunders: (found, of, the players' own found,
+    of, false alarms)."""
+    found = total = own_found = own = alarms = 0
+    for planted, theirs, ours in zip(planted_by_game, sf, marks):
+        for ply, (judge, mark) in enumerate(zip(theirs, ours)):
             if judge == BLUNDER:
                 total += 1
-                found += blunder
+                found += mark == BLUNDER
                 if ply not in planted:
                     own += 1
-                    own_found += blunder
+                    own_found += mark == BLUNDER
             else:
-                alarms += blunder
-            before = scaled
+                alarms += mark == BLUNDER
     return found, total, own_found, own, alarms
 
 
@@ -462,21 +472,14 @@ def main():
     if args.probe_misses:
         probe_misses(args, missed_positions)
     for scale in [float(x) for x in args.rescale.split(",")] if args.rescale else []:
-        f, t, of, o, a = reclass(our_evals, sf, planted_by_game, scale)
+        f, t, of, o, a = tally(sf, rescaled_marks(our_evals, scale), planted_by_game)
         print(f"re-classed with the engine's centipawns x{scale}: blunders found {f} of {t} = "
               f"{100 * f / max(t, 1):.1f} %, the players' own {of} of {o}, false alarms {a} of "
               f"{f + a} = {100 * a / max(f + a, 1):.1f} %")
     if args.baseline_depth:
         shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
         marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
-        b_found = b_total = b_alarms = b_natural_found = 0
-        for planted_plies, theirs, baseline in zip(planted_by_game, sf, marks):
-            for ply, (judge, mark) in enumerate(zip(theirs, baseline)):
-                b_total += judge == BLUNDER
-                b_found += judge == BLUNDER and mark == BLUNDER
-                b_alarms += judge != BLUNDER and mark == BLUNDER
-                b_natural_found += (judge == BLUNDER and mark == BLUNDER
-                                    and ply not in planted_plies)
+        b_found, b_total, b_natural_found, _, b_alarms = tally(sf, marks, planted_by_game)
         marked = b_found + b_alarms
         print(f"baseline, Stockfish at depth {args.baseline_depth} as the analyser: blunders found "
               f"{b_found} of {b_total} = {100 * b_found / max(b_total, 1):.1f} %, false alarms "
