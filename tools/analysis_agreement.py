@@ -418,35 +418,24 @@ def main():
 
     moves = sum(len(g) for g in sf)
     confusion = {c: {o: 0 for o in ["ok", INACCURACY, MISTAKE, BLUNDER]} for c in CLASSES}
-    found = missed = false_alarms = serious = planted = planted_found = 0
-    natural = natural_found = 0  # Stockfish's blunders that were not planted: the players' own
+    serious = 0
     misses, alarms, missed_positions = [], [], []
     planted_by_game = [{int(p) for p in game.headers.get("PlantedPlies", "").split()}
                        for game in games]
-    for number, (game, planted_plies, theirs, mine) in enumerate(
-            zip(games, planted_by_game, sf, ours), start=1):
+    # natural: Stockfish's blunders that were not planted, the players' own
+    found, sf_blunders, natural_found, natural, false_alarms = tally(sf, ours, planted_by_game)
+    planted, planted_found = sf_blunders - natural, found - natural_found
+    for number, (game, theirs, mine) in enumerate(zip(games, sf, ours), start=1):
         sans = [n.san() for n in game.mainline()]
         for ply, (judge, mark) in enumerate(zip(theirs, mine)):
             confusion[judge][mark] += 1
             where = f"game {number} ply {ply + 1} {sans[ply]}"
-            if judge == BLUNDER:
-                if mark == BLUNDER:
-                    found += 1
-                else:
-                    missed += 1
-                    misses.append(f"{where} (ours: {mark})")
-                    missed_positions.append((where, boards_of(game)[ply + 1]))
-            elif mark == BLUNDER:
-                false_alarms += 1
+            if judge == BLUNDER and mark != BLUNDER:
+                misses.append(f"{where} (ours: {mark})")
+                missed_positions.append((where, boards_of(game)[ply + 1]))
+            elif judge != BLUNDER and mark == BLUNDER:
                 serious += judge in (BEST, GOOD, INACCURACY)
                 alarms.append(f"{where} (Stockfish: {judge})")
-            if ply in planted_plies and judge == BLUNDER:
-                planted += 1
-                planted_found += mark == BLUNDER
-            elif judge == BLUNDER:
-                natural += 1
-                natural_found += mark == BLUNDER
-    sf_blunders = found + missed
     ours_blunders = found + false_alarms
     agreement = found / sf_blunders if sf_blunders else float("nan")
     alarm_share = false_alarms / ours_blunders if ours_blunders else 0.0
