@@ -93,6 +93,11 @@ def win_percent(cp):
     return 50 + 50 * (2 / (1 + math.exp(-0.00368208 * cp)) - 1)
 
 
+def scaled(e: Eval, scale):
+    """`e` with its centipawns times `scale` (a mate stays a mate)."""
+    return e if scale == 1.0 or e.cp is None else Eval(cp=round(e.cp * scale))
+
+
 def classify(before: Eval, after: Eval, mover, played_best):
     if played_best:
         return BEST
@@ -247,9 +252,9 @@ def rescaled_marks(evals, scale):
     for after in evals:
         before, classes = Eval(cp=0), []
         for mover, here in after:
-            scaled = Eval(cp=round(here.cp * scale)) if here.cp is not None else here
-            classes.append(classify(before, scaled, mover, False))
-            before = scaled
+            here = scaled(here, scale)
+            classes.append(classify(before, here, mover, False))
+            before = here
         marks.append(classes)
     return marks
 
@@ -278,7 +283,11 @@ def reference(args, games, cache_path):
     if os.path.exists(cache_path):
         with open(cache_path) as f:
             cache = json.load(f)
-    key_of = lambda board: f"{board.fen()} d{args.sf_depth}"  # noqa: E731
+    # Verdicts with other options (a baseline's) are cached apart from the judge's.
+    options = getattr(args, "sf_options", [])
+    scale = getattr(args, "sf_scale", 1.0)
+    suffix = "".join(f" {o}" for o in options)
+    key_of = lambda board: f"{board.fen()} d{args.sf_depth}{suffix}"  # noqa: E731
     todo = sum(1 for g in games for b in boards_of(g) if key_of(b) not in cache)
     sf = None
     start, done = time.monotonic(), 0
@@ -294,7 +303,7 @@ def reference(args, games, cache_path):
                     continue
                 if sf is None:
                     sf = chess.engine.SimpleEngine.popen_uci(["nice", "-n", "10", args.stockfish])
-                    sf.configure({"Threads": 1, "Hash": 64})
+                    sf.configure({"Threads": 1, "Hash": 64, **uci_options(options)})
                 info = sf.analyse(board, chess.engine.Limit(depth=args.sf_depth))
                 pv = info.get("pv") or [None]
                 cache[key] = {"eval": Eval.of_score(info["score"], board).to_json(),
@@ -317,10 +326,21 @@ def reference(args, games, cache_path):
         classes = []
         for i, move in enumerate(moves):
             here, there = cache[key_of(boards[i])], cache[key_of(boards[i + 1])]
-            classes.append(classify(Eval.from_json(here["eval"]), Eval.from_json(there["eval"]),
-                                    boards[i].turn, here["best"] == move.uci()))
+            before, after = (scaled(Eval.from_json(e["eval"]), scale) for e in (here, there))
+            classes.append(classify(before, after, boards[i].turn, here["best"] == move.uci()))
         verdicts.append(classes)
     return verdicts, time.monotonic() - start
+
+
+def uci_options(pairs):
+    """`NAME=VALUE` strings as a python-chess option dict."""
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            sys.exit(f"expected NAME=VALUE, got {pair!r}")
+        options[name] = {"true": True, "false": False}.get(value.lower(), value)
+    return options
 
 
 def boards_of(game):
@@ -392,6 +412,12 @@ def main():
     parser.add_argument("--baseline-depth", type=int, metavar="D",
                         help="also judge Stockfish at depth D against the reference, as if it "
                              "were the analyser: what a fast analysis by the judge itself agrees")
+    parser.add_argument("--baseline-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option for the --baseline-depth Stockfish (repeatable), e.g. "
+                             "'Use NNUE=false' for its hand-written evaluation")
+    parser.add_argument("--baseline-scale", type=float, default=1.0, metavar="S",
+                        help="the baseline's centipawns times S before they are classed (its "
+                             "hand-written evaluation reports smaller numbers than its network)")
     parser.add_argument("--rescale", metavar="S,S,...",
                         help="also class the stored evaluations with the engine's centipawns "
                              "times these scales instead of 1.7244 (the trade-off between "
@@ -466,14 +492,19 @@ def main():
               f"{100 * f / max(t, 1):.1f} %, the players' own {of} of {o}, false alarms {a} of "
               f"{f + a} = {100 * a / max(f + a, 1):.1f} %")
     if args.baseline_depth:
-        shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
+        shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth,
+                                        "sf_options": args.baseline_option,
+                                        "sf_scale": args.baseline_scale})
         marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
         b_found, b_total, b_natural_found, _, b_alarms = tally(sf, marks, planted_by_game)
         marked = b_found + b_alarms
-        print(f"baseline, Stockfish at depth {args.baseline_depth} as the analyser: blunders found "
-              f"{b_found} of {b_total} = {100 * b_found / max(b_total, 1):.1f} %, false alarms "
-              f"{b_alarms} of {marked} = {100 * b_alarms / max(marked, 1):.1f} %; the players' own "
-              f"blunders found {b_natural_found} of {natural}")
+        setting = "".join(f", {o}" for o in args.baseline_option)
+        if args.baseline_scale != 1.0:
+            setting += f", centipawns x{args.baseline_scale}"
+        print(f"baseline, Stockfish at depth {args.baseline_depth}{setting} as the analyser: "
+              f"blunders found {b_found} of {b_total} = {100 * b_found / max(b_total, 1):.1f} "
+              f"%, false alarms {b_alarms} of {marked} = {100 * b_alarms / max(marked, 1):.1f} "
+              f"%; the players' own blunders found {b_natural_found} of {natural}")
     print("JSON " + json.dumps({
         "games": len(games), "moves": moves, "budget": budget, "cpu_s": round(cpu, 1),
         "sf_blunders": sf_blunders, "found": found, "agreement": round(agreement, 4),
