@@ -278,14 +278,14 @@ def tally(sf, marks, planted_by_game):
 
 # --- 3. Stockfish's reference -----------------------------------------------------------------
 
-def reference(args, games, cache_path):
+def reference(args, games, cache_path, options=(), scale=1.0):
+    """Stockfish's class of every move at `args.sf_depth`, with the UCI `options`
+    (NAME=VALUE) and its centipawns times `scale` before classing."""
     cache = {}
     if os.path.exists(cache_path):
         with open(cache_path) as f:
             cache = json.load(f)
     # Verdicts with other options (a baseline's) are cached apart from the judge's.
-    options = getattr(args, "sf_options", [])
-    scale = getattr(args, "sf_scale", 1.0)
     suffix = "".join(f" {o}" for o in options)
     key_of = lambda board: f"{board.fen()} d{args.sf_depth}{suffix}"  # noqa: E731
     todo = sum(1 for g in games for b in boards_of(g) if key_of(b) not in cache)
@@ -453,12 +453,13 @@ def main():
     planted, planted_found = sf_blunders - natural, found - natural_found
     for number, (game, theirs, mine) in enumerate(zip(games, sf, ours), start=1):
         sans = [n.san() for n in game.mainline()]
+        boards = boards_of(game)
         for ply, (judge, mark) in enumerate(zip(theirs, mine)):
             confusion[judge][mark] += 1
             where = f"game {number} ply {ply + 1} {sans[ply]}"
             if judge == BLUNDER and mark != BLUNDER:
                 misses.append(f"{where} (ours: {mark})")
-                missed_positions.append((where, boards_of(game)[ply + 1]))
+                missed_positions.append((where, boards[ply + 1]))
             elif judge != BLUNDER and mark == BLUNDER:
                 serious += judge in (BEST, GOOD, INACCURACY)
                 alarms.append(f"{where} (Stockfish: {judge})")
@@ -492,10 +493,9 @@ def main():
               f"{100 * f / max(t, 1):.1f} %, the players' own {of} of {o}, false alarms {a} of "
               f"{f + a} = {100 * a / max(f + a, 1):.1f} %")
     if args.baseline_depth:
-        shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth,
-                                        "sf_options": args.baseline_option,
-                                        "sf_scale": args.baseline_scale})
-        marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"))
+        shallow = argparse.Namespace(**{**vars(args), "sf_depth": args.baseline_depth})
+        marks, _ = reference(shallow, games, os.path.join(args.out, "reference.json"),
+                             args.baseline_option, args.baseline_scale)
         b_found, b_total, b_natural_found, _, b_alarms = tally(sf, marks, planted_by_game)
         marked = b_found + b_alarms
         setting = "".join(f", {o}" for o in args.baseline_option)
