@@ -208,8 +208,7 @@ def make_games(args, path):
 
 def run_ours(args, games_path, out_path):
     budget = ["--movetime", str(args.movetime)] if args.movetime else ["--nodes", str(args.nodes)]
-    evaluation = ["--eval", args.eval] if args.eval else []
-    command = ["nice", "-n", "10", args.engine, "analyze", *budget, *evaluation,
+    command = ["nice", "-n", "10", args.engine, "analyze", *budget,
                "--threads", "1", games_path]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
@@ -405,8 +404,6 @@ def main():
     parser.add_argument("--plant-depth", type=int, default=10)
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--nodes", type=int, default=60000, help="analysis nodes per position")
-    parser.add_argument("--eval", choices=["network", "classic"],
-                        help="the analysis's evaluation (default: analyze's)")
     parser.add_argument("--movetime", type=int, help="analysis ms per position (not --nodes)")
     parser.add_argument("--sf-depth", type=int, default=18)
     parser.add_argument("--baseline-depth", type=int, metavar="D",

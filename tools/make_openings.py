@@ -3,8 +3,7 @@
 
 Each position is a few random legal moves from the start that Stockfish scores close to
 equal, so a match between two versions of the engine plays many different games instead of
-repeating the match runner's 16 built-in openings. The seed makes the set reproducible; use a
-seed the tuner's self-play did not use (texel gen picks its own random openings).
+repeating the match runner's 16 built-in openings. The seed makes the set reproducible.
 
     python3 tools/make_openings.py --count 200 --seed 7 > /tmp/openings.epd
 

@@ -1,4 +1,4 @@
-//! Trains the analysis network (`engine/src/eval/network.rs`) on positions labelled by
+//! Trains the engine's network (`engine/src/eval/network.rs`) on positions labelled by
 //! Stockfish (`tools/nnue_data.py`).
 //!
 //! ```text
@@ -8,13 +8,12 @@
 //!     times the analysis model's scale) predicts Stockfish's (mean squared error, Adam), then
 //!     writes its integer weights, by default to engine/src/eval/analysis.nnue. The last 3 %
 //!     of every file (its last games) is held out; the held-out error is printed next to the
-//!     hand-written evaluation's on the same positions. `--decay`: decoupled weight decay;
+//!     built-in network's on the same positions. `--decay`: decoupled weight decay;
 //!     `--stretch`: the output multiplied by X. `--init`: start from that network file
 //!     (written with the same `--stretch`) instead of random weights, to go on training it
 //!     on new data.
 //! nnue check FILE... [--net PATH]
-//!     The held-out error of a network (by default the built-in one) and of the hand-written
-//!     evaluation.
+//!     The held-out error of a network (by default the built-in one) and of the built-in one.
 //! ```
 //!
 //! Positions marked noisy (in check, or Stockfish's best move a capture or promotion) and
@@ -23,8 +22,8 @@
 
 use chesspi_engine::Position;
 use chesspi_engine::analysis::ENGINE_CP_SCALE;
+use chesspi_engine::eval::network;
 use chesspi_engine::eval::network::{BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE, bucket};
-use chesspi_engine::eval::{self, network};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
@@ -40,8 +39,8 @@ struct Sample {
     len: u8,
     /// Stockfish's win probability for the side to move.
     target: f32,
-    /// The hand-written evaluation, for comparison.
-    classic: i32,
+    /// The built-in network's evaluation, the one a new network must beat.
+    builtin: i32,
     /// The checked network's evaluation (its integer path), for `check`; 0 when training.
     checked: i32,
 }
@@ -86,7 +85,7 @@ fn read_samples(
             theirs: [0; MAX_INPUTS],
             len: 0,
             target: sigmoid(LICHESS_K * f64::from(score)) as f32,
-            classic: eval::evaluate(&pos),
+            builtin: network::evaluate(&pos),
             checked: net.map_or(0, |net| net.evaluate(&pos)),
         };
         let mut i = 0;
@@ -383,8 +382,8 @@ fn error_of(samples: &[Sample], eval: impl Fn(&Sample) -> i32) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
-fn classic_loss(samples: &[Sample]) -> f64 {
-    error_of(samples, |s| s.classic)
+fn builtin_loss(samples: &[Sample]) -> f64 {
+    error_of(samples, |s| s.builtin)
 }
 
 fn train(o: &Options) -> Result<(), String> {
@@ -402,8 +401,8 @@ fn train(o: &Options) -> Result<(), String> {
     let total = (steps_per_epoch * o.epochs).max(1);
     let mut step = 0usize;
     eprintln!(
-        "hand-written evaluation, held-out error {:.6}",
-        classic_loss(&held)
+        "the built-in network, held-out error {:.6}",
+        builtin_loss(&held)
     );
     if o.init.is_some() {
         let held_loss: f64 =
@@ -472,8 +471,8 @@ fn check(o: &Options) -> Result<(), String> {
     };
     let (_, held) = load(&o.files, Some(net))?;
     eprintln!(
-        "hand-written evaluation, held-out error {:.6}",
-        classic_loss(&held)
+        "the built-in network, held-out error {:.6}",
+        builtin_loss(&held)
     );
     eprintln!(
         "the network, held-out error {:.6}",

@@ -3,7 +3,6 @@
 //! reports each completed depth, and then sleeps on a condition variable until the next
 //! position, a pause (the screen is dark on battery) or the end. It never spins.
 
-use chesspi_engine::analysis::DEFAULT_EVALUATION;
 use chesspi_engine::multipv::search_lines;
 use chesspi_engine::search::{Score, SearchLimits, Searcher};
 use chesspi_engine::{Move, Position};
@@ -128,8 +127,6 @@ impl Drop for BoardWorker {
 
 fn run(shared: &Shared, on_report: &dyn Fn(BoardReport)) {
     let mut searcher = Searcher::new(HASH_MB);
-    // The board judges positions as the game analysis does.
-    searcher.set_evaluation(DEFAULT_EVALUATION);
     loop {
         let job = {
             let Ok(mut state) = shared.state.lock() else {

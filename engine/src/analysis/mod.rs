@@ -6,15 +6,14 @@
 //! # The model (lichess's)
 //! - **Evaluation**: the search score of each position, turned to White's side
 //!   ([`Eval`]): centipawns, or mate in N (`#N` when White mates, `#-N` when Black does). The
-//!   searches use [`DEFAULT_EVALUATION`]: the analysis network (`eval::network`), trained on
-//!   Stockfish's scores, judges positions closer to Stockfish than the hand-written evaluation
-//!   the levels play with (docs/BENCHMARKS.md, "The analysis network").
+//!   searches use the engine's one evaluation, the network (`eval::network`) trained on
+//!   Stockfish's scores, as play does (docs/BENCHMARKS.md, "The analysis network").
 //! - **Win probability** of a side with `cp` centipawns on lichess's scale (clamped to
 //!   ±1000, a mate counting as ±1000): `W(cp) = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) -
 //!   1)` percent. Lichess fitted it to Stockfish's centipawns; the engine's are smaller, so
-//!   they are first multiplied by [`ENGINE_CP_SCALE`] (1.72, from the hand-written
-//!   evaluation's fit to game results; the network is trained and calibrated to the same
-//!   scale). The `[%eval]` written is the engine's own.
+//!   they are first multiplied by [`ENGINE_CP_SCALE`] (1.72: the network is trained and
+//!   calibrated to that scale, inherited from the former hand-written evaluation's fit to
+//!   game results). The `[%eval]` written is the engine's own.
 //! - **Loss** of a move: `W(before) - W(after)` for the side that moved. Classes: loss ≥ 15
 //!   points **blunder** (`$4`, ??), ≥ 10 **mistake** (`$2`, ?), ≥ 5 **inaccuracy**
 //!   (`$6`, ?!), else **good**, or **best** when nothing is lost. These are lichess's 0.3 /
@@ -53,7 +52,7 @@ pub use report::{GameAnalysis, MoveAnalysis, SideSummary};
 use crate::moves::Move;
 use crate::pgn::PgnGame;
 use crate::position::Position;
-use crate::search::{DEFAULT_HASH_MB, Evaluation, SearchLimits, Searcher};
+use crate::search::{DEFAULT_HASH_MB, SearchLimits, Searcher};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -213,9 +212,6 @@ pub struct Progress {
     pub total: usize,
 }
 
-/// The evaluation analyses search with unless told otherwise.
-pub const DEFAULT_EVALUATION: Evaluation = Evaluation::Network;
-
 /// Runs analyses with one searcher (single-threaded); keep one per thread.
 pub struct Analyzer {
     searcher: Searcher,
@@ -239,14 +235,8 @@ impl Analyzer {
         if !limits.is_bounded() {
             return Err(AnalysisError::Unbounded);
         }
-        let mut searcher = Searcher::new(hash_mb.max(1));
-        searcher.set_evaluation(DEFAULT_EVALUATION);
+        let searcher = Searcher::new(hash_mb.max(1));
         Ok(Analyzer { searcher, limits })
-    }
-
-    /// The static evaluation the analysis searches with ([`DEFAULT_EVALUATION`] unless told).
-    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
-        self.searcher.set_evaluation(evaluation);
     }
 
     pub fn limits(&self) -> AnalysisLimits {

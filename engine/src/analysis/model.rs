@@ -12,13 +12,14 @@ pub const CP_CEILING: i32 = 1000;
 /// Slope of the logistic win-probability curve per centipawn (lichess's fit of game results
 /// to Stockfish's centipawns).
 pub const WIN_SLOPE: f64 = 0.003_682_08;
-/// The engine's centipawns times this are on lichess's (Stockfish's) scale: its evaluation
-/// was fitted by Texel's method (`engine/examples/texel.rs`) so that
-/// `1 / (1 + 10^(-K * cp / 400))` with K = 1.103 predicts results, i.e. a logistic slope of
-/// K * ln 10 / 400 per centipawn, 1.72 times lichess's. (Against Stockfish 15.1 at depth 18
-/// the engine's evaluations are about 1.4-2 times smaller too: docs/BENCHMARKS.md.)
+/// The engine's centipawns times this are on lichess's (Stockfish's) scale. The network is
+/// trained to output centipawns on this scale (`engine/examples/nnue.rs`), which it inherited
+/// from the hand-written evaluation it replaced: that one was fitted by Texel's method so that
+/// `1 / (1 + 10^(-K * cp / 400))` with K = 1.103 predicted results, i.e. a logistic slope of
+/// K * ln 10 / 400 per centipawn, 1.72 times lichess's. Changing it means training a new
+/// network.
 pub const ENGINE_CP_SCALE: f64 = TEXEL_K * std::f64::consts::LN_10 / 400.0 / WIN_SLOPE;
-/// The tuner's fitted scale; keep in step with the evaluation's tuning.
+/// The former evaluation's fitted Texel constant: the network's scale is defined by it.
 const TEXEL_K: f64 = 1.103;
 
 /// Loss of winning chances, in percentage points of win probability, from which a move is an

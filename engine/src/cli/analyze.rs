@@ -1,13 +1,13 @@
 //! `chesspi-engine analyze [--movetime MS | --nodes N] [--depth D] [--threads N] [--hash MB]
-//! [--eval network|classic] FILE.pgn`: every game of the file written back on stdout as PGN annotated by
+//! FILE.pgn`: every game of the file written back on stdout as PGN annotated by
 //! [`chesspi_engine::analysis`]. A game that cannot be read or analysed is reported on stderr
 //! (naming the game and the line) and left out; the others are still analysed, and the exit
 //! status is then 1. Usage errors exit with 2.
 
-use chesspi_engine::analysis::{AnalysisLimits, Analyzer, DEFAULT_EVALUATION};
+use chesspi_engine::analysis::{AnalysisLimits, Analyzer};
 use chesspi_engine::game::GameError;
 use chesspi_engine::pgn::{self, PgnError, PgnGame};
-use chesspi_engine::search::{DEFAULT_HASH_MB, Evaluation};
+use chesspi_engine::search::DEFAULT_HASH_MB;
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::sync::Mutex;
@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: chesspi-engine analyze [--movetime MS | --nodes N] [--depth D] \
-                     [--threads N] [--hash MB] [--eval network|classic] FILE.pgn (- for stdin)";
+                     [--threads N] [--hash MB] FILE.pgn (- for stdin)";
 
 /// Parsed command line.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,7 +23,6 @@ struct Args {
     limits: AnalysisLimits,
     threads: usize,
     hash_mb: usize,
-    evaluation: Evaluation,
     file: String,
 }
 
@@ -35,7 +34,6 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     };
     let mut threads = 1;
     let mut hash_mb = DEFAULT_HASH_MB;
-    let mut evaluation = DEFAULT_EVALUATION;
     let mut file = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -53,14 +51,6 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--depth" => limits.depth = Some(number(100)? as u32),
             "--threads" => threads = number(256)? as usize,
             "--hash" => hash_mb = number(1024)? as usize,
-            // Either evaluation, to compare their judgements.
-            "--eval" => {
-                evaluation = match iter.next().map(String::as_str) {
-                    Some("network") => Evaluation::Network,
-                    Some("classic") => Evaluation::Classic,
-                    _ => return Err("--eval takes network or classic".into()),
-                }
-            }
             "-h" | "--help" => return Err(String::new()),
             other if other.starts_with("--") => return Err(format!("unknown option '{other}'")),
             path => {
@@ -81,7 +71,6 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         limits,
         threads,
         hash_mb,
-        evaluation,
         file,
     })
 }
@@ -179,10 +168,7 @@ pub fn run(args: &[String]) -> i32 {
         for _ in 0..workers {
             scope.spawn(|| {
                 let mut analyzer = match Analyzer::with_hash(args.limits, args.hash_mb) {
-                    Ok(mut analyzer) => {
-                        analyzer.set_evaluation(args.evaluation);
-                        analyzer
-                    }
+                    Ok(analyzer) => analyzer,
                     Err(e) => {
                         eprintln!("chesspi-engine analyze: {e}");
                         return;
@@ -231,16 +217,8 @@ mod tests {
         assert!(args("--nodes 0 x.pgn").is_err());
         assert!(args("--nodes x.pgn").is_err());
         assert!(args("--bogus x.pgn").is_err());
-        assert_eq!(args("x.pgn").unwrap().evaluation, DEFAULT_EVALUATION);
-        assert_eq!(
-            args("--eval network x.pgn").unwrap().evaluation,
-            Evaluation::Network
-        );
-        assert_eq!(
-            args("--eval classic x.pgn").unwrap().evaluation,
-            Evaluation::Classic
-        );
-        assert!(args("--eval x.pgn").is_err());
+        // The hand-written evaluation is gone, and with it the choice.
+        assert!(args("--eval classic x.pgn").is_err());
         assert!(args("a.pgn b.pgn").is_err());
         assert!(args("--threads 2").is_err());
     }

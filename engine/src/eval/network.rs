@@ -1,15 +1,14 @@
-//! The analysis evaluation: a small neural network (768 inputs per side → [`HIDDEN`] → 1 of
+//! The engine's evaluation: a small neural network (768 inputs per side → [`HIDDEN`] → 1 of
 //! [`BUCKETS`] outputs, chosen by the number of pieces on the board),
 //! trained on positions labelled by Stockfish's static evaluation (`engine/examples/nnue.rs`,
 //! docs/BENCHMARKS.md "The analysis network" and "A network learned from Stockfish's static
-//! evaluation"). Analysis uses it to judge moves; play keeps
-//! the hand-written evaluation its levels are calibrated with.
+//! evaluation"). Play, hints and analysis all search with it.
 //!
 //! Inputs: one per (piece colour relative to the perspective, role, square seen from that
 //! side), both perspectives sharing the weights. The hidden layer is clipped to 0..=1 ([`QA`]
-//! in integers) and the output is centipawns for the side to move on the hand-written
-//! evaluation's scale (trained through the analysis model's ×1.72 to Stockfish's, then
-//! calibrated against Stockfish), so the search's margins and the model hold for both.
+//! in integers) and the output is centipawns for the side to move on the engine's scale
+//! (trained through the analysis model's ×1.72 to Stockfish's, then calibrated against
+//! Stockfish), the scale the search's margins were set on.
 //!
 //! A search evaluates through [`Accumulators`]: a position's hidden sums come from its
 //! parent's by the two to four inputs a move changes, not from all its pieces.

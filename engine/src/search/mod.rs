@@ -94,23 +94,11 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// Which static evaluation a search uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Evaluation {
-    /// The hand-written evaluation the levels are calibrated with.
-    #[default]
-    Classic,
-    /// The analysis network (`eval::network`): judges positions more like Stockfish does,
-    /// at about the same cost per node.
-    Network,
-}
-
 /// The engine's search state that lives between searches: hash table and history.
 pub struct Searcher {
     tt: TranspositionTable,
     history: History,
-    evaluation: Evaluation,
-    /// The network's sums along the search path (unused with the hand-written evaluation).
+    /// The network's sums along the search path.
     accumulators: Accumulators,
     rng: u64,
     /// The longest a kiosk move or hint may take, whatever the level (the device's config).
@@ -120,7 +108,6 @@ pub struct Searcher {
 /// The per-search state.
 struct Worker<'a> {
     tt: &'a mut TranspositionTable,
-    evaluation: Evaluation,
     accumulators: &'a mut Accumulators,
     history: &'a mut History,
     stop: &'a AtomicBool,
@@ -146,19 +133,9 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             history: History::new(),
-            evaluation: Evaluation::Classic,
             accumulators: Accumulators::new(MAX_PLY + 1),
             rng: seed_from_clock(),
             time_cap: None,
-        }
-    }
-
-    /// Chooses the static evaluation of later searches. The hash table is cleared: its
-    /// entries hold the other evaluation's scores.
-    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
-        if evaluation != self.evaluation {
-            self.evaluation = evaluation;
-            self.clear();
         }
     }
 
@@ -253,7 +230,6 @@ impl Searcher {
         let root_index = hashes.len() - 1;
         let mut worker = Worker {
             tt: &mut self.tt,
-            evaluation: self.evaluation,
             accumulators: &mut self.accumulators,
             history: &mut self.history,
             stop,
@@ -580,10 +556,7 @@ impl Worker<'_> {
     /// The static evaluation of `pos`, reached at `ply`.
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        match self.evaluation {
-            Evaluation::Classic => eval::evaluate(pos),
-            Evaluation::Network => self.accumulators.evaluate(pos, ply),
-        }
+        self.accumulators.evaluate(pos, ply)
     }
 
     /// Counts a node and looks at the stop conditions every so often.
