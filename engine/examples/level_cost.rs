@@ -4,28 +4,40 @@
 //! kiosk's computer player does) and prints nodes and CPU milliseconds per move, mean and
 //! largest. The 3 s cap is lifted so a slow machine (qemu) measures the budget, not the cap.
 //!
-//! CPU time is the thread's own (`/proc/thread-self/schedstat`), so another process's load
-//! does not inflate it; without that file it falls back to wall-clock time.
+//! CPU time is the thread's own (`CLOCK_THREAD_CPUTIME_ID`), so another process's load does
+//! not inflate it (much: a shared core's caches still do).
 
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::search::{Searcher, bench::BENCH_POSITIONS};
 use chesspi_engine::{Position, search::SearchLimits};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 const GAMES: usize = 8;
 
-fn thread_cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
+#[repr(C)]
+struct Timespec {
+    sec: i64,
+    nsec: i64,
 }
 
-/// CPU (or, failing that, wall-clock) nanoseconds since `start`.
-fn elapsed_ns(start_cpu: Option<u64>, start_wall: Instant) -> u64 {
-    match (start_cpu, thread_cpu_ns()) {
-        (Some(a), Some(b)) => b.saturating_sub(a),
-        _ => start_wall.elapsed().as_nanos() as u64,
+unsafe extern "C" {
+    fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+}
+
+/// Linux's id of the calling thread's CPU-time clock.
+const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+
+/// The calling thread's CPU time in nanoseconds.
+fn thread_cpu_ns() -> u64 {
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec (64-bit fields on x86-64 and aarch64 Linux);
+    // the call writes only into it.
+    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        (t.sec as u64) * 1_000_000_000 + t.nsec as u64
+    } else {
+        0
     }
 }
 
@@ -61,7 +73,7 @@ fn measure(level: Level, plies: usize) -> Cost {
                 movetime: None,
                 ..level.limits(searcher.next_seed())
             };
-            let (cpu, wall) = (thread_cpu_ns(), Instant::now());
+            let cpu = thread_cpu_ns();
             let result = searcher.search(
                 game.position(),
                 game.history_hashes(),
@@ -69,7 +81,7 @@ fn measure(level: Level, plies: usize) -> Cost {
                 &stop,
                 &mut |_| {},
             );
-            let ns = elapsed_ns(cpu, wall);
+            let ns = thread_cpu_ns().saturating_sub(cpu);
             let Some(mv) = result.best_move else { break };
             cost.moves += 1;
             cost.nodes += result.nodes;

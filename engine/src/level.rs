@@ -42,39 +42,34 @@ const fn budget(nodes: u64, depth: u32, temperature: i32, max_loss: i32) -> Budg
 /// The longest any level thinks per move: 3 s, the Pi 3 budget of full strength.
 const MOVE_TIME_CAP: Duration = Duration::from_secs(3);
 
-/// Budgets of levels 1..=10. Level 10's node budget is what about 0.4 s buys on an idle core
-/// of the development machine (0.7-1 M nodes per CPU second, see docs/BENCHMARKS.md), i.e.
-/// about 3 s on a Pi 3. Levels 1-7 add imprecision; they also search every root move with an
-/// open window (to score them all), which costs depth, so level 8 (no imprecision, fewer
-/// nodes) is still far stronger than level 7.
+/// Budgets of levels 1..=10, on the network's evaluation. Level 10's node budget is what
+/// about 0.25 s buys on an idle core of the development machine (docs/BENCHMARKS.md, "The
+/// network plays"), i.e. about 2 s on a Pi 3 at the 8x estimate, under the 3 s cap. Levels 1-7
+/// add imprecision; they also search every root move with an open window (to score them all),
+/// which costs depth, so level 8 (no imprecision, fewer nodes) is still stronger than level 7.
+/// Their temperatures and largest losses are the hand-written evaluation's times 0.8: root
+/// moves' scores spread about 0.8 times as widely with the network; level 1's were then raised
+/// to keep it a beginner's level.
 const BUDGETS: [Budget; 10] = [
-    budget(2_500, 3, 54, 235),
-    budget(4_500, 3, 44, 196),
-    budget(6_500, 4, 38, 175),
-    budget(9_500, 4, 33, 152),
-    budget(14_000, 5, 29, 134),
-    budget(20_000, 5, 24, 110),
-    budget(30_000, 6, 12, 50),
-    budget(12_000, 64, 0, 0),
-    budget(60_000, 64, 0, 0),
+    budget(2_000, 3, 47, 200),
+    budget(4_500, 3, 35, 157),
+    budget(6_500, 4, 30, 140),
+    budget(7_000, 4, 26, 122),
+    budget(12_000, 5, 23, 107),
+    budget(18_000, 5, 19, 88),
+    budget(20_000, 6, 10, 40),
+    budget(16_000, 64, 0, 0),
+    budget(45_000, 64, 0, 0),
     budget(400_000, 64, 0, 0),
 ];
 
-/// Elo of each level, from the matches in docs/BENCHMARKS.md "## Search" (CCRL-blitz-like
-/// scale, about ±100-150 each):
-/// - levels 1-7: chain of neighbouring-level matches (40 games each), anchored by level 2 vs
-///   Stockfish `UCI_Elo` 1350 (-307, so ≈1043) and level 5 vs fairymax ≈1925 (-280, so
-///   ≈1645); the two anchors agree within 10 Elo with the chain between them.
-/// - levels 8-10: measured on 2026-11-23 with the tuned evaluation against sjeng (≈2300) and
-///   phalanx (≈2450) at 10+0.1, 40 games each: level 8 vs sjeng +17 (≈2317); level 9 vs
-///   sjeng +338 (≈2638) and vs phalanx -180 (≈2270), the two anchors disagreeing at this
-///   control, so their mean; level 10 vs phalanx +285 (≈2735). Each ±100-170 (95 %).
-/// - The tuned evaluation moved levels 1-7 by less than the error of their anchors (same
-///   level, tuned against hand-set evaluation: +52, +42 and +21 at levels 2, 5 and 7, each
-///   ±65; re-anchored level 2 vs sf1350 ≈1122, level 4 vs sf1350 ≈1339, level 7 vs sjeng
-///   ≈1962, each within its interval), so they keep their measured values. The fairymax
-///   anchor was taken on a loaded machine that starved fairymax's clock; it no longer holds.
-const ELO: [u32; 10] = [820, 1050, 1230, 1390, 1640, 1790, 2070, 2320, 2450, 2740];
+/// Elo of each level, measured on 2026-11-27 with the network (docs/BENCHMARKS.md, "The
+/// network plays"; 40 games each, 10+0.1 for the opponents, the levels within their node
+/// budgets; each ±100-150 at 95 %): levels 2 and 4 against Stockfish `UCI_Elo` 1350, 5 against
+/// 1500, 6 against 1700 (Stockfish's limited levels, a rough scale at this control), 7 against
+/// hoichess (≈1915), 8 and 9 against phalanx (≈2240), 10 against Toga II 3.0 (≈2900); level 1
+/// on the neighbour chain from level 2, level 3 against Stockfish `UCI_Elo` 1350.
+const ELO: [u32; 10] = [850, 1170, 1250, 1350, 1500, 1640, 2020, 2150, 2470, 3310];
 
 impl Level {
     /// Level 4: a fair game for a casual player.

@@ -149,3 +149,24 @@ fn bench_prints_signature() {
     assert_eq!(words[3], "nps");
     assert!(words[0].parse::<u64>().unwrap() > 1000);
 }
+
+/// `bench`'s node count at its default depth: the search's signature, with the network as its
+/// evaluation. It changes whenever search behaviour or the network does; a commit that changes
+/// it on purpose says the new one in a `Bench:` line.
+const BENCH_SIGNATURE: u64 = 789_614;
+
+#[test]
+fn bench_signature_is_the_network_search() {
+    let output = Command::new(env!("CARGO_BIN_EXE_chesspi-engine"))
+        .arg("bench")
+        .output()
+        .expect("bench runs");
+    assert!(output.status.success());
+    let out = String::from_utf8(output.stdout).expect("utf-8");
+    let last = out.lines().last().expect("a line");
+    let nodes = last
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse::<u64>().ok());
+    assert_eq!(nodes, Some(BENCH_SIGNATURE), "{last}");
+}
