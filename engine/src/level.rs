@@ -63,13 +63,13 @@ const BUDGETS: [Budget; 10] = [
     budget(400_000, 64, 0, 0),
 ];
 
-/// Elo of each level, measured on 2026-11-27 with the network (docs/BENCHMARKS.md, "The
-/// network plays"; 40 games each, 10+0.1 for the opponents, the levels within their node
-/// budgets; each ±100-150 at 95 %): levels 2 and 4 against Stockfish `UCI_Elo` 1350, 5 against
-/// 1500, 6 against 1700 (Stockfish's limited levels, a rough scale at this control), 7 against
+/// Elo of each level, measured on 2026-11-26/27 with the network (docs/BENCHMARKS.md, "The
+/// network plays"; 40 games each at 10+0.1 for the opponent, the level within its node
+/// budget; ±100-200 at 95 %): levels 2, 3 and 4 against Stockfish `UCI_Elo` 1350, 5 against
+/// 1500, 6 against 1700 (Stockfish's limited levels: a rough scale at this control), 7 against
 /// hoichess (≈1915), 8 and 9 against phalanx (≈2240), 10 against Toga II 3.0 (≈2900); level 1
-/// on the neighbour chain from level 2, level 3 against Stockfish `UCI_Elo` 1350.
-const ELO: [u32; 10] = [850, 1170, 1250, 1350, 1500, 1640, 2020, 2150, 2470, 3310];
+/// on the neighbour chain from level 2 (100 games).
+const ELO: [u32; 10] = [820, 1170, 1250, 1350, 1500, 1640, 2020, 2150, 2470, 3310];
 
 impl Level {
     /// Level 4: a fair game for a casual player.

@@ -80,13 +80,16 @@ fn mean_loss(level: Level, judge: &mut Judge) -> f64 {
     total as f64 / moves as f64
 }
 
+/// Node budget, depth cap, temperature, largest loss, and the band of the mean loss.
+type Row = (u64, u32, i32, i32, (f64, f64));
+
 /// Each level's node budget, depth cap, imprecision (temperature / largest loss, in the
 /// network's centipawns), and the band its moves' mean loss must fall in. The imprecision was
 /// re-derived for the network: root moves' scores spread about 0.8 times as widely as with
 /// the hand-written evaluation, so the former temperatures and largest losses were scaled by
 /// 0.8 (docs/BENCHMARKS.md), and level 1's raised to keep it below 900. A band that fails means the imprecision no longer fits the
 /// evaluation's scale: levels would play randomly, or all alike.
-const TABLE: [(u64, u32, i32, i32, (f64, f64)); 10] = [
+const TABLE: [Row; 10] = [
     // Measured on 2026-11-27: 45.9, 39.9, 31.1, 26.0, 19.9, 20.8, 12.5, 5.1, 2.4, 4.8 cp; the
     // bands are a third either side for the weak levels. The strong levels' few centipawns are
     // the depth-6 judge's own error.
