@@ -13,7 +13,7 @@
 //!     (written with the same `--stretch`) instead of random weights, to go on training it
 //!     on new data.
 //! nnue check FILE... [--net PATH]
-//!     The held-out error of a network (by default the built-in one) and of the built-in one.
+//!     The held-out error of a network (by default the built-in one), next to the built-in one's.
 //! ```
 //!
 //! Positions marked noisy (in check, or Stockfish's best move a capture or promotion) and
