@@ -1,8 +1,8 @@
 //! `cargo run --release -p chesspi-engine --example level_cost [--levels A-B] [--plies N]`:
 //! what each playing level spends per move. Every level plays both sides from the bench's
-//! first eight positions for `--plies` plies (a fresh searcher per game, fixed seed, as the
-//! kiosk's computer player does) and prints nodes and CPU milliseconds per move, mean and
-//! largest. The 3 s cap is lifted so a slow machine (qemu) measures the budget, not the cap.
+//! first eight positions for `--plies` plies (a fresh searcher per game with a fixed seed,
+//! each move chosen within the level's limits as the kiosk's computer player chooses it) and
+//! prints nodes and CPU milliseconds per move, mean and largest. The 3 s cap is lifted so a slow machine (qemu) measures the budget, not the cap.
 //!
 //! CPU time is the thread's own (`CLOCK_THREAD_CPUTIME_ID`), so another process's load does
 //! not inflate it (much: a shared core's caches still do).
