@@ -174,5 +174,8 @@ mod tests {
         }
         assert_eq!(Level::nearest_to_elo(0), Level::MIN);
         assert_eq!(Level::nearest_to_elo(5000), Level::MAX);
+        // Level 1 stays a beginner's level; level 10 is full strength.
+        assert!(Level::MIN.elo() < 900);
+        assert_eq!(Level::MAX.budget().temperature, 0);
     }
 }
