@@ -5,9 +5,9 @@
 //! `cargo run --release --example ui_bench`
 
 use chesspi::app::App;
-use chesspi::app::headless;
-use chesspi::app::mode::Setup;
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::Setup;
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
 use slint::ComponentHandle;

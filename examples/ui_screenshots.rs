@@ -5,11 +5,11 @@
 //! `cargo run --example ui_screenshots docs/screenshots/de de` makes the German set)
 
 use chesspi::app::App;
-use chesspi::app::controller::{Action, SettingsView};
-use chesspi::app::headless;
-use chesspi::app::mode::{Level, Mode, Setup};
-use chesspi::app::screenshot::square_center;
-use chesspi::app::services::show_battery_event;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::boot::start::show_battery_event;
+use chesspi::app::model::mode::{Level, Mode, Setup};
+use chesspi::app::screens::{Action, SettingsView};
 use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position, Square};
@@ -185,7 +185,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
     app.update_controller(|c| {
         c.open_editor();
-        c.editor_tool(chesspi::app::setup::Tool::Piece(
+        c.editor_tool(chesspi::app::screens::editor::board::Tool::Piece(
             chesspi_engine::Piece::new(Color::White, chesspi_engine::Role::Pawn),
         ));
         let cell = c.cell_of("b8".parse().unwrap_or(Square::A1));
@@ -324,7 +324,7 @@ fn analysis(dir: &Path) -> Result<(), Box<dyn Error>> {
 fn saved_games(dir: &Path) -> Result<(), Box<dyn Error>> {
     let state = std::env::temp_dir().join(format!("chesspi-shots-{}", std::process::id()));
     std::fs::create_dir_all(&state)?;
-    let (stores, _) = chesspi::app::persist::Stores::open(&state);
+    let (stores, _) = chesspi::app::saving::Stores::open(&state);
     let archive = chesspi::storage::Archive::open(&state)?;
     let tags = |white: &str, black: &str, result: &str, human: &str, t: &str| {
         format!(

@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Screenshot { out, fen, taps } => {
-            chesspi::app::screenshot::screenshot(&out, fen.as_deref(), &taps)
+            chesspi::app::boot::screenshot::screenshot(&out, fen.as_deref(), &taps)
                 .map_err(|e| e.to_string())
         }
         Command::CheckConfig(path) => {

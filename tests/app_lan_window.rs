@@ -8,7 +8,7 @@
 //! Needs `Xvfb` and `xdotool` (scripts/setup installs them). Without them the test says so
 //! and passes, except under CI (`CI` set), where it fails: there it must run.
 
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::screenshot::square_center;
 use chesspi::storage::GameMode;
 use chesspi::storage::autosave::AUTOSAVE_FILE;
 use chesspi_engine::{Color, Square};

@@ -4,12 +4,12 @@
 //! change the child had just asked for; the files must never be damaged. Each run restores
 //! what the previous one left, as the device does after a power cut.
 
-use chesspi::app::headless;
-use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::persist;
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::saving;
 use chesspi::app::ui::GameAdapter;
-use chesspi::app::{App, controller::Action};
+use chesspi::app::{App, screens::Action};
 use chesspi::storage::{Archive, AutosaveStore, GameSummary, LoadOutcome};
 use chesspi_engine::Move;
 use chesspi_engine::game::Game;
@@ -102,7 +102,7 @@ fn powercut_child() {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     };
-    let (restored, stores, notices) = persist::open(dir, (Game::new(), friend));
+    let (restored, stores, notices) = saving::open(dir, (Game::new(), friend));
     assert!(notices.is_empty(), "{notices:?}");
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");

@@ -6,7 +6,7 @@
 //! Needs `Xvfb` and `xdotool` (scripts/setup installs them); without them the test fails and
 //! says so: a skipped test here would hide the only check of the stop path.
 
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::screenshot::square_center;
 use chesspi::storage::{AutosaveStore, LoadOutcome};
 use chesspi_engine::{Move, Square};
 use std::io::{BufRead, BufReader};

@@ -4,8 +4,8 @@
 //! exactly one saved game (unless the player deleted that game), and the game on the board is
 //! never listed as a saved game.
 
-use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::persist::{self, Opened, Report, Saver};
+use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::saving::{self, Opened, Report, Saver};
 use chesspi::storage::{Archive, GameSummary};
 use chesspi_engine::Move;
 use chesspi_engine::game::Game;
@@ -56,7 +56,7 @@ struct Session {
 impl Session {
     /// Opens the state directory as the app does at start and saves the game on the board.
     fn open(dir: &Path) -> Session {
-        let (restored, stores, _) = persist::open(dir, (Game::new(), FRIEND));
+        let (restored, stores, _) = saving::open(dir, (Game::new(), FRIEND));
         let (tx, reports) = mpsc::channel();
         let saver = Saver::start(stores, restored.identity, move |r| {
             let _ = tx.send(r);

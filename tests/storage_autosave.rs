@@ -495,14 +495,14 @@ fn a_power_cut_between_the_renames_leaves_the_backup_as_the_newest_save() {
 
 #[test]
 fn the_app_goes_on_from_the_save_before_and_says_so_in_plain_words() {
-    use chesspi::app::mode::Setup;
+    use chesspi::app::model::mode::Setup;
     let dir = tempfile::tempdir().expect("tempdir");
     let mut store = AutosaveStore::new(dir.path());
     for plies in 1..=3 {
         store.save(&game_of(plies)).expect("save");
     }
     fs::write(dir.path().join("autosave.toml"), b"half a file").expect("write");
-    let restored = chesspi::app::persist::restore(
+    let restored = chesspi::app::saving::restore(
         &mut AutosaveStore::new(dir.path()),
         (chesspi_engine::game::Game::new(), Setup::FIRST_START),
     );
@@ -538,7 +538,7 @@ fn the_turned_board_is_kept() {
 /// game against the computer is offered at it, not at the built-in default.
 #[test]
 fn a_game_without_a_computer_keeps_the_devices_level() {
-    use chesspi::app::mode::Setup;
+    use chesspi::app::model::mode::Setup;
     let level = Level::new(8).expect("level");
     let start = Setup {
         level,
@@ -558,7 +558,7 @@ fn a_game_without_a_computer_keeps_the_devices_level() {
         let mut saved = game_of(2);
         saved.mode = mode.clone();
         AutosaveStore::new(dir.path()).save(&saved).expect("save");
-        let restored = chesspi::app::persist::restore(
+        let restored = chesspi::app::saving::restore(
             &mut AutosaveStore::new(dir.path()),
             (Game::new(), start),
         );

@@ -4,12 +4,12 @@
 //! analysing again; it waits while the screen is dark on battery; a new game cancels it. Slint allows one platform per
 //! process, so the scenario runs as one test.
 
-use chesspi::app::headless;
-use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::persist;
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::saving;
 use chesspi::app::ui::{AnalysisAdapter, DialogAdapter, GameAdapter, GamesAdapter, StatusAdapter};
-use chesspi::app::{App, controller::Action};
+use chesspi::app::{App, screens::Action};
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -80,7 +80,7 @@ fn choose(app: &App, id: &str) {
 }
 
 fn start_app(dir: &Path) -> App {
-    let (restored, stores, _) = persist::open(dir, (Game::new(), FRIEND));
+    let (restored, stores, _) = saving::open(dir, (Game::new(), FRIEND));
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");

@@ -6,10 +6,10 @@
 //! Slint allows one platform per process, so the scenario runs as one test.
 
 use chesspi::app::App;
-use chesspi::app::headless::{self, Frame};
-use chesspi::app::mode::{Level, Mode, Setup};
-use chesspi::app::persist;
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless::{self, Frame};
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{Level, Mode, Setup};
+use chesspi::app::saving;
 use chesspi::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, StatusAdapter,
 };
@@ -123,7 +123,7 @@ fn start_app(dir: &Path) -> App {
         },
         level: Level::new(1).expect("level 1"),
     };
-    let (restored, stores, notices) = persist::open(dir, (Game::new(), setup));
+    let (restored, stores, notices) = saving::open(dir, (Game::new(), setup));
     assert!(notices.is_empty(), "{notices:?}");
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");

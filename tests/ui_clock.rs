@@ -5,11 +5,11 @@
 //! restores it the way the app does after a power cut, instead of waiting out a whole minute.
 //! Slint allows one platform per process, so the scenarios run one after the other.
 
-use chesspi::app::headless;
-use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{Mode, Setup};
 use chesspi::app::ui::GameAdapter;
-use chesspi::app::{App, initial_game, persist, services};
+use chesspi::app::{App, boot::start, initial_game, saving};
 use chesspi::cli::{self, Command};
 use chesspi::storage::{Archive, AutosaveStore, Clocks, GameMode, GameSummary, SavedGame};
 use chesspi_engine::game::Game;
@@ -29,12 +29,12 @@ fn start(dir: &Path, args: &[&str]) -> App {
     let Ok(Command::Run(options)) = cli::parse(args.iter().copied()) else {
         panic!("{args:?} is a command line to run the app");
     };
-    let (restored, stores, notices) = persist::open(dir, (Game::new(), Setup::FIRST_START));
+    let (restored, stores, notices) = saving::open(dir, (Game::new(), Setup::FIRST_START));
     assert!(notices.is_empty(), "{notices:?}");
     let app = App::new(restored.game.clone(), restored.setup).expect("app");
     let clocks = restored.clocks.clone();
     app.update_controller(|c| {
-        services::restore_view(c, restored.flipped, restored.rated, clocks);
+        start::restore_view(c, restored.flipped, restored.rated, clocks);
     });
     app.enable_saving(stores, restored.identity).expect("saver");
     if let Some(new) = options.new_game {
@@ -132,7 +132,7 @@ fn against_the_computer(dir: &Path) {
         clocks(&app)[1].0 == "0:59"
     });
     // The Menu stops it; the time stays where it was.
-    app.update_controller(|c| c.action(chesspi::app::controller::Action::Menu));
+    app.update_controller(|c| c.action(chesspi::app::screens::Action::Menu));
     headless::pump();
     let paused = remaining(&app, Color::White);
     assert_eq!(clocks(&app).map(|(_, running)| running), [false, false]);

@@ -3,9 +3,9 @@
 //! the scenarios run in one test.
 
 use chesspi::app::App;
-use chesspi::app::headless;
-use chesspi::app::mode::{Level, Mode, Setup};
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{Level, Mode, Setup};
 use chesspi::app::ui::GameAdapter;
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Square};

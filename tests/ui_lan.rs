@@ -4,9 +4,9 @@
 //! One platform per process, so the scenario runs as one test.
 
 use chesspi::app::App;
-use chesspi::app::controller::Lobby;
-use chesspi::app::headless;
-use chesspi::app::mode::Setup;
+use chesspi::app::boot::headless;
+use chesspi::app::model::mode::Setup;
+use chesspi::app::screens::Lobby;
 use chesspi::app::ui::DialogAdapter;
 use chesspi::config::{LanConfig, PairingCode};
 use chesspi::lan::session::LinkState;

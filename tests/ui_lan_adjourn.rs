@@ -7,10 +7,10 @@
 //! protocol host, adjourns when the host is gone, and Play on rejoins that host by itself.
 
 use chesspi::app::App;
-use chesspi::app::controller::Dialog;
-use chesspi::app::headless;
-use chesspi::app::mode::Setup;
-use chesspi::app::persist;
+use chesspi::app::boot::headless;
+use chesspi::app::model::mode::Setup;
+use chesspi::app::saving;
+use chesspi::app::screens::Dialog;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
@@ -39,7 +39,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     );
     let config = Config::parse(&text, std::path::Path::new("test.toml")).expect("config");
 
-    let (restored, stores, _) = persist::open(dir.path(), (Game::new(), Setup::FIRST_START));
+    let (restored, stores, _) = saving::open(dir.path(), (Game::new(), Setup::FIRST_START));
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");
@@ -48,10 +48,10 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
 
     // New game → Network → Host, White, 5+3.
     app.update_controller(|c| {
-        c.action(chesspi::app::controller::Action::NewGame);
+        c.action(chesspi::app::screens::Action::NewGame);
         c.new_game_mode("network");
         c.new_game_network(true);
-        c.new_game_colour(chesspi::app::mode::ColourChoice::White);
+        c.new_game_colour(chesspi::app::model::mode::ColourChoice::White);
         c.new_game_clock(Some(2));
         c.new_game_start();
     });
@@ -155,7 +155,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
 /// Saved games → the game with this partner → Play on.
 fn play_on(app: &App, dialog: &DialogAdapter, games: &GamesAdapter, partner: &str) {
     app.update_controller(|c| {
-        c.action(chesspi::app::controller::Action::Menu);
+        c.action(chesspi::app::screens::Action::Menu);
         c.dialog_option("games");
     });
     wait("the saved games list", || {

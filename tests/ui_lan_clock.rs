@@ -4,8 +4,8 @@
 //! ends the game on time here too.
 
 use chesspi::app::App;
-use chesspi::app::headless;
-use chesspi::app::mode::Setup;
+use chesspi::app::boot::headless;
+use chesspi::app::model::mode::Setup;
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
 use chesspi_engine::Color;
@@ -31,10 +31,10 @@ fn a_timed_network_game_through_the_real_app() {
     app.enable_network(lan);
     // New game → Network → Host, White, clock 1+0 (the first preset).
     app.update_controller(|c| {
-        c.action(chesspi::app::controller::Action::NewGame);
+        c.action(chesspi::app::screens::Action::NewGame);
         c.new_game_mode("network");
         c.new_game_network(true);
-        c.new_game_colour(chesspi::app::mode::ColourChoice::White);
+        c.new_game_colour(chesspi::app::model::mode::ColourChoice::White);
         c.new_game_clock(Some(0));
         c.new_game_start();
     });

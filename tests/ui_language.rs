@@ -3,13 +3,13 @@
 //! themselves (`@tr`, seen in the rendered pixels). The choice is stored with the device
 //! settings and comes back at the next start.
 
-use chesspi::app::headless;
-use chesspi::app::mode::Setup;
-use chesspi::app::persist::Stores;
-use chesspi::app::screenshot::square_center;
-use chesspi::app::services::DeviceControls;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::Setup;
+use chesspi::app::saving::Stores;
+use chesspi::app::screens::dialogs::settings::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, GameAdapter};
-use chesspi::app::{App, controller::Action};
+use chesspi::app::{App, screens::Action};
 use chesspi::config::Config;
 use chesspi::i18n::Language;
 use chesspi::storage::SettingsStore;

@@ -2,9 +2,9 @@
 //! move order names the same opening), kept while the game leaves the book, and shown for the
 //! move under review.
 
-use chesspi::app::headless;
-use chesspi::app::mode::Mode;
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::Mode;
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, initial_game};
 use slint::ComponentHandle;

@@ -2,9 +2,9 @@
 //! checkmate. Slint allows one platform per process, so the scenarios run one after the
 //! other in a single test.
 
-use chesspi::app::headless::{self, Frame};
-use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless::{self, Frame};
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{Mode, Setup};
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, initial_game};
 use chesspi_engine::game::Game;

@@ -2,12 +2,12 @@
 //! can be reviewed and deleted; a game left for a new one can be resumed. Slint allows one
 //! platform per process, so the scenario runs as one test.
 
-use chesspi::app::headless;
-use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::persist;
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::saving;
 use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter};
-use chesspi::app::{App, controller::Action};
+use chesspi::app::{App, screens::Action};
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -85,7 +85,7 @@ const FRIEND: Setup = Setup {
 };
 
 fn start_app(dir: &Path) -> App {
-    let (restored, stores, notices) = persist::open(dir, (Game::new(), FRIEND));
+    let (restored, stores, notices) = saving::open(dir, (Game::new(), FRIEND));
     assert!(notices.is_empty(), "{notices:?}");
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");
@@ -249,7 +249,7 @@ fn saved_games_review_delete_and_resume() {
     headless::pump();
     app.update_controller(|c| c.action(Action::Flip));
     pump_until("the flip saved", || app.is_saved());
-    let restored = persist::restore(
+    let restored = saving::restore(
         &mut chesspi::storage::AutosaveStore::new(dir.path()),
         (Game::new(), FRIEND),
     );

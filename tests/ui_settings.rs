@@ -2,12 +2,12 @@
 //! once and are stored in the state directory; the level of a new game is remembered. On a
 //! desktop, without a backlight, the dialog offers no light settings.
 
-use chesspi::app::headless;
-use chesspi::app::mode::{Mode, Setup};
-use chesspi::app::persist::Stores;
-use chesspi::app::services::DeviceControls;
+use chesspi::app::boot::headless;
+use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::saving::Stores;
+use chesspi::app::screens::dialogs::settings::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, NewGameAdapter};
-use chesspi::app::{App, controller::Action};
+use chesspi::app::{App, screens::Action};
 use chesspi::config::Config;
 use chesspi::power::{IdleSettings, PowerSettings, PowerWatcher, SysfsBacklight};
 use chesspi::storage::{DeviceSettings, SettingsStore};

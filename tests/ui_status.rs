@@ -1,10 +1,10 @@
 //! The status bar follows the battery: a file source written by the test goes through the real
 //! monitor thread and the event loop to the indicator and the notices.
 
-use chesspi::app::headless;
-use chesspi::app::services::start_battery;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::start::start_battery;
 use chesspi::app::ui::StatusAdapter;
-use chesspi::app::{App, controller::Action, initial_game};
+use chesspi::app::{App, initial_game, screens::Action};
 use chesspi::config::{BatterySourceKind, CommandLine, Config};
 use chesspi::power::ShutdownCommand;
 use slint::ComponentHandle;

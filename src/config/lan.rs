@@ -1,6 +1,7 @@
 //! `[lan]`: playing another ChessPI over the local network.
 
-use super::{Violation, raw::RawLan, violation};
+use super::{Violation, violation};
+use serde::{Deserialize, Serialize};
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
@@ -66,6 +67,33 @@ impl LanConfig {
                 .iter()
                 .map(|ip| SocketAddr::new(*ip, self.port))
                 .collect()
+        }
+    }
+}
+
+/// The `[lan]` section as written, before [`validate`].
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(super) struct RawLan {
+    pub name: String,
+    pub port: u16,
+    pub listen: Vec<String>,
+    pub discovery: bool,
+    pub interfaces: Vec<String>,
+    pub code: String,
+    pub adjourn_after_seconds: u64,
+}
+
+impl Default for RawLan {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            port: DEFAULT_LAN_PORT,
+            listen: Vec::new(),
+            discovery: true,
+            interfaces: Vec::new(),
+            code: "random".into(),
+            adjourn_after_seconds: DEFAULT_ADJOURN_AFTER.as_secs(),
         }
     }
 }

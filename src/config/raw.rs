@@ -1,6 +1,7 @@
 //! The file's shape, as serde reads it. Private to the config module: every value is checked and
 //! turned into the domain types of `super` before anyone else sees it.
 
+use super::lan::RawLan;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, Default)]
@@ -202,32 +203,6 @@ impl Default for RawLogging {
     fn default() -> Self {
         Self {
             level: "info".into(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub(super) struct RawLan {
-    pub name: String,
-    pub port: u16,
-    pub listen: Vec<String>,
-    pub discovery: bool,
-    pub interfaces: Vec<String>,
-    pub code: String,
-    pub adjourn_after_seconds: u64,
-}
-
-impl Default for RawLan {
-    fn default() -> Self {
-        Self {
-            name: String::new(),
-            port: super::lan::DEFAULT_LAN_PORT,
-            listen: Vec::new(),
-            discovery: true,
-            interfaces: Vec::new(),
-            code: "random".into(),
-            adjourn_after_seconds: super::lan::DEFAULT_ADJOURN_AFTER.as_secs(),
         }
     }
 }

@@ -2,8 +2,8 @@
 //! and a protocol peer written from docs/PROTOCOL.md that answers pings itself.
 
 use chesspi::app::App;
-use chesspi::app::headless;
-use chesspi::app::screenshot::square_center;
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
 use chesspi_engine::Square;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};

@@ -1,0 +1,499 @@
+//! The analysis board's glue: opening it (from the Menu with the game's position, or from
+//! the editor), taps that move pieces for either side, its buttons, the worker's lines, and
+//! what its screen shows. The search itself runs on `analysis_board_worker`; the shell asks
+//! [`Controller::analysis_board_request`] what to search after every change.
+
+pub mod lines;
+pub mod link;
+pub mod view;
+pub mod worker;
+
+use crate::app::screens::board_view::{BoardMarks, board_cells};
+use crate::app::screens::{CellView, Controller};
+use crate::tr;
+use chesspi_engine::{Color, Move, Position, Role, Square};
+use lines::{AnalysisBoard, line_text, score_text};
+use worker::BoardReport;
+
+/// Moves of a line shown (a row of the panel holds about this many).
+const LINE_MOVES: usize = 6;
+
+/// The open board: the model plus what only the screen needs.
+#[derive(Debug, Clone)]
+pub(in crate::app::screens) struct Session {
+    board: AnalysisBoard,
+    flipped: bool,
+    selected: Option<Square>,
+    /// The squares of a promotion waiting for the picker's answer.
+    promotion: Option<(Square, Square)>,
+}
+
+/// One line as shown: its evaluation ("+0.35") and its moves ("12. Nf3 Nc6 …").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineView {
+    pub score: String,
+    pub moves: String,
+}
+
+/// What the analysis board's screen shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalysisBoardView {
+    pub cells: [CellView; 64],
+    /// White's share of the evaluation bar, 0..=1.
+    pub white_share: f32,
+    pub flipped: bool,
+    pub lines: Vec<LineView>,
+    /// "Depth 12" while thinking, the result of a finished game, or what the engine does.
+    pub status: String,
+    pub can_back: bool,
+    pub can_forward: bool,
+    /// The colour of the pieces the promotion picker offers, while it is open.
+    pub promotion: Option<Color>,
+}
+
+impl Controller {
+    /// Opens the board with the position on the game screen.
+    pub fn open_analysis_board(&mut self) {
+        let pos = *self.shown_position();
+        self.open_analysis_board_at(pos);
+    }
+
+    /// Opens the board with `pos` (the editor's position).
+    pub fn open_analysis_board_at(&mut self, pos: Position) {
+        self.dialog = None;
+        self.selected = None;
+        self.press = None;
+        self.editor = None;
+        self.board_analysis = Some(Session {
+            board: AnalysisBoard::new(pos),
+            flipped: self.flipped,
+            selected: None,
+            promotion: None,
+        });
+    }
+
+    pub fn is_analysing_board(&self) -> bool {
+        self.board_analysis.is_some()
+    }
+
+    /// The position to search and its generation, while the board is open.
+    pub fn analysis_board_request(&self) -> Option<(u64, Position, Vec<u64>)> {
+        let s = self.board_analysis.as_ref()?;
+        Some((s.board.generation(), s.board.position(), s.board.history()))
+    }
+
+    /// Whether the search of the position shown has spent its budget (screenshots, tests).
+    pub fn analysis_board_finished(&self) -> bool {
+        self.board_analysis
+            .as_ref()
+            .is_some_and(|s| s.board.finished())
+    }
+
+    /// The worker's lines (dropped when the position has changed since).
+    pub fn analysis_board_report(&mut self, report: BoardReport) {
+        if let Some(s) = self.board_analysis.as_mut() {
+            s.board
+                .set_lines(report.generation, report.lines, report.finished);
+        }
+    }
+
+    /// A tap on a display cell: selects a piece of the side to move, moves it to a legal
+    /// square (a pawn reaching the last rank opens the promotion picker), or changes the
+    /// selection. Ignored while the picker is open.
+    pub fn analysis_board_tap(&mut self, col: usize, row: usize) {
+        let Some(s) = self.board_analysis.as_mut() else {
+            return;
+        };
+        let Some(sq) = display_square(s.flipped, col, row) else {
+            return;
+        };
+        if s.promotion.is_some() {
+            return;
+        }
+        let pos = s.board.position();
+        if let Some(from) = s.selected {
+            let moves: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| m.from() == from && m.to() == sq)
+                .collect();
+            match moves.as_slice() {
+                [] => {}
+                [mv] => {
+                    s.selected = None;
+                    s.board.play(*mv);
+                    return;
+                }
+                // Several moves between the same squares: a promotion; ask which piece.
+                _ => {
+                    s.promotion = Some((from, sq));
+                    return;
+                }
+            }
+        }
+        s.selected = pos
+            .piece_at(sq)
+            .filter(|p| p.color == pos.turn() && s.selected != Some(sq))
+            .map(|_| sq);
+    }
+
+    /// The squares a promotion on the board is waiting for (the picker is open).
+    pub fn analysis_board_pending_promotion(&self) -> Option<(Square, Square)> {
+        self.board_analysis.as_ref()?.promotion
+    }
+
+    /// The promotion picker's answer on the board; `None` cancels (the pawn stays selected
+    /// and the position is unchanged).
+    pub fn analysis_board_choose_promotion(&mut self, role: Option<Role>) {
+        let Some(s) = self.board_analysis.as_mut() else {
+            return;
+        };
+        let Some((from, to)) = s.promotion.take() else {
+            return;
+        };
+        let Some(role) = role else {
+            s.selected = Some(from);
+            return;
+        };
+        let mv = s
+            .board
+            .position()
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == Some(role));
+        if let Some(mv) = mv {
+            s.selected = None;
+            s.board.play(mv);
+        }
+    }
+
+    /// The panel's buttons: "back", "forward", "flip", "done". A button closes an open
+    /// promotion picker unanswered.
+    pub fn analysis_board_button(&mut self, id: &str) {
+        let Some(s) = self.board_analysis.as_mut() else {
+            return;
+        };
+        s.selected = None;
+        s.promotion = None;
+        match id {
+            "back" => {
+                s.board.back();
+            }
+            "forward" => {
+                s.board.forward();
+            }
+            "flip" => s.flipped = !s.flipped,
+            "done" => self.board_analysis = None,
+            _ => {}
+        }
+    }
+
+    pub fn analysis_board_view(&self) -> Option<AnalysisBoardView> {
+        let s = self.board_analysis.as_ref()?;
+        let pos = s.board.position();
+        let last = s.board.moves_played().last().copied();
+        let targets: Vec<Move> = match s.selected {
+            Some(from) => pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| m.from() == from)
+                .collect(),
+            None => Vec::new(),
+        };
+        let marks = BoardMarks {
+            selected: s.selected,
+            targets: &targets,
+            last,
+            hint: None,
+        };
+        let cells = board_cells(&pos, &marks, |col, row| display_square(s.flipped, col, row));
+        let lines: Vec<LineView> = s
+            .board
+            .lines()
+            .iter()
+            .map(|l| LineView {
+                score: score_text(l.score),
+                moves: line_text(&pos, &l.moves, LINE_MOVES),
+            })
+            .collect();
+        let depth = s.board.lines().first().map_or(0, |l| l.depth);
+        // The picker says what it wants itself: the line stays about the engine.
+        let status = if pos.is_checkmate() {
+            tr!("Checkmate")
+        } else if pos.is_stalemate() {
+            tr!("Stalemate")
+        } else if s.board.finished() {
+            tr!("Depth {} — done", depth)
+        } else if depth > 0 {
+            tr!("Depth {} — thinking…", depth)
+        } else {
+            tr!("Thinking…")
+        };
+        let white_share = if pos.is_checkmate() {
+            // The side to move is mated.
+            if pos.turn() == Color::White { 0.0 } else { 1.0 }
+        } else {
+            s.board.white_share()
+        };
+        Some(AnalysisBoardView {
+            cells,
+            white_share,
+            flipped: s.flipped,
+            lines,
+            status,
+            can_back: s.board.can_go_back(),
+            can_forward: s.board.can_go_forward(),
+            promotion: s.promotion.map(|_| pos.turn()),
+        })
+    }
+}
+
+/// The square under display cell (col, row from the top-left).
+fn display_square(flipped: bool, col: usize, row: usize) -> Option<Square> {
+    if col > 7 || row > 7 {
+        return None;
+    }
+    let (file, rank) = if flipped {
+        (7 - col, row)
+    } else {
+        (col, 7 - row)
+    };
+    Square::new(rank * 8 + file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::model::mode::{Mode, Setup};
+    use crate::app::screens::{Action, EditorPlay};
+
+    fn friend() -> Setup {
+        Setup {
+            mode: Mode::Friend,
+            ..Setup::FIRST_START
+        }
+    }
+
+    fn tap(c: &mut Controller, name: &str) {
+        let sq: Square = name.parse().unwrap();
+        let cell = c.cell_of(sq);
+        c.analysis_board_tap(cell % 8, cell / 8);
+    }
+
+    #[test]
+    fn the_menu_opens_the_board_on_the_games_position_and_done_leaves_the_game_alone() {
+        let mut c = Controller::new(friend());
+        for name in ["e2", "e4"] {
+            let sq: Square = name.parse().unwrap();
+            c.press(Some(sq));
+            c.release(Some(sq), false);
+        }
+        assert_eq!(c.game().moves().len(), 1);
+        c.action(Action::Menu);
+        c.dialog_option("analyse");
+        assert!(c.is_analysing_board());
+        let (_, pos, history) = c.analysis_board_request().unwrap();
+        assert_eq!(pos.hash(), c.game().position().hash());
+        assert!(history.is_empty());
+        tap(&mut c, "e7");
+        tap(&mut c, "e5");
+        tap(&mut c, "g1");
+        tap(&mut c, "f3");
+        let view = c.analysis_board_view().unwrap();
+        assert!(view.can_back && !view.can_forward);
+        assert_eq!(c.analysis_board_request().unwrap().2.len(), 2);
+        c.analysis_board_button("done");
+        assert!(!c.is_analysing_board());
+        assert!(c.analysis_board_request().is_none());
+        assert_eq!(c.game().moves().len(), 1);
+    }
+
+    fn piece_on(c: &Controller, name: &str) -> Option<(Color, Role)> {
+        let (_, pos, _) = c.analysis_board_request().unwrap();
+        pos.piece_at(name.parse().unwrap())
+            .map(|p| (p.color, p.role))
+    }
+
+    #[test]
+    fn a_tap_on_a_piece_of_the_side_not_to_move_selects_nothing() {
+        let mut c = Controller::new(friend());
+        let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        c.open_analysis_board_at(pos);
+        tap(&mut c, "g7");
+        assert!(
+            !c.analysis_board_view()
+                .unwrap()
+                .cells
+                .iter()
+                .any(|v| v.selected)
+        );
+    }
+
+    #[test]
+    fn promotion_asks_which_piece_and_cancel_leaves_the_position_unchanged() {
+        let mut c = Controller::new(friend());
+        let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        c.open_analysis_board_at(pos);
+        let (generation, _, _) = c.analysis_board_request().unwrap();
+        tap(&mut c, "e7");
+        tap(&mut c, "e8");
+        assert_eq!(
+            c.analysis_board_pending_promotion(),
+            Some(("e7".parse().unwrap(), "e8".parse().unwrap()))
+        );
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.promotion, Some(Color::White));
+        // Nothing is played (or searched anew) while the picker is open; board taps wait.
+        let (g, now, _) = c.analysis_board_request().unwrap();
+        assert_eq!((g, now.hash()), (generation, pos.hash()));
+        tap(&mut c, "e1");
+        assert!(c.analysis_board_pending_promotion().is_some());
+
+        c.analysis_board_choose_promotion(None);
+        assert_eq!(c.analysis_board_pending_promotion(), None);
+        let (g, now, _) = c.analysis_board_request().unwrap();
+        assert_eq!((g, now.hash()), (generation, pos.hash()));
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.promotion, None);
+        assert!(!view.can_back);
+        // The pawn stays selected: another tap on e8 asks again.
+        let e7 = c.cell_of("e7".parse().unwrap());
+        assert!(view.cells[e7].selected);
+        tap(&mut c, "e8");
+        assert!(c.analysis_board_pending_promotion().is_some());
+        // A panel button closes the picker unanswered.
+        c.analysis_board_button("flip");
+        assert_eq!(c.analysis_board_pending_promotion(), None);
+        assert_eq!(c.analysis_board_request().unwrap().1.hash(), pos.hash());
+    }
+
+    #[test]
+    fn each_piece_can_be_chosen_for_either_side() {
+        let cases = [
+            ("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e7", "e8", Color::White),
+            (
+                "4k3/8/8/8/8/8/1p4K1/2R5 b - - 0 1",
+                "b2",
+                "c1",
+                Color::Black,
+            ),
+        ];
+        for (fen, from, to, color) in cases {
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                let mut c = Controller::new(friend());
+                c.open_analysis_board_at(Position::from_fen(fen).unwrap());
+                tap(&mut c, from);
+                tap(&mut c, to);
+                assert_eq!(c.analysis_board_view().unwrap().promotion, Some(color));
+                c.analysis_board_choose_promotion(Some(role));
+                assert_eq!(piece_on(&c, to), Some((color, role)), "{fen} {role:?}");
+                assert_eq!(piece_on(&c, from), None);
+                let view = c.analysis_board_view().unwrap();
+                assert_eq!(view.promotion, None);
+                assert!(view.can_back);
+            }
+        }
+    }
+
+    #[test]
+    fn an_underpromotion_from_the_editor_goes_back_and_forward_and_is_searched() {
+        let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let mut c = Controller::with_game(chesspi_engine::game::Game::from_position(pos), friend());
+        c.open_editor();
+        c.editor_done();
+        c.editor_play(EditorPlay::Analyse);
+        assert!(c.is_analysing_board());
+        let (before, _, _) = c.analysis_board_request().unwrap();
+        tap(&mut c, "e7");
+        tap(&mut c, "e8");
+        c.analysis_board_choose_promotion(Some(Role::Knight));
+        let (generation, promoted, history) = c.analysis_board_request().unwrap();
+        // A new position for the search, with the one before it in its history.
+        assert!(generation > before);
+        assert_eq!(promoted.to_fen(), "4N3/6k1/8/8/8/8/8/4K3 b - - 0 1");
+        assert_eq!(history, vec![pos.hash()]);
+        // Lines of the promoted position are taken and shown in its notation.
+        let reply = chesspi_engine::san::parse_san(&promoted, "Kf8").unwrap();
+        c.analysis_board_report(BoardReport {
+            generation,
+            lines: vec![(chesspi_engine::search::Score::Cp(0), 4, vec![reply])],
+            finished: false,
+        });
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.lines[0].moves, "1\u{2026} Kf8");
+        assert_eq!(view.status, "Depth 4 — thinking…");
+
+        c.analysis_board_button("back");
+        assert_eq!(c.analysis_board_request().unwrap().1.hash(), pos.hash());
+        assert_eq!(piece_on(&c, "e7"), Some((Color::White, Role::Pawn)));
+        assert!(c.analysis_board_view().unwrap().can_forward);
+        c.analysis_board_button("forward");
+        assert_eq!(piece_on(&c, "e8"), Some((Color::White, Role::Knight)));
+        // The same promotion again after a takeback goes forward; another piece starts a new line.
+        c.analysis_board_button("back");
+        tap(&mut c, "e7");
+        tap(&mut c, "e8");
+        c.analysis_board_choose_promotion(Some(Role::Rook));
+        assert_eq!(piece_on(&c, "e8"), Some((Color::White, Role::Rook)));
+        assert!(!c.analysis_board_view().unwrap().can_forward);
+    }
+
+    #[test]
+    fn the_games_clock_waits_while_the_board_is_open() {
+        use std::time::{Duration, Instant};
+        let t0 = Instant::now();
+        let mut c = Controller::new(friend());
+        c.action(Action::NewGame);
+        c.new_game_mode("friend");
+        c.new_game_clock(Some(0));
+        c.new_game_start();
+        c.sync_clock(t0, false);
+        assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+        c.action(Action::Menu);
+        c.dialog_option("analyse");
+        c.sync_clock(t0 + Duration::from_secs(1), false);
+        assert_eq!(c.clock().and_then(|k| k.running()), None);
+        c.analysis_board_button("done");
+        c.sync_clock(t0 + Duration::from_secs(2), false);
+        assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+    }
+
+    #[test]
+    fn the_editor_opens_the_board_with_a_legal_position() {
+        let mut c = Controller::new(friend());
+        c.open_editor();
+        c.editor_done();
+        c.editor_play(EditorPlay::Analyse);
+        assert!(c.is_analysing_board());
+        assert!(!c.is_editing());
+        let (_, pos, _) = c.analysis_board_request().unwrap();
+        assert_eq!(pos.hash(), Position::startpos().hash());
+    }
+
+    #[test]
+    fn lines_show_in_whites_view_and_the_position_after_a_mate_says_so() {
+        let mut c = Controller::new(friend());
+        let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        c.open_analysis_board_at(pos);
+        let (generation, pos, _) = c.analysis_board_request().unwrap();
+        let mate = chesspi_engine::san::parse_san(&pos, "Ra8#").unwrap();
+        c.analysis_board_report(BoardReport {
+            generation,
+            lines: vec![(chesspi_engine::search::Score::Mate(1), 3, vec![mate])],
+            finished: true,
+        });
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.lines[0].score, "#1");
+        assert_eq!(view.lines[0].moves, "1. Ra8#");
+        assert_eq!(view.white_share, 1.0);
+        tap(&mut c, "a1");
+        tap(&mut c, "a8");
+        let view = c.analysis_board_view().unwrap();
+        assert_eq!(view.status, "Checkmate");
+        assert!(view.lines.is_empty());
+        assert_eq!(view.white_share, 1.0);
+    }
+}

@@ -1,0 +1,384 @@
+//! Analysing the game on the board (finished, or a saved one under review): starting and
+//! cancelling the worker, taking its passes, the graph's taps and "Next mistake".
+
+pub mod board;
+pub mod link;
+pub mod marks;
+pub mod worker;
+
+use super::{Controller, Effect};
+use crate::tr;
+use chesspi_engine::analysis::{GameAnalysis, MoveClass};
+use chesspi_engine::san::to_san;
+use marks::{GameReview, mark};
+use worker::{AnalysisReport, PASSES};
+
+/// The analysis of the game on the board.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Analysing {
+    /// The worker's id; reports with another are stale.
+    id: u64,
+    /// The newest pass's result.
+    review: Option<GameReview>,
+    /// (pass, positions done, positions in all) while running.
+    progress: Option<(usize, usize, usize)>,
+    /// Why it failed, if it did.
+    failed: Option<String>,
+}
+
+/// The analysis as the screen shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalysisView {
+    /// One value per position, -1..=1 (White's advantage up); empty before the first pass.
+    pub graph: Vec<f32>,
+    /// The position shown (0..=moves).
+    pub ply: usize,
+    /// Mistakes and blunders on the graph: (ply, class).
+    pub marks: Vec<(usize, MoveClass)>,
+    /// 0..1 while running, `None` when done.
+    pub progress: Option<f32>,
+    /// What the analysis says about the move shown ("Blunder — Nc3 was best").
+    pub line: String,
+    /// Each side's accuracy, for the result card ("" before the first pass).
+    pub accuracy: String,
+    /// The better move at the bad move shown, as display cells (from, to), for the arrow.
+    pub better: Option<(usize, usize)>,
+}
+
+impl Controller {
+    /// Whether the game on the board is one to analyse: finished or a saved one, with moves.
+    pub(super) fn analysable(&self) -> bool {
+        (self.game.is_over() || self.viewing.is_some()) && !self.game.moves().is_empty()
+    }
+
+    /// Whether an analysis can start now (none yet for this game).
+    pub(super) fn can_analyse(&self) -> bool {
+        self.analysable() && self.analysis.is_none()
+    }
+
+    /// Whether an analysis (running or done) belongs to the game on the board.
+    pub fn has_analysis(&self) -> bool {
+        self.analysis.is_some()
+    }
+
+    /// "Analyse": starts the worker and shows the game for review meanwhile.
+    pub(super) fn start_analysis(&mut self) {
+        if !self.analysable() {
+            return;
+        }
+        if self.analysis.is_some() {
+            // Analysed (or under way) already: back to the review with its graph.
+            self.review.get_or_insert(self.game.moves().len());
+            return;
+        }
+        self.next_request += 1;
+        let id = self.next_request;
+        self.analysis = Some(Analysing {
+            id,
+            progress: Some((0, 0, self.game.moves().len() + 1)),
+            ..Analysing::default()
+        });
+        if self.review.is_none() {
+            self.review = Some(self.game.moves().len());
+        }
+        self.effects.push(Effect::Analyse {
+            id,
+            start: *self.game.initial_position(),
+            moves: self.game.moves().to_vec(),
+        });
+    }
+
+    /// A saved game came with its stored analysis: shown without analysing again.
+    pub fn set_stored_review(&mut self, review: GameReview) {
+        if review.moves() == self.game.moves().len() {
+            self.analysis = Some(Analysing {
+                review: Some(review),
+                ..Analysing::default()
+            });
+        }
+    }
+
+    /// The stored analysis of the finished game on the board, found after a restart: shown
+    /// as it was, if that game (`moves`) is still on the board and not analysed meanwhile.
+    pub fn stored_review_found(&mut self, moves: &[chesspi_engine::Move], review: GameReview) {
+        if self.game.is_over()
+            && self.viewing.is_none()
+            && self.analysis.is_none()
+            && self.game.moves() == moves
+        {
+            self.set_stored_review(review);
+        }
+    }
+
+    /// Drops the analysis (another game on the board, or leaving a running one).
+    pub(super) fn drop_analysis(&mut self) {
+        if let Some(a) = self.analysis.take()
+            && a.progress.is_some()
+        {
+            self.effects.push(Effect::CancelAnalysis);
+        }
+    }
+
+    /// Leaving the review: a running analysis stops at once; a finished one stays.
+    pub(super) fn leave_review_analysis(&mut self) {
+        if self.analysis.as_ref().is_some_and(|a| a.progress.is_some()) {
+            self.drop_analysis();
+        }
+    }
+
+    /// A report of the analysis worker (on the UI thread).
+    pub fn analysis_report(&mut self, report: AnalysisReport) {
+        let Some(a) = self.analysis.as_mut() else {
+            return;
+        };
+        match report {
+            AnalysisReport::Progress { id, pass, progress } if id == a.id => {
+                a.progress = Some((pass, progress.done, progress.total));
+            }
+            AnalysisReport::Pass { id, analysis, last } if id == a.id => {
+                a.review = Some(GameReview::from_analysis(&analysis));
+                if last {
+                    a.progress = None;
+                    self.store_analysis(analysis);
+                }
+            }
+            AnalysisReport::Failed { id, error } if id == a.id => {
+                log::error!("the analysis failed: {error}");
+                a.progress = None;
+                a.failed = Some(error);
+            }
+            _ => {}
+        }
+    }
+
+    fn store_analysis(&mut self, analysis: Box<GameAnalysis>) {
+        self.effects.push(Effect::StoreAnalysis {
+            saved: self.viewing.as_ref().and_then(|v| v.id.clone()),
+            analysis,
+        });
+    }
+
+    /// A tap on the graph at `fraction` (0..1) of its width: the board shows that position.
+    pub fn graph_tapped(&mut self, fraction: f32) {
+        if self.analysis.is_none() || self.review.is_none() {
+            return;
+        }
+        let moves = self.game.moves().len();
+        let ply = (fraction.clamp(0.0, 1.0) * moves as f32).round() as usize;
+        self.review = Some(ply.min(moves));
+    }
+
+    /// "Next mistake": the board jumps to the next mistake or blunder (from the start again
+    /// after the last).
+    pub(super) fn next_mistake(&mut self) {
+        let ply = self.review.unwrap_or(0);
+        if let Some(next) = self.review_data().and_then(|r| r.next_mistake(ply)) {
+            self.review = Some(next);
+        }
+    }
+
+    pub(super) fn has_mistakes(&self) -> bool {
+        self.review_data()
+            .is_some_and(|r| r.next_mistake(0).is_some())
+    }
+
+    pub(super) fn review_data(&self) -> Option<&GameReview> {
+        self.analysis.as_ref().and_then(|a| a.review.as_ref())
+    }
+
+    /// The class of the move that led to position `ply`, once analysed.
+    pub(super) fn class_at(&self, ply: usize) -> Option<MoveClass> {
+        self.review_data().and_then(|r| r.class_at(ply))
+    }
+
+    /// The better move at the bad move shown on the board (drawn as an arrow).
+    pub(super) fn shown_better_move(&self) -> Option<chesspi_engine::Move> {
+        let ply = self.review?;
+        self.review_data()?.better_at(ply)
+    }
+
+    /// The analysis for the screen, while one belongs to the game on the board.
+    pub fn analysis_view(&self) -> Option<AnalysisView> {
+        let a = self.analysis.as_ref()?;
+        let ply = self.review.unwrap_or(self.game.moves().len());
+        let review = a.review.as_ref();
+        let progress = a.progress.map(|(pass, done, total)| {
+            (pass as f32 + done as f32 / total.max(1) as f32) / PASSES.len() as f32
+        });
+        let marks = review.map_or_else(Vec::new, |r| {
+            (1..=r.moves())
+                .filter_map(|p| r.class_at(p).map(|c| (p, c)))
+                .filter(|(_, c)| *c >= MoveClass::Mistake)
+                .collect()
+        });
+        let line = match (&a.failed, review) {
+            (Some(_), _) => tr!("The game could not be analysed."),
+            (None, None) => tr!("Analysing…"),
+            (None, Some(r)) => self.verdict(r, ply),
+        };
+        let accuracy = review
+            .and_then(|r| Some((r.white_accuracy?, r.black_accuracy?)))
+            .map(|(w, b)| tr!("Accuracy: White {}% · Black {}%", w.round(), b.round()))
+            .unwrap_or_default();
+        Some(AnalysisView {
+            graph: review.map(GameReview::graph).unwrap_or_default(),
+            ply,
+            marks,
+            progress,
+            line,
+            accuracy,
+            better: self
+                .shown_better_move()
+                .map(|m| (self.cell_of(m.from()), self.cell_of(m.to()))),
+        })
+    }
+
+    /// The words on the move shown: its class and the better move.
+    fn verdict(&self, r: &GameReview, ply: usize) -> String {
+        let Some(class) = r.class_at(ply) else {
+            return tr!("Tap the graph to go to a move");
+        };
+        let san = crate::i18n::san(&to_san(
+            &self.game.positions()[ply - 1],
+            self.game.moves()[ply - 1],
+        ));
+        let word = match class {
+            MoveClass::Best => tr!("best move"),
+            MoveClass::Good => tr!("good move"),
+            MoveClass::Inaccuracy => tr!("inaccuracy"),
+            MoveClass::Mistake => tr!("mistake"),
+            MoveClass::Blunder => tr!("blunder"),
+        };
+        let played = format!("{san}{}: {word}", mark(class));
+        match r.better_at(ply) {
+            Some(best) => {
+                let best = crate::i18n::san(&to_san(&self.game.positions()[ply - 1], best));
+                tr!("{} — {} was best", played, best)
+            }
+            None => played,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::model::mode::{Mode, Setup};
+    use chesspi_engine::analysis::{AnalysisLimits, Analyzer, Progress};
+    use chesspi_engine::game::Game;
+    use chesspi_engine::level::Level;
+    use std::sync::atomic::AtomicBool;
+
+    const FRIEND: Setup = Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    };
+
+    fn fools_mate() -> Controller {
+        let mut game = Game::new();
+        for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            let mv = game.position().parse_uci_move(uci).expect("uci");
+            game.play(mv).expect("legal");
+        }
+        let mut c = Controller::with_game(game, FRIEND);
+        c.take_effects();
+        c
+    }
+
+    /// Starts the analysis; returns its id.
+    fn analyse(c: &mut Controller) -> u64 {
+        c.action(super::super::Action::Analyse);
+        let id = c.take_effects().iter().find_map(|e| match e {
+            Effect::Analyse { id, moves, .. } if moves.len() == 4 => Some(*id),
+            _ => None,
+        });
+        id.expect("an Analyse effect")
+    }
+
+    fn cancelled(c: &mut Controller) -> bool {
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::CancelAnalysis))
+    }
+
+    fn finished(id: u64, c: &Controller) -> AnalysisReport {
+        let limits = AnalysisLimits {
+            nodes: Some(2_000),
+            movetime: None,
+            depth: None,
+        };
+        let game = c.game();
+        let analysis = Analyzer::new(limits)
+            .expect("bounded")
+            .analyse(
+                game.initial_position(),
+                game.moves(),
+                &AtomicBool::new(false),
+                &mut |_: Progress| {},
+            )
+            .expect("analysed");
+        AnalysisReport::Pass {
+            id,
+            analysis: Box::new(analysis),
+            last: true,
+        }
+    }
+
+    #[test]
+    fn leaving_a_running_analysis_cancels_it_and_a_finished_one_stays() {
+        type Leave = fn(&mut Controller);
+        let leaves: [(&str, Leave); 2] = [
+            ("done", |c| c.action(super::super::Action::ReviewDone)),
+            ("new game", |c| c.start(FRIEND, Game::new())),
+        ];
+        for (what, leave) in leaves {
+            let mut c = fools_mate();
+            analyse(&mut c);
+            assert!(c.is_reviewing(), "{what}: the game is shown for review");
+            leave(&mut c);
+            assert!(cancelled(&mut c), "{what}: cancelled at once");
+            assert!(!c.has_analysis(), "{what}");
+        }
+        // Finished: Done keeps it (nothing to cancel), Analyse shows it again.
+        let mut c = fools_mate();
+        let id = analyse(&mut c);
+        c.analysis_report(finished(id, &c));
+        assert!(
+            c.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::StoreAnalysis { saved: None, .. }))
+        );
+        c.action(super::super::Action::ReviewDone);
+        assert!(!cancelled(&mut c));
+        assert!(c.has_analysis());
+        c.action(super::super::Action::Analyse);
+        assert!(c.take_effects().is_empty(), "not analysed again");
+        assert!(c.is_reviewing());
+    }
+
+    #[test]
+    fn stale_reports_are_ignored_and_the_graph_and_marks_follow() {
+        let mut c = fools_mate();
+        let id = analyse(&mut c);
+        c.analysis_report(finished(id + 1, &c));
+        assert!(c.analysis_view().expect("running").graph.is_empty());
+        c.analysis_report(finished(id, &c));
+        let view = c.analysis_view().expect("done");
+        assert_eq!(view.graph.len(), 5);
+        assert_eq!(view.graph[4], -1.0, "Black mates");
+        assert_eq!(view.progress, None);
+        assert!(
+            view.marks.contains(&(3, MoveClass::Blunder)),
+            "{:?}",
+            view.marks
+        );
+        // The graph: a tap a quarter across shows 1. f3; Next mistake goes to 2. g4.
+        c.graph_tapped(0.25);
+        assert_eq!(c.analysis_view().expect("view").ply, 1);
+        c.action(super::super::Action::NextMistake);
+        assert_eq!(c.analysis_view().expect("view").ply, 3);
+        assert!(c.shown_better_move().is_some(), "the better move is shown");
+        let rows = c.move_rows();
+        assert_eq!(rows[1].white_class, Some(MoveClass::Blunder));
+    }
+}

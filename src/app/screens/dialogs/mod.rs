@@ -1,0 +1,574 @@
+//! The menu and every dialog: what they offer, what a choice does, and how they look.
+
+pub mod record;
+pub mod settings;
+
+use super::LanRequest;
+use super::words::{claim_label, color_name};
+use super::{Controller, Effect, Purpose};
+use crate::app::model::mode::Mode;
+use crate::lan::codec::OfferKind;
+use crate::lan::session::LinkState;
+use crate::tr;
+use chesspi_engine::Color;
+use chesspi_engine::game::{Game, GameError, Outcome, Termination};
+
+/// A setting the Settings dialog steps through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    Brightness,
+    DimAfter,
+    Language,
+    /// The computer's opening book: on or off.
+    Book,
+}
+
+/// The device settings as the Settings dialog shows them (`None`: not on this device).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SettingsView {
+    pub brightness_percent: Option<u8>,
+    /// `Some(None)`: never dims.
+    pub dim_after: Option<Option<std::time::Duration>>,
+    /// The screen's language (every device has this one).
+    pub language: crate::i18n::Language,
+}
+
+/// The open dialog, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dialog {
+    Menu,
+    About,
+    /// Resign, offer a draw, or claim one.
+    ResignOrDraw,
+    ConfirmResign,
+    /// Two players: the other one answers a draw offer.
+    DrawOffered {
+        by: Color,
+    },
+    /// A claimable draw offered to the player on move.
+    ClaimDraw(Termination),
+    /// The network partner offers a draw or asks for a takeback.
+    PartnerOffer(OfferKind),
+    /// The partner has been away long enough: adjourn the game or keep waiting.
+    Adjourn,
+    /// The power key or the menu asked to turn the device off.
+    ConfirmShutdown,
+    /// Brightness, dimming, and About.
+    Settings,
+    /// What to do with a game of the saved games list.
+    SavedGame(SavedGameChoice),
+    /// Deleting a saved game needs a second tap.
+    ConfirmDelete(SavedGameChoice),
+    /// Something to read and close.
+    Info {
+        title: String,
+        message: String,
+    },
+}
+
+/// A saved game picked from the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedGameChoice {
+    /// The archive id.
+    pub id: String,
+    /// "You – Level 4 (≈1390), 12 Nov 2026", as the list shows it.
+    pub title: String,
+    /// Whether it can be continued.
+    pub unfinished: bool,
+    /// Whether it can be read at all (a damaged file can only be deleted).
+    pub readable: bool,
+}
+
+/// A choice in a dialog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialogOption {
+    pub id: String,
+    pub label: String,
+    pub primary: bool,
+    pub danger: bool,
+}
+
+/// A dialog as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialogView {
+    pub title: String,
+    pub message: String,
+    pub options: Vec<DialogOption>,
+}
+
+impl Controller {
+    /// Lets the menu offer "Shut down" (on the device).
+    pub fn allow_shutdown(&mut self) {
+        self.shutdown_allowed = true;
+    }
+
+    /// The device settings to show in the Settings dialog.
+    pub fn set_settings_view(&mut self, settings: SettingsView) {
+        self.settings = settings;
+    }
+
+    /// Offers what can be done with a game picked from the saved games list.
+    pub fn choose_saved(&mut self, choice: SavedGameChoice) {
+        self.dialog = Some(Dialog::SavedGame(choice));
+    }
+
+    /// Asks the user to confirm shutting down (the power key).
+    pub fn ask_shutdown(&mut self) {
+        self.new_game = None;
+        self.promotion = None;
+        self.dialog = Some(Dialog::ConfirmShutdown);
+    }
+
+    /// The dialog open now, if any.
+    pub fn dialog(&self) -> Option<&Dialog> {
+        self.dialog.as_ref()
+    }
+
+    /// A choice in the open dialog, by id.
+    pub fn dialog_option(&mut self, id: &str) {
+        let Some(dialog) = self.dialog.take() else {
+            // No dialog over it: the choice is the lobby's.
+            self.lobby_option(id);
+            return;
+        };
+        match (dialog, id) {
+            (Dialog::Menu, "new") => self.open_new_game(),
+            (Dialog::Menu, "flip") => self.flip(),
+            (Dialog::Menu, "setup") => self.open_editor(),
+            (Dialog::Menu, "analyse") => self.open_analysis_board(),
+            (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),
+            (Dialog::Menu, "stronger") => self.change_level(1),
+            (Dialog::Menu, "weaker") => self.change_level(-1),
+            (Dialog::Menu, "switch") => self.switch_sides(),
+            (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
+            (Dialog::Settings, "brightness") => {
+                self.effects
+                    .push(Effect::ChangeSetting(Setting::Brightness));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "dim") => {
+                self.effects.push(Effect::ChangeSetting(Setting::DimAfter));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "book") => {
+                self.effects.push(Effect::ChangeSetting(Setting::Book));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "language") => {
+                self.effects.push(Effect::ChangeSetting(Setting::Language));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
+            (Dialog::Menu, "games") => self.effects.push(Effect::ShowGames),
+            (Dialog::SavedGame(g), "review") => self.effects.push(Effect::OpenSaved {
+                id: g.id,
+                resume: false,
+            }),
+            (Dialog::SavedGame(g), "analyse") => {
+                self.analyse_on_open = true;
+                self.effects.push(Effect::OpenSaved {
+                    id: g.id,
+                    resume: false,
+                });
+            }
+            (Dialog::SavedGame(g), "resume") => self.effects.push(Effect::OpenSaved {
+                id: g.id,
+                resume: true,
+            }),
+            (Dialog::SavedGame(g), "delete") => self.dialog = Some(Dialog::ConfirmDelete(g)),
+            (Dialog::ConfirmDelete(g), "delete") => {
+                self.effects.push(Effect::DeleteSaved { id: g.id });
+            }
+            (Dialog::Menu | Dialog::Adjourn, "adjourn") => self.adjourn(),
+            (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
+            (Dialog::ConfirmShutdown, "shutdown") => {
+                self.cancel_thinking();
+                self.effects.push(Effect::Shutdown);
+            }
+            (Dialog::ResignOrDraw, "resign") => self.dialog = Some(Dialog::ConfirmResign),
+            (Dialog::ResignOrDraw, "offer") => self.offer_draw(),
+            (Dialog::ResignOrDraw | Dialog::ClaimDraw(_), "claim") => {
+                self.end_game(Game::claim_draw);
+            }
+            (Dialog::ConfirmResign, "resign") => {
+                let loser = self.resigning_color();
+                if self.partner().is_some() && !self.game.is_over() {
+                    self.lan(LanRequest::Resign);
+                }
+                self.end_game(|g| g.resign(loser));
+            }
+            (Dialog::PartnerOffer(_), "accept") => self.lan(LanRequest::Answer { accept: true }),
+            (Dialog::PartnerOffer(_), "decline") => {
+                self.lan(LanRequest::Answer { accept: false });
+            }
+            (Dialog::DrawOffered { .. }, "accept") => self.end_game(Game::agree_draw),
+            (Dialog::DrawOffered { by }, "decline") => {
+                self.note = Some(tr!("{} declined the draw", color_name(!by)));
+            }
+            // "close", "cancel", "play on" and anything unknown just close the dialog.
+            _ => {}
+        }
+    }
+
+    /// The computer plays on at the next level up or down; the game is no longer rated (a
+    /// win must be against the level that played all of it).
+    fn change_level(&mut self, step: i8) {
+        let Mode::Computer { .. } = self.setup.mode else {
+            return;
+        };
+        let Some(level) = self
+            .setup
+            .level
+            .number()
+            .checked_add_signed(step)
+            .and_then(chesspi_engine::level::Level::new)
+        else {
+            return;
+        };
+        self.setup.level = level;
+        self.unrated = true;
+        self.effects.push(Effect::LevelChosen(level));
+        self.note = Some(tr!(
+            "The computer now plays at level {} — this game is not rated",
+            level.number()
+        ));
+        // A search under way restarts at the new level.
+        if self.is_computer_thinking() {
+            self.cancel_thinking();
+        }
+        self.after_change();
+    }
+
+    /// The player takes the computer's side and the computer the player's, on the same board.
+    fn switch_sides(&mut self) {
+        let Mode::Computer { human } = self.setup.mode else {
+            return;
+        };
+        self.cancel_thinking();
+        self.setup.mode = Mode::Computer { human: !human };
+        self.flipped = self.setup.bottom_color() == Color::Black;
+        self.unrated = true;
+        self.note = Some(tr!("Sides switched — this game is not rated"));
+        self.after_change();
+    }
+
+    /// Ends the game by a result (resignation, agreement, claim) if the rules allow it now.
+    pub(super) fn end_game(&mut self, end: impl FnOnce(&mut Game) -> Result<Outcome, GameError>) {
+        if end(&mut self.game).is_ok() {
+            self.after_change();
+        }
+    }
+
+    /// A tap outside the dialog: the same as its cancel choice. A draw offer needs an answer.
+    pub fn dialog_dismissed(&mut self) {
+        if !matches!(
+            self.dialog,
+            Some(Dialog::DrawOffered { .. } | Dialog::PartnerOffer(_))
+        ) {
+            self.dialog = None;
+        }
+    }
+
+    /// Who resigns: the player on move between two people, the person against the computer.
+    pub(super) fn resigning_color(&self) -> Color {
+        match self.setup.mode {
+            Mode::Computer { human } | Mode::Network { local: human } => human,
+            Mode::Friend | Mode::Demo => self.game.position().turn(),
+        }
+    }
+
+    pub(super) fn offer_draw(&mut self) {
+        match self.setup.mode {
+            Mode::Friend => {
+                self.dialog = Some(Dialog::DrawOffered {
+                    by: self.game.position().turn(),
+                });
+            }
+            // The engine judges the position; see the worker for its rule.
+            Mode::Computer { .. } => {
+                if self.human_to_move() && self.thinking.is_none() {
+                    self.request(Purpose::DrawOffer);
+                }
+            }
+            Mode::Network { .. } => self.offer_to_partner(OfferKind::Draw),
+            Mode::Demo => {}
+        }
+    }
+
+    /// The open dialog as the screen shows it.
+    pub fn dialog_view(&self) -> Option<DialogView> {
+        let Some(dialog) = self.dialog.as_ref() else {
+            return self.lobby_view();
+        };
+        Some(match dialog {
+            Dialog::Menu => self.menu_view(),
+            Dialog::SavedGame(g) => saved_game_view(g),
+            Dialog::ConfirmDelete(g) => view(
+                &tr!("Delete this game?"),
+                // "Two players will be gone" read as if people were deleted.
+                tr!("The game “{}” will be gone for good.", g.title),
+                vec![
+                    option("delete", &tr!("Yes, delete it"), false, true),
+                    option("cancel", &tr!("No, keep it"), true, false),
+                ],
+            ),
+            Dialog::ConfirmShutdown => view(
+                &tr!("Shut down ChessPI?"),
+                tr!("The game is saved and continues when you switch on again."),
+                vec![
+                    option("shutdown", &tr!("Shut down"), false, true),
+                    option("cancel", &tr!("Cancel"), true, false),
+                ],
+            ),
+            Dialog::Settings => self.settings_view(),
+            Dialog::About => view(
+                &tr!("About ChessPI"),
+                tr!(
+                    "ChessPI {} — a pocket chess computer. Free software under the GNU GPL \
+                     version 3 or later. Pieces: Cburnett set (GPL). Font: DejaVu Sans.",
+                    env!("CARGO_PKG_VERSION")
+                ),
+                vec![option("close", &tr!("Close"), true, false)],
+            ),
+            Dialog::ResignOrDraw => self.resign_or_draw_view(),
+            Dialog::ConfirmResign => view(
+                &tr!("Resign this game?"),
+                match self.setup.mode {
+                    Mode::Friend => tr!(
+                        "{} gives up and {} wins.",
+                        color_name(self.resigning_color()),
+                        color_name(!self.resigning_color())
+                    ),
+                    Mode::Network { .. } => tr!("{} wins the game.", self.partner_name()),
+                    _ => tr!("The computer wins the game."),
+                },
+                vec![
+                    option("resign", &tr!("Yes, resign"), false, true),
+                    option("cancel", &tr!("No, keep playing"), true, false),
+                ],
+            ),
+            Dialog::DrawOffered { by } => view(
+                &tr!("{} offers a draw", color_name(*by)),
+                tr!("{}, do you accept?", color_name(!*by)),
+                vec![
+                    option("accept", &tr!("Accept the draw"), true, false),
+                    option("decline", &tr!("Decline, play on"), false, false),
+                ],
+            ),
+            Dialog::ClaimDraw(t) => view(
+                &tr!("You may claim a draw"),
+                match t {
+                    Termination::FiftyMoves => tr!("50 moves without a capture or a pawn move."),
+                    _ => tr!("This position has now occurred three times."),
+                },
+                vec![
+                    option("claim", &tr!("Claim the draw"), true, false),
+                    option("cancel", &tr!("Play on"), false, false),
+                ],
+            ),
+            Dialog::PartnerOffer(what) => {
+                let name = self.partner_name();
+                let (title, accept) = match what {
+                    OfferKind::Draw => (tr!("{} offers a draw", name), tr!("Accept the draw")),
+                    OfferKind::Takeback => (
+                        tr!("{} asks to take back a move", name),
+                        tr!("Allow the takeback"),
+                    ),
+                };
+                view(
+                    &title,
+                    tr!("Do you agree?"),
+                    vec![
+                        option("accept", &accept, true, false),
+                        option("decline", &tr!("Decline, play on"), false, false),
+                    ],
+                )
+            }
+            Dialog::Adjourn => view(
+                &tr!("{} is not back", self.partner_name()),
+                tr!(
+                    "Adjourn the game: it goes to Saved games, and either of you can play it on \
+                     later with the same partner. Or keep waiting here."
+                ),
+                vec![
+                    option("adjourn", &tr!("Adjourn the game"), true, false),
+                    option("wait", &tr!("Keep waiting"), false, false),
+                ],
+            ),
+            Dialog::Info { title, message } => view(
+                title,
+                message.clone(),
+                vec![option("close", &tr!("Close"), true, false)],
+            ),
+        })
+    }
+
+    fn menu_view(&self) -> DialogView {
+        let mut options = vec![
+            option("new", &tr!("New game"), false, false),
+            option("setup", &tr!("Set up position"), false, false),
+            option("analyse", &tr!("Analysis board"), false, false),
+        ];
+        // What a chess computer lets you change mid-game: the level and the sides.
+        if let (Mode::Computer { .. }, false) = (self.setup.mode, self.game.is_over()) {
+            let n = self.setup.level.number();
+            if n < 10 {
+                options.push(option(
+                    "stronger",
+                    &tr!("Stronger: level {}", n + 1),
+                    false,
+                    false,
+                ));
+            }
+            if n > 1 {
+                options.push(option(
+                    "weaker",
+                    &tr!("Weaker: level {}", n - 1),
+                    false,
+                    false,
+                ));
+            }
+            options.push(option("switch", &tr!("Switch sides"), false, false));
+        }
+        if self.can_adjourn() {
+            options.push(option("adjourn", &tr!("Adjourn the game"), false, false));
+        }
+        options.extend([
+            option("games", &tr!("Saved games"), false, false),
+            option("stats", &tr!("Your record"), false, false),
+            option("settings", &tr!("Settings"), false, false),
+        ]);
+        if self.shutdown_allowed {
+            options.push(option("shutdown", &tr!("Shut down"), false, true));
+        }
+        options.push(option("close", &tr!("Close"), true, false));
+        view(&tr!("Menu"), String::new(), options)
+    }
+
+    fn settings_view(&self) -> DialogView {
+        let mut options = Vec::new();
+        if let Some(b) = self.settings.brightness_percent {
+            options.push(option(
+                "brightness",
+                &tr!("Brightness: {} %", b),
+                false,
+                false,
+            ));
+        }
+        if let Some(dim) = self.settings.dim_after {
+            let label = match dim {
+                None => tr!("Dim the screen: never"),
+                Some(d) if d.as_secs() % 60 == 0 => {
+                    tr!("Dim the screen after {} min", d.as_secs() / 60)
+                }
+                Some(d) => tr!("Dim the screen after {} s", d.as_secs()),
+            };
+            options.push(option("dim", &label, false, false));
+        }
+        options.push(option(
+            "language",
+            &tr!("Language: {}", self.settings.language.native_name()),
+            false,
+            false,
+        ));
+        options.push(option(
+            "book",
+            &if self.book {
+                tr!("Opening book: on")
+            } else {
+                tr!("Opening book: off")
+            },
+            false,
+            false,
+        ));
+        options.push(option("about", &tr!("About ChessPI"), false, false));
+        options.push(option("close", &tr!("Close"), true, false));
+        let message = if self.settings.brightness_percent.is_none() {
+            tr!("Brightness and dimming are set on the device.")
+        } else {
+            tr!("Tap a setting to change it.")
+        };
+        view(&tr!("Settings"), message, options)
+    }
+
+    fn resign_or_draw_view(&self) -> DialogView {
+        let mut options = Vec::new();
+        // A claim ends the game on this screen alone: not in a network game.
+        if let Some(t) = self
+            .game
+            .claimable_draw()
+            .filter(|_| self.partner().is_none())
+        {
+            options.push(option("claim", &claim_label(t), true, false));
+        }
+        let resign = match self.setup.mode {
+            Mode::Friend => tr!("{} resigns", color_name(self.game.position().turn())),
+            _ => tr!("Resign"),
+        };
+        // Against the computer an offer is judged by a search, on the player's turn.
+        let can_offer = match self.setup.mode {
+            Mode::Computer { .. } => self.human_to_move() && self.thinking.is_none(),
+            Mode::Network { .. } => self
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none()),
+            _ => true,
+        };
+        if can_offer {
+            options.push(option("offer", &tr!("Offer a draw"), false, false));
+        }
+        options.push(option("resign", &resign, false, true));
+        options.push(option("cancel", &tr!("Keep playing"), false, false));
+        view(&tr!("Resign or draw?"), String::new(), options)
+    }
+
+    /// Shows a message in a dialog (for other parts of the app: errors, notices).
+    pub fn show_info(&mut self, title: &str, message: &str) {
+        self.dialog = Some(Dialog::Info {
+            title: title.to_string(),
+            message: message.to_string(),
+        });
+    }
+}
+
+fn saved_game_view(g: &SavedGameChoice) -> DialogView {
+    let mut options = Vec::new();
+    if g.readable {
+        options.push(option(
+            "review",
+            &tr!("Review the moves"),
+            !g.unfinished,
+            false,
+        ));
+        options.push(option("analyse", &tr!("Analyse"), false, false));
+    }
+    if g.unfinished && g.readable {
+        options.push(option("resume", &tr!("Play on"), true, false));
+    }
+    options.push(option("delete", &tr!("Delete"), false, true));
+    options.push(option("cancel", &tr!("Back"), false, false));
+    let message = if !g.readable {
+        tr!("This file cannot be read; it can only be deleted.")
+    } else if g.unfinished {
+        tr!("Unfinished: playing on puts your current game in this list.")
+    } else {
+        String::new()
+    };
+    view(&g.title, message, options)
+}
+
+fn option(id: &'static str, label: &str, primary: bool, danger: bool) -> DialogOption {
+    DialogOption {
+        id: id.to_string(),
+        label: label.to_string(),
+        primary,
+        danger,
+    }
+}
+
+fn view(title: &str, message: String, options: Vec<DialogOption>) -> DialogView {
+    DialogView {
+        title: title.to_string(),
+        message,
+        options,
+    }
+}

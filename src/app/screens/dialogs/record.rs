@@ -1,0 +1,40 @@
+//! "Your record": the player's rating and results, in words.
+
+use crate::storage::StatsSummary;
+use crate::{tr, trn};
+
+/// The player's record as the "Your record" dialog shows it.
+pub fn record_text(s: &StatsSummary) -> String {
+    if s.rated_games == 0 {
+        return tr!(
+            "No finished games against the computer yet. Your rating starts at 1200 and \
+             follows your results."
+        );
+    }
+    let rating = if s.provisional {
+        tr!("Rating {} (provisional)", s.rating)
+    } else {
+        tr!("Rating {}", s.rating)
+    };
+    let mut text = trn!(
+        "{1} after {0} game: {2} won, {3} drawn, {4} lost.",
+        "{1} after {0} games: {2} won, {3} drawn, {4} lost.",
+        s.rated_games,
+        rating,
+        s.total.wins,
+        s.total.draws,
+        s.total.losses
+    );
+    for row in s.levels.iter().filter(|r| r.record.games() > 0) {
+        text.push('\n');
+        text.push_str(&tr!(
+            "Level {} (≈{}): +{} ={} −{}",
+            row.level.number(),
+            row.level_elo,
+            row.record.wins,
+            row.record.draws,
+            row.record.losses
+        ));
+    }
+    text
+}

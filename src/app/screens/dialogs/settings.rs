@@ -1,0 +1,136 @@
+//! The device's side of the Settings dialog: each step applied at once (brightness and
+//! dimming through the power watcher) and kept for the state directory.
+
+use super::{Setting, SettingsView};
+use crate::config::Config;
+use crate::i18n::Language;
+use crate::power::idle::IdleSettings;
+use crate::power::watcher::PowerWatcher;
+use crate::storage::{DeviceSettings, IdleTime};
+use chesspi_engine::level::Level;
+use std::time::Duration;
+
+/// The settings a person changes on the device, applied at once and stored in the state
+/// directory (never in the admin's config file).
+pub struct DeviceControls {
+    settings: DeviceSettings,
+    admin: Config,
+    power: Option<PowerWatcher>,
+}
+
+/// Brightness steps of the Settings dialog, percent.
+const BRIGHTNESS_STEPS: [u8; 4] = [30, 55, 80, 100];
+/// Dimming steps of the Settings dialog, seconds; 0 never dims.
+const DIM_STEPS: [u64; 5] = [60, 120, 300, 600, 0];
+/// The screen goes off this many times the dimming time after the last touch.
+const BLANK_FACTOR: u32 = 5;
+
+impl DeviceControls {
+    /// `settings` as read from the state directory, over `admin`; `power` drives the
+    /// backlight (absent on a desktop, where the Settings dialog offers no light settings).
+    pub fn new(settings: DeviceSettings, admin: Config, power: Option<PowerWatcher>) -> Self {
+        DeviceControls {
+            settings,
+            admin,
+            power,
+        }
+    }
+
+    /// The settings to store.
+    pub fn settings(&self) -> DeviceSettings {
+        self.settings
+    }
+
+    /// The admin's config the settings are checked against.
+    pub fn admin(&self) -> &Config {
+        &self.admin
+    }
+
+    fn effective(&self) -> Config {
+        self.settings.effective(&self.admin).0
+    }
+
+    /// What the Settings dialog shows.
+    pub fn view(&self) -> SettingsView {
+        let display = self.effective().display;
+        let language = display.language.resolve();
+        if self.power.is_none() {
+            return SettingsView {
+                language,
+                ..SettingsView::default()
+            };
+        }
+        SettingsView {
+            brightness_percent: Some(display.brightness_percent),
+            dim_after: Some(display.dim_after),
+            language,
+        }
+    }
+
+    /// Whether the computer plays from its opening book.
+    pub fn book(&self) -> bool {
+        self.settings.book()
+    }
+
+    /// The language the screen speaks now.
+    pub fn language(&self) -> Language {
+        self.effective().display.language.resolve()
+    }
+
+    /// Steps `setting` to its next value and applies it to the screen.
+    pub fn step(&mut self, setting: Setting) {
+        let display = self.effective().display;
+        match setting {
+            Setting::Brightness => {
+                let now = display.brightness_percent;
+                let next = BRIGHTNESS_STEPS
+                    .iter()
+                    .copied()
+                    .find(|&b| b > now)
+                    .unwrap_or(BRIGHTNESS_STEPS[0]);
+                self.settings.brightness_percent = Some(next);
+                if let Some(power) = &self.power {
+                    power.set_brightness(next);
+                }
+            }
+            Setting::DimAfter => {
+                let now = display.dim_after.map_or(0, |d| d.as_secs());
+                let index = DIM_STEPS.iter().position(|&s| s == now);
+                let next = match index {
+                    Some(i) => DIM_STEPS[(i + 1) % DIM_STEPS.len()],
+                    // A value from the admin's config that is not a step: start the steps.
+                    None => DIM_STEPS[0],
+                };
+                let (dim, blank) = if next == 0 {
+                    (IdleTime::Never, IdleTime::Never)
+                } else {
+                    let dim = Duration::from_secs(next);
+                    (IdleTime::After(dim), IdleTime::After(dim * BLANK_FACTOR))
+                };
+                self.settings.dim_after = Some(dim);
+                self.settings.blank_after = Some(blank);
+                if let Some(power) = &self.power {
+                    let display = self.effective().display;
+                    power.set_idle(IdleSettings {
+                        dim_after: display.dim_after,
+                        blank_after: display.blank_after,
+                    });
+                }
+            }
+            // The shell applies it to the screen (it owns the window).
+            Setting::Language => {
+                let now = display.language.resolve();
+                let all = Language::ALL;
+                let i = all.iter().position(|&l| l == now).unwrap_or(0);
+                self.settings.language = Some(all[(i + 1) % all.len()]);
+            }
+            // The shell hands it to the controller, for the computer's next move.
+            Setting::Book => self.settings.opening_book = Some(!self.settings.book()),
+        }
+    }
+
+    /// Remembers the level of the game just started for the next New game.
+    pub fn choose_level(&mut self, level: Level) {
+        self.settings.default_level = Some(level);
+    }
+}

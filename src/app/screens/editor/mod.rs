@@ -1,0 +1,408 @@
+//! The position editor: a board set up by hand (from the Menu, or from a moment of a game
+//! under review), checked with "Done", then played against the computer or between two
+//! people. The board's rules live in [`crate::app::screens::editor::board`]; this is the screen's state.
+
+pub mod board;
+pub mod view;
+
+use super::{CellView, Controller};
+use crate::app::model::mode::{Mode, Setup};
+use crate::tr;
+use board::{SetupBoard, SetupError, Tool};
+use chesspi_engine::game::Game;
+use chesspi_engine::{CastlingSide, Color, Piece, Position};
+
+/// The editor's state while its screen is open.
+#[derive(Debug, Clone)]
+pub(super) struct Editor {
+    board: SetupBoard,
+    tool: Tool,
+    /// What "Done" found wrong, until the board changes.
+    error: Option<SetupError>,
+    /// "Done" found the position legal: the screen offers how to play it.
+    ready: Option<Position>,
+}
+
+/// How to play the set-up position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditorPlay {
+    /// The person plays this colour against the computer.
+    Computer(Color),
+    /// Two people on this screen.
+    Friend,
+    /// The analysis board, with this position.
+    Analyse,
+}
+
+impl EditorPlay {
+    /// Stable id used by the screen.
+    pub fn from_id(id: &str) -> Option<EditorPlay> {
+        match id {
+            "white" => Some(EditorPlay::Computer(Color::White)),
+            "black" => Some(EditorPlay::Computer(Color::Black)),
+            "friend" => Some(EditorPlay::Friend),
+            "analyse" => Some(EditorPlay::Analyse),
+            _ => None,
+        }
+    }
+}
+
+/// A castling right the board allows, as the screen offers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CastlingChoice {
+    pub color: Color,
+    pub side: CastlingSide,
+    /// "White" over "O-O".
+    pub label: String,
+    pub on: bool,
+}
+
+impl CastlingChoice {
+    /// Stable id used by the screen: the FEN letter (K, Q, k, q).
+    pub fn id(&self) -> char {
+        let letter = match self.side {
+            CastlingSide::King => 'k',
+            CastlingSide::Queen => 'q',
+        };
+        match self.color {
+            Color::White => letter.to_ascii_uppercase(),
+            Color::Black => letter,
+        }
+    }
+
+    /// The right a screen id names.
+    pub fn parse_id(id: &str) -> Option<(Color, CastlingSide)> {
+        match id {
+            "K" => Some((Color::White, CastlingSide::King)),
+            "Q" => Some((Color::White, CastlingSide::Queen)),
+            "k" => Some((Color::Black, CastlingSide::King)),
+            "q" => Some((Color::Black, CastlingSide::Queen)),
+            _ => None,
+        }
+    }
+}
+
+/// The editor as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditorView {
+    /// The 64 cells in display order (row-major from the top-left).
+    pub cells: [CellView; 64],
+    pub tool: Tool,
+    pub turn: Color,
+    /// Only the rights the board allows.
+    pub castling: Vec<CastlingChoice>,
+    /// What to do, or what is wrong (`alert`).
+    pub message: String,
+    pub alert: bool,
+    /// The position is legal: offer how to play it.
+    pub ready: bool,
+    /// The computer's level for a game against it.
+    pub level: u8,
+}
+
+impl Controller {
+    /// Opens the editor on the position shown now: the game's, or the reviewed moment's.
+    pub fn open_editor(&mut self) {
+        self.dialog = None;
+        self.new_game = None;
+        self.selected = None;
+        self.press = None;
+        self.editor = Some(Editor {
+            board: SetupBoard::from_position(self.shown_position()),
+            tool: Tool::Piece(Piece::new(Color::White, chesspi_engine::Role::King)),
+            error: None,
+            ready: None,
+        });
+    }
+
+    /// Whether the editor is open.
+    pub fn is_editing(&self) -> bool {
+        self.editor.is_some()
+    }
+
+    /// The editor's board (tests, the screen).
+    pub fn editor_board(&self) -> Option<&SetupBoard> {
+        self.editor.as_ref().map(|e| &e.board)
+    }
+
+    /// Changes the board and forgets what "Done" said about the old one.
+    fn edit(&mut self, f: impl FnOnce(&mut Editor)) {
+        if let Some(editor) = self.editor.as_mut() {
+            f(editor);
+            editor.error = None;
+            editor.ready = None;
+        }
+    }
+
+    /// A tap on a display cell of the editor's board.
+    pub fn editor_tap(&mut self, col: usize, row: usize) {
+        if let Some(sq) = self.square_at(col, row) {
+            self.edit(|e| e.board.tap(sq, e.tool));
+        }
+    }
+
+    /// The piece (or the eraser) the next taps put.
+    pub fn editor_tool(&mut self, tool: Tool) {
+        if let Some(editor) = self.editor.as_mut() {
+            editor.tool = tool;
+        }
+    }
+
+    pub fn editor_clear(&mut self) {
+        self.edit(|e| e.board.clear());
+    }
+
+    pub fn editor_start_position(&mut self) {
+        self.edit(|e| e.board = SetupBoard::start());
+    }
+
+    pub fn editor_turn(&mut self, color: Color) {
+        self.edit(|e| e.board.set_turn(color));
+    }
+
+    pub fn editor_castling(&mut self, color: Color, side: CastlingSide) {
+        self.edit(|e| e.board.toggle_castling(color, side));
+    }
+
+    /// "Done": the position is checked; legal, the screen offers how to play it.
+    pub fn editor_done(&mut self) {
+        if let Some(editor) = self.editor.as_mut() {
+            match editor.board.validate() {
+                Ok(pos) => {
+                    editor.ready = Some(pos);
+                    editor.error = None;
+                }
+                Err(e) => {
+                    editor.ready = None;
+                    editor.error = Some(e);
+                }
+            }
+        }
+    }
+
+    /// Back from the choice of how to play to editing the board.
+    pub fn editor_back(&mut self) {
+        self.edit(|_| {});
+    }
+
+    /// Closes the editor; the game (or review) under it is as it was.
+    pub fn editor_cancel(&mut self) {
+        self.editor = None;
+    }
+
+    /// Starts a game from the checked position. It replaces the game in progress (already
+    /// saved, as with New game) and is not rated: a set-up position is no test of strength.
+    pub fn editor_play(&mut self, play: EditorPlay) {
+        let Some(pos) = self.editor.as_ref().and_then(|e| e.ready) else {
+            return;
+        };
+        self.editor = None;
+        let mode = match play {
+            EditorPlay::Computer(human) => Mode::Computer { human },
+            EditorPlay::Friend => Mode::Friend,
+            EditorPlay::Analyse => return self.open_analysis_board_at(pos),
+        };
+        let setup = Setup {
+            mode,
+            level: self.setup.level,
+        };
+        self.start(setup, Game::from_position(pos));
+        self.unrated = true;
+    }
+
+    /// The editor as the screen shows it, while it is open.
+    pub fn editor_view(&self) -> Option<EditorView> {
+        let editor = self.editor.as_ref()?;
+        let mut cells = [CellView::default(); 64];
+        for (cell, view) in cells.iter_mut().enumerate() {
+            if let Some(sq) = self.square_at(cell % 8, cell / 8) {
+                *view = CellView {
+                    piece: editor.board.piece_at(sq),
+                    square_light: sq.is_light(),
+                    file_label: (cell / 8 == 7).then(|| sq.file().char()),
+                    rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
+                    ..CellView::default()
+                };
+            }
+        }
+        let mut castling = Vec::new();
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if editor.board.castling_allowed(color, side) {
+                    castling.push(CastlingChoice {
+                        color,
+                        side,
+                        label: match (color, side) {
+                            (Color::White, CastlingSide::King) => tr!("White\nO-O"),
+                            (Color::White, CastlingSide::Queen) => tr!("White\nO-O-O"),
+                            (Color::Black, CastlingSide::King) => tr!("Black\nO-O"),
+                            (Color::Black, CastlingSide::Queen) => tr!("Black\nO-O-O"),
+                        },
+                        on: editor.board.has_castling(color, side),
+                    });
+                }
+            }
+        }
+        let turn = editor.board.turn();
+        let (message, alert) = match (&editor.error, editor.ready) {
+            (Some(e), _) => (e.to_string(), true),
+            (None, Some(_)) => (
+                tr!(
+                    "The position is legal, {} to move. How do you want to play it?",
+                    super::words::color_name(turn)
+                ),
+                false,
+            ),
+            (None, None) => (
+                tr!("Pick a piece, then tap squares to put it there; tap it again to take it off."),
+                false,
+            ),
+        };
+        Some(EditorView {
+            cells,
+            tool: editor.tool,
+            turn,
+            castling,
+            message,
+            alert,
+            ready: editor.ready.is_some(),
+            level: self.setup.level.number(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Action, Effect};
+    use super::*;
+    use chesspi_engine::{Role, Square};
+
+    fn sq(name: &str) -> Square {
+        name.parse().expect("a square name")
+    }
+
+    /// Taps the editor's board at a square, whichever way the board is turned.
+    fn tap(c: &mut Controller, name: &str) {
+        let cell = c.cell_of(sq(name));
+        c.editor_tap(cell % 8, cell / 8);
+    }
+
+    fn piece(color: Color, role: Role) -> Tool {
+        Tool::Piece(Piece::new(color, role))
+    }
+
+    #[test]
+    fn the_menu_opens_the_editor_on_the_board_s_position() {
+        let mut c = Controller::new(Setup::FIRST_START);
+        c.action(Action::Menu);
+        c.dialog_option("setup");
+        assert!(c.is_editing());
+        assert!(c.dialog().is_none());
+        assert_eq!(
+            c.editor_board().map(SetupBoard::to_fen).as_deref(),
+            Some(chesspi_engine::fen::STARTPOS)
+        );
+        let view = c.editor_view().expect("shown");
+        assert_eq!(
+            view.castling.len(),
+            4,
+            "every right is allowed at the start"
+        );
+        assert!(!view.alert && !view.ready);
+        c.editor_cancel();
+        assert!(!c.is_editing() && c.editor_view().is_none());
+    }
+
+    #[test]
+    fn done_says_what_is_wrong_and_a_change_clears_it() {
+        let mut c = Controller::new(Setup::FIRST_START);
+        c.open_editor();
+        c.editor_clear();
+        c.editor_tool(piece(Color::White, Role::King));
+        tap(&mut c, "e1");
+        c.editor_done();
+        let view = c.editor_view().expect("shown");
+        assert!(view.alert && !view.ready);
+        assert_eq!(
+            view.message,
+            "There is no black king: put one on the board."
+        );
+        c.editor_tool(piece(Color::Black, Role::King));
+        tap(&mut c, "e8");
+        assert!(!c.editor_view().expect("shown").alert, "the board changed");
+        c.editor_tool(piece(Color::White, Role::Queen));
+        tap(&mut c, "d1");
+        c.editor_done();
+        assert!(c.editor_view().expect("shown").ready);
+        // Playing before "Done" found the position legal does nothing.
+        c.editor_back();
+        c.editor_play(EditorPlay::Friend);
+        assert!(c.is_editing());
+    }
+
+    #[test]
+    fn a_checked_position_starts_an_unrated_game_against_the_computer() {
+        let mut c = Controller::new(Setup::FIRST_START);
+        let serial = c.game_serial();
+        c.open_editor();
+        c.editor_clear();
+        for (color, role, square) in [
+            (Color::White, Role::King, "e1"),
+            (Color::White, Role::Rook, "a1"),
+            (Color::Black, Role::King, "e8"),
+            (Color::Black, Role::Pawn, "d5"),
+        ] {
+            c.editor_tool(piece(color, role));
+            tap(&mut c, square);
+        }
+        c.editor_castling(Color::White, CastlingSide::Queen);
+        // Not allowed: no rook on h1.
+        c.editor_castling(Color::White, CastlingSide::King);
+        c.editor_turn(Color::Black);
+        c.editor_done();
+        c.take_effects();
+        c.editor_play(EditorPlay::Computer(Color::White));
+        assert!(!c.is_editing());
+        assert_eq!(
+            c.game().initial_position().to_fen(),
+            "4k3/8/8/3p4/8/8/8/R3K3 b Q - 0 1"
+        );
+        assert_eq!(
+            c.setup().mode,
+            Mode::Computer {
+                human: Color::White
+            }
+        );
+        assert!(!c.is_rated());
+        assert_ne!(c.game_serial(), serial, "another game");
+        let effects = c.take_effects();
+        assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
+        // Black is on move: the computer is asked at once.
+        assert!(effects.iter().any(|e| matches!(e, Effect::Think(_))));
+    }
+
+    #[test]
+    fn a_reviewed_moment_goes_into_the_editor_and_cancel_returns_to_it() {
+        let mut c = Controller::new(Setup {
+            mode: Mode::Friend,
+            level: chesspi_engine::level::Level::DEFAULT,
+        });
+        for (from, to) in [("e2", "e4"), ("c7", "c5"), ("g1", "f3")] {
+            c.press(Some(sq(from)));
+            c.release(Some(sq(from)), false);
+            c.press(Some(sq(to)));
+            c.release(Some(sq(to)), false);
+        }
+        // Browsing the game's moves: the position after 1. e4.
+        c.move_tapped(0, false);
+        assert!(c.actions().iter().any(|a| a.action == Action::SetUp));
+        let shown = *c.shown_position();
+        c.action(Action::SetUp);
+        assert!(c.is_editing());
+        assert_eq!(c.editor_board(), Some(&SetupBoard::from_position(&shown)));
+        c.editor_cancel();
+        assert!(c.is_reviewing());
+        assert_eq!(*c.shown_position(), shown);
+        assert_eq!(c.game().moves().len(), 3, "the game is untouched");
+    }
+}

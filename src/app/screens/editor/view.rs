@@ -1,0 +1,150 @@
+//! The position editor's screen: the controller's [`EditorView`] into the `EditorAdapter`, and
+//! the screen's taps back into the controller.
+
+use super::board::Tool;
+use crate::app::screens::board_view::{piece_code, update_squares};
+use crate::app::screens::{CastlingChoice, Controller, Dispatch, EditorPlay, EditorView};
+use crate::app::ui::{AppWindow, CastlingView, EditorAdapter, SquareView};
+use crate::tr;
+use chesspi_engine::{Color, Piece, Role};
+use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+
+/// The palette's piece codes back into a tool (0: the eraser).
+fn tool_of(code: i32) -> Option<Tool> {
+    if code == 0 {
+        return Some(Tool::Eraser);
+    }
+    let (color, role) = match code {
+        1..=6 => (Color::White, code),
+        7..=12 => (Color::Black, code - 6),
+        _ => return None,
+    };
+    let role = match role {
+        1 => Role::Pawn,
+        2 => Role::Knight,
+        3 => Role::Bishop,
+        4 => Role::Rook,
+        5 => Role::Queen,
+        _ => Role::King,
+    };
+    Some(Tool::Piece(Piece::new(color, role)))
+}
+
+fn square_view(cell: &crate::app::screens::CellView) -> SquareView {
+    let label = |c: Option<char>| {
+        c.map(|c| SharedString::from(c.to_string()))
+            .unwrap_or_default()
+    };
+    SquareView {
+        piece: piece_code(cell.piece),
+        light: cell.square_light,
+        file_label: label(cell.file_label),
+        rank_label: label(cell.rank_label),
+        ..SquareView::default()
+    }
+}
+
+fn castling_view(c: &CastlingChoice) -> CastlingView {
+    CastlingView {
+        id: c.id().to_string().into(),
+        label: c.label.as_str().into(),
+        on: c.on,
+    }
+}
+
+/// Shows the editor while it is open; touches only the squares that changed.
+pub fn refresh(window: &AppWindow, c: &Controller) {
+    let adapter = window.global::<EditorAdapter>();
+    let Some(view) = c.editor_view() else {
+        adapter.set_visible(false);
+        return;
+    };
+    show_squares(&adapter, &view);
+    adapter.set_tool(match view.tool {
+        Tool::Eraser => 0,
+        Tool::Piece(p) => piece_code(Some(p)),
+    });
+    adapter.set_white_to_move(view.turn == Color::White);
+    let castling: Vec<CastlingView> = view.castling.iter().map(castling_view).collect();
+    let current = adapter.get_castling();
+    if current.row_count() != castling.len() || current.iter().zip(&castling).any(|(a, b)| a != *b)
+    {
+        adapter.set_castling(ModelRc::new(VecModel::from(castling)));
+    }
+    adapter.set_message(view.message.into());
+    adapter.set_message_alert(view.alert);
+    adapter.set_ready(view.ready);
+    adapter
+        .set_computer_white(tr!("Play White against the computer (level {})", view.level).into());
+    adapter
+        .set_computer_black(tr!("Play Black against the computer (level {})", view.level).into());
+    adapter.set_visible(true);
+}
+
+fn show_squares(adapter: &EditorAdapter, view: &EditorView) {
+    let squares: Vec<SquareView> = view.cells.iter().map(square_view).collect();
+    if let Some(model) = update_squares(&adapter.get_squares(), squares) {
+        adapter.set_squares(model);
+    }
+}
+
+/// Wires the editor's taps and buttons to the controller through `dispatch`.
+pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
+    let adapter = window.global::<EditorAdapter>();
+    let on = |f: fn(&mut Controller)| {
+        let d = dispatch.clone();
+        move || d(Box::new(f))
+    };
+    let d = dispatch.clone();
+    adapter.on_cell_tapped(move |col, row| {
+        if let (Ok(col), Ok(row)) = (usize::try_from(col), usize::try_from(row)) {
+            d(Box::new(move |c| c.editor_tap(col, row)));
+        }
+    });
+    let d = dispatch.clone();
+    adapter.on_tool_chosen(move |code| {
+        if let Some(tool) = tool_of(code) {
+            d(Box::new(move |c| c.editor_tool(tool)));
+        }
+    });
+    let d = dispatch.clone();
+    adapter.on_side_chosen(move |white| {
+        let color = if white { Color::White } else { Color::Black };
+        d(Box::new(move |c| c.editor_turn(color)));
+    });
+    let d = dispatch.clone();
+    adapter.on_castling_toggled(move |id| {
+        if let Some((color, side)) = CastlingChoice::parse_id(&id) {
+            d(Box::new(move |c| c.editor_castling(color, side)));
+        }
+    });
+    let d = dispatch.clone();
+    adapter.on_play(move |id| {
+        if let Some(play) = EditorPlay::from_id(&id) {
+            d(Box::new(move |c| c.editor_play(play)));
+        }
+    });
+    adapter.on_clear(on(Controller::editor_clear));
+    adapter.on_start_position(on(Controller::editor_start_position));
+    adapter.on_done(on(Controller::editor_done));
+    adapter.on_edit(on(Controller::editor_back));
+    adapter.on_cancel(on(Controller::editor_cancel));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palette_codes_are_the_pieces_codes() {
+        assert_eq!(tool_of(0), Some(Tool::Eraser));
+        for code in 1..=12 {
+            match tool_of(code) {
+                Some(Tool::Piece(p)) => assert_eq!(piece_code(Some(p)), code),
+                other => panic!("{code}: {other:?}"),
+            }
+        }
+        assert_eq!(tool_of(13), None);
+        assert_eq!(tool_of(-1), None);
+    }
+}

@@ -1,0 +1,325 @@
+//! The game screen's logic: what a tap means, whose turn it is, what the screen says.
+//!
+//! The controller knows no Slint type. It takes the user's intents (a press on a square, a
+//! button, a dialog choice) and the computer's answers, changes the game, and describes the
+//! screen as plain data ([`super::view`] turns that into Slint models). Work for the computer
+//! leaves as [`Effect`]s that the app shell hands to the worker thread.
+//!
+//! One [`Controller`] holds the screen's state; its methods live in rooms by concern:
+//! - [`board`]: taps and drags on the board, promotion, the player's moves;
+//! - [`thinking`]: what the computer is asked (its move, a hint, a draw offer) and its answers;
+//! - [`buttons`]: the side panel's buttons and takebacks;
+//! - [`dialogs`]: the menu and every dialog, their choices and how they look;
+//! - [`new_game`]: the New game form;
+//! - [`review`]: stepping through a saved game in place of the current one;
+//! - [`editor`]: setting up a position by hand and starting a game from it;
+//! - [`present`]: what the screen shows (cells, player lines, move rows, status and result
+//!   texts) — the one place the screen's words are made.
+
+pub mod analysis;
+pub mod board_view;
+pub mod dialogs;
+pub mod editor;
+pub mod network;
+pub mod new_game;
+pub mod play;
+pub mod saved_games;
+#[cfg(test)]
+mod tests;
+pub mod words;
+
+pub use analysis::AnalysisView;
+pub use analysis::board::{AnalysisBoardView, LineView};
+pub use board_view::CellView;
+pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
+pub use editor::{CastlingChoice, EditorPlay, EditorView};
+pub use network::lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
+pub use network::partner::{LanRequest, Partner};
+pub use play::buttons::{Action, ActionItem};
+pub use play::present::{MoveListRow, PlayerInfo, ResultCard, Status};
+pub use play::thinking::{Purpose, Reply, ThinkRequest};
+pub use words::termination_reason;
+
+use crate::app::model::mode::{Mode, NewGameForm, Setup};
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use chesspi_engine::{Color, Move, Position, Square};
+use play::board::Press;
+use saved_games::viewing::Viewing;
+
+/// Runs a change on the controller, carries out its effects and shows the result: the shell
+/// hands one to each screen's wiring, so a screen's callbacks reach the controller without
+/// knowing the shell.
+pub type Dispatch = std::rc::Rc<dyn Fn(Box<dyn FnOnce(&mut Controller)>)>;
+
+/// Something the app shell must do for the controller.
+#[derive(Debug, Clone)]
+pub enum Effect {
+    /// Search on the worker thread; the answer comes back through
+    /// [`Controller::computer_answered`] with the same id.
+    Think(ThinkRequest),
+    /// Stop the search in progress; its answer, if any still arrives, is stale.
+    CancelThinking,
+    /// The game changed (a move, a takeback, a new game, a result), or how it is shown (the
+    /// board turned). The place to save it.
+    GameChanged,
+    /// The user asked for the player's record.
+    ShowStatistics,
+    /// The user asked for the list of saved games.
+    ShowGames,
+    /// Open a saved game: for review, or to play on.
+    OpenSaved { id: String, resume: bool },
+    /// Delete a saved game (confirmed).
+    DeleteSaved { id: String },
+    /// The user stepped a device setting to its next value.
+    ChangeSetting(Setting),
+    /// A game against the computer was started at this level: the next one starts there too.
+    LevelChosen(Level),
+    /// The user confirmed shutting the device down (the game is already saved).
+    Shutdown,
+    /// Send this to the network partner.
+    Lan(LanRequest),
+    /// End the computer's search now and play its best move so far.
+    MoveNow,
+    /// Host, browse, join or stop (finding a partner).
+    Network(NetworkEffect),
+    /// Analyse this game on the analysis worker; reports come back through
+    /// [`Controller::analysis_report`] with the same id.
+    Analyse {
+        id: u64,
+        start: Position,
+        moves: Vec<Move>,
+    },
+    /// Stop the analysis in progress at once.
+    CancelAnalysis,
+    /// Keep a finished analysis with the game: the saved game `saved` (archive id), or the
+    /// game on the board when `None`.
+    StoreAnalysis {
+        saved: Option<String>,
+        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
+    },
+}
+
+/// The state of the game screen.
+pub struct Controller {
+    game: Game,
+    setup: Setup,
+    flipped: bool,
+    selected: Option<Square>,
+    press: Option<Press>,
+    promotion: Option<(Square, Square)>,
+    hint: Option<Move>,
+    /// Ply of the position shown while reviewing a finished game.
+    review: Option<usize>,
+    /// The search in progress and what it is for.
+    thinking: Option<(u64, Purpose)>,
+    next_request: u64,
+    dialog: Option<Dialog>,
+    new_game: Option<NewGameForm>,
+    /// The ply at which a claimable draw was last offered, so it is offered once.
+    claim_offered_at: Option<usize>,
+    /// A one-off message for the status line (e.g. a declined draw offer).
+    note: Option<String>,
+    /// Counts the games started, so saving can tell a new game from a changed one.
+    serial: u64,
+    /// Whether the menu offers to shut the device down (the device build, not a desktop).
+    shutdown_allowed: bool,
+    /// Set while a saved game is reviewed; holds the current game.
+    viewing: Option<Viewing>,
+    settings: SettingsView,
+    /// The partner of a network game.
+    partner: Option<Partner>,
+    /// The level was changed or the sides switched during this game: it is not rated.
+    unrated: bool,
+    /// The game's clocks, for a timed game.
+    clock: Option<crate::app::model::clock::GameClock>,
+    /// Moves on the board when the clocks were last brought up to date.
+    clock_ply: usize,
+    /// Clocks brought back (a restart, Play on) wait for the player's first touch of the
+    /// board before the player's clock runs again.
+    clock_held: bool,
+    /// Whether the computer plays from its opening book (a device setting).
+    book: bool,
+    /// Finding a partner: hosting, browsing, keypad, connecting.
+    lobby: Option<Lobby>,
+    /// The host a code was last typed for (to ask again after a wrong code).
+    last_code_target: Option<KeyPurpose>,
+    /// The position editor, while its screen is open.
+    editor: Option<editor::Editor>,
+    /// The analysis board, while its screen is open.
+    board_analysis: Option<analysis::board::Session>,
+    /// The partner away this long: the game may be adjourned.
+    adjourn_after: std::time::Duration,
+    /// The analysis of the game on the board (running or done).
+    analysis: Option<analysis::Analysing>,
+    /// "Analyse" was chosen for a saved game: analyse it once it is open.
+    analyse_on_open: bool,
+    effects: Vec<Effect>,
+}
+
+impl Controller {
+    /// A new game from the start position.
+    pub fn new(setup: Setup) -> Controller {
+        Controller::with_game(Game::new(), setup)
+    }
+
+    /// A game already under way (a position from FEN, or a restored game).
+    pub fn with_game(game: Game, setup: Setup) -> Controller {
+        let mut c = Controller {
+            game,
+            setup,
+            flipped: setup.bottom_color() == Color::Black,
+            selected: None,
+            press: None,
+            promotion: None,
+            hint: None,
+            review: None,
+            thinking: None,
+            next_request: 1,
+            dialog: None,
+            new_game: None,
+            claim_offered_at: None,
+            note: None,
+            serial: 0,
+            shutdown_allowed: false,
+            viewing: None,
+            settings: SettingsView::default(),
+            partner: None,
+            unrated: false,
+            clock: None,
+            clock_ply: 0,
+            clock_held: false,
+            book: true,
+            lobby: None,
+            last_code_target: None,
+            editor: None,
+            board_analysis: None,
+            adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
+            analysis: None,
+            analyse_on_open: false,
+            effects: Vec::new(),
+        };
+        c.after_change();
+        c
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn setup(&self) -> Setup {
+        self.setup
+    }
+
+    /// Changes whenever another game replaces the current one (see [`Controller::start`]).
+    pub fn game_serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// Whether the game counts for the player's rating.
+    pub fn is_rated(&self) -> bool {
+        !self.unrated
+    }
+
+    /// The restored game was already taken out of the rating.
+    pub fn set_unrated(&mut self) {
+        self.unrated = true;
+    }
+
+    /// Turns the board as it was saved (after a restart).
+    pub fn set_flipped(&mut self, flipped: bool) {
+        self.flipped = flipped;
+    }
+
+    pub fn is_flipped(&self) -> bool {
+        self.flipped
+    }
+
+    pub fn selected(&self) -> Option<Square> {
+        self.selected
+    }
+
+    /// Effects produced since the last call, oldest first.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// The position on the board (the reviewed one while reviewing).
+    pub fn shown_position(&self) -> &Position {
+        match self.review {
+            Some(ply) => &self.game.positions()[ply],
+            None => self.game.position(),
+        }
+    }
+
+    fn shown_last_move(&self) -> Option<Move> {
+        let ply = self.review.unwrap_or(self.game.moves().len());
+        ply.checked_sub(1).map(|i| self.game.moves()[i])
+    }
+
+    /// Whether a person may move now.
+    fn human_to_move(&self) -> bool {
+        !self.game.is_over()
+            && self.review.is_none()
+            && self.setup.is_human(self.game.position().turn())
+    }
+
+    /// After every change of the game: clear the board state, ask the computer if it is its
+    /// turn, offer a claimable draw to a person on move.
+    fn after_change(&mut self) {
+        self.selected = None;
+        self.press = None;
+        self.promotion = None;
+        self.hint = None;
+        self.effects.push(Effect::GameChanged);
+        if self.game.is_over() {
+            self.cancel_thinking();
+            return;
+        }
+        let turn = self.game.position().turn();
+        if self.setup.is_computer(turn) {
+            if self.setup.mode == Mode::Demo && self.game.claimable_draw().is_some() {
+                // The demo would otherwise shuffle on until the automatic draw.
+                if self.game.claim_draw().is_ok() {
+                    self.effects.push(Effect::GameChanged);
+                }
+                return;
+            }
+            if !self.is_computer_thinking() {
+                self.cancel_thinking();
+                self.request(Purpose::Move);
+            }
+        } else if let Some(termination) = self
+            .game
+            .claimable_draw()
+            .filter(|_| self.setup.is_human(turn) && !self.setup.is_partner(!turn))
+        {
+            let ply = self.game.moves().len();
+            if self.claim_offered_at != Some(ply) && self.dialog.is_none() {
+                self.claim_offered_at = Some(ply);
+                self.dialog = Some(Dialog::ClaimDraw(termination));
+            }
+        }
+    }
+
+    /// Replaces the game (a new game, or one restored from disk).
+    pub fn start(&mut self, setup: Setup, game: Game) {
+        self.cancel_thinking();
+        self.drop_analysis();
+        self.viewing = None;
+        self.serial += 1;
+        self.game = game;
+        self.setup = setup;
+        self.flipped = setup.bottom_color() == Color::Black;
+        self.review = None;
+        self.dialog = None;
+        self.new_game = None;
+        self.claim_offered_at = None;
+        self.note = None;
+        self.partner = None;
+        self.lobby = None;
+        self.unrated = false;
+        self.set_clock(None);
+        self.after_change();
+    }
+}

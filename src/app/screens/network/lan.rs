@@ -1,0 +1,418 @@
+//! The shell's side of network games: starts hosting, browsing and joining for the
+//! controller's lobby, sends the player's requests to the network thread, and turns the
+//! network's events into controller calls. The network threads ring the UI thread through
+//! `GameAdapter.network-ready`; nothing here waits on the network.
+
+use crate::tr;
+use std::net::SocketAddr;
+
+use chesspi_engine::game::Game;
+use slint::ComponentHandle;
+
+use crate::app::notices::bar::Board;
+use crate::app::screens::{Controller, HostEntry, LanRequest, NetworkEffect};
+use crate::app::ui::{AppWindow, GameAdapter};
+use crate::config::{LanConfig, PairingCode};
+use crate::lan::discovery::{Browser, Discovery, HostColor};
+use crate::lan::net::{Command, LanEvent, LanHandle, NetOptions};
+use crate::lan::session::{
+    CodeChoice, Event, LanClock, LinkState, SavedGame as SavedLanGame, Session, Timing,
+};
+use crate::storage::LanLink;
+use chesspi_engine::Color;
+
+/// Network games of one app: at most one game (hosted or joined) and one browser at a time.
+pub struct Network {
+    config: LanConfig,
+    name: String,
+    window: slint::Weak<AppWindow>,
+    lan: Option<LanHandle>,
+    discovery: Option<Discovery>,
+    browser: Option<Browser>,
+    /// Our advert while hosting.
+    advert: Option<String>,
+    /// The host we joined (`None` while hosting): saved with the game to reconnect.
+    joined: Option<String>,
+    /// While hosting: the addresses a guest may type (where discovery does not reach).
+    typed_addresses: Vec<String>,
+}
+
+impl Network {
+    /// How long the partner must be away before the game may be adjourned.
+    pub fn adjourn_after(&self) -> std::time::Duration {
+        self.config.adjourn_after
+    }
+
+    pub fn new(config: LanConfig, window: &AppWindow) -> Network {
+        let name = config.display_name();
+        Network {
+            config,
+            name,
+            window: window.as_weak(),
+            lan: None,
+            discovery: None,
+            browser: None,
+            advert: None,
+            joined: None,
+            typed_addresses: Vec::new(),
+        }
+    }
+
+    /// The addresses a hosted game listens on (tests connect to them).
+    pub fn local_addrs(&self) -> Vec<SocketAddr> {
+        self.lan
+            .as_ref()
+            .map(|l| l.local_addrs().to_vec())
+            .unwrap_or_default()
+    }
+
+    fn wake(&self) -> impl Fn() + Send + Sync + 'static {
+        let window = self.window.clone();
+        move || {
+            let _ = window.upgrade_in_event_loop(|w| {
+                w.global::<GameAdapter>().invoke_network_ready();
+            });
+        }
+    }
+
+    fn discovery(&mut self) -> Option<&Discovery> {
+        if !self.config.discovery {
+            return None;
+        }
+        if self.discovery.is_none() {
+            match Discovery::start(&self.config.interfaces) {
+                Ok(d) => self.discovery = Some(d),
+                Err(e) => log::warn!("{e}; hosts must be joined by address"),
+            }
+        }
+        self.discovery.as_ref()
+    }
+
+    /// Carries out a lobby effect.
+    pub fn lobby(&mut self, effect: NetworkEffect, c: &mut Controller, notices: &Board) {
+        match effect {
+            NetworkEffect::Host { local, clock } => self.host(local, clock, c, notices),
+            NetworkEffect::Browse => self.browse(c),
+            NetworkEffect::Join { target, code, .. } => {
+                self.stop();
+                let session = Session::guest(&self.name, &code, Timing::default());
+                match LanHandle::join(session, &target, NetOptions::default(), self.wake()) {
+                    Ok(handle) => {
+                        self.lan = Some(handle);
+                        self.joined = Some(target);
+                    }
+                    Err(e) => c.lobby_refused(None, &e.to_string()),
+                }
+            }
+            NetworkEffect::Cancel => self.stop(),
+            NetworkEffect::Adjourn => {
+                log::info!("network game adjourned; it waits in Saved games");
+                self.stop();
+            }
+        }
+    }
+
+    fn host(
+        &mut self,
+        local: Color,
+        clock: Option<crate::app::model::clock::TimeControl>,
+        c: &mut Controller,
+        notices: &Board,
+    ) {
+        self.stop();
+        let code = match &self.config.code {
+            PairingCode::Random => CodeChoice::Random,
+            PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
+        };
+        let session = Session::host(&self.name, code, local, Game::new(), Timing::default())
+            .with_clock(clock.map(|tc| LanClock::new(tc.base, tc.increment)));
+        let code = session.code().to_string();
+        let listen = self.config.listen_addrs();
+        match LanHandle::host(session, &listen, NetOptions::default(), self.wake()) {
+            Ok(handle) => {
+                log::info!("hosting a network game on {:?}", handle.local_addrs());
+                self.typed_addresses = typed_addresses(handle.local_addrs(), self.config.port);
+                self.lan = Some(handle);
+                c.lobby_hosting(&self.name.clone(), &code, &self.typed_addresses);
+                let colour = match local {
+                    Color::White => HostColor::White,
+                    Color::Black => HostColor::Black,
+                };
+                let (name, port) = (self.name.clone(), self.config.port);
+                if let Some(d) = self.discovery() {
+                    match d.advertise(&name, colour, port) {
+                        Ok(instance) => self.advert = Some(instance),
+                        Err(e) => log::warn!("{e}; guests must type this device's address"),
+                    }
+                }
+            }
+            Err(e) => {
+                log::error!("cannot host a network game: {e}");
+                notices.raise(
+                    crate::app::notices::Topic::Error,
+                    tr!("Cannot offer a network game: {}", e),
+                );
+                c.lobby_cancel();
+            }
+        }
+    }
+
+    fn browse(&mut self, c: &mut Controller) {
+        if self.browser.is_some() {
+            return;
+        }
+        let window = self.window.clone();
+        let ring = move || {
+            let _ = window.upgrade_in_event_loop(|w| {
+                w.global::<GameAdapter>().invoke_network_ready();
+            });
+        };
+        let browser = self.discovery().map(|d| d.browse(ring));
+        match browser {
+            Some(Ok(b)) => self.browser = Some(b),
+            Some(Err(e)) => log::warn!("{e}; hosts must be joined by address"),
+            None => {}
+        }
+        c.lobby_hosts(Vec::new());
+    }
+
+    /// Reconnects the network game restored after a restart: hosts it again, or joins its
+    /// host again, resuming from the saved position.
+    pub fn resume(
+        &mut self,
+        peer: &str,
+        local: Color,
+        game: Game,
+        link: LanLink,
+        clock: Option<LanClock>,
+    ) {
+        self.stop();
+        let saved = SavedLanGame {
+            game_id: link.game_id.clone(),
+            game,
+            local,
+            partner: peer.to_string(),
+        };
+        let started = match &link.host {
+            None => {
+                let code = match &self.config.code {
+                    PairingCode::Random => CodeChoice::Random,
+                    PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
+                };
+                let session = Session::restore_host(&self.name, code, saved, Timing::default())
+                    .with_clock(clock);
+                let listen = self.config.listen_addrs();
+                LanHandle::host(session, &listen, NetOptions::default(), self.wake())
+            }
+            Some(target) => {
+                let session =
+                    Session::restore_guest(&self.name, saved, Timing::default()).with_clock(clock);
+                LanHandle::join(session, target, NetOptions::default(), self.wake())
+            }
+        };
+        match started {
+            Ok(handle) => {
+                log::info!("reconnecting the network game {} with {peer}", link.game_id);
+                self.lan = Some(handle);
+                self.joined = link.host;
+            }
+            Err(e) => log::error!("cannot reconnect the network game: {e}"),
+        }
+    }
+
+    /// Stops hosting, joining and browsing (without a goodbye: a game in progress can be
+    /// picked up again by the partner).
+    fn stop(&mut self) {
+        self.browser = None;
+        if let (Some(instance), Some(d)) = (self.advert.take(), &self.discovery) {
+            d.withdraw(&instance);
+        }
+        self.lan = None;
+        self.joined = None;
+    }
+
+    /// The player leaves the network game for good (a new game): say goodbye.
+    pub fn leave(&mut self) {
+        if let Some(lan) = &self.lan {
+            lan.leave();
+        }
+        self.stop();
+    }
+
+    /// Whether a network game or lobby is running.
+    pub fn is_active(&self) -> bool {
+        self.lan.is_some() || self.browser.is_some()
+    }
+
+    /// Sends the player's request to the partner.
+    /// `left` is the player's time left after the move just made (timed games).
+    pub fn request(&self, request: LanRequest, left: Option<std::time::Duration>) {
+        let Some(lan) = &self.lan else {
+            log::warn!("no network game for {request:?}");
+            return;
+        };
+        lan.send(match request {
+            LanRequest::Play(mv) => match left {
+                Some(left) => Command::PlayTimed { mv, left },
+                None => Command::Play(mv),
+            },
+            LanRequest::Flag => Command::Flag,
+            LanRequest::Offer(what) => Command::Offer(what),
+            LanRequest::Answer { accept } => Command::Answer { accept },
+            LanRequest::Resign => Command::Resign,
+        });
+    }
+
+    /// Takes what the network threads reported.
+    pub fn receive(&mut self, c: &mut Controller, notices: &Board) {
+        if let Some(b) = &self.browser {
+            c.lobby_hosts(b.hosts().into_iter().filter_map(host_entry).collect());
+        }
+        let events = self.lan.as_ref().map(LanHandle::drain).unwrap_or_default();
+        for event in events {
+            self.event(event, c, notices);
+        }
+    }
+
+    fn event(&mut self, event: LanEvent, c: &mut Controller, notices: &Board) {
+        match event {
+            LanEvent::Session(e) => self.session_event(e, c, notices),
+            LanEvent::Refused(command, why) => {
+                log::warn!("network: {command:?} refused: {why}");
+                notices.raise(
+                    crate::app::notices::Topic::Error,
+                    tr!("Not sent to your partner: {}.", why),
+                );
+            }
+            LanEvent::Unreachable(text) => c.lobby_refused(None, &text),
+        }
+    }
+
+    fn session_event(&mut self, e: Event, c: &mut Controller, notices: &Board) {
+        match e {
+            Event::Link(state) => {
+                c.network_link(state);
+                // The clocks stop with the link; a later welcome (host) carries them.
+                if state != LinkState::Connected
+                    && let (Some(lan), Some((white, black, _))) =
+                        (&self.lan, c.clock_times(std::time::Instant::now()))
+                {
+                    lan.send(Command::ClockTimes { white, black });
+                }
+            }
+            Event::Clock(clock) => c.network_clock(clock),
+            Event::Paired {
+                partner,
+                local,
+                game,
+                game_id,
+                clock,
+            } => {
+                self.browser = None;
+                if let (Some(instance), Some(d)) = (self.advert.take(), &self.discovery) {
+                    d.withdraw(&instance);
+                }
+                log::info!("network game {game_id} with {partner}, playing {local:?}");
+                let resume = LanLink {
+                    game_id,
+                    host: self.joined.clone(),
+                };
+                c.network_paired(&partner, local, game, resume, clock);
+            }
+            Event::Resynced { game } => c.network_resynced(game),
+            Event::PartnerMoved { ply, mv, clock } => c.partner_moved(ply, mv, clock),
+            Event::Acked { .. } => {}
+            Event::OffersCleared => c.network_offers_cleared(),
+            Event::MoveRejected { ply, text, .. } => {
+                log::warn!("the partner refused our move {ply}: {text}");
+                c.network_taken_back(ply);
+            }
+            Event::OfferReceived(what) => c.partner_offered(what),
+            Event::OfferAnswered { what, accept } => c.partner_answered(what, accept),
+            Event::TakenBack { ply } => c.network_taken_back(ply),
+            Event::GameOver(outcome) => c.network_game_over(outcome),
+            Event::PartnerLeft => c.partner_left(),
+            Event::Refused { code, text } => {
+                self.stop();
+                c.lobby_refused(Some(code), &text);
+            }
+            Event::WrongCode { attempts } => {
+                notices.inform(tr!("A wrong pairing code was tried ({})", attempts));
+            }
+            Event::CodeChanged(code) => {
+                let name = self.name.clone();
+                c.lobby_hosting(&name, &code, &self.typed_addresses);
+                notices.inform(tr!("Too many wrong codes: here is a new one"));
+            }
+            Event::PeerError { code, text } => {
+                log::warn!("the partner reported {code:?}: {text}");
+            }
+        }
+    }
+}
+
+fn host_entry(h: crate::lan::discovery::FoundHost) -> Option<HostEntry> {
+    let addr = h.socket_addrs().into_iter().next()?;
+    Some(HostEntry {
+        name: h.name,
+        host_colour: match h.color {
+            Some(HostColor::White) => Some(Color::White),
+            Some(HostColor::Black) => Some(Color::Black),
+            _ => None,
+        },
+        target: addr.to_string(),
+    })
+}
+
+/// What a guest types to reach this host: its network addresses (IPv4 first, no loopback or
+/// link-local ones), with the port when it is not the protocol's default. At most two.
+fn typed_addresses(listening: &[SocketAddr], port: u16) -> Vec<String> {
+    let mut ips: Vec<std::net::IpAddr> = Vec::new();
+    for addr in listening {
+        if addr.ip().is_unspecified() {
+            // Listening everywhere: the interfaces' own addresses.
+            if let Ok(interfaces) = if_addrs::get_if_addrs() {
+                ips.extend(interfaces.iter().map(if_addrs::Interface::ip));
+            }
+        } else {
+            ips.push(addr.ip());
+        }
+    }
+    let usable = |ip: &std::net::IpAddr| match ip {
+        std::net::IpAddr::V4(v4) => !v4.is_loopback() && !v4.is_link_local(),
+        std::net::IpAddr::V6(v6) => !v6.is_loopback() && !v6.is_unicast_link_local(),
+    };
+    let mut ips: Vec<_> = ips.into_iter().filter(usable).collect();
+    ips.sort_by_key(|ip| (ip.is_ipv6(), *ip));
+    ips.dedup();
+    ips.into_iter()
+        .take(2)
+        .map(|ip| {
+            let shown = SocketAddr::new(ip, port);
+            if port == crate::config::DEFAULT_LAN_PORT {
+                ip.to_string()
+            } else {
+                shown.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typed_addresses;
+
+    #[test]
+    fn addresses_to_type_leave_out_loopback_and_the_default_port() {
+        let addr = |s: &str| s.parse().expect("address");
+        assert!(typed_addresses(&[addr("127.0.0.1:7531")], 7531).is_empty());
+        assert_eq!(
+            typed_addresses(&[addr("10.0.0.5:7531")], 7531),
+            ["10.0.0.5"]
+        );
+        assert_eq!(
+            typed_addresses(&[addr("[fe80::1]:7000"), addr("192.168.1.20:7000")], 7000),
+            ["192.168.1.20:7000"]
+        );
+    }
+}

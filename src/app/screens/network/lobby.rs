@@ -1,0 +1,459 @@
+//! Finding a partner for a network game: hosting (this device's name and pairing code,
+//! waiting), browsing the ChessPIs that host nearby, typing a code or an address on the
+//! keypad, connecting. The network work itself is the shell's ([`Effect::Network`]); this
+//! room holds what the screen shows and what a tap means.
+
+use crate::app::screens::dialogs::{DialogOption, DialogView};
+use crate::app::screens::{Controller, Effect};
+use crate::lan::codec::ErrorCode;
+use crate::tr;
+use chesspi_engine::Color;
+
+/// What the shell must do for the lobby.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkEffect {
+    /// Offer a game, this device playing `local`, with clocks when `clock` is set.
+    Host {
+        local: Color,
+        clock: Option<crate::app::model::clock::TimeControl>,
+    },
+    /// Look for hosts nearby (their list comes back through [`Controller::lobby_hosts`]).
+    Browse,
+    /// Join the host at `target` (`HOST:PORT`) with its pairing code.
+    Join {
+        target: String,
+        name: String,
+        code: String,
+    },
+    /// Stop hosting, browsing or joining.
+    Cancel,
+    /// Stop the network game without a goodbye: it was adjourned and can be played on later.
+    Adjourn,
+}
+
+/// A ChessPI hosting a game nearby.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostEntry {
+    pub name: String,
+    /// The colour the host takes, if it said.
+    pub host_colour: Option<Color>,
+    /// `HOST:PORT` to connect to.
+    pub target: String,
+}
+
+/// What the keypad is typing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyPurpose {
+    /// The pairing code of this host.
+    Code { name: String, target: String },
+    /// An address (`192.168.1.20` or `192.168.1.20:7531`), then its code.
+    Address,
+}
+
+/// The keypad as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeypadView {
+    pub title: String,
+    pub text: String,
+    pub message: String,
+    pub alert: bool,
+    pub address: bool,
+    pub can_submit: bool,
+}
+
+/// The steps of finding a partner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lobby {
+    Hosting {
+        name: String,
+        code: String,
+        /// This device's addresses, for a guest that cannot find it on the network.
+        addresses: Vec<String>,
+    },
+    Browsing {
+        hosts: Vec<HostEntry>,
+    },
+    Keypad {
+        purpose: KeyPurpose,
+        text: String,
+        message: String,
+        alert: bool,
+    },
+    Connecting {
+        name: String,
+        message: String,
+    },
+}
+
+/// Pairing codes have four digits.
+const CODE_LEN: usize = 4;
+/// Longest address typed: `255.255.255.255:65535`.
+const ADDRESS_LEN: usize = 21;
+
+impl Controller {
+    /// The lobby step on screen, if any.
+    pub fn lobby(&self) -> Option<&Lobby> {
+        self.lobby.as_ref()
+    }
+
+    fn network(&mut self, effect: NetworkEffect) {
+        self.effects.push(Effect::Network(effect));
+    }
+
+    /// Starts hosting or browsing, from the New game form.
+    pub(in crate::app::screens) fn open_lobby(
+        &mut self,
+        host: Option<Color>,
+        clock: Option<crate::app::model::clock::TimeControl>,
+    ) {
+        self.dialog = None;
+        match host {
+            Some(local) => {
+                self.lobby = Some(Lobby::Hosting {
+                    name: String::new(),
+                    code: String::new(),
+                    addresses: Vec::new(),
+                });
+                self.network(NetworkEffect::Host { local, clock });
+            }
+            None => {
+                self.lobby = Some(Lobby::Browsing { hosts: Vec::new() });
+                self.network(NetworkEffect::Browse);
+            }
+        }
+    }
+
+    /// Hosts a network game at once (the command line's `--lan-host`).
+    pub fn host_network(&mut self, local: Color) {
+        self.new_game = None;
+        self.open_lobby(Some(local), None);
+    }
+
+    /// Joins the host at `target` at once (`--lan-join`): with its code, or asking for it.
+    pub fn join_network(&mut self, target: &str, code: Option<&str>) {
+        self.new_game = None;
+        self.dialog = None;
+        let purpose = KeyPurpose::Code {
+            name: target.to_string(),
+            target: target.to_string(),
+        };
+        match code {
+            Some(code) => {
+                self.lobby = Some(Lobby::Keypad {
+                    purpose,
+                    text: code.to_string(),
+                    message: String::new(),
+                    alert: false,
+                });
+                self.keypad_submit();
+            }
+            None => self.keypad(purpose),
+        }
+    }
+
+    /// The shell is hosting: this device's name, the code a guest must give, and the
+    /// addresses it may type where it does not find this device in its list.
+    pub fn lobby_hosting(&mut self, name: &str, code: &str, addresses: &[String]) {
+        if let Some(Lobby::Hosting { .. }) = self.lobby {
+            self.lobby = Some(Lobby::Hosting {
+                name: name.to_string(),
+                code: code.to_string(),
+                addresses: addresses.to_vec(),
+            });
+        }
+    }
+
+    /// The hosts found nearby, as they come and go.
+    pub fn lobby_hosts(&mut self, found: Vec<HostEntry>) {
+        if let Some(Lobby::Browsing { hosts }) = self.lobby.as_mut() {
+            *hosts = found;
+        }
+    }
+
+    /// The host refused us, or could not be reached (`code` is `None`).
+    pub fn lobby_refused(&mut self, code: Option<ErrorCode>, text: &str) {
+        let Some(Lobby::Connecting { name, .. }) = self.lobby.clone() else {
+            return;
+        };
+        match code {
+            Some(ErrorCode::BadCode) => {
+                // Back to the keypad for the same host: try again.
+                if let Some(KeyPurpose::Code { target, .. }) = self.last_code_target.clone() {
+                    self.lobby = Some(Lobby::Keypad {
+                        purpose: KeyPurpose::Code { name, target },
+                        text: String::new(),
+                        message: tr!("Wrong code — try again"),
+                        alert: true,
+                    });
+                }
+            }
+            Some(ErrorCode::Busy) => self.lobby_failed(&tr!("{} is already playing.", name)),
+            Some(ErrorCode::Closed) => {
+                self.lobby_failed(&tr!("{} takes no partner for this game any more.", name));
+            }
+            Some(ErrorCode::Version) => {
+                self.lobby_failed(&tr!("{} runs another version of ChessPI.", name));
+            }
+            Some(_) => self.lobby_failed(&tr!("{} refused: {}", name, text)),
+            None => {
+                self.lobby = Some(Lobby::Connecting {
+                    name,
+                    message: tr!("Not reachable yet ({}); trying again…", text),
+                });
+            }
+        }
+    }
+
+    /// Leaves the lobby (the shell could not start what it asked for).
+    pub fn lobby_cancel(&mut self) {
+        self.lobby = None;
+    }
+
+    fn lobby_failed(&mut self, message: &str) {
+        self.lobby = None;
+        self.network(NetworkEffect::Cancel);
+        self.show_info(&tr!("No network game"), message);
+    }
+
+    /// A choice in a lobby dialog.
+    pub(in crate::app::screens) fn lobby_option(&mut self, id: &str) {
+        let Some(lobby) = self.lobby.clone() else {
+            return;
+        };
+        match (lobby, id) {
+            (Lobby::Browsing { hosts }, id) if id.starts_with("host:") => {
+                let chosen = id[5..].parse::<usize>().ok().and_then(|i| hosts.get(i));
+                if let Some(h) = chosen {
+                    self.keypad(KeyPurpose::Code {
+                        name: h.name.clone(),
+                        target: h.target.clone(),
+                    });
+                }
+            }
+            (Lobby::Browsing { .. }, "address") => self.keypad(KeyPurpose::Address),
+            (_, "cancel") => {
+                self.lobby = None;
+                self.network(NetworkEffect::Cancel);
+            }
+            _ => {}
+        }
+    }
+
+    fn keypad(&mut self, purpose: KeyPurpose) {
+        let message = match &purpose {
+            KeyPurpose::Code { .. } => tr!("The code is shown on the other ChessPI"),
+            KeyPurpose::Address => tr!("Address of the other ChessPI, e.g. 192.168.1.20"),
+        };
+        self.lobby = Some(Lobby::Keypad {
+            purpose,
+            text: String::new(),
+            message,
+            alert: false,
+        });
+    }
+
+    /// A key of the keypad: a digit, "." or ":", or "⌫".
+    pub fn keypad_key(&mut self, key: &str) {
+        let Some(Lobby::Keypad {
+            purpose,
+            text,
+            alert,
+            ..
+        }) = self.lobby.as_mut()
+        else {
+            return;
+        };
+        let address = *purpose == KeyPurpose::Address;
+        let limit = if address { ADDRESS_LEN } else { CODE_LEN };
+        match key {
+            "⌫" => {
+                text.pop();
+            }
+            "." | ":" if address && text.len() < limit => text.push_str(key),
+            k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && text.len() < limit => {
+                text.push_str(k);
+            }
+            _ => return,
+        }
+        *alert = false;
+    }
+
+    /// OK on the keypad.
+    pub fn keypad_submit(&mut self) {
+        let Some(Lobby::Keypad { purpose, text, .. }) = self.lobby.clone() else {
+            return;
+        };
+        match purpose {
+            KeyPurpose::Code { name, target } if text.len() == CODE_LEN => {
+                self.last_code_target = Some(KeyPurpose::Code {
+                    name: name.clone(),
+                    target: target.clone(),
+                });
+                self.lobby = Some(Lobby::Connecting {
+                    name: name.clone(),
+                    message: tr!("Connecting to {}…", name),
+                });
+                self.network(NetworkEffect::Join {
+                    target,
+                    name,
+                    code: text,
+                });
+            }
+            KeyPurpose::Address => match address_target(&text) {
+                Some(target) => self.keypad(KeyPurpose::Code {
+                    name: text.clone(),
+                    target,
+                }),
+                None => {
+                    if let Some(Lobby::Keypad { message, alert, .. }) = self.lobby.as_mut() {
+                        *message = tr!("That is not an address like 192.168.1.20");
+                        *alert = true;
+                    }
+                }
+            },
+            KeyPurpose::Code { .. } => {}
+        }
+    }
+
+    /// Cancel on the keypad: back to the list of hosts.
+    pub fn keypad_cancel(&mut self) {
+        if let Some(Lobby::Keypad { .. }) = self.lobby {
+            self.lobby = Some(Lobby::Browsing { hosts: Vec::new() });
+            self.network(NetworkEffect::Browse);
+        }
+    }
+
+    /// The keypad as the screen shows it.
+    pub fn keypad_view(&self) -> Option<KeypadView> {
+        let Some(Lobby::Keypad {
+            purpose,
+            text,
+            message,
+            alert,
+        }) = &self.lobby
+        else {
+            return None;
+        };
+        let (title, address, can_submit) = match purpose {
+            KeyPurpose::Code { name, .. } => {
+                (tr!("Code for {}", name), false, text.len() == CODE_LEN)
+            }
+            KeyPurpose::Address => (
+                tr!("Address of the other ChessPI"),
+                true,
+                address_target(text).is_some(),
+            ),
+        };
+        Some(KeypadView {
+            title,
+            text: text.clone(),
+            message: message.clone(),
+            alert: *alert,
+            address,
+            can_submit,
+        })
+    }
+
+    /// The lobby's dialog (all but the keypad).
+    pub(in crate::app::screens) fn lobby_view(&self) -> Option<DialogView> {
+        let opt = |id: String, label: String, primary: bool| DialogOption {
+            id,
+            label,
+            primary,
+            danger: false,
+        };
+        let cancel = || opt("cancel".into(), tr!("Cancel"), false);
+        let (title, message, options) = match self.lobby.as_ref()? {
+            // The code in the title's big letters: it is read from across the table.
+            Lobby::Hosting { name, code, .. } if code.is_empty() => (
+                tr!("Waiting for a partner…"),
+                tr!("Opening the game on the network as {}…", name),
+                vec![cancel()],
+            ),
+            Lobby::Hosting {
+                name,
+                code,
+                addresses,
+            } => {
+                let mut message = tr!(
+                    "Waiting for a partner… On the other ChessPI: New game, Network, Join a \
+                     game, then {}, then this code.",
+                    name
+                );
+                if !addresses.is_empty() {
+                    message.push('\n');
+                    message.push_str(&tr!(
+                        "Not in its list? Enter address: {}",
+                        addresses.join(", ")
+                    ));
+                }
+                (tr!("Pairing code {}", code), message, vec![cancel()])
+            }
+            Lobby::Browsing { hosts } => {
+                let mut options: Vec<DialogOption> = hosts
+                    .iter()
+                    .enumerate()
+                    .take(4)
+                    .map(|(i, h)| opt(format!("host:{i}"), host_label(h), true))
+                    .collect();
+                options.push(opt("address".into(), tr!("Enter address"), false));
+                options.push(cancel());
+                let message = if hosts.is_empty() {
+                    tr!("Looking for ChessPIs hosting a game on this network…")
+                } else {
+                    tr!("Tap a ChessPI to join its game.")
+                };
+                (tr!("Join a game"), message, options)
+            }
+            Lobby::Connecting { name, message } => {
+                (tr!("Joining {}", name), message.clone(), vec![cancel()])
+            }
+            Lobby::Keypad { .. } => return None,
+        };
+        Some(DialogView {
+            title,
+            message,
+            options,
+        })
+    }
+}
+
+fn host_label(h: &HostEntry) -> String {
+    match h.host_colour {
+        Some(Color::White) => tr!("{} (plays White)", h.name),
+        Some(Color::Black) => tr!("{} (plays Black)", h.name),
+        None => h.name.clone(),
+    }
+}
+
+/// `HOST:PORT` from a typed address; the default port when none is given.
+pub fn address_target(text: &str) -> Option<String> {
+    let (host, port) = match text.split_once(':') {
+        Some((h, p)) => (h, p.parse::<u16>().ok().filter(|&p| p > 0)?),
+        None => (text, crate::lan::net::DEFAULT_PORT),
+    };
+    let ip: std::net::Ipv4Addr = host.parse().ok()?;
+    Some(format!("{ip}:{port}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_addresses() {
+        assert_eq!(
+            address_target("192.168.1.20").as_deref(),
+            Some("192.168.1.20:7531")
+        );
+        assert_eq!(
+            address_target("10.0.0.1:9000").as_deref(),
+            Some("10.0.0.1:9000")
+        );
+        assert_eq!(address_target("10.0.0"), None);
+        assert_eq!(address_target("10.0.0.1:"), None);
+        assert_eq!(address_target("10.0.0.1:0"), None);
+        assert_eq!(address_target("300.0.0.1"), None);
+        assert_eq!(address_target(""), None);
+    }
+}

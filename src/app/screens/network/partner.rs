@@ -1,0 +1,347 @@
+//! The network partner as a source of moves, beside the computer: its moves, offers and
+//! answers arrive from the network thread ([`crate::lan`]); the player's moves, offers and
+//! answers leave as [`Effect::Lan`]. The network session checks everything a peer sends, so
+//! what reaches here is already agreed; the controller still plays a move only in turn.
+
+use crate::app::model::mode::{Mode, Setup};
+use crate::app::screens::{Controller, Dialog, Effect};
+use crate::lan::codec::OfferKind;
+use crate::lan::session::LinkState;
+use crate::storage::LanLink;
+use crate::tr;
+use chesspi_engine::game::{Game, Outcome};
+use chesspi_engine::{Color, Move};
+use std::time::Instant;
+
+/// What the player asks of the network game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LanRequest {
+    Play(Move),
+    Offer(OfferKind),
+    Answer {
+        accept: bool,
+    },
+    Resign,
+    /// Our time ran out (timed games).
+    Flag,
+}
+
+/// The partner of a network game, as this screen knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partner {
+    pub name: String,
+    pub link: LinkState,
+    /// Our offer waiting for the partner's answer.
+    pub our_offer: Option<OfferKind>,
+    /// How to find the partner again after a restart (saved with the game).
+    pub resume: LanLink,
+    /// Since when the partner is not connected (`None` while connected).
+    pub away_since: Option<Instant>,
+    /// The partner has been away long enough: the player may adjourn the game.
+    pub may_adjourn: bool,
+}
+
+impl Controller {
+    /// The partner of the network game on the board.
+    pub fn partner(&self) -> Option<&Partner> {
+        match self.setup.mode {
+            Mode::Network { .. } => self.partner.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The partner's name as texts show it: up to 32 characters may come over the network, a
+    /// status line has room for about 14 beside its words.
+    pub(in crate::app::screens) fn partner_name(&self) -> String {
+        const SHOWN: usize = 14;
+        let Some(p) = self.partner.as_ref() else {
+            return tr!("Partner");
+        };
+        if p.name.chars().count() <= SHOWN {
+            return p.name.clone();
+        }
+        let mut short: String = p.name.chars().take(SHOWN - 1).collect();
+        short.push('…');
+        short
+    }
+
+    pub(in crate::app::screens) fn lan(&mut self, request: LanRequest) {
+        self.effects.push(Effect::Lan(request));
+    }
+
+    /// A partner was found: the game the two devices agreed on, this device playing `local`.
+    pub fn network_paired(
+        &mut self,
+        partner: &str,
+        local: Color,
+        game: Game,
+        resume: LanLink,
+        clock: Option<crate::lan::session::LanClock>,
+    ) {
+        let setup = Setup {
+            mode: Mode::Network { local },
+            level: self.setup.level,
+        };
+        let same_game = self
+            .partner
+            .as_ref()
+            .is_some_and(|p| p.resume.game_id == resume.game_id);
+        if same_game && self.setup == setup {
+            // The same game again (a reconnect that paired anew): keep the board as it is.
+            self.network_resynced(game);
+        } else {
+            self.start(setup, game);
+        }
+        self.partner = Some(Partner {
+            name: partner.to_string(),
+            link: LinkState::Connected,
+            our_offer: None,
+            resume,
+            away_since: None,
+            may_adjourn: false,
+        });
+        // The host's clocks (a new game starts untimed without them).
+        if !same_game || clock.is_some() {
+            self.network_clock(clock);
+        }
+    }
+
+    /// The game on the board was restored after a restart: its partner will be reconnected.
+    pub fn network_restored(&mut self, partner: &str, resume: LanLink) {
+        if let Mode::Network { .. } = self.setup.mode {
+            self.partner = Some(Partner {
+                name: partner.to_string(),
+                link: LinkState::Lost,
+                our_offer: None,
+                resume,
+                away_since: Some(Instant::now()),
+                may_adjourn: false,
+            });
+        }
+    }
+
+    /// The connection changed.
+    pub fn network_link(&mut self, link: LinkState) {
+        if let Some(p) = self.partner.as_mut() {
+            p.link = link;
+            if link == LinkState::Connected {
+                p.away_since = None;
+                p.may_adjourn = false;
+                if self.dialog == Some(Dialog::Adjourn) {
+                    self.dialog = None;
+                }
+            } else if p.away_since.is_none() {
+                p.away_since = Some(Instant::now());
+            }
+            if link != LinkState::Connected {
+                // What the status line said of the partner ("declines the draw", ...) is
+                // older news than the lost link.
+                self.note = None;
+            }
+        }
+        if link != LinkState::Connected {
+            // Offers do not survive a lost link (the session drops them too).
+            self.drop_our_offer();
+            if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
+                self.dialog = None;
+            }
+        }
+    }
+
+    /// Our offer is void: its "waiting for" note goes with it.
+    fn drop_our_offer(&mut self) {
+        if self
+            .partner
+            .as_mut()
+            .and_then(|p| p.our_offer.take())
+            .is_some()
+        {
+            self.note = None;
+        }
+    }
+
+    /// Offers on both sides were dropped with the link: an open offer dialog closes.
+    pub fn network_offers_cleared(&mut self) {
+        self.drop_our_offer();
+        if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
+            self.dialog = None;
+        }
+    }
+
+    /// The partner played `mv` as half-move `ply`.
+    /// `clock` is the partner's time left after it, as its device reports it (advice).
+    pub fn partner_moved(&mut self, ply: u32, mv: Move, clock: Option<std::time::Duration>) {
+        let mover = self.game.position().turn();
+        let in_turn = self.setup.is_partner(mover);
+        if usize::try_from(ply).ok() != Some(self.game.moves().len()) || !in_turn {
+            log::warn!("partner move {mv} at ply {ply} does not fit the game; ignored");
+            return;
+        }
+        if self.game.play(mv).is_ok() {
+            self.note = None;
+            self.partner_clock(mover, clock, Instant::now());
+            self.after_change();
+        }
+    }
+
+    /// The game as both devices now agree on it (after a reconnect or a refused move).
+    pub fn network_resynced(&mut self, game: Game) {
+        if self.game.moves() != game.moves() || self.game.outcome() != game.outcome() {
+            self.game = game;
+            self.review = None;
+            self.after_change();
+        }
+    }
+
+    /// An accepted takeback cut the game to `ply` half-moves.
+    pub fn network_taken_back(&mut self, ply: u32) {
+        let Ok(ply) = usize::try_from(ply) else {
+            return;
+        };
+        while self.game.moves().len() > ply && self.game.undo().is_some() {}
+        if let Some(p) = self.partner.as_mut() {
+            p.our_offer = None;
+        }
+        self.note = Some(tr!("The move was taken back"));
+        self.review = None;
+        self.after_change();
+    }
+
+    /// The network game ended (resignation, agreed draw, or a result the host reported).
+    pub fn network_game_over(&mut self, outcome: Outcome) {
+        if self.game.outcome() == Some(outcome) {
+            return;
+        }
+        if self.game.set_outcome(outcome).is_ok() {
+            self.after_change();
+        }
+    }
+
+    /// The partner asks for a draw or a takeback.
+    pub fn partner_offered(&mut self, what: OfferKind) {
+        self.new_game = None;
+        self.promotion = None;
+        self.dialog = Some(Dialog::PartnerOffer(what));
+    }
+
+    /// The partner answered our offer.
+    pub fn partner_answered(&mut self, what: OfferKind, accept: bool) {
+        if let Some(p) = self.partner.as_mut() {
+            p.our_offer = None;
+        }
+        let name = self.partner_name().to_string();
+        self.note = Some(match (what, accept) {
+            (OfferKind::Draw, true) => tr!("{} accepts the draw", name),
+            (OfferKind::Draw, false) => tr!("{} declines the draw — play on", name),
+            (OfferKind::Takeback, true) => tr!("{} agrees to the takeback", name),
+            (OfferKind::Takeback, false) => tr!("{} declines the takeback — play on", name),
+        });
+    }
+
+    /// The partner said goodbye.
+    pub fn partner_left(&mut self) {
+        if let Some(p) = self.partner.as_mut() {
+            p.link = LinkState::Closed;
+        }
+        if !self.game.is_over() {
+            let name = self.partner_name().to_string();
+            self.note = Some(tr!("{} left the game", name));
+        }
+    }
+
+    /// Sets how long the partner must be away before the game may be adjourned (config
+    /// `lan.adjourn_after_seconds`).
+    pub fn set_adjourn_after(&mut self, after: std::time::Duration) {
+        self.adjourn_after = after;
+    }
+
+    /// When the player may adjourn the game on the board, if the partner is away and it is
+    /// not yet allowed (the shell wakes [`Controller::partner_away_check`] then).
+    pub fn adjourn_due(&self) -> Option<Instant> {
+        let p = self.partner()?;
+        if p.may_adjourn || self.game.is_over() {
+            return None;
+        }
+        Some(p.away_since? + self.adjourn_after)
+    }
+
+    /// The partner has been away long enough: offer to adjourn (once; the menu keeps it).
+    pub fn partner_away_check(&mut self, now: Instant) {
+        if self.adjourn_due().is_none_or(|due| due > now) {
+            return;
+        }
+        if let Some(p) = self.partner.as_mut() {
+            p.may_adjourn = true;
+        }
+        let busy = self.dialog.is_some()
+            || self.new_game.is_some()
+            || self.promotion.is_some()
+            || self.viewing.is_some();
+        if !busy {
+            self.dialog = Some(Dialog::Adjourn);
+        }
+    }
+
+    /// Whether the game on the board may be adjourned now.
+    pub(in crate::app::screens) fn can_adjourn(&self) -> bool {
+        self.partner().is_some_and(|p| p.may_adjourn) && !self.game.is_over()
+    }
+
+    /// Adjourns the network game: the shell stops the network without a goodbye (the
+    /// partner keeps the game too), a new game takes the board, and the saver stores the
+    /// adjourned one in Saved games with what it needs to reconnect.
+    pub(in crate::app::screens) fn adjourn(&mut self) {
+        if !self.can_adjourn() {
+            return;
+        }
+        let name = self.partner_name().to_string();
+        self.effects
+            .push(Effect::Network(crate::app::screens::NetworkEffect::Adjourn));
+        let setup = Setup {
+            mode: Mode::Computer {
+                human: Color::White,
+            },
+            level: self.setup.level,
+        };
+        self.start(setup, Game::new());
+        self.note = Some(tr!(
+            "The game with {} is adjourned: Menu, Saved games, Play on",
+            name
+        ));
+    }
+
+    /// Our offer leaves for the partner.
+    pub(in crate::app::screens) fn offer_to_partner(&mut self, what: OfferKind) {
+        let connected = self
+            .partner
+            .as_ref()
+            .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none());
+        if !connected || self.game.is_over() {
+            return;
+        }
+        if let Some(p) = self.partner.as_mut() {
+            p.our_offer = Some(what);
+        }
+        let name = self.partner_name().to_string();
+        self.note = Some(match what {
+            OfferKind::Draw => tr!("Draw offered — waiting for {}", name),
+            OfferKind::Takeback => tr!("Takeback asked — waiting for {}", name),
+        });
+        self.lan(LanRequest::Offer(what));
+    }
+
+    /// Whether "Ask for takeback" can be sent now: connected, no offer waiting, and a move of
+    /// ours on the board.
+    pub(in crate::app::screens) fn can_ask_takeback(&self) -> bool {
+        let Mode::Network { local } = self.setup.mode else {
+            return false;
+        };
+        let ready = self
+            .partner
+            .as_ref()
+            .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none());
+        let positions = self.game.positions();
+        let ours = (0..self.game.moves().len()).any(|i| positions[i].turn() == local);
+        ready && ours && !self.game.is_over()
+    }
+}

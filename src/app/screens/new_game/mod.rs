@@ -1,0 +1,109 @@
+//! The New game form: mode, colour and level, then the game it describes.
+
+use super::{Controller, Effect};
+use crate::app::model::clock::{GameClock, TimeControl};
+use crate::app::model::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+
+impl Controller {
+    /// The New game form while its dialog is open.
+    pub fn new_game_form(&self) -> Option<&NewGameForm> {
+        self.new_game.as_ref()
+    }
+
+    pub(super) fn open_new_game(&mut self) {
+        self.dialog = None;
+        let mut form = NewGameForm::from_setup(&self.setup);
+        // The last game's clock is the next default, like its mode and level.
+        form.choose_clock(self.clock.as_ref().map(GameClock::control));
+        self.new_game = Some(form);
+    }
+
+    /// Changes the New game form: mode (by id), colour and level.
+    pub fn new_game_mode(&mut self, id: &str) {
+        if let (Some(form), Some(mode)) = (self.new_game.as_mut(), ModeChoice::from_id(id)) {
+            form.mode = mode;
+        }
+    }
+
+    pub fn new_game_colour(&mut self, colour: ColourChoice) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.colour = colour;
+        }
+    }
+
+    pub fn new_game_level(&mut self, level: Level) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.level = level;
+        }
+    }
+
+    /// Network: host a game (`true`) or join one.
+    pub fn new_game_network(&mut self, host: bool) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.network = if host {
+                NetworkRole::Host
+            } else {
+                NetworkRole::Join
+            };
+        }
+    }
+
+    /// The time control: a preset's index into [`TimeControl::PRESETS`], or `None` for none.
+    pub fn new_game_clock(&mut self, preset: Option<usize>) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.choose_clock(
+                preset
+                    .and_then(|i| TimeControl::PRESETS.get(i))
+                    .and_then(|&(m, s)| TimeControl::new(m, s)),
+            );
+        }
+    }
+
+    /// Chooses the custom time control (as the steppers show it).
+    pub fn new_game_custom_clock(&mut self) {
+        self.new_game_custom_step(0, 0);
+    }
+
+    /// Steps the custom time control by `minutes` and `seconds` of increment, and chooses it.
+    pub fn new_game_custom_step(&mut self, minutes: i64, seconds: i64) {
+        if let Some(form) = self.new_game.as_mut() {
+            form.step_custom(minutes, seconds);
+        }
+    }
+
+    pub fn new_game_cancel(&mut self) {
+        self.new_game = None;
+    }
+
+    /// Starts the game the form describes.
+    pub fn new_game_start(&mut self) {
+        if let Some(form) = self.new_game.take() {
+            // A network game starts once a partner is found.
+            if form.mode == ModeChoice::Network {
+                let host = (form.network == NetworkRole::Host).then(|| form.chosen_colour());
+                self.open_lobby(host, form.clock);
+                return;
+            }
+            self.start_new_game(&form, Game::new());
+        }
+    }
+
+    /// Starts `game` (the start position, or one set up) as `form` describes it, as New game
+    /// does: the game on the board is replaced (the saver keeps it in Saved games) and the
+    /// level becomes the next default. Not for network games (they need a partner first).
+    pub fn start_new_game(&mut self, form: &NewGameForm, game: Game) {
+        let setup = form.to_setup();
+        if setup.mode != Mode::Friend {
+            self.effects.push(Effect::LevelChosen(setup.level));
+        }
+        self.start(setup, game);
+        if let Some(control) = form.clock {
+            self.set_clock(Some(GameClock::new(control)));
+            // The computer playing White starts on its clock.
+            self.cancel_thinking();
+            self.after_change();
+        }
+    }
+}

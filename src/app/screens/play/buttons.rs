@@ -1,0 +1,269 @@
+//! The side panel's buttons: what each does and which are offered now; takebacks.
+
+use crate::app::model::mode::Mode;
+use crate::app::screens::{Controller, Dialog, Effect, Purpose};
+use crate::tr;
+
+/// A button of the side panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    NewGame,
+    Undo,
+    Hint,
+    Flip,
+    ResignOrDraw,
+    Menu,
+    Review,
+    ReviewFirst,
+    ReviewBack,
+    ReviewForward,
+    ReviewLast,
+    ReviewDone,
+    /// The computer plays the best move it has found so far.
+    MoveNow,
+    /// The reviewed position goes into the position editor.
+    SetUp,
+    /// Analyse the finished (or saved) game.
+    Analyse,
+    /// Jump to the next mistake or blunder of the analysed game.
+    NextMistake,
+}
+
+impl Action {
+    const ALL: [Action; 16] = [
+        Action::NewGame,
+        Action::Undo,
+        Action::Hint,
+        Action::Flip,
+        Action::ResignOrDraw,
+        Action::Menu,
+        Action::Review,
+        Action::ReviewFirst,
+        Action::ReviewBack,
+        Action::ReviewForward,
+        Action::ReviewLast,
+        Action::ReviewDone,
+        Action::MoveNow,
+        Action::SetUp,
+        Action::Analyse,
+        Action::NextMistake,
+    ];
+
+    /// Stable id used by the screen.
+    pub fn id(self) -> &'static str {
+        match self {
+            Action::NewGame => "new",
+            Action::Undo => "undo",
+            Action::Hint => "hint",
+            Action::Flip => "flip",
+            Action::ResignOrDraw => "resign",
+            Action::Menu => "menu",
+            Action::Review => "review",
+            Action::ReviewFirst => "first",
+            Action::ReviewBack => "back",
+            Action::ReviewForward => "forward",
+            Action::ReviewLast => "last",
+            Action::ReviewDone => "done",
+            Action::MoveNow => "movenow",
+            Action::SetUp => "setup",
+            Action::Analyse => "analyse",
+            Action::NextMistake => "mistake",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.id() == id)
+    }
+
+    fn label(self) -> String {
+        match self {
+            Action::NewGame => tr!("New game"),
+            Action::Undo => tr!("Undo"),
+            Action::Hint => tr!("Hint"),
+            Action::Flip => tr!("Flip"),
+            Action::ResignOrDraw => tr!("Resign / Draw"),
+            Action::Menu => tr!("Menu"),
+            Action::Review => tr!("Review"),
+            Action::ReviewFirst => tr!("|◀ Start"),
+            Action::ReviewBack => tr!("◀ Back"),
+            Action::ReviewForward => tr!("Next ▶"),
+            Action::ReviewLast => tr!("End ▶|"),
+            Action::ReviewDone => tr!("Done"),
+            Action::MoveNow => tr!("Move now"),
+            Action::SetUp => tr!("Set up"),
+            Action::Analyse => tr!("Analyse"),
+            Action::NextMistake => tr!("Next mistake"),
+        }
+    }
+}
+
+/// A button as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionItem {
+    pub action: Action,
+    pub label: String,
+    pub enabled: bool,
+    pub primary: bool,
+}
+
+impl Controller {
+    /// A side-panel button.
+    pub fn action(&mut self, action: Action) {
+        if !self
+            .actions()
+            .iter()
+            .any(|a| a.action == action && a.enabled)
+        {
+            return;
+        }
+        self.note = None;
+        match action {
+            Action::NewGame => self.open_new_game(),
+            // A network game's moves belong to both players: ask, do not take.
+            Action::Undo if self.partner().is_some() => {
+                self.offer_to_partner(crate::lan::codec::OfferKind::Takeback);
+            }
+            Action::Undo => self.undo(),
+            Action::Hint => {
+                self.selected = None;
+                self.hint = None;
+                self.request(Purpose::Hint);
+            }
+            Action::Flip => self.flip(),
+            Action::ResignOrDraw => self.dialog = Some(Dialog::ResignOrDraw),
+            Action::Menu => self.dialog = Some(Dialog::Menu),
+            Action::Review => self.review = Some(self.game.moves().len()),
+            Action::ReviewFirst => self.review = Some(0),
+            Action::ReviewBack => self.review = self.review.map(|p| p.saturating_sub(1)),
+            Action::ReviewForward => {
+                let end = self.game.moves().len();
+                self.review = self.review.map(|p| (p + 1).min(end));
+            }
+            Action::ReviewLast => self.review = Some(self.game.moves().len()),
+            Action::ReviewDone => {
+                self.review = None;
+                self.leave_review_analysis();
+                self.leave_saved();
+            }
+            Action::Analyse => self.start_analysis(),
+            Action::NextMistake => self.next_mistake(),
+            Action::MoveNow => self.effects.push(Effect::MoveNow),
+            Action::SetUp => self.open_editor(),
+        }
+    }
+
+    /// How many moves an Undo takes back: vs the computer, back to the player's previous
+    /// turn (their move and the reply); between two players, one move.
+    pub(in crate::app::screens) fn undo_count(&self) -> usize {
+        // Time that ran out cannot be taken back: the game stays lost (or drawn) on time.
+        if self
+            .game
+            .outcome()
+            .is_some_and(|o| o.termination == chesspi_engine::game::Termination::Time)
+        {
+            return 0;
+        }
+        let moves = self.game.moves().len();
+        match self.setup.mode {
+            Mode::Demo | Mode::Network { .. } => 0,
+            Mode::Friend => moves.min(1),
+            Mode::Computer { human } => {
+                // Take back until a move of the player's is undone and it is their turn.
+                let positions = self.game.positions();
+                let mut count = 0;
+                let mut took_human_move = false;
+                while count < moves {
+                    let before = &positions[moves - count - 1];
+                    count += 1;
+                    if before.turn() == human {
+                        took_human_move = true;
+                        break;
+                    }
+                }
+                if took_human_move { count } else { 0 }
+            }
+        }
+    }
+
+    pub(in crate::app::screens) fn undo(&mut self) {
+        let count = self.undo_count();
+        if count == 0 {
+            return;
+        }
+        self.cancel_thinking();
+        self.drop_analysis();
+        for _ in 0..count {
+            self.game.undo();
+        }
+        self.review = None;
+        // Do not offer the same claim again right after a takeback.
+        self.claim_offered_at = Some(self.game.moves().len());
+        self.after_change();
+    }
+
+    /// The buttons the side panel shows now.
+    pub fn actions(&self) -> Vec<ActionItem> {
+        let network = self.partner().is_some();
+        let browsing = self.is_browsing();
+        let item = |action: Action, enabled: bool, primary: bool| ActionItem {
+            action,
+            label: match action {
+                Action::Undo if network => tr!("Ask for takeback"),
+                Action::ReviewDone if browsing => tr!("Back to game"),
+                _ => action.label(),
+            },
+            enabled,
+            primary,
+        };
+        let moves = self.game.moves().len();
+        // Seven or eight buttons: the four steps on the first row (see ui/side-panel.slint).
+        if let Some(ply) = self.review {
+            let mut items = vec![
+                item(Action::ReviewFirst, ply > 0, false),
+                item(Action::ReviewBack, ply > 0, false),
+                item(Action::ReviewForward, ply < moves, false),
+                item(Action::ReviewLast, ply < moves, false),
+            ];
+            // A finished or saved game: "Analyse", then "Next mistake" once analysed.
+            if self.has_analysis() {
+                items.push(item(Action::NextMistake, self.has_mistakes(), false));
+            } else if self.can_analyse() {
+                items.push(item(Action::Analyse, true, false));
+            }
+            items.extend([
+                item(Action::Flip, true, false),
+                item(Action::SetUp, true, false),
+                item(Action::ReviewDone, true, true),
+            ]);
+            return items;
+        }
+        let can_undo = self.undo_count() > 0 || self.can_ask_takeback();
+        if self.game.is_over() {
+            return vec![
+                item(Action::NewGame, true, true),
+                item(Action::Review, moves > 0, false),
+                item(Action::Undo, can_undo, false),
+                item(Action::Analyse, self.analysable(), false),
+                item(Action::Flip, true, false),
+                item(Action::Menu, true, false),
+            ];
+        }
+        let human_turn = self.human_to_move();
+        let hint_running = self.thinking.is_some();
+        let playing = self.setup.mode != Mode::Demo;
+        // While the computer thinks about its move, Hint's place says "Move now".
+        let third = if self.is_computer_thinking() && playing {
+            item(Action::MoveNow, true, false)
+        } else {
+            item(Action::Hint, human_turn && !hint_running, false)
+        };
+        vec![
+            item(Action::NewGame, true, false),
+            item(Action::Undo, can_undo, false),
+            third,
+            item(Action::Flip, true, false),
+            item(Action::ResignOrDraw, playing, false),
+            item(Action::Menu, true, false),
+        ]
+    }
+}

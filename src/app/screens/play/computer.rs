@@ -1,0 +1,296 @@
+//! The computer player: one worker thread that owns the engine's searcher and answers
+//! requests one at a time, so the UI thread never waits for a search.
+
+use crate::app::screens::{Purpose, Reply, ThinkRequest};
+use chesspi_engine::game::Game;
+use chesspi_engine::search::{Score, SearchLimits, Searcher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How the computer player may use the device: memory for its hash table and the longest
+/// time per move (from the `[engine]` config section).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineSettings {
+    pub hash_mb: usize,
+    pub max_think_time: Option<Duration>,
+}
+
+impl Default for EngineSettings {
+    /// A small table (the Pi 3 has 1 GB for everything) and the levels' own times.
+    fn default() -> Self {
+        EngineSettings {
+            hash_mb: 16,
+            max_think_time: None,
+        }
+    }
+}
+
+/// The computer accepts a draw when it judges itself at least this far behind (centipawns).
+const DRAW_ACCEPT_MARGIN: i32 = 50;
+/// Search effort for judging a draw offer: a quick, fixed look.
+const DRAW_NODES: u64 = 200_000;
+const DRAW_TIME: Duration = Duration::from_secs(2);
+
+/// The worker's answer to one request.
+#[derive(Debug, Clone, Copy)]
+pub struct Answer {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub reply: Reply,
+    /// How long the search took.
+    pub elapsed: Duration,
+}
+
+struct Job {
+    request: ThinkRequest,
+    /// Ends the search: its best move so far is the answer ("Move now").
+    stop: Arc<AtomicBool>,
+    /// The answer is no longer wanted (a takeback, a new game): nothing is sent.
+    discard: Arc<AtomicBool>,
+}
+
+/// Handle to the worker thread. Dropping it stops the search in progress and ends the thread.
+pub struct ComputerPlayer {
+    jobs: Option<Sender<Job>>,
+    /// The search in progress: its stop and discard flags.
+    current: Option<(Arc<AtomicBool>, Arc<AtomicBool>)>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ComputerPlayer {
+    /// Starts the worker. `on_answer` runs on the worker thread for every finished search;
+    /// it must hand the answer to the UI thread (e.g. through `slint::invoke_from_event_loop`).
+    pub fn start(
+        settings: EngineSettings,
+        on_answer: impl Fn(Answer) + Send + 'static,
+    ) -> std::io::Result<ComputerPlayer> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("computer".to_string())
+            .spawn(move || work(settings, &inbox, &on_answer))?;
+        Ok(ComputerPlayer {
+            jobs: Some(jobs),
+            current: None,
+            thread: Some(thread),
+        })
+    }
+
+    /// Starts a search, stopping the one in progress (its answer becomes stale).
+    pub fn think(&mut self, request: ThinkRequest) {
+        self.cancel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let discard = Arc::new(AtomicBool::new(false));
+        self.current = Some((stop.clone(), discard.clone()));
+        if let Some(jobs) = &self.jobs
+            && jobs
+                .send(Job {
+                    request,
+                    stop,
+                    discard,
+                })
+                .is_err()
+        {
+            log::error!("the computer player's thread has stopped");
+        }
+    }
+
+    /// Stops the search in progress, if any; its answer is dropped.
+    pub fn cancel(&mut self) {
+        if let Some((stop, discard)) = self.current.take() {
+            discard.store(true, Ordering::Relaxed);
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Ends the search in progress now: its best move so far is the answer.
+    pub fn move_now(&self) {
+        if let Some((stop, _)) = &self.current {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Drop for ComputerPlayer {
+    fn drop(&mut self) {
+        self.cancel();
+        // Closing the channel ends the worker's loop.
+        self.jobs.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
+    let mut searcher = Searcher::new(settings.hash_mb);
+    searcher.set_time_cap(settings.max_think_time);
+    while let Ok(mut job) = inbox.recv() {
+        // Only the newest request matters; earlier ones were cancelled by it.
+        while let Ok(newer) = inbox.try_recv() {
+            job = newer;
+        }
+        if job.discard.load(Ordering::Relaxed) {
+            continue;
+        }
+        let started = Instant::now();
+        let request = &job.request;
+        let reply = match request.purpose {
+            Purpose::Move => match request.clock {
+                None => Reply::Move(searcher.choose_move_with_book(
+                    &request.game,
+                    request.level,
+                    &job.stop,
+                    request.book,
+                )),
+                Some(clock) => Reply::Move(timed_move(
+                    &mut searcher,
+                    request,
+                    clock,
+                    settings.max_think_time,
+                    &job.stop,
+                )),
+            },
+            Purpose::Hint => Reply::Move(searcher.hint(&request.game, &job.stop)),
+            Purpose::DrawOffer => Reply::Draw {
+                accept: accepts_draw(&mut searcher, &request.game, &job.stop),
+            },
+        };
+        if job.discard.load(Ordering::Relaxed) {
+            continue;
+        }
+        on_answer(Answer {
+            id: request.id,
+            purpose: request.purpose,
+            reply,
+            elapsed: started.elapsed(),
+        });
+    }
+}
+
+/// The time the computer keeps back per move for the UI thread and the pacing.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(100);
+
+/// A move on the clock. Levels 8-10 manage their time like an engine on a clock (their node
+/// budget would ignore the clock), and the clock, not the config's `max_think_seconds`, is
+/// their limit: whoever chose 15+10 wants the computer to use it. Levels 1-7 keep their node
+/// budget, which makes their strength, and the cap, and never take more than the clock allows.
+fn timed_move(
+    searcher: &mut Searcher,
+    request: &ThinkRequest,
+    clock: chesspi_engine::search::Clock,
+    cap: Option<Duration>,
+    stop: &AtomicBool,
+) -> Option<chesspi_engine::Move> {
+    if request.game.is_over() {
+        return None;
+    }
+    // Book moves cost no time.
+    let seed = searcher.next_seed();
+    if request.book
+        && let Some(mv) = chesspi_engine::openings::book_move(request.game.position(), seed)
+    {
+        return Some(mv);
+    }
+    let mut limits = request.level.limits(seed);
+    let timed = SearchLimits::from_clock(clock, MOVE_OVERHEAD);
+    let on_the_clock = request.level.number() >= 8;
+    if on_the_clock {
+        limits.nodes = None;
+        limits.movetime = None;
+        limits.soft_time = timed.soft_time;
+        searcher.set_time_cap(None);
+    }
+    limits.hard_time = timed.hard_time;
+    let mv = searcher.game_move(&request.game, limits, stop);
+    if on_the_clock {
+        searcher.set_time_cap(cap);
+    }
+    mv
+}
+
+/// Judges a draw offered by the player on move: the computer (the other side) accepts when
+/// a quick search says it stands worse by [`DRAW_ACCEPT_MARGIN`] or more.
+fn accepts_draw(searcher: &mut Searcher, game: &Game, stop: &AtomicBool) -> bool {
+    let limits = SearchLimits {
+        nodes: Some(DRAW_NODES),
+        movetime: Some(DRAW_TIME),
+        ..SearchLimits::default()
+    };
+    let result = searcher.search(
+        game.position(),
+        game.history_hashes(),
+        &limits,
+        stop,
+        &mut |_| {},
+    );
+    // The score is from the point of view of the player on move, who offered the draw.
+    match result.score {
+        Score::Cp(cp) => cp >= DRAW_ACCEPT_MARGIN,
+        Score::Mate(moves) => moves > 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chesspi_engine::level::Level;
+    use chesspi_engine::search::Clock;
+
+    fn request(level: u8) -> ThinkRequest {
+        let mut game = Game::new();
+        // Out of the book: an open middlegame with many moves to weigh.
+        for mv in [
+            "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3",
+        ] {
+            let mv = game.position().parse_uci_move(mv).expect("legal");
+            game.play(mv).expect("legal");
+        }
+        ThinkRequest {
+            id: 1,
+            purpose: Purpose::Move,
+            game,
+            level: Level::new(level).expect("level"),
+            clock: None,
+            book: false,
+        }
+    }
+
+    /// On a clock, levels 8-10 think as long as the clock allows, past the untimed cap; the
+    /// cap is back for the next untimed move.
+    #[test]
+    fn strong_levels_on_a_clock_take_their_time_from_the_clock() {
+        let cap = Duration::from_millis(20);
+        let mut searcher = Searcher::new(1);
+        searcher.set_time_cap(Some(cap));
+        // Sudden death with 30 s: at least 0.6 s for this move (its soft limit), thirty times
+        // the cap; the gaps are wide because a loaded machine overruns a cap by a few 100 ms.
+        let clock = Clock {
+            remaining: Duration::from_secs(30),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let mv = timed_move(&mut searcher, &request(10), clock, Some(cap), &stop);
+        let level_10 = started.elapsed();
+        assert!(mv.is_some());
+        assert!(
+            level_10 > Duration::from_millis(500),
+            "level 10 stopped at the cap: {level_10:?}"
+        );
+        assert!(level_10 < Duration::from_secs(30), "{level_10:?}");
+
+        // Untimed, the cap holds again (the search checks the time between nodes).
+        let started = Instant::now();
+        let untimed = searcher.choose_move_with_book(&request(10).game, Level::MAX, &stop, false);
+        assert!(untimed.is_some());
+        assert!(
+            started.elapsed() < Duration::from_millis(450),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+}

@@ -1,0 +1,9 @@
+//! The game screen: the board's taps and drags, the side panel's buttons, the computer's
+//! thinking (and its worker thread), the clocks, and the words the screen shows.
+
+pub mod board;
+pub mod buttons;
+pub mod computer;
+pub mod present;
+pub mod thinking;
+pub mod timing;

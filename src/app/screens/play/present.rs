@@ -1,0 +1,383 @@
+//! What the screen shows, as plain data: the cells, the player lines, the move rows, the
+//! status line and the result card — the one place the screen's words are made.
+
+use crate::app::model::mode::Mode;
+use crate::app::screens::board_view::{BoardMarks, CellView, board_cells};
+use crate::app::screens::words::{
+    capitalized, captured_by, color_name, material, reason_text, the_piece,
+};
+use crate::app::screens::{Controller, Purpose};
+use crate::lan::session::LinkState;
+use crate::tr;
+use chesspi_engine::game::Outcome;
+use chesspi_engine::san::to_san;
+use chesspi_engine::{Color, Move, Piece};
+
+/// A player's line in the side panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerInfo {
+    pub color: Color,
+    pub name: String,
+    pub detail: String,
+    pub to_move: bool,
+    /// The opponent's pieces this player has taken, pawns first.
+    pub captured: Vec<Piece>,
+    /// Material ahead, in pawns (0 when level or behind).
+    pub advantage: u32,
+    /// The player's clock ("4:57"), in a timed game.
+    pub clock: Option<String>,
+    /// That clock is running.
+    pub clock_running: bool,
+}
+
+/// The status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    /// Shown in red (check).
+    pub alert: bool,
+    pub thinking: bool,
+}
+
+/// One line of the move list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveListRow {
+    pub number: u32,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    /// Which of the two moves is the one shown on the board.
+    pub white_current: bool,
+    pub black_current: bool,
+    /// The analysis's verdict on each move, once analysed.
+    pub white_class: Option<chesspi_engine::analysis::MoveClass>,
+    pub black_class: Option<chesspi_engine::analysis::MoveClass>,
+}
+
+/// How the game ended, in the screen's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultCard {
+    pub title: String,
+    pub reason: String,
+}
+
+impl Controller {
+    /// The 64 cells in display order (row-major from the top-left).
+    pub fn cells(&self) -> [CellView; 64] {
+        let pos = self.shown_position();
+        let last = self.shown_last_move();
+        let targets: Vec<Move> = match (self.selected, self.review) {
+            (Some(from), None) => self.legal_from(from),
+            _ => Vec::new(),
+        };
+        let marks = BoardMarks {
+            selected: self.selected.filter(|_| self.review.is_none()),
+            targets: &targets,
+            last,
+            hint: self.hint,
+        };
+        board_cells(pos, &marks, |col, row| self.square_at(col, row))
+    }
+
+    /// The players' lines: (top of the board, bottom of the board).
+    pub fn players(&self) -> (PlayerInfo, PlayerInfo) {
+        let bottom = if self.flipped {
+            Color::Black
+        } else {
+            Color::White
+        };
+        (self.player(!bottom), self.player(bottom))
+    }
+
+    pub(in crate::app::screens) fn player(&self, color: Color) -> PlayerInfo {
+        let pos = self.shown_position();
+        let level = self.setup.level;
+        // Beside a clock's digits only the level fits ("Level 1…" for level 10 misled).
+        let computer = if self.clock().is_some() {
+            tr!("Level {}", level.number())
+        } else {
+            tr!("Level {} · Elo {}", level.number(), level.elo())
+        };
+        let (name, detail) = match (&self.viewing, self.setup.mode) {
+            (Some(v), _) => {
+                let stored = if color == Color::White {
+                    &v.white
+                } else {
+                    &v.black
+                };
+                // "Computer" + "Level 4 (≈1390)": the stored name whole did not fit.
+                let (name, detail) = crate::app::screens::saved_games::list::review_name(stored);
+                let detail = if detail.is_empty() {
+                    tr!("Saved game")
+                } else {
+                    detail
+                };
+                (name, detail)
+            }
+            (None, mode) => self.player_names(mode, color, computer),
+        };
+        let captured = captured_by(self.game.initial_position(), pos, color);
+        let balance = material(pos, color) - material(pos, !color);
+        PlayerInfo {
+            color,
+            name,
+            detail,
+            to_move: !self.game.is_over() && self.review.is_none() && pos.turn() == color,
+            captured,
+            advantage: balance.max(0) as u32,
+            // A saved game under review is not the game on the clock.
+            clock: self.clock().filter(|_| self.viewing.is_none()).map(|c| {
+                crate::app::model::clock::clock_text(c.remaining(color, std::time::Instant::now()))
+            }),
+            clock_running: self.viewing.is_none()
+                && self.clock().and_then(|c| c.running()) == Some(color),
+        }
+    }
+
+    pub(in crate::app::screens) fn player_names(
+        &self,
+        mode: Mode,
+        color: Color,
+        computer: String,
+    ) -> (String, String) {
+        match mode {
+            Mode::Computer { human } if human == color => (tr!("You"), String::new()),
+            Mode::Computer { .. } => (tr!("Computer"), computer),
+            Mode::Friend => (color_name(color).to_string(), String::new()),
+            // The colour is the name: "Computer (White)" left no room for the level.
+            Mode::Demo => (color_name(color).to_string(), computer),
+            Mode::Network { local } if local == color => (tr!("You"), String::new()),
+            Mode::Network { .. } => (self.partner_name().to_string(), tr!("Network")),
+        }
+    }
+
+    /// The move list in SAN, with the move shown on the board marked.
+    pub fn move_rows(&self) -> Vec<MoveListRow> {
+        let shown_ply = self.review.unwrap_or(self.game.moves().len());
+        let mut rows: Vec<MoveListRow> = Vec::new();
+        let positions = self.game.positions();
+        for (i, &mv) in self.game.moves().iter().enumerate() {
+            let pos = &positions[i];
+            // In the player's language (K D T L S in German); PGN stays English.
+            let san = crate::i18n::san(&to_san(pos, mv));
+            let current = i + 1 == shown_ply;
+            if pos.turn() == Color::White || rows.is_empty() {
+                rows.push(MoveListRow {
+                    number: pos.fullmove_number(),
+                    white: None,
+                    black: None,
+                    white_current: false,
+                    black_current: false,
+                    white_class: None,
+                    black_class: None,
+                });
+            }
+            if let Some(row) = rows.last_mut() {
+                match pos.turn() {
+                    Color::White => {
+                        row.white = Some(san);
+                        row.white_current = current;
+                        row.white_class = self.class_at(i + 1);
+                    }
+                    Color::Black => {
+                        row.black = Some(san);
+                        row.black_current = current;
+                        row.black_class = self.class_at(i + 1);
+                    }
+                }
+            }
+        }
+        rows
+    }
+
+    /// The move list row of the move shown on the board (to keep it in view).
+    pub fn focus_row(&self) -> Option<usize> {
+        self.move_rows()
+            .iter()
+            .position(|r| r.white_current || r.black_current)
+    }
+
+    /// The result card once the game is over.
+    pub fn result(&self) -> Option<ResultCard> {
+        if let Some(v) = &self.viewing {
+            return v.result.clone();
+        }
+        let outcome = self.game.outcome()?;
+        Some(ResultCard {
+            title: self.result_title(outcome),
+            reason: reason_text(outcome),
+        })
+    }
+
+    pub(in crate::app::screens) fn result_title(&self, outcome: Outcome) -> String {
+        match (outcome.winner, self.setup.mode) {
+            (None, _) => tr!("Draw"),
+            (Some(w), Mode::Computer { human }) if w == human => tr!("You win!"),
+            (Some(_), Mode::Computer { .. }) => tr!("The computer wins"),
+            (Some(w), Mode::Network { local }) if w == local => tr!("You win!"),
+            (Some(_), Mode::Network { .. }) => tr!("{} wins", self.partner_name()),
+            (Some(w), _) => tr!("{} wins", color_name(w)),
+        }
+    }
+
+    /// The opening's name ("C50 Italian Game") for the position shown: the last named
+    /// position the game reached while in book territory.
+    pub fn opening(&self) -> Option<String> {
+        let opening = match self.review {
+            Some(ply) => chesspi_engine::openings::opening_at(&self.game, ply),
+            None => chesspi_engine::openings::classify(&self.game),
+        };
+        opening.map(|o| o.to_string())
+    }
+
+    /// The status line while the network partner is to move: the connection decides.
+    fn partner_status(&self) -> Status {
+        let name = self.partner_name();
+        let link = self.partner.as_ref().map(|p| p.link);
+        let (text, thinking) = match link {
+            Some(LinkState::Connected) => (tr!("{} is thinking…", name), true),
+            Some(LinkState::Reconnecting) => (tr!("Reconnecting to {}…", name), true),
+            Some(LinkState::Closed) => (tr!("{} left the game", name), false),
+            _ => (tr!("Connection lost — waiting for {}", name), true),
+        };
+        Status {
+            text,
+            alert: false,
+            thinking,
+        }
+    }
+
+    /// "Reviewing: after 12… Nf6" for the position after `ply` half-moves.
+    fn review_status(&self, ply: usize) -> String {
+        match ply.checked_sub(1) {
+            None => tr!("Reviewing: the start position"),
+            Some(i) => {
+                let before = &self.game.positions()[i];
+                let dots = match before.turn() {
+                    Color::White => ".",
+                    Color::Black => "…",
+                };
+                let mv = format!(
+                    "{}{dots} {}",
+                    before.fullmove_number(),
+                    crate::i18n::san(&to_san(before, self.game.moves()[i]))
+                );
+                tr!("Reviewing: after {}", mv)
+            }
+        }
+    }
+
+    /// The status line: what to do next, in plain words.
+    pub fn status(&self) -> Status {
+        let plain = |text: &str| Status {
+            text: text.to_string(),
+            alert: false,
+            thinking: false,
+        };
+        if self.promotion.is_some() {
+            return plain(&tr!("Choose a piece for promotion"));
+        }
+        if let Some(ply) = self.review {
+            return plain(&self.review_status(ply));
+        }
+        if let Some(result) = self.result() {
+            return plain(&format!("{} — {}", result.title, result.reason));
+        }
+        if let Some(note) = &self.note {
+            return plain(note);
+        }
+        if self.clock_is_held() {
+            return plain(&tr!("Clock paused — touch the board to go on"));
+        }
+        let pos = self.game.position();
+        let turn = pos.turn();
+        if self.setup.is_computer(turn) {
+            let text = match self.setup.mode {
+                Mode::Demo => tr!("{} is thinking…", color_name(turn)),
+                _ => tr!("Computer is thinking…"),
+            };
+            return Status {
+                text,
+                alert: false,
+                thinking: true,
+            };
+        }
+        if self.setup.is_partner(turn) {
+            return self.partner_status();
+        }
+        // Our move, but the partner is away: both sides say so (a move made now goes when the
+        // link is back). A piece in hand gets its hints instead.
+        if self.selected.is_none()
+            && self.hint.is_none()
+            && self
+                .partner()
+                .is_some_and(|p| !matches!(p.link, LinkState::Connected | LinkState::Closed))
+        {
+            return self.partner_status();
+        }
+        match self.thinking {
+            Some((_, Purpose::Hint)) => {
+                return Status {
+                    text: tr!("Looking for a good move…"),
+                    alert: false,
+                    thinking: true,
+                };
+            }
+            Some((_, Purpose::DrawOffer)) => {
+                return Status {
+                    text: tr!("The computer considers your draw offer…"),
+                    alert: false,
+                    thinking: true,
+                };
+            }
+            _ => {}
+        }
+        let who = match self.setup.mode {
+            Mode::Friend => tr!("{} to move", color_name(turn)),
+            _ => tr!("Your move"),
+        };
+        if let Some(hint) = self.hint {
+            return plain(&tr!(
+                "Hint: {} — the blue squares",
+                crate::i18n::san(&to_san(pos, hint))
+            ));
+        }
+        if let Some(sq) = self.selected {
+            let name = pos
+                .piece_at(sq)
+                .map_or_else(|| tr!("the piece"), |p| the_piece(p.role));
+            let stuck = self.legal_from(sq).is_empty();
+            // In check the alert stays, and says why a piece cannot move.
+            if pos.is_check() {
+                let in_check = match self.setup.mode {
+                    Mode::Friend => tr!("{} is in check", color_name(turn)),
+                    _ => tr!("You are in check"),
+                };
+                let text = if stuck {
+                    tr!("{} — {} cannot help; tap another piece", in_check, name)
+                } else {
+                    tr!("{} — tap where {} should go", in_check, name)
+                };
+                return Status {
+                    text,
+                    alert: true,
+                    thinking: false,
+                };
+            }
+            if stuck {
+                return plain(&capitalized(&tr!(
+                    "{} cannot move — tap another piece",
+                    name
+                )));
+            }
+            return plain(&tr!("Tap where {} should go", name));
+        }
+        if pos.is_check() {
+            return Status {
+                text: tr!("Check! {} — save your king", who),
+                alert: true,
+                thinking: false,
+            };
+        }
+        plain(&tr!("{} — tap a piece", who))
+    }
+}

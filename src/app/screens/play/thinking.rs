@@ -1,0 +1,116 @@
+//! The computer as a source of moves: what it is asked (its move, a hint, a draw decision)
+//! and what it answers. Requests leave as [`super::Effect::Think`]; stale answers are ignored.
+
+use crate::app::screens::{Controller, Effect};
+use crate::tr;
+use chesspi_engine::Move;
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+
+/// What the computer is asked to find.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// Its own move.
+    Move,
+    /// A suggestion for the player.
+    Hint,
+    /// Whether to accept the player's draw offer.
+    DrawOffer,
+}
+
+/// The worker's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// A move (for [`Purpose::Move`] and [`Purpose::Hint`]); `None` when there is none.
+    Move(Option<Move>),
+    /// The computer's answer to a draw offer.
+    Draw { accept: bool },
+}
+
+/// A search for the worker thread.
+#[derive(Debug, Clone)]
+pub struct ThinkRequest {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub game: Game,
+    pub level: Level,
+    /// In a timed game, the clock of the side the computer plays (for its own moves).
+    pub clock: Option<chesspi_engine::search::Clock>,
+    /// Whether the computer may play from its opening book (Settings).
+    pub book: bool,
+}
+
+impl Controller {
+    /// Whether the computer is searching for its move.
+    pub fn is_computer_thinking(&self) -> bool {
+        matches!(self.thinking, Some((_, Purpose::Move)))
+    }
+
+    /// The worker's answer to request `id`. Stale answers (after an undo, a new game, ...)
+    /// are ignored.
+    pub fn computer_answered(&mut self, id: u64, reply: Reply) {
+        let Some((current, purpose)) = self.thinking else {
+            return;
+        };
+        if current != id {
+            return;
+        }
+        self.thinking = None;
+        match (purpose, reply) {
+            (Purpose::Move, Reply::Move(Some(mv))) => {
+                let turn = self.game.position().turn();
+                if self.setup.is_computer(turn) && self.game.play(mv).is_ok() {
+                    self.after_change();
+                }
+            }
+            (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.hint = mv,
+            (Purpose::DrawOffer, Reply::Draw { accept: true }) => self.end_game(Game::agree_draw),
+            (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
+                self.note = Some(tr!("The computer declines the draw — play on"));
+            }
+            _ => {}
+        }
+    }
+
+    /// Lets the computer play from its opening book, or not (from its next move on).
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
+    }
+
+    /// Whether the computer plays from its opening book.
+    pub fn book(&self) -> bool {
+        self.book
+    }
+
+    pub(in crate::app::screens) fn request(&mut self, purpose: Purpose) {
+        let id = self.next_request;
+        self.next_request += 1;
+        self.thinking = Some((id, purpose));
+        let clock = match purpose {
+            Purpose::Move => self.engine_clock(self.game.position().turn()),
+            Purpose::Hint | Purpose::DrawOffer => None,
+        };
+        self.effects.push(Effect::Think(ThinkRequest {
+            id,
+            purpose,
+            game: self.game.clone(),
+            level: self.setup.level,
+            clock,
+            book: self.book,
+        }));
+    }
+
+    pub(in crate::app::screens) fn cancel_thinking(&mut self) {
+        if self.thinking.take().is_some() {
+            self.effects.push(Effect::CancelThinking);
+        }
+    }
+
+    /// Drops a hint and stops a search for one, or for a draw decision (the player moved on).
+    pub(in crate::app::screens) fn cancel_hint(&mut self) {
+        self.hint = None;
+        if matches!(self.thinking, Some((_, Purpose::Hint | Purpose::DrawOffer))) {
+            self.cancel_thinking();
+        }
+    }
+}

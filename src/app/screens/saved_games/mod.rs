@@ -1,0 +1,4 @@
+//! Saved games: the list's rows, and looking through a saved game in place of the current one.
+
+pub mod list;
+pub mod viewing;

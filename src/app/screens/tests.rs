@@ -1,0 +1,742 @@
+use super::*;
+use chesspi_engine::game::Termination;
+use chesspi_engine::san::to_san;
+use chesspi_engine::{Piece, Role};
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+fn tap(c: &mut Controller, name: &str) {
+    c.press(Some(sq(name)));
+    c.release(Some(sq(name)), false);
+}
+
+fn friend() -> Setup {
+    Setup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    }
+}
+
+fn think_ids(effects: &[Effect]) -> Vec<(u64, Purpose)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Think(r) => Some((r.id, r.purpose)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn targets(c: &Controller) -> Vec<Square> {
+    let mut out: Vec<Square> = (0..64)
+        .filter(|&i| c.cells()[i].target)
+        .filter_map(|i| c.square_at(i % 8, i / 8))
+        .collect();
+    out.sort_by_key(|s| s.index());
+    out
+}
+
+#[test]
+fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    let asked = think_ids(&c.take_effects());
+    assert_eq!(asked.len(), 1, "the computer is asked to move");
+    let (id, _) = asked[0];
+
+    let mut saved = Game::new();
+    let d4 = saved
+        .position()
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.to() == sq("d4"));
+    saved.play(d4.expect("d2d4")).expect("legal");
+    c.view_saved(saved, "You", "Level 2", None);
+    assert!(c.is_viewing_saved());
+    assert!(!c.is_computer_thinking());
+    let effects = c.take_effects();
+    assert!(effects.iter().any(|e| matches!(e, Effect::CancelThinking)));
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::GameChanged)),
+        "nothing to save"
+    );
+
+    // The answer to the old request arrives late: it must not land on the saved game.
+    let reply = Game::new().position().legal_moves().iter().copied().next();
+    c.computer_answered(id, Reply::Move(reply));
+    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.players().1.name, "You");
+
+    c.action(Action::ReviewDone);
+    assert!(!c.is_viewing_saved());
+    assert_eq!(c.game().moves().len(), 1, "e4 is back");
+    assert_eq!(to_san(&c.game().positions()[0], c.game().moves()[0]), "e4");
+    assert_eq!(
+        think_ids(&c.take_effects()).len(),
+        1,
+        "the computer thinks again"
+    );
+}
+
+#[test]
+fn display_cells_map_to_squares_both_ways() {
+    let mut c = Controller::new(friend());
+    assert_eq!(c.square_at(0, 7), Some(sq("a1")));
+    assert_eq!(c.square_at(4, 4), Some(sq("e4")));
+    assert_eq!(c.cell_of(sq("e4")), 36);
+    c.action(Action::Flip);
+    assert_eq!(c.square_at(0, 7), Some(sq("h8")));
+    assert_eq!(c.cell_of(sq("h8")), 56);
+    assert_eq!(c.square_at(8, 0), None);
+}
+
+#[test]
+fn tapping_a_piece_shows_its_targets_and_a_target_moves() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.take_effects();
+    tap(&mut c, "e2");
+    assert_eq!(c.selected(), Some(sq("e2")));
+    assert_eq!(targets(&c), vec![sq("e3"), sq("e4")]);
+    assert_eq!(c.status().text, "Tap where the pawn should go");
+    tap(&mut c, "e4");
+    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.selected(), None);
+    assert_eq!(think_ids(&c.take_effects()), vec![(1, Purpose::Move)]);
+    assert!(c.status().thinking);
+    // The computer's turn: taps do nothing.
+    tap(&mut c, "d7");
+    assert_eq!(c.selected(), None);
+}
+
+#[test]
+fn reselect_deselect_and_illegal_taps() {
+    let mut c = Controller::new(friend());
+    tap(&mut c, "g1");
+    assert_eq!(targets(&c), vec![sq("f3"), sq("h3")]);
+    tap(&mut c, "b1");
+    assert_eq!(c.selected(), Some(sq("b1")));
+    tap(&mut c, "b1");
+    assert_eq!(
+        c.selected(),
+        None,
+        "tapping the selected piece again deselects"
+    );
+    tap(&mut c, "b1");
+    tap(&mut c, "b5");
+    assert_eq!(c.selected(), None, "an illegal square deselects");
+    assert!(c.game().moves().is_empty());
+    tap(&mut c, "e7");
+    assert_eq!(
+        c.selected(),
+        None,
+        "the opponent's pieces cannot be selected"
+    );
+    tap(&mut c, "a1");
+    assert_eq!(c.status().text, "The rook cannot move — tap another piece");
+}
+
+#[test]
+fn drag_and_drop() {
+    let mut c = Controller::new(friend());
+    c.press(Some(sq("e2")));
+    assert_eq!(c.selected(), Some(sq("e2")), "a press selects at once");
+    c.release(Some(sq("e5")), true);
+    assert!(c.game().moves().is_empty(), "an illegal drop does nothing");
+    assert_eq!(c.selected(), Some(sq("e2")));
+    c.press(Some(sq("e2")));
+    c.release(Some(sq("e4")), true);
+    assert_eq!(c.game().moves().len(), 1);
+    c.press(Some(sq("g8")));
+    c.release(None, true);
+    assert_eq!(
+        c.selected(),
+        Some(sq("g8")),
+        "a drop off the board puts the piece back"
+    );
+}
+
+#[test]
+fn promotion_asks_and_can_be_cancelled() {
+    let game = Game::from_position(
+        Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").expect("valid FEN"),
+    );
+    let mut c = Controller::with_game(game, friend());
+    tap(&mut c, "e7");
+    tap(&mut c, "e8");
+    assert_eq!(c.pending_promotion(), Some((sq("e7"), sq("e8"))));
+    assert_eq!(c.status().text, "Choose a piece for promotion");
+    c.choose_promotion(None);
+    assert_eq!(c.pending_promotion(), None);
+    assert_eq!(c.selected(), Some(sq("e7")));
+    tap(&mut c, "e8");
+    c.choose_promotion(Some(Role::Knight));
+    let last = *c.game().moves().last().expect("a move was played");
+    assert_eq!(last.promotion(), Some(Role::Knight));
+    assert_eq!(
+        c.game().position().piece_at(sq("e8")).map(|p| p.role),
+        Some(Role::Knight)
+    );
+}
+
+#[test]
+fn undo_against_the_computer_takes_back_both_moves() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    let (id, _) = think_ids(&c.take_effects())[0];
+    let reply = c.game().position().legal_moves()[0];
+    c.computer_answered(id, Reply::Move(Some(reply)));
+    assert_eq!(c.game().moves().len(), 2);
+    c.action(Action::Undo);
+    assert!(c.game().moves().is_empty());
+    assert!(
+        think_ids(&c.take_effects()).is_empty(),
+        "the player is on move again"
+    );
+}
+
+#[test]
+fn undo_while_the_computer_thinks_cancels_and_ignores_its_answer() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "d2");
+    tap(&mut c, "d4");
+    let (id, _) = think_ids(&c.take_effects())[0];
+    c.action(Action::Undo);
+    assert!(c.game().moves().is_empty());
+    assert!(
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::CancelThinking))
+    );
+    let stale = Position::startpos().legal_moves()[0];
+    c.computer_answered(id, Reply::Move(Some(stale)));
+    assert!(c.game().moves().is_empty(), "a stale answer is ignored");
+}
+
+#[test]
+fn playing_black_flips_the_board_and_the_computer_opens() {
+    let setup = Setup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    };
+    let mut c = Controller::new(setup);
+    assert!(c.is_flipped());
+    assert_eq!(think_ids(&c.take_effects()).len(), 1);
+    let actions = c.actions();
+    let undo = actions
+        .iter()
+        .find(|a| a.action == Action::Undo)
+        .expect("an Undo button");
+    assert!(!undo.enabled, "nothing of the player's to take back");
+    let (top, bottom) = c.players();
+    assert_eq!(
+        (top.name.as_str(), bottom.name.as_str()),
+        ("Computer", "You")
+    );
+}
+
+#[test]
+fn checkmate_ends_the_game_with_a_result_card() {
+    let mut c = Controller::new(friend());
+    for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+        tap(&mut c, from);
+        tap(&mut c, to);
+    }
+    let result = c.result().expect("the game is over");
+    assert_eq!(result.title, "Black wins");
+    assert_eq!(result.reason, "by checkmate");
+    let ids: Vec<Action> = c.actions().iter().map(|a| a.action).collect();
+    assert_eq!(ids[0], Action::NewGame);
+    assert!(ids.contains(&Action::Review));
+    // Review steps through the game with the board following.
+    c.action(Action::Review);
+    c.action(Action::ReviewFirst);
+    assert_eq!(c.shown_position().to_fen(), Position::startpos().to_fen());
+    c.action(Action::ReviewForward);
+    assert_eq!(c.status().text, "Reviewing: after 1. f3");
+    assert_eq!(c.focus_row(), Some(0));
+    c.action(Action::ReviewDone);
+    assert!(c.shown_position().is_checkmate());
+}
+
+#[test]
+fn resign_needs_confirmation() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.action(Action::ResignOrDraw);
+    assert_eq!(c.dialog(), Some(&Dialog::ResignOrDraw));
+    c.dialog_option("resign");
+    assert_eq!(c.dialog(), Some(&Dialog::ConfirmResign));
+    assert!(!c.game().is_over());
+    c.dialog_option("resign");
+    let result = c.result().expect("resigned");
+    assert_eq!(
+        (result.title.as_str(), result.reason.as_str()),
+        ("The computer wins", "by resignation")
+    );
+}
+
+#[test]
+fn draw_offer_to_the_computer_is_judged_by_a_search() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.take_effects();
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    let (id, purpose) = think_ids(&c.take_effects())[0];
+    assert_eq!(purpose, Purpose::DrawOffer);
+    assert!(c.status().thinking);
+    c.computer_answered(id, Reply::Draw { accept: false });
+    assert_eq!(c.status().text, "The computer declines the draw — play on");
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    let (id, _) = think_ids(&c.take_effects())[0];
+    c.computer_answered(id, Reply::Draw { accept: true });
+    assert_eq!(c.result().map(|r| r.title), Some("Draw".to_string()));
+}
+
+#[test]
+fn draw_offer_between_two_players() {
+    let mut c = Controller::new(friend());
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    assert_eq!(c.dialog(), Some(&Dialog::DrawOffered { by: Color::White }));
+    c.dialog_dismissed();
+    assert!(c.dialog().is_some(), "an offer needs an answer");
+    c.dialog_option("decline");
+    assert_eq!(c.status().text, "Black declined the draw");
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    c.dialog_option("accept");
+    assert_eq!(
+        c.result().map(|r| r.reason),
+        Some("by agreement".to_string())
+    );
+}
+
+#[test]
+fn threefold_repetition_is_offered_once() {
+    let mut c = Controller::new(friend());
+    for _ in 0..2 {
+        for (from, to) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
+            tap(&mut c, from);
+            tap(&mut c, to);
+        }
+    }
+    assert_eq!(
+        c.dialog(),
+        Some(&Dialog::ClaimDraw(Termination::ThreefoldRepetition))
+    );
+    c.dialog_option("cancel");
+    assert!(!c.game().is_over());
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("claim");
+    assert_eq!(
+        c.result().map(|r| r.reason),
+        Some("by threefold repetition".to_string())
+    );
+}
+
+#[test]
+fn hint_highlights_the_suggested_move() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.take_effects();
+    c.action(Action::Hint);
+    let (id, purpose) = think_ids(&c.take_effects())[0];
+    assert_eq!(purpose, Purpose::Hint);
+    assert_eq!(c.status().text, "Looking for a good move…");
+    let mv = Position::startpos()
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.from() == sq("g1") && m.to() == sq("f3"))
+        .expect("Nf3 is legal");
+    c.computer_answered(id, Reply::Move(Some(mv)));
+    assert!(c.cells()[c.cell_of(sq("f3"))].hint);
+    assert!(c.status().text.starts_with("Hint: "));
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    assert!(
+        !c.cells()[c.cell_of(sq("f3"))].hint,
+        "the hint goes with the next move"
+    );
+}
+
+#[test]
+fn captured_material_and_balance() {
+    // A game from a set-up position (Black's d-pawn gone before it began): nothing is
+    // captured yet, whatever the position lacks.
+    let pos = Position::from_fen("rnb1kbnr/ppp2ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        .expect("valid FEN");
+    let mut game = Game::from_position(pos);
+    let c = Controller::with_game(game.clone(), friend());
+    let (black, white) = c.players();
+    assert!(white.captured.is_empty() && black.captured.is_empty());
+    assert_eq!((white.advantage, black.advantage), (1, 0), "a pawn up");
+    // Nxg5: White captured the queen.
+    let mv = game.position().parse_uci_move("f3g5").expect("move");
+    game.play(mv).expect("legal");
+    let c = Controller::with_game(game, friend());
+    let (black, white) = c.players();
+    assert_eq!(white.captured, vec![Piece::new(Color::Black, Role::Queen)]);
+    assert_eq!(white.advantage, 10);
+    assert!(black.captured.is_empty());
+    assert_eq!(black.advantage, 0);
+}
+
+#[test]
+fn new_game_dialog_starts_the_chosen_game() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    c.action(Action::NewGame);
+    assert!(c.new_game_form().is_some());
+    c.new_game_mode("demo");
+    c.new_game_level(Level::new(2).expect("level 2"));
+    c.take_effects();
+    c.new_game_start();
+    assert_eq!(c.setup().mode, Mode::Demo);
+    assert_eq!(c.setup().level.number(), 2);
+    assert!(c.new_game_form().is_none());
+    assert_eq!(
+        think_ids(&c.take_effects()).len(),
+        1,
+        "the demo starts at once"
+    );
+}
+
+#[test]
+fn in_check_a_piece_that_cannot_help_keeps_the_alert_and_says_why() {
+    // 1.e4 e5 2.Bc4 Nc6 3.Bxf7+: Black is in check and must move the king or take.
+    let mut c = Controller::new(friend());
+    for (from, to) in [
+        ("e2", "e4"),
+        ("e7", "e5"),
+        ("f1", "c4"),
+        ("b8", "c6"),
+        ("c4", "f7"),
+    ] {
+        tap(&mut c, from);
+        tap(&mut c, to);
+    }
+    assert!(c.status().alert, "{:?}", c.status());
+    // The a-pawn cannot stop the check.
+    tap(&mut c, "a7");
+    let status = c.status();
+    assert!(status.alert, "{status:?}");
+    assert_eq!(
+        status.text,
+        "Black is in check — the pawn cannot help; tap another piece"
+    );
+}
+
+#[test]
+fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
+    let mut c = Controller::new(friend());
+    for (from, to) in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")] {
+        tap(&mut c, from);
+        tap(&mut c, to);
+    }
+    // Row 0, Black's move: the position after 1...e5.
+    c.move_tapped(0, true);
+    assert_eq!(c.status().text, "Reviewing: after 1… e5");
+    assert!(c.shown_position().piece_at(sq("f3")).is_none());
+    let actions = c.actions();
+    let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
+    assert!(labels.contains(&"Back to game"), "{labels:?}");
+    assert_eq!(c.game().moves().len(), 3, "the game is unchanged");
+    // Out of range taps change nothing.
+    c.move_tapped(1, true);
+    assert_eq!(c.status().text, "Reviewing: after 1… e5");
+    // Playing a move returns to the game and counts.
+    tap(&mut c, "b8");
+    tap(&mut c, "c6");
+    assert_eq!(c.game().moves().len(), 4);
+    assert!(!c.status().text.starts_with("Reviewing"));
+}
+
+#[test]
+fn move_now_level_change_and_switching_sides_mid_game() {
+    let mut c = Controller::new(Setup::FIRST_START);
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    c.take_effects();
+    // While the computer thinks, Hint's place says Move now, and it asks the shell.
+    let actions = c.actions();
+    let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
+    assert_eq!(labels[2], "Move now");
+    c.action(Action::MoveNow);
+    assert!(
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::MoveNow))
+    );
+
+    // A stronger level: the search restarts at it, and the game is no longer rated.
+    c.action(Action::Menu);
+    c.dialog_option("stronger");
+    assert_eq!(c.setup().level.number(), 5);
+    assert!(!c.is_rated());
+    let effects = c.take_effects();
+    let thinks: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Think(r) => Some(r.level.number()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(thinks, [5]);
+    assert!(effects.iter().any(|e| matches!(e, Effect::LevelChosen(_))));
+
+    // Switching sides: the player takes Black (the computer's side, on move) — the board
+    // turns and the computer now plays White's next move after the player's.
+    let (id, _) = think_ids(&effects)[0];
+    c.computer_answered(
+        id,
+        Reply::Move(Some(c.game().position().parse_uci_move("e7e5").unwrap())),
+    );
+    assert_eq!(c.game().moves().len(), 2);
+    c.action(Action::Menu);
+    c.dialog_option("switch");
+    assert_eq!(
+        c.setup().mode,
+        Mode::Computer {
+            human: Color::Black
+        }
+    );
+    assert!(c.is_flipped());
+    assert_eq!(
+        think_ids(&c.take_effects()).len(),
+        1,
+        "the computer plays White now"
+    );
+    // A new game is rated again.
+    c.start(Setup::FIRST_START, Game::new());
+    assert!(c.is_rated());
+}
+
+#[test]
+fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game() {
+    use crate::app::model::clock::TimeControl;
+    use std::time::{Duration, Instant};
+    let t0 = Instant::now();
+    let mut c = Controller::new(friend());
+    c.action(Action::NewGame);
+    c.new_game_mode("friend");
+    c.new_game_clock(Some(0)); // 1+0
+    c.new_game_start();
+    assert_eq!(c.clock().map(|k| k.control()), TimeControl::new(1, 0));
+    c.sync_clock(t0, false);
+    assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    c.sync_clock(t0 + Duration::from_secs(2), false);
+    let k = c.clock().expect("clock");
+    assert_eq!(k.running(), Some(Color::Black));
+    assert_eq!(k.after_moves().len(), 1);
+    // The Menu pauses the clock; closing it runs it again.
+    c.action(Action::Menu);
+    c.sync_clock(t0 + Duration::from_secs(3), false);
+    assert_eq!(c.clock().and_then(|k| k.running()), None);
+    c.dialog_option("close");
+    c.sync_clock(t0 + Duration::from_secs(30), false);
+    assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::Black));
+    assert_eq!(
+        c.clock()
+            .map(|k| k.remaining(Color::Black, t0 + Duration::from_secs(30))),
+        Some(Duration::from_secs(59)),
+        "the paused half minute did not count"
+    );
+    // Black's flag falls a minute later: White wins on time.
+    c.clock_tick(t0 + Duration::from_secs(90));
+    assert_eq!(c.result().map(|r| r.title), Some("White wins".to_string()));
+    assert_eq!(c.result().map(|r| r.reason), Some("on time".to_string()));
+    // Time cannot be taken back: Undo is off and does nothing; the moves stay.
+    assert!(
+        c.actions()
+            .iter()
+            .any(|a| a.action == Action::Undo && !a.enabled)
+    );
+    c.action(Action::Undo);
+    assert_eq!(c.game().moves().len(), 1);
+    assert!(c.result().is_some());
+}
+
+#[test]
+fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
+    use crate::app::model::clock::TimeControl;
+    let mut c = Controller::new(friend());
+    c.action(Action::NewGame);
+    c.new_game_mode("computer");
+    c.new_game_custom_clock();
+    let form = c.new_game_form().expect("form");
+    assert!(form.custom_chosen);
+    assert_eq!(
+        form.clock,
+        TimeControl::new(10, 0),
+        "the steppers start at 10+0"
+    );
+    c.new_game_custom_step(10, 0);
+    c.new_game_custom_step(-1, 5);
+    c.new_game_custom_step(0, -1);
+    assert_eq!(
+        c.new_game_form().and_then(|f| f.clock),
+        TimeControl::new(19, 4)
+    );
+    c.new_game_start();
+    assert_eq!(c.clock().map(|k| k.control()), TimeControl::new(19, 4));
+    // The next New game offers the same custom clock; a preset replaces it.
+    c.action(Action::NewGame);
+    let form = c.new_game_form().expect("form");
+    assert_eq!(
+        (form.clock, form.custom_chosen),
+        (TimeControl::new(19, 4), true)
+    );
+    c.new_game_clock(Some(1));
+    let form = c.new_game_form().expect("form");
+    assert_eq!(
+        (form.clock, form.custom_chosen),
+        (TimeControl::new(3, 2), false)
+    );
+    assert_eq!(
+        form.custom,
+        TimeControl::new(19, 4).expect("19+4"),
+        "kept for the steppers"
+    );
+    c.new_game_clock(None);
+    c.new_game_start();
+    assert!(c.clock().is_none());
+    c.action(Action::NewGame);
+    assert_eq!(c.new_game_form().and_then(|f| f.clock), None);
+}
+
+#[test]
+fn the_opening_book_setting_goes_with_the_computers_next_move() {
+    let mut c = Controller::new(Setup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    });
+    let book_of_request = |c: &mut Controller| {
+        c.take_effects().into_iter().find_map(|e| match e {
+            Effect::Think(r) => Some(r.book),
+            _ => None,
+        })
+    };
+    assert_eq!(book_of_request(&mut c), Some(true), "on by default");
+    c.action(Action::Menu);
+    c.dialog_option("settings");
+    let labels: Vec<String> = c
+        .dialog_view()
+        .map(|d| d.options.into_iter().map(|o| o.label).collect())
+        .unwrap_or_default();
+    assert!(
+        labels.contains(&"Opening book: on".to_string()),
+        "{labels:?}"
+    );
+    c.dialog_option("book");
+    assert!(
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::ChangeSetting(super::Setting::Book))),
+        "the shell steps the stored setting"
+    );
+    // The shell hands the new value back; the computer's next search goes without the book.
+    c.set_book(false);
+    c.dialog_option("close");
+    c.start(c.setup(), Game::new());
+    assert_eq!(book_of_request(&mut c), Some(false));
+}
+
+/// A network game with `name`, this side playing `local`, just paired.
+fn paired(name: &str, local: Color) -> Controller {
+    let mut c = Controller::new(Setup {
+        mode: Mode::Network { local },
+        level: Level::DEFAULT,
+    });
+    let link = crate::storage::LanLink {
+        game_id: "g".into(),
+        host: None,
+    };
+    c.network_paired(name, local, Game::new(), link, None);
+    c
+}
+
+#[test]
+fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
+    use crate::lan::session::LinkState;
+    let mut c = paired("Kitchen", Color::White);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+    c.network_link(LinkState::Lost);
+    // Our move: the connection is what matters now.
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    // With a piece in hand, the hints come back.
+    let e2 = c.square_at(4, 6);
+    c.press(e2);
+    c.release(e2, false);
+    assert_eq!(c.status().text, "Tap where the pawn should go");
+    c.network_link(LinkState::Connected);
+    c.press(e2);
+    c.release(e2, false);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+}
+
+#[test]
+fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
+    use crate::lan::session::LinkState;
+    let mut c = paired("Kitchen", Color::White);
+    c.network_link(LinkState::Connected);
+    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
+    assert_eq!(c.status().text, "Draw offered — waiting for Kitchen");
+    // The session drops offers with the link, then says the link is lost.
+    c.network_offers_cleared();
+    c.network_link(LinkState::Lost);
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    c.network_link(LinkState::Connected);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+    // An older word of the partner's gives way to the lost link too.
+    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
+    c.partner_answered(crate::lan::codec::OfferKind::Draw, false);
+    assert_eq!(c.status().text, "Kitchen declines the draw — play on");
+    c.network_link(LinkState::Lost);
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+}
+
+#[test]
+fn a_long_partner_name_is_shortened_in_texts() {
+    let mut c = paired(&"W".repeat(32), Color::Black);
+    c.network_link(crate::lan::session::LinkState::Connected);
+    assert_eq!(c.status().text, format!("{}… is thinking…", "W".repeat(13)));
+}
+
+#[test]
+fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
+    let mut c = Controller::new(friend());
+    c.action(Action::NewGame);
+    c.new_game_mode("friend");
+    c.new_game_clock(Some(0));
+    c.new_game_start();
+    assert!(c.players().0.clock.is_some());
+    c.view_saved(Game::new(), "You", "Level 2", None);
+    assert!(c.players().0.clock.is_none() && c.players().1.clock.is_none());
+    c.action(Action::ReviewDone);
+    assert!(c.players().1.clock.is_some());
+}
+
+#[test]
+fn the_hosting_dialog_gives_the_address_to_type() {
+    let mut c = Controller::new(friend());
+    c.host_network(Color::White);
+    c.lobby_hosting("Kitchen", "4821", &["192.168.1.20".to_string()]);
+    let view = c.dialog_view().expect("the hosting dialog");
+    assert_eq!(view.title, "Pairing code 4821");
+    assert!(
+        view.message
+            .ends_with("Not in its list? Enter address: 192.168.1.20"),
+        "{}",
+        view.message
+    );
+}

@@ -1,0 +1,102 @@
+//! The game's words shared by every screen: colours, pieces, how a game ended, and the
+//! material count behind "captured" rows.
+
+use crate::tr;
+use chesspi_engine::game::{Outcome, Termination};
+use chesspi_engine::{Color, Piece, Position, Role};
+
+pub fn color_name(color: Color) -> String {
+    match color {
+        Color::White => tr!("White"),
+        Color::Black => tr!("Black"),
+    }
+}
+
+/// "the knight": a piece as the subject of a sentence.
+pub fn the_piece(role: Role) -> String {
+    match role {
+        Role::Pawn => tr!("the pawn"),
+        Role::Knight => tr!("the knight"),
+        Role::Bishop => tr!("the bishop"),
+        Role::Rook => tr!("the rook"),
+        Role::Queen => tr!("the queen"),
+        Role::King => tr!("the king"),
+    }
+}
+
+/// The text with its first letter in capitals (a sentence that starts with a placeholder).
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+pub fn claim_label(t: Termination) -> String {
+    match t {
+        Termination::FiftyMoves => tr!("Claim a draw (50 moves)"),
+        _ => tr!("Claim a draw (repetition)"),
+    }
+}
+
+/// "by checkmate", "by stalemate", ... for the result card.
+pub fn reason_text(outcome: Outcome) -> String {
+    termination_reason(outcome.termination)
+}
+
+/// "by checkmate", ... for a termination.
+pub fn termination_reason(termination: Termination) -> String {
+    match termination {
+        Termination::Checkmate => tr!("by checkmate"),
+        Termination::Stalemate => tr!("by stalemate"),
+        Termination::Resignation => tr!("by resignation"),
+        Termination::Agreement => tr!("by agreement"),
+        Termination::ThreefoldRepetition => tr!("by threefold repetition"),
+        Termination::FivefoldRepetition => tr!("by fivefold repetition"),
+        Termination::FiftyMoves => tr!("by the 50-move rule"),
+        Termination::SeventyFiveMoves => tr!("by the 75-move rule"),
+        Termination::InsufficientMaterial => tr!("by insufficient material"),
+        Termination::Time => tr!("on time"),
+        Termination::Abandonment => tr!("the opponent left"),
+    }
+}
+
+/// Pawn-unit values for the material balance.
+pub fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
+pub fn material(pos: &Position, color: Color) -> i32 {
+    Role::ALL
+        .iter()
+        .map(|&r| value(r) * pos.pieces(color, r).count() as i32)
+        .sum()
+}
+
+/// The opponent's pieces missing from the board compared with the position the game
+/// started from, weakest first: what `color` captured (a set-up position starts with none).
+/// A promoted pawn counts as its new piece, so nothing goes negative.
+pub fn captured_by(start: &Position, pos: &Position, color: Color) -> Vec<Piece> {
+    let them = !color;
+    let mut out = Vec::new();
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        let at_start = start.pieces(them, role).count();
+        let missing = at_start.saturating_sub(pos.pieces(them, role).count());
+        for _ in 0..missing {
+            out.push(Piece::new(them, role));
+        }
+    }
+    out
+}

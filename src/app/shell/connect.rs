@@ -1,0 +1,301 @@
+//! The screens' callbacks wired to the controller: the board, the side panel, the dialogs,
+//! the New game form, Saved games, and the workers' wake-ups. Each screen with its own
+//! wiring (the editor, the analysis screens) gets a [`Dispatch`].
+
+use super::App;
+use super::effects::{
+    cell_square, receive_answers, receive_network, receive_save_reports, with_shell,
+};
+use crate::app::model::mode::ColourChoice;
+use crate::app::notices::Topic;
+use crate::app::screens::board_view::promotion_role;
+use crate::app::screens::{Action, Controller, Dispatch, analysis, editor};
+use crate::app::ui::{
+    AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
+    NewGameAdapter,
+};
+use crate::tr;
+use chesspi_engine::level::Level;
+use slint::ComponentHandle;
+use std::rc::Rc;
+
+impl App {
+    /// Wires the screens' callbacks to the controller.
+    pub(super) fn connect(&self) {
+        self.connect_board();
+        self.connect_workers();
+        self.connect_dialogs();
+        self.connect_new_game();
+        self.connect_games();
+        self.connect_analysis_workers();
+        let dispatch = self.dispatch();
+        editor::view::connect(&self.window, &dispatch);
+        analysis::link::connect(&self.window, &dispatch);
+        analysis::board::view::connect(&self.window, &dispatch);
+    }
+
+    /// Runs a change from a screen's callback (see [`Dispatch`]).
+    fn dispatch(&self) -> Dispatch {
+        let shell = Rc::downgrade(&self.shell);
+        let window = self.window.as_weak();
+        Rc::new(move |f| with_shell(&shell, &window, f))
+    }
+
+    /// The analysis workers' wake-ups, and the power changes that pause them.
+    fn connect_analysis_workers(&self) {
+        let analysis = self.window.global::<AnalysisAdapter>();
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        analysis.on_report_ready(move || {
+            let Some(rc) = shell.upgrade() else { return };
+            let reports = rc.borrow().analysis.take_reports();
+            if !reports.is_empty() {
+                with_shell(&shell, &window, |c| {
+                    for report in reports {
+                        c.analysis_report(report);
+                    }
+                });
+            }
+        });
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        analysis.on_power_changed(move || {
+            if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
+                let s = rc.borrow();
+                s.analysis.power_changed(&w);
+                s.board_link.power_changed(&w);
+            }
+        });
+        let board = self.window.global::<AnalysisBoardAdapter>();
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        board.on_report_ready(move || {
+            let Some(rc) = shell.upgrade() else { return };
+            let reports = rc.borrow().board_link.take_reports();
+            if !reports.is_empty() {
+                with_shell(&shell, &window, |c| {
+                    for report in reports {
+                        c.analysis_board_report(report);
+                    }
+                });
+            }
+        });
+    }
+
+    /// A callback that changes the controller and shows the result.
+    fn on(&self, f: Box<dyn Fn(&mut Controller)>) -> impl Fn() + 'static {
+        let shell = Rc::downgrade(&self.shell);
+        let window = self.window.as_weak();
+        move || with_shell(&shell, &window, |c| f(c))
+    }
+
+    /// The board, the side panel's buttons, the promotion picker and the power key.
+    fn connect_board(&self) {
+        let game = self.window.global::<GameAdapter>();
+        let on = |f| self.on(f);
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_cell_pressed(move |col, row| {
+                if let Some(rc) = shell.upgrade() {
+                    let mut s = rc.borrow_mut();
+                    s.swallowing = s.touch_gate.as_ref().is_some_and(|g| g.blocks_touch());
+                    if s.swallowing {
+                        log::debug!("wake-up touch ignored");
+                        return;
+                    }
+                }
+                with_shell(&shell, &window, |c| {
+                    let sq = cell_square(c, col, row);
+                    c.press(sq);
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_cell_released(move |col, row, dragged| {
+                if let Some(rc) = shell.upgrade()
+                    && std::mem::take(&mut rc.borrow_mut().swallowing)
+                {
+                    return;
+                }
+                with_shell(&shell, &window, |c| {
+                    let sq = cell_square(c, col, row);
+                    c.release(sq, dragged);
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_action(move |id| {
+                with_shell(&shell, &window, |c| {
+                    if let Some(action) = Action::from_id(&id) {
+                        c.action(action);
+                    }
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_promotion_chosen(move |role| {
+                with_shell(&shell, &window, |c| {
+                    c.choose_promotion(promotion_role(role))
+                });
+            });
+        }
+        game.on_power_key(on(Box::new(|c| c.ask_shutdown())));
+    }
+
+    /// The worker threads' wake-ups (computer, saver, network), the keypad and the move list.
+    fn connect_workers(&self) {
+        let game = self.window.global::<GameAdapter>();
+        let on = |f| self.on(f);
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_computer_ready(move || receive_answers(&shell, &window));
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_saved(move || receive_save_reports(&shell, &window));
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            game.on_network_ready(move || receive_network(&shell, &window));
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            game.on_move_tapped(move |row, black| {
+                if let Ok(row) = usize::try_from(row) {
+                    with_shell(&shell, &window, |c| c.move_tapped(row, black));
+                }
+            });
+        }
+        {
+            let keypad = self.window.global::<KeypadAdapter>();
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            keypad.on_key(move |k| with_shell(&shell, &window, |c| c.keypad_key(&k)));
+            keypad.on_submit(on(Box::new(|c| c.keypad_submit())));
+            keypad.on_cancel(on(Box::new(|c| c.keypad_cancel())));
+        }
+    }
+
+    /// The generic dialog.
+    fn connect_dialogs(&self) {
+        let on = |f| self.on(f);
+        let dialog = self.window.global::<DialogAdapter>();
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            dialog.on_option_chosen(move |id| {
+                with_shell(&shell, &window, |c| c.dialog_option(&id));
+            });
+        }
+        dialog.on_dismissed(on(Box::new(|c| c.dialog_dismissed())));
+    }
+
+    /// The New game form.
+    fn connect_new_game(&self) {
+        let on = |f| self.on(f);
+        let new_game = self.window.global::<NewGameAdapter>();
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            new_game.on_mode_chosen(move |id| {
+                with_shell(&shell, &window, |c| c.new_game_mode(&id));
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            new_game.on_colour_chosen(move |i| {
+                with_shell(&shell, &window, |c| {
+                    if let Some(colour) = ColourChoice::from_index(i) {
+                        c.new_game_colour(colour);
+                    }
+                });
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            new_game.on_level_chosen(move |n| {
+                with_shell(&shell, &window, |c| {
+                    if let Some(level) = u8::try_from(n).ok().and_then(Level::new) {
+                        c.new_game_level(level);
+                    }
+                });
+            });
+        }
+        new_game.on_start(on(Box::new(|c| c.new_game_start())));
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            new_game.on_clock_chosen(move |i| {
+                with_shell(&shell, &window, |c| {
+                    c.new_game_clock(usize::try_from(i).ok())
+                });
+            });
+        }
+        new_game.on_custom_chosen(on(Box::new(|c| c.new_game_custom_clock())));
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            new_game.on_custom_step(move |minutes, seconds| {
+                with_shell(&shell, &window, |c| {
+                    c.new_game_custom_step(i64::from(minutes), i64::from(seconds));
+                });
+            });
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            new_game.on_network_role_chosen(move |host| {
+                with_shell(&shell, &window, |c| c.new_game_network(host));
+            });
+        }
+
+        new_game.on_cancel(on(Box::new(|c| c.new_game_cancel())));
+    }
+
+    /// The Saved games screen.
+    fn connect_games(&self) {
+        let games = self.window.global::<GamesAdapter>();
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            games.on_game_chosen(move |id| {
+                let Some(rc) = shell.upgrade() else { return };
+                let choice =
+                    rc.borrow().saving.as_ref().and_then(|saving| {
+                        saving.games.iter().find(|g| g.id == id.as_str()).cloned()
+                    });
+                if let Some(choice) = choice {
+                    with_shell(&shell, &window, |c| c.choose_saved(choice));
+                }
+            });
+        }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            games.on_export(move || {
+                if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade())
+                    && let Some(saving) = &rc.borrow().saving
+                {
+                    saving.saver.export();
+                    w.global::<GamesAdapter>().set_can_export(false);
+                    rc.borrow()
+                        .notices
+                        .raise(Topic::Export, tr!("Copying the games to the USB stick…"));
+                }
+            });
+        }
+        {
+            let window = self.window.as_weak();
+            games.on_close(move || {
+                if let Some(w) = window.upgrade() {
+                    w.global::<GamesAdapter>().set_visible(false);
+                }
+            });
+        }
+    }
+}

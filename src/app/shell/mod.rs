@@ -1,0 +1,344 @@
+//! The shell: the window and everything behind it — the controller, the worker threads'
+//! links, the saver — wired together. It carries out the controller's effects and shows its
+//! state; what a tap or a move means is the screens' business.
+
+mod connect;
+pub mod effects;
+pub mod view;
+
+use crate::app::model::mode::{Mode, Setup};
+use crate::app::notices::bar::Board;
+use crate::app::saving::{GameIdentity, Report, Saver, Stores};
+use crate::app::screens::Controller;
+use crate::app::screens::SavedGameChoice;
+use crate::app::screens::analysis::board::link::BoardLink;
+use crate::app::screens::analysis::link::AnalysisLink;
+use crate::app::screens::dialogs::settings::DeviceControls;
+use crate::app::screens::network::lan::Network;
+use crate::app::screens::play::computer::{self, Answer, ComputerPlayer};
+use crate::app::ui::{AppWindow, GameAdapter};
+use chesspi_engine::FenError;
+use chesspi_engine::game::Game;
+use effects::update;
+use slint::ComponentHandle;
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+use view::ViewModels;
+
+/// Why the app could not start.
+#[derive(Debug)]
+pub enum AppError {
+    /// No display, or the window could not be created.
+    Platform(slint::PlatformError),
+    /// The `--fen` position is not valid.
+    Fen(FenError),
+    /// The computer player's thread could not start.
+    Thread(std::io::Error),
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppError::Platform(e) => write!(f, "cannot open the display: {e}"),
+            AppError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            AppError::Thread(e) => write!(f, "cannot start the computer player: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<slint::PlatformError> for AppError {
+    fn from(e: slint::PlatformError) -> AppError {
+        AppError::Platform(e)
+    }
+}
+
+/// The least time a computer move takes on screen, so a person sees their own move land
+/// before the reply (and can follow a demo game).
+fn pacing(setup: &Setup) -> Duration {
+    match setup.mode {
+        Mode::Demo => Duration::from_millis(900),
+        _ => Duration::from_millis(300),
+    }
+}
+
+/// Everything behind the window: the controller and the machinery that serves it.
+struct Shell {
+    controller: Controller,
+    computer: ComputerPlayer,
+    answers: Receiver<Answer>,
+    models: ViewModels,
+    /// Holds back a computer move that came faster than [`pacing`].
+    pacing_timer: slint::Timer,
+    game_changed: Vec<GameChangedHook>,
+    saving: Option<Saving>,
+    /// Runs on a confirmed shutdown; `None` on a desktop.
+    shutdown: Option<crate::power::ShutdownCommand>,
+    /// Closed while the screen is dimmed or dark: the waking touch is not a move.
+    touch_gate: Option<crate::power::watcher::TouchGate>,
+    /// The current gesture started as a wake-up touch and is ignored to its release.
+    swallowing: bool,
+    /// Brightness, dimming and the remembered level.
+    device: Option<DeviceControls>,
+    /// The status bar's notices.
+    notices: Board,
+    /// Starts the next demo game a little after one ends: a kiosk demo loops.
+    demo_timer: slint::Timer,
+    /// Network games; `None` until [`App::enable_network`].
+    network: Option<Network>,
+    /// Wakes the screen when a running clock's display changes or its flag falls; stopped
+    /// while no clock runs.
+    clock_timer: slint::Timer,
+    /// Offers to adjourn a network game once the partner has been away long enough.
+    adjourn_timer: slint::Timer,
+    /// Game analysis on its worker thread.
+    analysis: AnalysisLink,
+    /// The analysis board's search thread, while the board is open.
+    board_link: BoardLink,
+}
+
+/// The pause between two demo games, to see how the last one ended.
+const DEMO_PAUSE: Duration = Duration::from_secs(6);
+
+/// The saver and the save the screen waits for.
+struct Saving {
+    saver: Saver,
+    reports: Receiver<Report>,
+    /// The newest save not yet on disk: the screen is not refreshed until it is.
+    awaiting: Option<u64>,
+    /// The saved games list as last shown.
+    games: Vec<SavedGameChoice>,
+    /// Shows the game anyway if a save never reports back (see [`SAVE_PATIENCE`]).
+    watchdog: slint::Timer,
+    /// When a running clock was last saved between moves (see [`CLOCK_CHECKPOINT`]).
+    clock_saved: Option<std::time::Instant>,
+}
+
+/// A running clock is saved this often between moves: a power cut loses at most this much
+/// of the time used (a save per move alone lost all of the current move's).
+const CLOCK_CHECKPOINT: Duration = Duration::from_secs(10);
+
+/// How long the screen waits for a save. A stuck storage thread or disk must not freeze the
+/// game: after this the change is shown with a warning.
+const SAVE_PATIENCE: Duration = Duration::from_secs(5);
+
+/// Called after every change of the game (see [`App::on_game_changed`]).
+type GameChangedHook = Box<dyn FnMut(&Controller)>;
+
+/// The running app: its window and state.
+pub struct App {
+    window: AppWindow,
+    shell: Rc<RefCell<Shell>>,
+}
+
+/// Makes the screen speak `language`: the Rust side's texts at the next refresh, Slint's
+/// `@tr` texts at once. Call after the window exists (Slint needs its first component).
+pub fn apply_language(language: crate::i18n::Language) {
+    crate::i18n::set_language(language);
+    if let Err(e) = slint::select_bundled_translation(language.code()) {
+        log::error!("cannot switch the UI to {language}: {e:?}");
+    }
+}
+
+impl App {
+    /// Creates the window (not yet shown) and starts the computer player.
+    ///
+    /// # Errors
+    /// [`AppError`] when the window or the worker thread cannot be created.
+    pub fn new(game: Game, setup: Setup) -> Result<App, AppError> {
+        App::with_engine(game, setup, computer::EngineSettings::default())
+    }
+
+    /// [`App::new`] with the computer player's memory and time cap from the config.
+    ///
+    /// # Errors
+    /// As [`App::new`].
+    pub fn with_engine(
+        game: Game,
+        setup: Setup,
+        engine: computer::EngineSettings,
+    ) -> Result<App, AppError> {
+        let window = AppWindow::new()?;
+        let (answer_tx, answers) = mpsc::channel::<Answer>();
+        let weak_window = window.as_weak();
+        let computer = ComputerPlayer::start(engine, move |answer| {
+            if answer_tx.send(answer).is_ok() {
+                // Ring the UI thread; it drains the channel.
+                let _ = weak_window.upgrade_in_event_loop(|w| {
+                    w.global::<GameAdapter>().invoke_computer_ready();
+                });
+            }
+        })
+        .map_err(AppError::Thread)?;
+        let models = ViewModels::attach(&window);
+        let notices = Board::attach(&window);
+        let shell = Rc::new(RefCell::new(Shell {
+            controller: Controller::with_game(game, setup),
+            computer,
+            answers,
+            models,
+            pacing_timer: slint::Timer::default(),
+            game_changed: Vec::new(),
+            saving: None,
+            shutdown: None,
+            touch_gate: None,
+            swallowing: false,
+            device: None,
+            notices,
+            demo_timer: slint::Timer::default(),
+            network: None,
+            clock_timer: slint::Timer::default(),
+            adjourn_timer: slint::Timer::default(),
+            analysis: AnalysisLink::default(),
+            board_link: BoardLink::default(),
+        }));
+        let app = App { window, shell };
+        app.connect();
+        app.update();
+        Ok(app)
+    }
+
+    /// The window, for showing it, running it, or (tests) sending it events.
+    pub fn window(&self) -> &AppWindow {
+        &self.window
+    }
+
+    /// Calls `f` after every change of the game (move, takeback, new game, result), before
+    /// the screen shows it: the place to save the game.
+    pub fn on_game_changed(&self, f: impl FnMut(&Controller) + 'static) {
+        self.shell.borrow_mut().game_changed.push(Box::new(f));
+    }
+
+    /// The status bar's notices (battery warnings, errors, news).
+    pub fn notices(&self) -> Board {
+        self.shell.borrow().notices.clone()
+    }
+
+    /// Reads the controller (tests, saving).
+    pub fn with_controller<R>(&self, f: impl FnOnce(&Controller) -> R) -> R {
+        f(&self.shell.borrow().controller)
+    }
+
+    /// Changes the controller from outside the screen (e.g. restoring a saved game) and
+    /// shows the result.
+    pub fn update_controller(&self, f: impl FnOnce(&mut Controller)) {
+        update(&self.shell, &self.window, f);
+    }
+
+    fn update(&self) {
+        update(&self.shell, &self.window, |_| {});
+    }
+
+    /// Saves every change from now on (starting with the game on screen) through a saver
+    /// thread, and shows a change only once it is on disk.
+    ///
+    /// # Errors
+    /// [`AppError::Thread`] when the saver thread cannot start.
+    pub fn enable_saving(
+        &self,
+        stores: Stores,
+        identity: Option<GameIdentity>,
+    ) -> Result<(), AppError> {
+        let (tx, reports) = mpsc::channel::<Report>();
+        let weak_window = self.window.as_weak();
+        let mut saver = Saver::start(stores, identity, move |report| {
+            if tx.send(report).is_ok() {
+                let _ = weak_window.upgrade_in_event_loop(|w| {
+                    w.global::<GameAdapter>().invoke_saved();
+                });
+            }
+        })
+        .map_err(AppError::Thread)?;
+        {
+            let mut shell = self.shell.borrow_mut();
+            let s = &mut *shell;
+            let seq = saver.submit_current(&s.controller);
+            s.saving = Some(Saving {
+                saver,
+                reports,
+                awaiting: seq,
+                clock_saved: None,
+                games: Vec::new(),
+                watchdog: slint::Timer::default(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether every change shown so far is on disk (tests).
+    pub fn is_saved(&self) -> bool {
+        self.shell
+            .borrow()
+            .saving
+            .as_ref()
+            .is_none_or(|s| s.awaiting.is_none())
+    }
+
+    /// Lets the player host and join network games, as `config` says.
+    pub fn enable_network(&self, config: crate::config::LanConfig) {
+        let net = Network::new(config, &self.window);
+        let mut shell = self.shell.borrow_mut();
+        shell.controller.set_adjourn_after(net.adjourn_after());
+        shell.network = Some(net);
+    }
+
+    /// Reconnects the restored network game with `peer` (see [`crate::app::saving::Restored::lan`]).
+    pub fn resume_network(&self, peer: &str, link: crate::storage::LanLink) {
+        effects::resume_network(&mut self.shell.borrow_mut(), peer, link);
+        self.update();
+    }
+
+    /// The addresses a hosted network game listens on (empty when none).
+    pub fn network_addrs(&self) -> Vec<std::net::SocketAddr> {
+        self.shell
+            .borrow()
+            .network
+            .as_ref()
+            .map(Network::local_addrs)
+            .unwrap_or_default()
+    }
+
+    /// Lets a confirmed shutdown (power key, menu) run `command`.
+    pub fn enable_shutdown(&self, command: crate::power::ShutdownCommand) {
+        let mut shell = self.shell.borrow_mut();
+        shell.controller.allow_shutdown();
+        shell.shutdown = Some(command);
+    }
+
+    /// Lets the Settings dialog change the device's settings through `device`.
+    pub fn enable_device(&self, device: DeviceControls) {
+        let mut shell = self.shell.borrow_mut();
+        shell.controller.set_settings_view(device.view());
+        shell.controller.set_book(device.book());
+        shell.device = Some(device);
+    }
+
+    /// Ignores touches on the board while `gate` is closed (the screen is waking up).
+    pub fn set_touch_gate(&self, gate: crate::power::watcher::TouchGate) {
+        self.shell.borrow_mut().touch_gate = Some(gate);
+    }
+
+    /// Ends the app's work: the computer's search is abandoned, the saves already queued are
+    /// written (or cut short by the signal watcher's deadline).
+    pub fn finish(self) {
+        let saving = self.shell.borrow_mut().saving.take();
+        if let Some(mut saving) = saving {
+            let start = std::time::Instant::now();
+            // A clock that ran since the last move keeps the time used: saved as it stands now.
+            let shell = self.shell.borrow();
+            let c = &shell.controller;
+            if c.clock_runs_for_the_game() {
+                saving.saver.submit_current(c);
+            }
+            drop(shell);
+            saving.saver.stop();
+            log::info!("saves finished in {} ms", start.elapsed().as_millis());
+        }
+        drop(self);
+        log::info!("ChessPI stopped");
+    }
+}
