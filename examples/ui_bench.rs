@@ -7,7 +7,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::Setup;
+use chesspi::app::model::mode::GameSetup;
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
 use slint::ComponentHandle;
@@ -23,7 +23,7 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     headless::install()?;
     let started = Instant::now();
-    let app = App::new(Game::new(), Setup::FIRST_START)?;
+    let app = App::new(Game::new(), GameSetup::FIRST_START)?;
     app.window().show()?;
     let (_, first) = headless::render()?;
     println!(

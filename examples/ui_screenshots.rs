@@ -8,7 +8,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::boot::start::show_battery_event;
-use chesspi::app::model::mode::{Level, Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Level, Mode};
 use chesspi::app::screens::{Action, SettingsView};
 use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
@@ -43,7 +43,7 @@ fn shoot(app: &App, dir: &Path, name: &str) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-fn open(game: Game, setup: Setup) -> Result<App, Box<dyn Error>> {
+fn open(game: Game, setup: GameSetup) -> Result<App, Box<dyn Error>> {
     let app = App::new(game, setup)?;
     // Slint's translations can be chosen once a component exists; the Rust side's already are.
     chesspi::app::apply_language(chesspi::i18n::language());
@@ -62,8 +62,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         chesspi::i18n::set_language(language);
     }
     headless::install()?;
-    let you_white = Setup::FIRST_START;
-    let friends = Setup {
+    let you_white = GameSetup::FIRST_START;
+    let friends = GameSetup {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     };
@@ -101,7 +101,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     analysis(&dir)?;
 
     // Playing Black against the computer, in check: the board is flipped.
-    let you_black = Setup {
+    let you_black = GameSetup {
         mode: Mode::Computer {
             human: Color::Black,
         },
@@ -301,7 +301,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 /// Legal's mate analysed: the graph, the marks, and the better move at the blunder.
 fn analysis(dir: &Path) -> Result<(), Box<dyn Error>> {
-    let friends = Setup {
+    let friends = GameSetup {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     };
@@ -349,7 +349,7 @@ fn saved_games(dir: &Path) -> Result<(), Box<dyn Error>> {
     ]
     .join("\n");
     archive.import_pgn(&pgn)?;
-    let app = open(Game::new(), Setup::FIRST_START)?;
+    let app = open(Game::new(), GameSetup::FIRST_START)?;
     app.enable_saving(stores, None)?;
     headless::pump_until(std::time::Duration::from_secs(10), || app.is_saved());
     app.update_controller(|c| c.action(Action::Menu));

@@ -6,7 +6,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::saving;
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, screens::Action};
@@ -98,7 +98,7 @@ fn powercut_child() {
     let mut rng = Rng(seed | 1);
     headless::install().expect("headless platform");
 
-    let friend = Setup {
+    let friend = GameSetup {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     };

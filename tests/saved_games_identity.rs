@@ -4,7 +4,7 @@
 //! exactly one saved game (unless the player deleted that game), and the game on the board is
 //! never listed as a saved game.
 
-use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::saving::{self, Opened, Report, Saver};
 use chesspi::storage::{Archive, GameSummary};
 use chesspi_engine::Move;
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 const STATE_ENV: &str = "CHESSPI_IDENTITY_STATE";
 const SEED_ENV: &str = "CHESSPI_IDENTITY_SEED";
-const FRIEND: Setup = Setup {
+const FRIEND: GameSetup = GameSetup {
     mode: Mode::Friend,
     level: Level::DEFAULT,
 };

@@ -495,7 +495,7 @@ fn a_power_cut_between_the_renames_leaves_the_backup_as_the_newest_save() {
 
 #[test]
 fn the_app_goes_on_from_the_save_before_and_says_so_in_plain_words() {
-    use chesspi::app::model::mode::Setup;
+    use chesspi::app::model::mode::GameSetup;
     let dir = tempfile::tempdir().expect("tempdir");
     let mut store = AutosaveStore::new(dir.path());
     for plies in 1..=3 {
@@ -504,7 +504,7 @@ fn the_app_goes_on_from_the_save_before_and_says_so_in_plain_words() {
     fs::write(dir.path().join("autosave.toml"), b"half a file").expect("write");
     let restored = chesspi::app::saving::restore(
         &mut AutosaveStore::new(dir.path()),
-        (chesspi_engine::game::Game::new(), Setup::FIRST_START),
+        (chesspi_engine::game::Game::new(), GameSetup::FIRST_START),
     );
     assert_eq!(restored.game.moves().len(), 2);
     assert_eq!(
@@ -538,11 +538,11 @@ fn the_turned_board_is_kept() {
 /// game against the computer is offered at it, not at the built-in default.
 #[test]
 fn a_game_without_a_computer_keeps_the_devices_level() {
-    use chesspi::app::model::mode::Setup;
+    use chesspi::app::model::mode::GameSetup;
     let level = Level::new(8).expect("level");
-    let start = Setup {
+    let start = GameSetup {
         level,
-        ..Setup::FIRST_START
+        ..GameSetup::FIRST_START
     };
     assert_ne!(level, Level::DEFAULT);
     let lan = GameMode::Lan {

@@ -6,7 +6,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::saving;
 use chesspi::app::ui::{AnalysisAdapter, DialogAdapter, GameAdapter, GamesAdapter, StatusAdapter};
 use chesspi::app::{App, screens::Action};
@@ -17,7 +17,7 @@ use slint::{ComponentHandle, Model};
 use std::path::Path;
 use std::time::Duration;
 
-const FRIEND: Setup = Setup {
+const FRIEND: GameSetup = GameSetup {
     mode: Mode::Friend,
     level: Level::DEFAULT,
 };

@@ -8,7 +8,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Level, Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Level, Mode};
 use chesspi::app::saving;
 use chesspi::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, StatusAdapter,
@@ -117,7 +117,7 @@ fn cpu_ticks() -> u64 {
 }
 
 fn start_app(dir: &Path) -> App {
-    let setup = Setup {
+    let setup = GameSetup {
         mode: Mode::Computer {
             human: Color::White,
         },

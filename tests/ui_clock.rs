@@ -7,7 +7,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, boot::start, initial_game, saving};
 use chesspi::cli::{self, Command};
@@ -29,7 +29,7 @@ fn start(dir: &Path, args: &[&str]) -> App {
     let Ok(Command::Run(options)) = cli::parse(args.iter().copied()) else {
         panic!("{args:?} is a command line to run the app");
     };
-    let (restored, stores, notices) = saving::open(dir, (Game::new(), Setup::FIRST_START));
+    let (restored, stores, notices) = saving::open(dir, (Game::new(), GameSetup::FIRST_START));
     assert!(notices.is_empty(), "{notices:?}");
     let app = App::new(restored.game.clone(), restored.setup).expect("app");
     let clocks = restored.clocks.clone();

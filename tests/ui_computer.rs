@@ -5,7 +5,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Level, Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Level, Mode};
 use chesspi::app::ui::GameAdapter;
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Square};
@@ -16,7 +16,7 @@ fn sq(name: &str) -> Square {
     name.parse().expect("a square name")
 }
 
-fn start(setup: Setup) -> App {
+fn start(setup: GameSetup) -> App {
     let app = App::new(Game::new(), setup).expect("the app starts");
     app.window().show().expect("show");
     app
@@ -43,7 +43,7 @@ fn moves(app: &App) -> usize {
 }
 
 fn the_computer_answers() {
-    let app = start(Setup::FIRST_START);
+    let app = start(GameSetup::FIRST_START);
     tap(&app, "e2");
     tap(&app, "e4");
     let adapter = app.window().global::<GameAdapter>();
@@ -81,11 +81,11 @@ fn the_computer_answers() {
 }
 
 fn the_computer_opens_when_the_player_is_black() {
-    let app = start(Setup {
+    let app = start(GameSetup {
         mode: Mode::Computer {
             human: Color::Black,
         },
-        level: Setup::FIRST_START.level,
+        level: GameSetup::FIRST_START.level,
     });
     assert!(app.with_controller(|c| c.is_flipped()));
     assert!(headless::pump_until(Duration::from_secs(30), || moves(
@@ -101,7 +101,7 @@ fn the_computer_opens_when_the_player_is_black() {
 }
 
 fn a_hint_is_shown_on_the_board() {
-    let app = start(Setup::FIRST_START);
+    let app = start(GameSetup::FIRST_START);
     press_action(&app, "hint");
     let adapter = app.window().global::<GameAdapter>();
     assert!(headless::pump_until(Duration::from_secs(30), || {
@@ -115,7 +115,7 @@ fn a_hint_is_shown_on_the_board() {
 }
 
 fn undo_while_thinking_cancels_the_search() {
-    let strongest = Setup {
+    let strongest = GameSetup {
         mode: Mode::Computer {
             human: Color::White,
         },
@@ -144,7 +144,7 @@ fn undo_while_thinking_cancels_the_search() {
 }
 
 fn a_demo_plays_by_itself() {
-    let app = start(Setup {
+    let app = start(GameSetup {
         mode: Mode::Demo,
         level: Level::new(1).expect("level 1"),
     });
@@ -161,7 +161,7 @@ fn a_demo_loops() {
     let pos = chesspi_engine::Position::from_fen(MATE_IN_ONE).expect("fen");
     let app = App::new(
         Game::from_position(pos),
-        Setup {
+        GameSetup {
             mode: Mode::Demo,
             level: Level::new(10).expect("level 10"),
         },

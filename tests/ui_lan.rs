@@ -5,7 +5,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::Setup;
+use chesspi::app::model::mode::GameSetup;
 use chesspi::app::screens::Lobby;
 use chesspi::app::ui::DialogAdapter;
 use chesspi::config::{LanConfig, PairingCode};
@@ -22,7 +22,7 @@ use app_lan_peer::{Peer, tap, wait};
 #[test]
 fn a_network_game_through_the_real_app() {
     headless::install().expect("headless");
-    let app = App::new(Game::new(), Setup::FIRST_START).expect("app");
+    let app = App::new(Game::new(), GameSetup::FIRST_START).expect("app");
     app.window().show().expect("window");
     app.enable_network(LanConfig {
         name: Some("Board".into()),

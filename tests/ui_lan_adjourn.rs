@@ -8,7 +8,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::Setup;
+use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving;
 use chesspi::app::screens::Dialog;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
@@ -39,7 +39,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     );
     let config = Config::parse(&text, std::path::Path::new("test.toml")).expect("config");
 
-    let (restored, stores, _) = saving::open(dir.path(), (Game::new(), Setup::FIRST_START));
+    let (restored, stores, _) = saving::open(dir.path(), (Game::new(), GameSetup::FIRST_START));
     let app = App::new(restored.game, restored.setup).expect("app");
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");

@@ -5,7 +5,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::Setup;
+use chesspi::app::model::mode::GameSetup;
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
 use chesspi_engine::Color;
@@ -26,7 +26,7 @@ fn a_timed_network_game_through_the_real_app() {
         .expect("config")
         .lan;
     lan.port = 0;
-    let app = App::new(Game::new(), Setup::FIRST_START).expect("app");
+    let app = App::new(Game::new(), GameSetup::FIRST_START).expect("app");
     app.window().show().expect("window");
     app.enable_network(lan);
     // New game → Network → Host, White, clock 1+0 (the first preset).

@@ -7,7 +7,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::Setup;
+use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving;
 use chesspi::config::{LanConfig, PairingCode};
 use chesspi::lan::session::LinkState;
@@ -42,7 +42,7 @@ fn lan_config(port: u16) -> LanConfig {
 }
 
 fn start_app(dir: &std::path::Path, port: u16) -> App {
-    let (restored, stores, notices) = saving::open(dir, (Game::new(), Setup::FIRST_START));
+    let (restored, stores, notices) = saving::open(dir, (Game::new(), GameSetup::FIRST_START));
     assert!(notices.is_empty(), "{notices:?}");
     let lan = restored.lan.clone();
     let app = App::new(restored.game, restored.setup).expect("app");
@@ -152,7 +152,7 @@ fn lan_guest_child() {
     };
     headless::install().expect("headless");
     let dir = std::path::PathBuf::from(dir);
-    let (restored, stores, _) = saving::open(&dir, (Game::new(), Setup::FIRST_START));
+    let (restored, stores, _) = saving::open(&dir, (Game::new(), GameSetup::FIRST_START));
     let lan = restored.lan.clone();
     let app = App::new(restored.game, restored.setup).expect("app");
     if let Some((peer, link)) = &lan {

@@ -5,7 +5,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::Setup;
+use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving::Stores;
 use chesspi::app::screens::dialogs::settings::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, GameAdapter};
@@ -59,7 +59,7 @@ fn the_language_switches_at_once_and_is_kept() {
     // The process starts in English: `App::new` reads no locale (`app::run` does).
     assert_eq!(chesspi::i18n::language(), Language::English);
 
-    let app = App::new(Game::new(), Setup::FIRST_START).expect("app");
+    let app = App::new(Game::new(), GameSetup::FIRST_START).expect("app");
     let (stores, _) = Stores::open(state.path());
     app.enable_saving(stores, None).expect("saver");
     let file = SettingsStore::new(state.path());

@@ -4,7 +4,7 @@
 
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, initial_game};
 use chesspi_engine::game::Game;
@@ -218,7 +218,7 @@ fn checkmate_ends_the_game() {
 }
 
 fn new_game_dialog_starts_a_two_player_game() {
-    let app = App::new(Game::new(), Setup::FIRST_START).expect("the app starts");
+    let app = App::new(Game::new(), GameSetup::FIRST_START).expect("the app starts");
     app.window().show().expect("show");
     press_action(&app, "new");
     let dialog = app.window().global::<chesspi::app::ui::NewGameAdapter>();

@@ -4,7 +4,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::saving;
 use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter};
 use chesspi::app::{App, screens::Action};
@@ -79,7 +79,7 @@ fn open_saved_games(app: &App) -> Vec<(String, String)> {
         .collect()
 }
 
-const FRIEND: Setup = Setup {
+const FRIEND: GameSetup = GameSetup {
     mode: Mode::Friend,
     level: Level::DEFAULT,
 };
@@ -153,7 +153,7 @@ fn saved_games_review_delete_and_resume() {
     play(&app, &[("d2", "d4"), ("d7", "d5")]);
     // The device plays at level 7 now; a resumed two-player game keeps it for the next game
     // against the computer.
-    let level7 = Setup {
+    let level7 = GameSetup {
         level: Level::new(7).expect("level"),
         ..FRIEND
     };

@@ -3,7 +3,7 @@
 //! desktop, without a backlight, the dialog offers no light settings.
 
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::{Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::saving::Stores;
 use chesspi::app::screens::dialogs::settings::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, NewGameAdapter};
@@ -57,7 +57,7 @@ fn read(path: &Path) -> String {
 #[test]
 fn settings_change_the_backlight_and_are_stored() {
     headless::install().expect("headless");
-    let friend = Setup {
+    let friend = GameSetup {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     };

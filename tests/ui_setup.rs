@@ -6,7 +6,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{Level, Mode, Setup};
+use chesspi::app::model::mode::{GameSetup, Level, Mode};
 use chesspi::app::saving;
 use chesspi::app::screens::Action;
 use chesspi::app::ui::{DialogAdapter, EditorAdapter, GameAdapter};
@@ -141,7 +141,7 @@ fn editor_fen(app: &App) -> String {
 }
 
 fn start_app(dir: &Path) -> App {
-    let setup = Setup {
+    let setup = GameSetup {
         mode: Mode::Computer {
             human: Color::White,
         },

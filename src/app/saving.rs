@@ -13,7 +13,7 @@ use std::thread::JoinHandle;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
-use crate::app::model::mode::{Mode, Setup};
+use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
 use crate::storage::export::DEFAULT_MEDIA_ROOT;
 use crate::storage::stats::RatingChange;
@@ -26,17 +26,17 @@ use crate::storage::{
 /// The players of a saved game as the app plays them. `None` for a game the app cannot
 /// continue (a LAN game: the peer is gone after a restart). A game without a computer keeps
 /// `level`, the level the device has, for the next game against it.
-pub fn setup_of(mode: &GameMode, level: Level) -> Option<Setup> {
+pub fn setup_of(mode: &GameMode, level: Level) -> Option<GameSetup> {
     match *mode {
-        GameMode::VsComputer { human, level } => Some(Setup {
+        GameMode::VsComputer { human, level } => Some(GameSetup {
             mode: Mode::Computer { human },
             level,
         }),
-        GameMode::TwoPlayers => Some(Setup {
+        GameMode::TwoPlayers => Some(GameSetup {
             mode: Mode::Friend,
             level,
         }),
-        GameMode::ComputerVsComputer { white, .. } => Some(Setup {
+        GameMode::ComputerVsComputer { white, .. } => Some(GameSetup {
             mode: Mode::Demo,
             level: white,
         }),
@@ -46,14 +46,17 @@ pub fn setup_of(mode: &GameMode, level: Level) -> Option<Setup> {
 
 /// The players of a saved game (autosaved, or played on from Saved games), and for a network
 /// game the partner to reconnect. `level` as for [`setup_of`].
-pub fn restored_setup(mode: &GameMode, level: Level) -> Option<(Setup, Option<(String, LanLink)>)> {
+pub fn restored_setup(
+    mode: &GameMode,
+    level: Level,
+) -> Option<(GameSetup, Option<(String, LanLink)>)> {
     match mode {
         GameMode::Lan {
             local,
             peer,
             link: Some(link),
         } => Some((
-            Setup {
+            GameSetup {
                 mode: Mode::Network { local: *local },
                 level,
             },
@@ -64,7 +67,7 @@ pub fn restored_setup(mode: &GameMode, level: Level) -> Option<(Setup, Option<(S
 }
 
 /// The saved form of the app's players.
-pub fn mode_of(setup: &Setup) -> GameMode {
+pub fn mode_of(setup: &GameSetup) -> GameMode {
     match setup.mode {
         Mode::Computer { human } => GameMode::VsComputer {
             human,
@@ -87,7 +90,7 @@ pub fn mode_of(setup: &Setup) -> GameMode {
 pub struct Restored {
     /// The game and its players.
     pub game: Game,
-    pub setup: Setup,
+    pub setup: GameSetup,
     /// The saved game's identity, kept so the archive and record see the same game.
     pub identity: Option<GameIdentity>,
     /// Something to tell the user once (a damaged file set aside), already logged.
@@ -104,7 +107,7 @@ pub struct Restored {
 
 /// Opens the state directory for play: the game to start with (see [`restore`]) and the
 /// stores, with what to tell the user (already logged).
-pub fn open(state_dir: &Path, fallback: (Game, Setup)) -> (Restored, Stores, Vec<String>) {
+pub fn open(state_dir: &Path, fallback: (Game, GameSetup)) -> (Restored, Stores, Vec<String>) {
     let mut autosave = AutosaveStore::new(state_dir);
     let restored = restore(&mut autosave, fallback);
     let (mut stores, mut notices) = Stores::open(state_dir);
@@ -114,7 +117,7 @@ pub fn open(state_dir: &Path, fallback: (Game, Setup)) -> (Restored, Stores, Vec
 }
 
 /// Reads the autosave: the saved game, or `fallback` when there is none or it is unusable.
-pub fn restore(store: &mut AutosaveStore, fallback: (Game, Setup)) -> Restored {
+pub fn restore(store: &mut AutosaveStore, fallback: (Game, GameSetup)) -> Restored {
     let fresh = |notice| Restored {
         game: fallback.0.clone(),
         setup: fallback.1,
@@ -401,7 +404,7 @@ impl Saver {
     /// Queues a save of the current game; returns its number, or `None` when the saver has
     /// stopped. `serial` changes when the controller starts another game, which then gets a
     /// new identity (the first serial seen keeps the restored identity).
-    pub fn submit(&mut self, serial: u64, setup: &Setup, game: &Game) -> Option<u64> {
+    pub fn submit(&mut self, serial: u64, setup: &GameSetup, game: &Game) -> Option<u64> {
         self.submit_mode(serial, mode_of(setup), game, SaveExtras::default())
     }
 

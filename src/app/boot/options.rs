@@ -49,7 +49,7 @@ pub enum LanStart {
 impl NewGame {
     /// The New game form this asks for; `default_level` when no level was given.
     pub fn form(&self, default_level: Level) -> NewGameForm {
-        let mut form = NewGameForm::from_setup(&crate::app::model::mode::Setup::FIRST_START);
+        let mut form = NewGameForm::from_setup(&crate::app::model::mode::GameSetup::FIRST_START);
         form.mode = self.mode;
         form.colour = self.colour;
         form.level = self.level.unwrap_or(default_level);

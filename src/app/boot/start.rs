@@ -11,8 +11,8 @@ use slint::ComponentHandle;
 
 use super::options::{LanStart, RunOptions};
 use super::{display, signals};
+use crate::app::model::mode::GameSetup;
 use crate::app::model::mode::Mode;
-use crate::app::model::mode::Setup;
 use crate::app::notices::bar::NoticeMsg;
 use crate::app::saving::{self, Stores};
 use crate::app::screens::dialogs::settings::DeviceControls;
@@ -67,9 +67,9 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     let device_settings = state.device;
     let language = config.display.language.resolve();
     crate::i18n::set_language(language);
-    let first_start = Setup {
+    let first_start = GameSetup {
         level: Level::new(config.engine.default_level).unwrap_or(Level::DEFAULT),
-        ..Setup::FIRST_START
+        ..GameSetup::FIRST_START
     };
     let mut lan_resume = None;
     let mut flipped = false;
@@ -385,12 +385,12 @@ fn start_power(app: &App, config: &Config) -> Option<crate::power::watcher::Powe
 ///
 /// # Errors
 /// [`AppError::Fen`] when the FEN is invalid.
-pub fn initial_game(fen: Option<&str>) -> Result<(Game, Setup), AppError> {
+pub fn initial_game(fen: Option<&str>) -> Result<(Game, GameSetup), AppError> {
     match fen {
-        None => Ok((Game::new(), Setup::FIRST_START)),
+        None => Ok((Game::new(), GameSetup::FIRST_START)),
         Some(fen) => {
             let pos = Position::from_fen(fen).map_err(AppError::Fen)?;
-            let setup = Setup {
+            let setup = GameSetup {
                 mode: Mode::Computer { human: pos.turn() },
                 level: Level::DEFAULT,
             };

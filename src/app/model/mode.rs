@@ -22,14 +22,14 @@ pub enum Mode {
 
 /// A game's players: the mode and the computer's level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Setup {
+pub struct GameSetup {
     pub mode: Mode,
     pub level: Level,
 }
 
-impl Setup {
+impl GameSetup {
     /// The very first start: you as White against a moderate computer.
-    pub const FIRST_START: Setup = Setup {
+    pub const FIRST_START: GameSetup = GameSetup {
         mode: Mode::Computer {
             human: Color::White,
         },
@@ -179,7 +179,7 @@ pub const DEFAULT_CUSTOM: TimeControl = TimeControl {
 impl NewGameForm {
     /// The form prefilled from the game being played, so "New game, Start" replays the same
     /// kind of game.
-    pub fn from_setup(setup: &Setup) -> NewGameForm {
+    pub fn from_setup(setup: &GameSetup) -> NewGameForm {
         let (mode, colour) = match setup.mode {
             Mode::Computer { human } => (ModeChoice::Computer, ColourChoice::of(human)),
             Mode::Friend => (ModeChoice::Friend, ColourChoice::White),
@@ -242,7 +242,7 @@ impl NewGameForm {
 
     /// The setup to start, drawing the colour when the player asked for a random one. A
     /// network game starts only once a partner is found: its setup is the one the pairing gives.
-    pub fn to_setup(&self) -> Setup {
+    pub fn to_setup(&self) -> GameSetup {
         let mode = match self.mode {
             ModeChoice::Computer => Mode::Computer {
                 human: self.chosen_colour(),
@@ -253,7 +253,7 @@ impl NewGameForm {
                 local: self.chosen_colour(),
             },
         };
-        Setup {
+        GameSetup {
             mode,
             level: self.level,
         }
@@ -282,14 +282,14 @@ mod tests {
 
     #[test]
     fn who_moves() {
-        let s = Setup::FIRST_START;
+        let s = GameSetup::FIRST_START;
         assert!(s.is_human(Color::White) && s.is_computer(Color::Black));
-        let demo = Setup {
+        let demo = GameSetup {
             mode: Mode::Demo,
             level: Level::DEFAULT,
         };
         assert!(demo.is_computer(Color::White) && demo.is_computer(Color::Black));
-        let friend = Setup {
+        let friend = GameSetup {
             mode: Mode::Friend,
             level: Level::DEFAULT,
         };
@@ -298,7 +298,7 @@ mod tests {
 
     #[test]
     fn form_round_trips_the_setup() {
-        let setup = Setup {
+        let setup = GameSetup {
             mode: Mode::Computer {
                 human: Color::Black,
             },
@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn the_custom_clock_steps_within_its_ranges() {
-        let mut form = NewGameForm::from_setup(&Setup::FIRST_START);
+        let mut form = NewGameForm::from_setup(&GameSetup::FIRST_START);
         assert_eq!((form.clock, form.custom_chosen), (None, false));
         form.step_custom(-10, -1);
         assert_eq!(form.clock, TimeControl::new(1, 0), "clamped at 1+0");

@@ -23,7 +23,7 @@ pub enum NoticeMsg {
 }
 
 /// The notices and the status bar they are shown in. Lives on the UI thread.
-pub struct NoticeBoard {
+pub struct BarState {
     notices: Notices,
     window: slint::Weak<AppWindow>,
     timer: slint::Timer,
@@ -33,13 +33,13 @@ pub struct NoticeBoard {
 
 /// The board, shared by the parts of the app on the UI thread.
 #[derive(Clone)]
-pub struct Board(Rc<RefCell<NoticeBoard>>);
+pub struct NoticeBar(Rc<RefCell<BarState>>);
 
-impl Board {
+impl NoticeBar {
     /// A board showing its notices in `window`, wired to its dismiss and wake-up callbacks.
-    pub fn attach(window: &AppWindow) -> Board {
+    pub fn attach(window: &AppWindow) -> NoticeBar {
         let (outbox, inbox) = mpsc::channel();
-        let board = Board(Rc::new(RefCell::new(NoticeBoard {
+        let board = NoticeBar(Rc::new(RefCell::new(BarState {
             notices: Notices::new(),
             window: window.as_weak(),
             timer: slint::Timer::default(),
@@ -50,13 +50,13 @@ impl Board {
         let weak = Rc::downgrade(&board.0);
         status.on_notice_dismissed(move || {
             if let Some(b) = weak.upgrade() {
-                Board(b).change(|n, now| n.dismiss(now));
+                NoticeBar(b).change(|n, now| n.dismiss(now));
             }
         });
         let weak = Rc::downgrade(&board.0);
         status.on_notices_pending(move || {
             if let Some(b) = weak.upgrade() {
-                Board(b).receive();
+                NoticeBar(b).receive();
             }
         });
         board
@@ -116,7 +116,7 @@ fn apply(n: &mut Notices, msg: NoticeMsg, now: Instant) {
 }
 
 /// Puts the shown notice on screen and times its next change.
-fn show(board: &Rc<RefCell<NoticeBoard>>, now: Instant) {
+fn show(board: &Rc<RefCell<BarState>>, now: Instant) {
     let b = board.borrow();
     let shown = b.notices.shown(now);
     if let Some(w) = b.window.upgrade() {
@@ -131,7 +131,7 @@ fn show(board: &Rc<RefCell<NoticeBoard>>, now: Instant) {
     }
     match b.notices.next_change(now) {
         Some(at) => {
-            let weak: Weak<RefCell<NoticeBoard>> = Rc::downgrade(board);
+            let weak: Weak<RefCell<BarState>> = Rc::downgrade(board);
             b.timer.start(
                 slint::TimerMode::SingleShot,
                 at.saturating_duration_since(now),

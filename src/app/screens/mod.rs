@@ -40,7 +40,7 @@ pub use play::present::{MoveListRow, PlayerInfo, ResultCard, Status};
 pub use play::thinking::{Purpose, Reply, ThinkRequest};
 pub use words::termination_reason;
 
-use crate::app::model::mode::{Mode, NewGameForm, Setup};
+use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Move, Position, Square};
@@ -103,7 +103,7 @@ pub enum Effect {
 /// The state of the game screen.
 pub struct Controller {
     game: Game,
-    setup: Setup,
+    setup: GameSetup,
     flipped: bool,
     selected: Option<Square>,
     press: Option<Press>,
@@ -159,12 +159,12 @@ pub struct Controller {
 
 impl Controller {
     /// A new game from the start position.
-    pub fn new(setup: Setup) -> Controller {
+    pub fn new(setup: GameSetup) -> Controller {
         Controller::with_game(Game::new(), setup)
     }
 
     /// A game already under way (a position from FEN, or a restored game).
-    pub fn with_game(game: Game, setup: Setup) -> Controller {
+    pub fn with_game(game: Game, setup: GameSetup) -> Controller {
         let mut c = Controller {
             game,
             setup,
@@ -207,7 +207,7 @@ impl Controller {
         &self.game
     }
 
-    pub fn setup(&self) -> Setup {
+    pub fn setup(&self) -> GameSetup {
         self.setup
     }
 
@@ -303,7 +303,7 @@ impl Controller {
     }
 
     /// Replaces the game (a new game, or one restored from disk).
-    pub fn start(&mut self, setup: Setup, game: Game) {
+    pub fn start(&mut self, setup: GameSetup, game: Game) {
         self.cancel_thinking();
         self.drop_analysis();
         self.viewing = None;

@@ -12,8 +12,8 @@ fn tap(c: &mut Controller, name: &str) {
     c.release(Some(sq(name)), false);
 }
 
-fn friend() -> Setup {
-    Setup {
+fn friend() -> GameSetup {
+    GameSetup {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     }
@@ -40,7 +40,7 @@ fn targets(c: &Controller) -> Vec<Square> {
 
 #[test]
 fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     tap(&mut c, "e2");
     tap(&mut c, "e4");
     let asked = think_ids(&c.take_effects());
@@ -96,7 +96,7 @@ fn display_cells_map_to_squares_both_ways() {
 
 #[test]
 fn tapping_a_piece_shows_its_targets_and_a_target_moves() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     c.take_effects();
     tap(&mut c, "e2");
     assert_eq!(c.selected(), Some(sq("e2")));
@@ -184,7 +184,7 @@ fn promotion_asks_and_can_be_cancelled() {
 
 #[test]
 fn undo_against_the_computer_takes_back_both_moves() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     tap(&mut c, "e2");
     tap(&mut c, "e4");
     let (id, _) = think_ids(&c.take_effects())[0];
@@ -201,7 +201,7 @@ fn undo_against_the_computer_takes_back_both_moves() {
 
 #[test]
 fn undo_while_the_computer_thinks_cancels_and_ignores_its_answer() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     tap(&mut c, "d2");
     tap(&mut c, "d4");
     let (id, _) = think_ids(&c.take_effects())[0];
@@ -219,7 +219,7 @@ fn undo_while_the_computer_thinks_cancels_and_ignores_its_answer() {
 
 #[test]
 fn playing_black_flips_the_board_and_the_computer_opens() {
-    let setup = Setup {
+    let setup = GameSetup {
         mode: Mode::Computer {
             human: Color::Black,
         },
@@ -267,7 +267,7 @@ fn checkmate_ends_the_game_with_a_result_card() {
 
 #[test]
 fn resign_needs_confirmation() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     c.action(Action::ResignOrDraw);
     assert_eq!(c.dialog(), Some(&Dialog::ResignOrDraw));
     c.dialog_option("resign");
@@ -283,7 +283,7 @@ fn resign_needs_confirmation() {
 
 #[test]
 fn draw_offer_to_the_computer_is_judged_by_a_search() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     c.take_effects();
     c.action(Action::ResignOrDraw);
     c.dialog_option("offer");
@@ -343,7 +343,7 @@ fn threefold_repetition_is_offered_once() {
 
 #[test]
 fn hint_highlights_the_suggested_move() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     c.take_effects();
     c.action(Action::Hint);
     let (id, purpose) = think_ids(&c.take_effects())[0];
@@ -390,7 +390,7 @@ fn captured_material_and_balance() {
 
 #[test]
 fn new_game_dialog_starts_the_chosen_game() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     c.action(Action::NewGame);
     assert!(c.new_game_form().is_some());
     c.new_game_mode("demo");
@@ -459,7 +459,7 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
 
 #[test]
 fn move_now_level_change_and_switching_sides_mid_game() {
-    let mut c = Controller::new(Setup::FIRST_START);
+    let mut c = Controller::new(GameSetup::FIRST_START);
     tap(&mut c, "e2");
     tap(&mut c, "e4");
     c.take_effects();
@@ -513,7 +513,7 @@ fn move_now_level_change_and_switching_sides_mid_game() {
         "the computer plays White now"
     );
     // A new game is rated again.
-    c.start(Setup::FIRST_START, Game::new());
+    c.start(GameSetup::FIRST_START, Game::new());
     assert!(c.is_rated());
 }
 
@@ -614,7 +614,7 @@ fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
 
 #[test]
 fn the_opening_book_setting_goes_with_the_computers_next_move() {
-    let mut c = Controller::new(Setup {
+    let mut c = Controller::new(GameSetup {
         mode: Mode::Computer {
             human: Color::Black,
         },
@@ -653,7 +653,7 @@ fn the_opening_book_setting_goes_with_the_computers_next_move() {
 
 /// A network game with `name`, this side playing `local`, just paired.
 fn paired(name: &str, local: Color) -> Controller {
-    let mut c = Controller::new(Setup {
+    let mut c = Controller::new(GameSetup {
         mode: Mode::Network { local },
         level: Level::DEFAULT,
     });

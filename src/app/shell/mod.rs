@@ -6,8 +6,8 @@ mod connect;
 pub mod effects;
 pub mod view;
 
-use crate::app::model::mode::{Mode, Setup};
-use crate::app::notices::bar::Board;
+use crate::app::model::mode::{GameSetup, Mode};
+use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{GameIdentity, Report, Saver, Stores};
 use crate::app::screens::Controller;
 use crate::app::screens::SavedGameChoice;
@@ -59,7 +59,7 @@ impl From<slint::PlatformError> for AppError {
 
 /// The least time a computer move takes on screen, so a person sees their own move land
 /// before the reply (and can follow a demo game).
-fn pacing(setup: &Setup) -> Duration {
+fn pacing(setup: &GameSetup) -> Duration {
     match setup.mode {
         Mode::Demo => Duration::from_millis(900),
         _ => Duration::from_millis(300),
@@ -85,7 +85,7 @@ struct Shell {
     /// Brightness, dimming and the remembered level.
     device: Option<DeviceControls>,
     /// The status bar's notices.
-    notices: Board,
+    notices: NoticeBar,
     /// Starts the next demo game a little after one ends: a kiosk demo loops.
     demo_timer: slint::Timer,
     /// Network games; `None` until [`App::enable_network`].
@@ -149,7 +149,7 @@ impl App {
     ///
     /// # Errors
     /// [`AppError`] when the window or the worker thread cannot be created.
-    pub fn new(game: Game, setup: Setup) -> Result<App, AppError> {
+    pub fn new(game: Game, setup: GameSetup) -> Result<App, AppError> {
         App::with_engine(game, setup, computer::EngineSettings::default())
     }
 
@@ -159,7 +159,7 @@ impl App {
     /// As [`App::new`].
     pub fn with_engine(
         game: Game,
-        setup: Setup,
+        setup: GameSetup,
         engine: computer::EngineSettings,
     ) -> Result<App, AppError> {
         let window = AppWindow::new()?;
@@ -175,7 +175,7 @@ impl App {
         })
         .map_err(AppError::Thread)?;
         let models = ViewModels::attach(&window);
-        let notices = Board::attach(&window);
+        let notices = NoticeBar::attach(&window);
         let shell = Rc::new(RefCell::new(Shell {
             controller: Controller::with_game(game, setup),
             computer,
@@ -214,7 +214,7 @@ impl App {
     }
 
     /// The status bar's notices (battery warnings, errors, news).
-    pub fn notices(&self) -> Board {
+    pub fn notices(&self) -> NoticeBar {
         self.shell.borrow().notices.clone()
     }
 

@@ -263,13 +263,13 @@ impl Controller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::model::mode::{Mode, Setup};
+    use crate::app::model::mode::{GameSetup, Mode};
     use chesspi_engine::analysis::{AnalysisLimits, Analyzer, Progress};
     use chesspi_engine::game::Game;
     use chesspi_engine::level::Level;
     use std::sync::atomic::AtomicBool;
 
-    const FRIEND: Setup = Setup {
+    const FRIEND: GameSetup = GameSetup {
         mode: Mode::Friend,
         level: Level::DEFAULT,
     };

@@ -6,7 +6,7 @@ pub mod board;
 pub mod view;
 
 use super::{CellView, Controller};
-use crate::app::model::mode::{Mode, Setup};
+use crate::app::model::mode::{GameSetup, Mode};
 use crate::tr;
 use board::{SetupBoard, SetupError, Tool};
 use chesspi_engine::game::Game;
@@ -202,7 +202,7 @@ impl Controller {
             EditorPlay::Friend => Mode::Friend,
             EditorPlay::Analyse => return self.open_analysis_board_at(pos),
         };
-        let setup = Setup {
+        let setup = GameSetup {
             mode,
             level: self.setup.level,
         };
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn the_menu_opens_the_editor_on_the_board_s_position() {
-        let mut c = Controller::new(Setup::FIRST_START);
+        let mut c = Controller::new(GameSetup::FIRST_START);
         c.action(Action::Menu);
         c.dialog_option("setup");
         assert!(c.is_editing());
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn done_says_what_is_wrong_and_a_change_clears_it() {
-        let mut c = Controller::new(Setup::FIRST_START);
+        let mut c = Controller::new(GameSetup::FIRST_START);
         c.open_editor();
         c.editor_clear();
         c.editor_tool(piece(Color::White, Role::King));
@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn a_checked_position_starts_an_unrated_game_against_the_computer() {
-        let mut c = Controller::new(Setup::FIRST_START);
+        let mut c = Controller::new(GameSetup::FIRST_START);
         let serial = c.game_serial();
         c.open_editor();
         c.editor_clear();
@@ -383,7 +383,7 @@ mod tests {
 
     #[test]
     fn a_reviewed_moment_goes_into_the_editor_and_cancel_returns_to_it() {
-        let mut c = Controller::new(Setup {
+        let mut c = Controller::new(GameSetup {
             mode: Mode::Friend,
             level: chesspi_engine::level::Level::DEFAULT,
         });

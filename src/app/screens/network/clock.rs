@@ -199,7 +199,7 @@ mod tests {
 #[cfg(test)]
 mod game_tests {
     use super::*;
-    use crate::app::model::mode::Setup;
+    use crate::app::model::mode::GameSetup;
     use crate::app::screens::Effect;
     use crate::storage::LanLink;
     use chesspi_engine::game::{Game, Termination};
@@ -211,7 +211,7 @@ mod game_tests {
 
     /// A 1+0 network game with this device playing White, connected.
     fn timed_game() -> Controller {
-        let mut c = Controller::new(Setup {
+        let mut c = Controller::new(GameSetup {
             mode: Mode::Network {
                 local: Color::White,
             },

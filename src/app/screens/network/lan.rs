@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use chesspi_engine::game::Game;
 use slint::ComponentHandle;
 
-use crate::app::notices::bar::Board;
+use crate::app::notices::bar::NoticeBar;
 use crate::app::screens::{Controller, HostEntry, LanRequest, NetworkEffect};
 use crate::app::ui::{AppWindow, GameAdapter};
 use crate::config::{LanConfig, PairingCode};
@@ -89,7 +89,7 @@ impl Network {
     }
 
     /// Carries out a lobby effect.
-    pub fn lobby(&mut self, effect: NetworkEffect, c: &mut Controller, notices: &Board) {
+    pub fn lobby(&mut self, effect: NetworkEffect, c: &mut Controller, notices: &NoticeBar) {
         match effect {
             NetworkEffect::Host { local, clock } => self.host(local, clock, c, notices),
             NetworkEffect::Browse => self.browse(c),
@@ -117,7 +117,7 @@ impl Network {
         local: Color,
         clock: Option<crate::app::model::clock::TimeControl>,
         c: &mut Controller,
-        notices: &Board,
+        notices: &NoticeBar,
     ) {
         self.stop();
         let code = match &self.config.code {
@@ -264,7 +264,7 @@ impl Network {
     }
 
     /// Takes what the network threads reported.
-    pub fn receive(&mut self, c: &mut Controller, notices: &Board) {
+    pub fn receive(&mut self, c: &mut Controller, notices: &NoticeBar) {
         if let Some(b) = &self.browser {
             c.lobby_hosts(b.hosts().into_iter().filter_map(host_entry).collect());
         }
@@ -274,7 +274,7 @@ impl Network {
         }
     }
 
-    fn event(&mut self, event: LanEvent, c: &mut Controller, notices: &Board) {
+    fn event(&mut self, event: LanEvent, c: &mut Controller, notices: &NoticeBar) {
         match event {
             LanEvent::Session(e) => self.session_event(e, c, notices),
             LanEvent::Refused(command, why) => {
@@ -288,7 +288,7 @@ impl Network {
         }
     }
 
-    fn session_event(&mut self, e: Event, c: &mut Controller, notices: &Board) {
+    fn session_event(&mut self, e: Event, c: &mut Controller, notices: &NoticeBar) {
         match e {
             Event::Link(state) => {
                 c.network_link(state);

@@ -3,7 +3,7 @@
 //! answers leave as [`Effect::Lan`]. The network session checks everything a peer sends, so
 //! what reaches here is already agreed; the controller still plays a move only in turn.
 
-use crate::app::model::mode::{Mode, Setup};
+use crate::app::model::mode::{GameSetup, Mode};
 use crate::app::screens::{Controller, Dialog, Effect};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
@@ -78,7 +78,7 @@ impl Controller {
         resume: LanLink,
         clock: Option<crate::lan::session::LanClock>,
     ) {
-        let setup = Setup {
+        let setup = GameSetup {
             mode: Mode::Network { local },
             level: self.setup.level,
         };
@@ -297,7 +297,7 @@ impl Controller {
         let name = self.partner_name().to_string();
         self.effects
             .push(Effect::Network(crate::app::screens::NetworkEffect::Adjourn));
-        let setup = Setup {
+        let setup = GameSetup {
             mode: Mode::Computer {
                 human: Color::White,
             },

@@ -1,6 +1,6 @@
 //! Reviewing a saved game in place of the current one, which is put back after.
 
-use crate::app::model::mode::Setup;
+use crate::app::model::mode::GameSetup;
 use crate::app::screens::{Controller, ResultCard};
 use chesspi_engine::game::Game;
 
@@ -11,7 +11,7 @@ pub(in crate::app::screens) struct Viewing {
     pub(in crate::app::screens) black: String,
     pub(in crate::app::screens) result: Option<ResultCard>,
     pub(in crate::app::screens) game: Game,
-    pub(in crate::app::screens) setup: Setup,
+    pub(in crate::app::screens) setup: GameSetup,
     pub(in crate::app::screens) flipped: bool,
     /// Its archive id, once known (the analysis is stored there).
     pub(in crate::app::screens) id: Option<String>,

@@ -267,13 +267,13 @@ fn display_square(flipped: bool, col: usize, row: usize) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::model::mode::{Mode, Setup};
+    use crate::app::model::mode::{GameSetup, Mode};
     use crate::app::screens::{Action, EditorPlay};
 
-    fn friend() -> Setup {
-        Setup {
+    fn friend() -> GameSetup {
+        GameSetup {
             mode: Mode::Friend,
-            ..Setup::FIRST_START
+            ..GameSetup::FIRST_START
         }
     }
 
