@@ -5,17 +5,20 @@
 //! The saver also keeps the archive and the player's record: a finished game is stored as PGN
 //! and counted once; a game left unfinished for a new one is stored so it can be resumed.
 
-use crate::{tr, trn};
+use crate::tr;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 
-use chesspi_engine::game::Game;
+use chesspi_engine::game::{Game, GameError};
 use chesspi_engine::level::Level;
 
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
-use crate::storage::export::DEFAULT_MEDIA_ROOT;
+use crate::storage::archive::ArchiveError;
+use crate::storage::export::{DEFAULT_MEDIA_ROOT, ExportError, ExportReport};
+use crate::storage::settings::SettingsError;
 use crate::storage::stats::RatingChange;
 use crate::storage::{
     Archive, AutosaveStore, DeviceSettings, GameHeader, GameId, GameMode, GameSummary, LanLink,
@@ -218,6 +221,45 @@ impl GameIdentity {
     }
 }
 
+/// Why a save or a saved-games job failed. The screen says it in the user's language (see
+/// `shell::effects`); `Display` is for the log.
+#[derive(Debug)]
+pub enum SavingError {
+    /// There is no place for saved games (no state directory).
+    NoArchive,
+    /// No saved game has this id.
+    NoSuchGame(String),
+    /// The game asked for is the one on the board.
+    OnTheBoard,
+    /// No USB stick is plugged in.
+    NoUsbStick,
+    /// The game on the board could not be written.
+    Autosave(std::io::Error),
+    Archive(ArchiveError),
+    /// A saved game's moves do not replay.
+    Replay(GameError),
+    Export(ExportError),
+    Settings(SettingsError),
+}
+
+impl fmt::Display for SavingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SavingError::NoArchive => write!(f, "saved games are not available"),
+            SavingError::NoSuchGame(id) => write!(f, "there is no saved game {id}"),
+            SavingError::OnTheBoard => write!(f, "the game is the one on the board"),
+            SavingError::NoUsbStick => write!(f, "no USB stick found"),
+            SavingError::Autosave(e) => write!(f, "cannot save the game: {e}"),
+            SavingError::Archive(e) => e.fmt(f),
+            SavingError::Replay(e) => e.fmt(f),
+            SavingError::Export(e) => e.fmt(f),
+            SavingError::Settings(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SavingError {}
+
 /// The saver's report for one save.
 #[derive(Debug)]
 pub struct SaveReport {
@@ -225,7 +267,7 @@ pub struct SaveReport {
     pub seq: u64,
     /// Why the autosave failed, if it did (the move is then shown anyway: refusing to play on
     /// would be worse, and the user is told).
-    pub error: Option<String>,
+    pub error: Option<SavingError>,
     /// The player's rating change when this save finished a rated game.
     pub rating: Option<RatingChange>,
     /// The player's record after that game.
@@ -259,19 +301,19 @@ pub enum Report {
     Saved(SaveReport),
     /// The saved games, newest first, and the USB sticks an export could go to.
     Games {
-        games: Result<Vec<GameSummary>, String>,
+        games: Result<Vec<GameSummary>, SavingError>,
         usb: Vec<PathBuf>,
     },
     /// A saved game was read.
-    Opened(Result<Opened, String>),
+    Opened(Result<Opened, SavingError>),
     /// A saved game was deleted (or why not).
-    Deleted(Result<(), String>),
-    /// The export's outcome, in words for the user.
-    Exported(Result<String, String>),
+    Deleted(Result<(), SavingError>),
+    /// The export's outcome.
+    Exported(Result<ExportReport, SavingError>),
     /// An analysis was written into a saved game (or why not).
-    Annotated(Result<(), String>),
+    Annotated(Result<(), SavingError>),
     /// Device settings were stored (or why not).
-    SettingsSaved(Result<(), String>),
+    SettingsSaved(Result<(), SavingError>),
 }
 
 enum Job {
@@ -631,7 +673,7 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
             Job::Annotate { game_id, analysis } => Report::Annotated(
                 state
                     .archive()
-                    .and_then(|a| a.annotate(game_id, &analysis).map_err(|e| e.to_string()))
+                    .and_then(|a| a.annotate(game_id, &analysis).map_err(SavingError::Archive))
                     .map(|id| log::info!("analysis stored in saved game {id}")),
             ),
             Job::Settings { settings, admin } => Report::SettingsSaved(
@@ -640,7 +682,7 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
                     .settings
                     .update(&settings, &admin)
                     .map(|_| log::info!("device settings saved: {settings:?}"))
-                    .map_err(|e| e.to_string()),
+                    .map_err(SavingError::Settings),
             ),
             Job::Stop => break,
         };
@@ -649,11 +691,8 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
 }
 
 impl SaverState {
-    fn archive(&self) -> Result<&Archive, String> {
-        self.stores
-            .archive
-            .as_ref()
-            .ok_or_else(|| tr!("Saved games are not available."))
+    fn archive(&self) -> Result<&Archive, SavingError> {
+        self.stores.archive.as_ref().ok_or(SavingError::NoArchive)
     }
 
     /// The game on the board while it is under way: it is not a saved game to list or open
@@ -676,26 +715,26 @@ impl SaverState {
                             .filter(|g| Some(g.id().game()) != on_board)
                             .collect()
                     })
-                    .map_err(|e| e.to_string())
+                    .map_err(SavingError::Archive)
             }),
             usb: find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT)),
         }
     }
 
-    fn open(&self, id: &str, resume: bool) -> Result<Opened, String> {
+    fn open(&self, id: &str, resume: bool) -> Result<Opened, SavingError> {
         let archive = self.archive()?;
-        let id = GameId::parse(id).ok_or_else(|| tr!("There is no saved game {}.", id))?;
+        let id = GameId::parse(id).ok_or_else(|| SavingError::NoSuchGame(id.to_string()))?;
         if Some(id.game()) == self.on_board() {
-            return Err(tr!("This game is the one on the board."));
+            return Err(SavingError::OnTheBoard);
         }
         if resume {
             return archive
                 .resume(&id)
                 .map(|saved| Opened::Resume(Box::new(saved)))
-                .map_err(|e| e.to_string());
+                .map_err(SavingError::Archive);
         }
-        let archived = archive.load(&id).map_err(|e| e.to_string())?;
-        let game = archived.replay().map_err(|e| e.to_string())?;
+        let archived = archive.load(&id).map_err(SavingError::Archive)?;
+        let game = archived.replay().map_err(SavingError::Replay)?;
         // An analysed game shows its analysis without analysing again.
         let review = review_of(archive, &id, &archived);
         Ok(Opened::Review {
@@ -705,34 +744,29 @@ impl SaverState {
         })
     }
 
-    fn delete(&self, id: &str) -> Result<(), String> {
+    fn delete(&self, id: &str) -> Result<(), SavingError> {
         let archive = self.archive()?;
-        let id = GameId::parse(id).ok_or_else(|| tr!("There is no saved game {}.", id))?;
-        archive.delete(&id).map_err(|e| e.to_string())?;
+        let id = GameId::parse(id).ok_or_else(|| SavingError::NoSuchGame(id.to_string()))?;
+        archive.delete(&id).map_err(SavingError::Archive)?;
         log::info!("saved game {id} deleted");
         Ok(())
     }
 
-    fn export(&self) -> Result<String, String> {
+    fn export(&self) -> Result<ExportReport, SavingError> {
         let archive = self.archive()?;
         let Some(stick) = find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT))
             .into_iter()
             .next()
         else {
-            return Err(tr!("No USB stick found. Plug one in and try again."));
+            return Err(SavingError::NoUsbStick);
         };
-        let report = export_all(archive, &stick).map_err(|e| e.to_string())?;
+        let report = export_all(archive, &stick).map_err(SavingError::Export)?;
         log::info!(
             "exported {} games to {}",
             report.games,
             report.path.display()
         );
-        Ok(trn!(
-            "{} game written to {}",
-            "{} games written to {}",
-            report.games,
-            report.path.display()
-        ))
+        Ok(report)
     }
 
     fn save(&mut self, seq: u64, game: SavedGame) -> SaveReport {
@@ -748,7 +782,7 @@ impl SaverState {
                     "cannot save the game to {}: {e}",
                     self.stores.autosave.path().display()
                 );
-                Some(tr!("The game could not be saved: {}", e))
+                Some(SavingError::Autosave(e))
             }
         };
         let rating = self.archive_if_finished(&game);

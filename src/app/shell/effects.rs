@@ -6,12 +6,12 @@ use super::{DEMO_PAUSE, SAVE_PATIENCE, Shell, pacing};
 use crate::app::model::mode::Mode;
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
-use crate::app::saving::{self, Opened, Report};
+use crate::app::saving::{self, Opened, Report, SavingError};
 use crate::app::screens::dialogs::record::record_text;
 use crate::app::screens::saved_games::list as games;
 use crate::app::screens::{self, Controller, Effect, Setting};
 use crate::app::ui::{AppWindow, GameRowView, GamesAdapter, StatusAdapter};
-use crate::tr;
+use crate::{tr, trn};
 use chesspi_engine::game::Game;
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::RefCell;
@@ -383,7 +383,7 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
             };
             saving.saver.note_report(&report);
             match &report.error {
-                Some(error) => notices.raise(Topic::Saving, error.as_str()),
+                Some(error) => notices.raise(Topic::Saving, saving_error_text(error)),
                 // Saved again: an earlier failure or slowness is over.
                 None => notices.clear(Topic::Saving),
             }
@@ -404,7 +404,7 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
                 Err(_) => Vec::new(),
             };
             games_screen.set_message(match &games {
-                Err(e) => tr!("The saved games cannot be read: {}", e).into(),
+                Err(e) => tr!("The saved games cannot be read: {}", saving_error_text(e)).into(),
                 Ok(_) if rows.is_empty() => {
                     tr!("No saved games yet. Finished games appear here.").into()
                 }
@@ -485,12 +485,12 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
             }
         }
         Report::Opened(Err(e)) => update(rc, win, |c| {
-            c.show_info(&tr!("This game cannot be opened"), &e);
+            c.show_info(&tr!("This game cannot be opened"), &saving_error_text(&e));
         }),
         Report::Deleted(result) => {
             if let Err(e) = result {
                 update(rc, win, |c| {
-                    c.show_info(&tr!("The game was not deleted"), &e)
+                    c.show_info(&tr!("The game was not deleted"), &saving_error_text(&e))
                 });
             }
             if let Some(saving) = &rc.borrow().saving {
@@ -499,14 +499,22 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
         }
         Report::SettingsSaved(Err(e)) => {
             log::error!("device settings not saved: {e}");
-            notices.raise(Topic::Error, tr!("The setting could not be stored: {}", e));
+            notices.raise(
+                Topic::Error,
+                tr!("The setting could not be stored: {}", saving_error_text(&e)),
+            );
         }
         Report::SettingsSaved(Ok(())) => {}
         Report::Exported(result) => {
             notices.clear(Topic::Export);
             match result {
-                Ok(text) => notices.inform(text),
-                Err(text) => notices.raise(Topic::Error, text),
+                Ok(report) => notices.inform(trn!(
+                    "{} game written to {}",
+                    "{} games written to {}",
+                    report.games,
+                    report.path.display()
+                )),
+                Err(e) => notices.raise(Topic::Error, saving_error_text(&e)),
             }
             if let Some(saving) = &rc.borrow().saving {
                 saving.saver.list_games();
@@ -571,5 +579,21 @@ fn shut_down(command: &crate::power::ShutdownCommand, notices: NoticeSender) {
     });
     if let Err(e) = started {
         log::error!("cannot start the shutdown thread: {e}");
+    }
+}
+
+/// A saver's failure in the user's words: the words are made here, where they are shown.
+fn saving_error_text(e: &SavingError) -> String {
+    match e {
+        SavingError::NoArchive => tr!("Saved games are not available."),
+        SavingError::NoSuchGame(id) => tr!("There is no saved game {}.", id),
+        SavingError::OnTheBoard => tr!("This game is the one on the board."),
+        SavingError::NoUsbStick => tr!("No USB stick found. Plug one in and try again."),
+        SavingError::Autosave(e) => tr!("The game could not be saved: {}", e),
+        // The storage layer's own account (a path, an OS error) is not translated.
+        SavingError::Archive(e) => e.to_string(),
+        SavingError::Replay(e) => e.to_string(),
+        SavingError::Export(e) => e.to_string(),
+        SavingError::Settings(e) => e.to_string(),
     }
 }
