@@ -7,7 +7,8 @@
 //!
 //! After a comment or a variation, Black's next move gets its number again (`2...`).
 
-use super::{GameResult, push_movetext, push_tags};
+use super::GameResult;
+use super::write::{push_movetext, push_tags};
 use crate::moves::Move;
 use crate::position::{IllegalMoveError, Position};
 use crate::san;

@@ -1,5 +1,6 @@
 //! What bounds a search: depth, nodes, time, and the deliberate weakness of low levels.
 
+use super::policy::Weakness;
 use crate::moves::Move;
 use std::time::Duration;
 
@@ -66,54 +67,9 @@ impl SearchLimits {
     }
 }
 
-/// Deliberate imprecision: instead of the best root move, pick among the near-best with
-/// probability falling off with the loss (a softmax), never beyond `max_loss`. Weak levels
-/// thus play plausible second-best moves and occasional mistakes rather than random moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Weakness {
-    /// Softmax temperature in centipawns: a move this much worse is e times less likely.
-    pub temperature: i32,
-    /// Moves losing more than this against the best are never chosen.
-    pub max_loss: i32,
-    pub seed: u64,
-}
-
-impl Weakness {
-    /// Picks a move from scored root moves `(move, score)` (scores from the last complete
-    /// iteration; unscored moves carry `i32::MIN`). The list must not be empty.
-    pub(super) fn choose_from(&self, scored: &[(Move, i32)]) -> Option<Move> {
-        let best = scored.iter().map(|&(_, s)| s).max()?;
-        let first_best = scored.iter().find(|&&(_, s)| s == best).map(|&(m, _)| m);
-        if best == i32::MIN {
-            return first_best;
-        }
-        let temperature = self.temperature.max(1) as f64;
-        let weights: Vec<(Move, f64)> = scored
-            .iter()
-            .filter(|&&(_, s)| s != i32::MIN && best - s <= self.max_loss)
-            .map(|&(m, s)| (m, (-(best - s) as f64 / temperature).exp()))
-            .collect();
-        let total: f64 = weights.iter().map(|&(_, w)| w).sum();
-        // A uniform number in [0, total) from the seed (splitmix64 finaliser).
-        let mut z = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        let mut point = (z >> 11) as f64 / (1u64 << 53) as f64 * total;
-        for &(m, w) in &weights {
-            if point < w {
-                return Some(m);
-            }
-            point -= w;
-        }
-        first_best
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Square;
 
     #[test]
     fn clock_budget_is_sane() {
@@ -139,25 +95,5 @@ mod tests {
             Duration::from_millis(10),
         );
         assert!(limits.hard_time.unwrap() <= Duration::from_millis(20));
-    }
-
-    #[test]
-    fn weakness_stays_within_max_loss() {
-        let a = Move::new(Square::E2, Square::E4, crate::MoveKind::Normal);
-        let b = Move::new(Square::D2, Square::D4, crate::MoveKind::Normal);
-        let c = Move::new(Square::G2, Square::G4, crate::MoveKind::Normal);
-        let scored = [(a, 50), (b, 30), (c, -400), (c, i32::MIN)];
-        let mut seen_b = false;
-        for seed in 0..200 {
-            let w = Weakness {
-                temperature: 40,
-                max_loss: 100,
-                seed,
-            };
-            let mv = w.choose_from(&scored).unwrap();
-            assert!(mv == a || mv == b);
-            seen_b |= mv == b;
-        }
-        assert!(seen_b);
     }
 }
