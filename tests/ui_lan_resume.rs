@@ -46,7 +46,7 @@ fn start_app(dir: &std::path::Path, port: u16) -> App {
     assert!(notices.is_empty(), "{notices:?}");
     let lan = restored.lan.clone();
     let app = App::new(restored.game, restored.setup).expect("app");
-    // As the device starts (services::run): the partner is known before the first save.
+    // As the device starts (boot::start::run): the partner is known before the first save.
     if let Some((peer, link)) = &lan {
         app.update_controller(|c| c.network_restored(peer, link.clone()));
     }
@@ -161,7 +161,7 @@ fn lan_guest_child() {
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");
     app.enable_network(lan_config(free_port()));
-    // As `services::run`: a restored network game reconnects by itself.
+    // As `boot::start::run`: a restored network game reconnects by itself.
     match lan {
         Some((peer, link)) => app.resume_network(&peer, link),
         None => app.update_controller(|c| c.join_network(&target, Some("2468"))),

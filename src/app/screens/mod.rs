@@ -1,20 +1,23 @@
-//! The game screen's logic: what a tap means, whose turn it is, what the screen says.
+//! The screens: one folder per screen or feature, and here the [`Controller`] — the one
+//! state of everything on screen — with the [`Effect`]s it asks of the shell.
 //!
-//! The controller knows no Slint type. It takes the user's intents (a press on a square, a
-//! button, a dialog choice) and the computer's answers, changes the game, and describes the
-//! screen as plain data ([`super::view`] turns that into Slint models). Work for the computer
-//! leaves as [`Effect`]s that the app shell hands to the worker thread.
+//! The controller takes the user's intents (a press on a square, a button, a dialog choice)
+//! and the workers' answers, changes the game, and describes the screen as plain data; each
+//! screen's `view.rs` (and `shell::view` for the game screen) turns that into Slint models.
+//! Work off the UI thread leaves as [`Effect`]s that the shell carries out.
 //!
-//! One [`Controller`] holds the screen's state; its methods live in rooms by concern:
-//! - [`board`]: taps and drags on the board, promotion, the player's moves;
-//! - [`thinking`]: what the computer is asked (its move, a hint, a draw offer) and its answers;
-//! - [`buttons`]: the side panel's buttons and takebacks;
-//! - [`dialogs`]: the menu and every dialog, their choices and how they look;
+//! Each folder holds a screen's state and its `impl Controller` methods:
+//! - [`play`]: the board's taps and drags, the side panel's buttons, the computer's thinking
+//!   and its thread, the clocks, and every word the game screen shows ([`play::present`]);
 //! - [`new_game`]: the New game form;
-//! - [`review`]: stepping through a saved game in place of the current one;
+//! - [`dialogs`]: the menu and every dialog, Settings, "Your record";
+//! - [`saved_games`]: the list's rows, and a saved game looked through in place of the current one;
+//! - [`analysis`]: game analysis, and the analysis board ([`analysis::board`]);
 //! - [`editor`]: setting up a position by hand and starting a game from it;
-//! - [`present`]: what the screen shows (cells, player lines, move rows, status and result
-//!   texts) — the one place the screen's words are made.
+//! - [`network`]: finding a partner, the game with them, its shared clock.
+//!
+//! Shared, owned by no screen: [`board_view`] (a board's cells and their Slint models) and
+//! [`words`] (colours, pieces, endings in words). A screen never imports another's files.
 
 pub mod analysis;
 pub mod board_view;

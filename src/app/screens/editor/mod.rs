@@ -1,6 +1,6 @@
 //! The position editor: a board set up by hand (from the Menu, or from a moment of a game
 //! under review), checked with "Done", then played against the computer or between two
-//! people. The board's rules live in [`crate::app::screens::editor::board`]; this is the screen's state.
+//! people. The board's rules live in [`board`]; this is the screen's state.
 
 pub mod board;
 pub mod view;

@@ -1,6 +1,6 @@
 //! The analysis board's model: a position where both sides move freely, the moves played on
 //! it with takeback and forward, and the engine's latest lines for the position shown.
-//! Pure: the worker (`analysis_board_worker`) searches, the controller carries results here.
+//! Pure: the worker (`super::worker`) searches, the controller carries results here.
 
 use chesspi_engine::search::Score;
 use chesspi_engine::{Color, Move, Position};

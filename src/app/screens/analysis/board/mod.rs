@@ -1,6 +1,6 @@
 //! The analysis board's glue: opening it (from the Menu with the game's position, or from
 //! the editor), taps that move pieces for either side, its buttons, the worker's lines, and
-//! what its screen shows. The search itself runs on `analysis_board_worker`; the shell asks
+//! what its screen shows. The search itself runs on [`worker`]; the shell asks
 //! [`Controller::analysis_board_request`] what to search after every change.
 
 pub mod lines;
