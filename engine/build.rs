@@ -180,7 +180,7 @@ mod fen;
 #[path = "src/moves.rs"]
 mod moves;
 #[allow(dead_code, unused_imports, clippy::wrong_self_convention)]
-#[path = "src/position.rs"]
+#[path = "src/position/mod.rs"]
 mod position;
 #[allow(dead_code, unused_imports, clippy::wrong_self_convention)]
 #[path = "src/san.rs"]

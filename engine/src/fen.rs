@@ -1,14 +1,14 @@
 //! Forsyth–Edwards Notation: reading with a precise error for every malformed field, and
 //! writing.
 
-use crate::bitboard::Bitboard;
-use crate::position::{CastlingRights, CastlingSide, Position, Setup};
-use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::position::{CastlingRights, CastlingSide, Position, PositionError, Setup};
+use crate::types::{Color, File, Piece, Rank, Square};
 use std::fmt;
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// What is wrong with a FEN string. Each variant names the field it concerns.
+/// What is wrong with a FEN string: a field that cannot be read (each such variant names the
+/// field it concerns), or a position that breaks a rule ([`FenError::Invalid`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FenError {
     /// Fewer than the four required fields (placement, side, castling, en passant).
@@ -23,32 +23,18 @@ pub enum FenError {
     WrongRankLength { rank: Rank, squares: usize },
     /// Piece placement: two digits in a row (such as `44`).
     ConsecutiveDigits { rank: Rank },
-    /// Piece placement: no king of a colour.
-    MissingKing { color: Color },
-    /// Piece placement: more than one king of a colour.
-    TooManyKings { color: Color },
-    /// Piece placement: a pawn on the first or eighth rank.
-    PawnOnBackRank { square: Square },
-    /// Piece placement: more than 8 pawns or 16 pieces of a colour.
-    TooManyPieces { color: Color },
     /// Side to move: not `w` or `b`.
     BadSideToMove { found: String },
     /// Castling: not `-` or letters from `KQkq`.
     BadCastlingField { found: String },
-    /// Castling: a right whose king or rook is not on its starting square.
-    ImpossibleCastling { right: char },
     /// En passant: not `-` or a square name.
     BadEnPassantField { found: String },
-    /// En passant: a square no double pawn push just passed over.
-    ImpossibleEnPassant { square: Square },
     /// Half-move clock: not a non-negative number.
     BadHalfmoveClock { found: String },
     /// Full-move number: not a positive number.
     BadFullmoveNumber { found: String },
-    /// The side that just moved is in check.
-    OppositeCheck,
-    /// The side to move is in check from more pieces than any move can give.
-    ImpossibleCheck,
+    /// Every field reads, but the position is not legal (see [`Position::from_setup`]).
+    Invalid(PositionError),
 }
 
 impl fmt::Display for FenError {
@@ -80,18 +66,6 @@ impl fmt::Display for FenError {
                 "piece placement, rank {}: two digits in a row",
                 rank.char()
             ),
-            MissingKing { color } => write!(f, "piece placement: there is no {color} king"),
-            TooManyKings { color } => write!(f, "piece placement: more than one {color} king"),
-            PawnOnBackRank { square } => {
-                write!(
-                    f,
-                    "piece placement: a pawn on {square}, on the first or last rank"
-                )
-            }
-            TooManyPieces { color } => write!(
-                f,
-                "piece placement: {color} has more than 8 pawns or more than 16 pieces"
-            ),
             BadSideToMove { found } => write!(
                 f,
                 "side to move: '{}' is not 'w' or 'b'",
@@ -102,18 +76,10 @@ impl fmt::Display for FenError {
                 "castling: '{}' is not '-' or distinct letters from KQkq",
                 found.escape_default()
             ),
-            ImpossibleCastling { right } => write!(
-                f,
-                "castling: right '{right}' but the king or rook is not on its starting square"
-            ),
             BadEnPassantField { found } => write!(
                 f,
                 "en passant: '{}' is not '-' or a square",
                 found.escape_default()
-            ),
-            ImpossibleEnPassant { square } => write!(
-                f,
-                "en passant: {square} is not a square a pawn has just passed over with a double push"
             ),
             BadHalfmoveClock { found } => write!(
                 f,
@@ -125,21 +91,51 @@ impl fmt::Display for FenError {
                 "full-move number: '{}' is not a positive number",
                 found.escape_default()
             ),
-            OppositeCheck => write!(f, "the side not to move is in check"),
-            ImpossibleCheck => write!(f, "the side to move is in check from too many pieces"),
+            // The rule, after the field it concerns.
+            Invalid(
+                e @ (PositionError::MissingKing { .. }
+                | PositionError::TooManyKings { .. }
+                | PositionError::PawnOnBackRank { .. }
+                | PositionError::TooManyPawns { .. }
+                | PositionError::TooManyPieces { .. }),
+            ) => write!(f, "piece placement: {e}"),
+            Invalid(e @ PositionError::ImpossibleCastling { .. }) => write!(f, "castling: {e}"),
+            Invalid(e) => write!(f, "{e}"),
         }
     }
 }
 
-impl std::error::Error for FenError {}
+impl std::error::Error for FenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FenError::Invalid(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Invalid(e)
+    }
+}
 
 /// Parses a FEN string into a legal [`Position`]. The move counters may be left out (they
 /// default to `0 1`). An en passant square is accepted whenever a double push just passed over
 /// it, whether or not a capture is possible.
 ///
 /// # Errors
-/// The first [`FenError`] found, field by field from left to right.
+/// The first field that cannot be read, from left to right; then, all fields read, the first
+/// rule the position breaks as [`FenError::Invalid`] (see [`Position::from_setup`]).
 pub fn parse(fen: &str) -> Result<Position, FenError> {
+    Ok(Position::from_setup(&parse_setup(fen)?)?)
+}
+
+/// Reads the fields of a FEN string into a [`Setup`], unchecked.
+///
+/// # Errors
+/// The first field that cannot be read, from left to right.
+pub fn parse_setup(fen: &str) -> Result<Setup, FenError> {
     let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
     if fields.len() < 4 {
         return Err(FenError::MissingFields {
@@ -161,8 +157,8 @@ pub fn parse(fen: &str) -> Result<Position, FenError> {
             });
         }
     };
-    let castling = parse_castling(fields[2], &board)?;
-    let ep_square = parse_ep(fields[3], &board, turn)?;
+    let castling = parse_castling(fields[2])?;
+    let ep_square = parse_ep(fields[3])?;
     let halfmove_clock = match fields.get(4) {
         None => 0,
         Some(s) => parse_number(s).ok_or_else(|| FenError::BadHalfmoveClock {
@@ -176,23 +172,14 @@ pub fn parse(fen: &str) -> Result<Position, FenError> {
             found: s.to_string(),
         })?,
     };
-    let setup = Setup {
+    Ok(Setup {
         board,
         turn,
         castling,
         ep_square,
         halfmove_clock,
         fullmove_number,
-    };
-    let pos = Position::from_checked_setup(&setup);
-    let opponent_king = pos.king_of(!turn);
-    if pos.is_attacked(opponent_king, turn, pos.occupied()) {
-        return Err(FenError::OppositeCheck);
-    }
-    if pos.checkers().count() > 2 {
-        return Err(FenError::ImpossibleCheck);
-    }
-    Ok(pos)
+    })
 }
 
 fn parse_number(s: &str) -> Option<u32> {
@@ -236,31 +223,10 @@ fn parse_placement(field: &str) -> Result<[Option<Piece>; 64], FenError> {
             });
         }
     }
-    for color in Color::ALL {
-        let king = Piece::new(color, Role::King);
-        match board.iter().filter(|&&p| p == Some(king)).count() {
-            0 => return Err(FenError::MissingKing { color }),
-            1 => {}
-            _ => return Err(FenError::TooManyKings { color }),
-        }
-        let pawns = board
-            .iter()
-            .filter(|&&p| p == Some(Piece::new(color, Role::Pawn)))
-            .count();
-        let pieces = board.iter().flatten().filter(|p| p.color == color).count();
-        if pawns > 8 || pieces > 16 {
-            return Err(FenError::TooManyPieces { color });
-        }
-    }
-    for square in Bitboard(0xFF00_0000_0000_00FF) {
-        if board[square as usize].is_some_and(|p| p.role == Role::Pawn) {
-            return Err(FenError::PawnOnBackRank { square });
-        }
-    }
     Ok(board)
 }
 
-fn parse_castling(field: &str, board: &[Option<Piece>; 64]) -> Result<CastlingRights, FenError> {
+fn parse_castling(field: &str) -> Result<CastlingRights, FenError> {
     let mut rights = CastlingRights::NONE;
     if field == "-" {
         return Ok(rights);
@@ -282,46 +248,18 @@ fn parse_castling(field: &str, board: &[Option<Piece>; 64]) -> Result<CastlingRi
         if rights.has(color, side) {
             return Err(bad());
         }
-        let rank = color.back_rank();
-        let king_home = board[Square::from_coords(File::E, rank) as usize];
-        let rook_home = board[Square::from_coords(side.rook_files().0, rank) as usize];
-        if king_home != Some(Piece::new(color, Role::King))
-            || rook_home != Some(Piece::new(color, Role::Rook))
-        {
-            return Err(FenError::ImpossibleCastling { right: c });
-        }
         rights.set(color, side);
     }
     Ok(rights)
 }
 
-fn parse_ep(
-    field: &str,
-    board: &[Option<Piece>; 64],
-    turn: Color,
-) -> Result<Option<Square>, FenError> {
+fn parse_ep(field: &str) -> Result<Option<Square>, FenError> {
     if field == "-" {
         return Ok(None);
     }
     let square: Square = field.parse().map_err(|_| FenError::BadEnPassantField {
         found: field.to_string(),
     })?;
-    // The opponent just pushed a pawn two squares over `square`: it stands in front of it, and
-    // the square and the pawn's starting square are empty.
-    let mover = !turn;
-    let forward = mover.fold(1, -1);
-    let impossible = FenError::ImpossibleEnPassant { square };
-    if square.rank() != Rank::Third.relative_to(mover) {
-        return Err(impossible);
-    }
-    let pawn_square = square.offset(0, forward).ok_or(impossible.clone())?;
-    let start_square = square.offset(0, -forward).ok_or(impossible.clone())?;
-    if board[pawn_square as usize] != Some(Piece::new(mover, Role::Pawn))
-        || board[square as usize].is_some()
-        || board[start_square as usize].is_some()
-    {
-        return Err(impossible);
-    }
     Ok(Some(square))
 }
 
@@ -474,19 +412,20 @@ mod tests {
             ),
             (
                 "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ -",
-                MissingKing {
+                Invalid(PositionError::MissingKing {
                     color: Color::Black,
-                },
+                }),
             ),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq -",
-                TooManyKings {
+                Invalid(PositionError::TooManyKings {
                     color: Color::White,
-                },
+                    count: 2,
+                }),
             ),
             (
                 "rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq -",
-                PawnOnBackRank { square: Square::H8 },
+                Invalid(PositionError::PawnOnBackRank { square: Square::H8 }),
             ),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -",
@@ -500,7 +439,10 @@ mod tests {
             ),
             (
                 "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
-                ImpossibleCastling { right: 'k' },
+                Invalid(PositionError::ImpossibleCastling {
+                    color: Color::Black,
+                    side: CastlingSide::King,
+                }),
             ),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9",
@@ -508,7 +450,7 @@ mod tests {
             ),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6",
-                ImpossibleEnPassant { square: Square::E6 },
+                Invalid(PositionError::ImpossibleEnPassant { square: Square::E6 }),
             ),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
@@ -529,11 +471,39 @@ mod tests {
         );
         assert_eq!(
             parse("4k3/8/8/8/8/8/8/4R2K w - - 0 1").err(),
-            Some(OppositeCheck)
+            Some(Invalid(PositionError::OppositeCheck {
+                color: Color::Black
+            }))
         );
         assert_eq!(
             parse("4k3/8/3N1N2/8/8/8/8/4R2K b - - 0 1").err(),
-            Some(ImpossibleCheck)
+            Some(Invalid(PositionError::ImpossibleCheck {
+                color: Color::Black
+            }))
+        );
+    }
+
+    #[test]
+    fn rules_are_said_after_the_field_they_concern() {
+        let text = |fen: &str| parse(fen).err().map(|e| e.to_string());
+        assert_eq!(
+            text("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ -").as_deref(),
+            Some("piece placement: there is no black king")
+        );
+        assert_eq!(
+            text("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq -").as_deref(),
+            Some("piece placement: a pawn on h8, on the first or last rank")
+        );
+        assert_eq!(
+            text("rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").as_deref(),
+            Some(
+                "castling: black may castle on the king side but its king or that rook is not \
+                 on its starting square"
+            )
+        );
+        assert_eq!(
+            text("4k3/8/8/8/8/8/8/4R2K w - - 0 1").as_deref(),
+            Some("the side not to move (black) is in check")
         );
     }
 }

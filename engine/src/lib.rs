@@ -29,7 +29,9 @@ pub use bitboard::Bitboard;
 pub use fen::FenError;
 pub use moves::{Move, MoveKind, MoveList};
 pub use pgn::{GameResult, PgnError, PgnGame};
-pub use position::{CastlingRights, CastlingSide, IllegalMoveError, Position};
+pub use position::{
+    CastlingRights, CastlingSide, IllegalMoveError, Position, PositionError, Setup,
+};
 pub use san::{ParseSanError, San, SanError};
 pub use types::{Color, File, Piece, Rank, Role, Square};
 pub use uci_move::UciMoveError;

@@ -7,7 +7,8 @@
 use crate::tr;
 use chesspi_engine::game::{Game, Termination};
 use chesspi_engine::{
-    CastlingRights, CastlingSide, Color, FenError, File, Piece, Position, Rank, Role, Square,
+    CastlingRights, CastlingSide, Color, FenError, File, Piece, Position, PositionError, Rank,
+    Role, Square,
 };
 use std::fmt;
 
@@ -346,8 +347,12 @@ impl SetupBoard {
     pub fn validate(&self) -> Result<Position, SetupError> {
         self.check_material()?;
         let pos = Position::from_fen(&self.to_fen()).map_err(|e| match e {
-            FenError::OppositeCheck => SetupError::OppositeCheck { color: !self.turn },
-            FenError::ImpossibleCheck => SetupError::TooManyCheckers { color: self.turn },
+            FenError::Invalid(PositionError::OppositeCheck { color }) => {
+                SetupError::OppositeCheck { color }
+            }
+            FenError::Invalid(PositionError::ImpossibleCheck { color }) => {
+                SetupError::TooManyCheckers { color }
+            }
             other => SetupError::Rejected(other),
         })?;
         match Game::from_position(pos).outcome().map(|o| o.termination) {

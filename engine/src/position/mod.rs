@@ -10,6 +10,9 @@ use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
 use std::fmt;
 
+mod setup;
+pub use setup::{PositionError, Setup};
+
 /// Castling rights as four bits: White king side, White queen side, Black king side, Black
 /// queen side. Only standard chess: rooks start on the a and h files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -112,10 +115,11 @@ impl MoveSet {
     }
 }
 
-/// A legal chess position. Built from the start position, from FEN (validated), or by
-/// playing legal moves; it cannot describe an impossible board. The constructors from
-/// notation (`startpos`, `from_fen`), `to_fen`, `Debug` and `Default` live in [`crate::fen`]:
-/// notation is a layer above the position, which knows nothing of it.
+/// A legal chess position. Built from the start position, from a [`Setup`] checked by
+/// [`Position::from_setup`] (which FEN reading goes through), or by playing legal moves; it
+/// cannot describe an impossible board. The constructors from notation (`startpos`,
+/// `from_fen`), `to_fen`, `Debug` and `Default` live in [`crate::fen`]: notation is a layer
+/// above the position, which knows nothing of it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     roles: [Bitboard; 6],
@@ -144,49 +148,7 @@ impl fmt::Display for IllegalMoveError {
 
 impl std::error::Error for IllegalMoveError {}
 
-/// Raw board contents, before validation. Used by the FEN reader.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Setup {
-    pub board: [Option<Piece>; 64],
-    pub turn: Color,
-    pub castling: CastlingRights,
-    pub ep_square: Option<Square>,
-    pub halfmove_clock: u32,
-    pub fullmove_number: u32,
-}
-
 impl Position {
-    /// Builds a position from a setup whose board has already been checked by the FEN
-    /// reader (kings, pawns, castling). Computes hash and checkers; keeps the en passant
-    /// square only if a capture there is legal.
-    pub(crate) fn from_checked_setup(setup: &Setup) -> Position {
-        let mut pos = Position {
-            roles: [Bitboard::EMPTY; 6],
-            colors: [Bitboard::EMPTY; 2],
-            turn: setup.turn,
-            castling: setup.castling,
-            ep_square: None,
-            halfmove_clock: setup.halfmove_clock,
-            fullmove_number: setup.fullmove_number.max(1),
-            hash: 0,
-            checkers: Bitboard::EMPTY,
-        };
-        for sq in Square::ALL {
-            if let Some(p) = setup.board[sq as usize] {
-                pos.put(p.color, p.role, sq);
-            }
-        }
-        pos.hash ^= zobrist::castling(pos.castling.bits());
-        if pos.turn == Color::Black {
-            pos.hash ^= zobrist::black_to_move();
-        }
-        pos.checkers = pos.checkers_by(!pos.turn);
-        if let Some(ep) = setup.ep_square {
-            pos.set_ep_if_capturable(ep);
-        }
-        pos
-    }
-
     #[inline]
     fn put(&mut self, color: Color, role: Role, sq: Square) {
         let b = Bitboard::from_square(sq);
