@@ -1,5 +1,7 @@
 //! The position editor's board: pieces put by hand, the side to move and the castling rights,
 //! checked into a legal [`Position`] with a sentence that says what is wrong when it is not.
+//! The rules every position keeps are the engine's ([`Position::from_setup`]); the editor adds
+//! its own (kings side by side, promotions, a game already over) and the sentences.
 //!
 //! The en passant square is always empty: a set-up position has no move before it, and a
 //! capture en passant could only matter right after a double pawn push.
@@ -7,8 +9,8 @@
 use crate::tr;
 use chesspi_engine::game::{Game, Termination};
 use chesspi_engine::{
-    CastlingRights, CastlingSide, Color, FenError, File, Piece, Position, PositionError, Rank,
-    Role, Square,
+    CastlingRights, CastlingSide, Color, File, Piece, Position, PositionError, Rank, Role, Setup,
+    Square,
 };
 use std::fmt;
 
@@ -32,24 +34,8 @@ pub struct SetupBoard {
 /// Why a set-up position cannot be played. `Display` is the sentence the user reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupError {
-    MissingKing {
-        color: Color,
-    },
-    TooManyKings {
-        color: Color,
-        count: usize,
-    },
-    PawnOnBackRank {
-        square: Square,
-    },
-    TooManyPawns {
-        color: Color,
-        count: usize,
-    },
-    TooManyPieces {
-        color: Color,
-        count: usize,
-    },
+    /// A rule every position must keep is broken (the engine checks these).
+    Invalid(PositionError),
     /// More queens, rooks, bishops (per square colour) or knights than the missing pawns
     /// could have become.
     TooManyPromotions {
@@ -57,16 +43,8 @@ pub enum SetupError {
         needed: usize,
         missing_pawns: usize,
     },
-    /// The side that is not to move is in check: it would be captured.
-    OppositeCheck {
-        color: Color,
-    },
     /// The two kings stand on neighbouring squares (each would be in check from the other).
     KingsTouching,
-    /// The side to move is in check from more pieces than one move can give check with.
-    TooManyCheckers {
-        color: Color,
-    },
     Checkmate {
         color: Color,
     },
@@ -75,8 +53,12 @@ pub enum SetupError {
     },
     /// Neither side can ever mate.
     DeadPosition,
-    /// A rule this editor does not check itself, as the FEN reader words it.
-    Rejected(FenError),
+}
+
+impl From<PositionError> for SetupError {
+    fn from(e: PositionError) -> SetupError {
+        SetupError::Invalid(e)
+    }
 }
 
 fn name(color: Color) -> String {
@@ -88,40 +70,8 @@ fn name(color: Color) -> String {
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Color::{Black, White};
         let text = match self {
-            SetupError::MissingKing { color: White } => {
-                tr!("There is no white king: put one on the board.")
-            }
-            SetupError::MissingKing { color: Black } => {
-                tr!("There is no black king: put one on the board.")
-            }
-            SetupError::TooManyKings {
-                color: White,
-                count,
-            } => tr!("There are {} white kings: take all but one away.", count),
-            SetupError::TooManyKings {
-                color: Black,
-                count,
-            } => tr!("There are {} black kings: take all but one away.", count),
-            SetupError::PawnOnBackRank { square } => tr!(
-                "The pawn on {} cannot be there: pawns never stand on the first or last rank.",
-                square
-            ),
-            SetupError::TooManyPawns { color, count } => {
-                tr!(
-                    "{} has {} pawns: a side has at most 8.",
-                    name(*color),
-                    count
-                )
-            }
-            SetupError::TooManyPieces { color, count } => {
-                tr!(
-                    "{} has {} pieces: a side has at most 16.",
-                    name(*color),
-                    count
-                )
-            }
+            SetupError::Invalid(e) => invalid_text(e),
             SetupError::TooManyPromotions {
                 color,
                 needed,
@@ -133,18 +83,9 @@ impl fmt::Display for SetupError {
                 needed,
                 missing_pawns
             ),
-            SetupError::OppositeCheck { color } => tr!(
-                "{0} is in check but it is {1}'s move: change the side to move or the position.",
-                name(*color),
-                name(!*color)
-            ),
             SetupError::KingsTouching => {
                 tr!("The kings stand next to each other: move one of them away.")
             }
-            SetupError::TooManyCheckers { color } => tr!(
-                "{} is in check from more than two pieces: no move can do that.",
-                name(*color)
-            ),
             SetupError::Checkmate { color } => {
                 tr!(
                     "{} is checkmated: there is nothing left to play.",
@@ -160,13 +101,89 @@ impl fmt::Display for SetupError {
             SetupError::DeadPosition => {
                 tr!("Neither side has enough pieces to checkmate: the game would be drawn at once.")
             }
-            SetupError::Rejected(e) => tr!("This position is not legal: {}.", e),
         };
         f.write_str(&text)
     }
 }
 
-impl std::error::Error for SetupError {}
+/// The sentence for a rule the engine found broken.
+fn invalid_text(e: &PositionError) -> String {
+    use Color::{Black, White};
+    match e {
+        PositionError::MissingKing { color: White } => {
+            tr!("There is no white king: put one on the board.")
+        }
+        PositionError::MissingKing { color: Black } => {
+            tr!("There is no black king: put one on the board.")
+        }
+        PositionError::TooManyKings {
+            color: White,
+            count,
+        } => tr!("There are {} white kings: take all but one away.", count),
+        PositionError::TooManyKings {
+            color: Black,
+            count,
+        } => tr!("There are {} black kings: take all but one away.", count),
+        PositionError::PawnOnBackRank { square } => tr!(
+            "The pawn on {} cannot be there: pawns never stand on the first or last rank.",
+            square
+        ),
+        PositionError::TooManyPawns { color, count } => {
+            tr!(
+                "{} has {} pawns: a side has at most 8.",
+                name(*color),
+                count
+            )
+        }
+        PositionError::TooManyPieces { color, count } => {
+            tr!(
+                "{} has {} pieces: a side has at most 16.",
+                name(*color),
+                count
+            )
+        }
+        PositionError::OppositeCheck { color } => tr!(
+            "{0} is in check but it is {1}'s move: change the side to move or the position.",
+            name(*color),
+            name(!*color)
+        ),
+        PositionError::ImpossibleCheck { color } => tr!(
+            "{} is in check from more than two pieces: no move can do that.",
+            name(*color)
+        ),
+        // Castling rights and the en passant square the board does not allow never reach the
+        // engine from the editor (see `SetupBoard::setup`), but the engine's words would do.
+        e @ (PositionError::ImpossibleCastling { .. }
+        | PositionError::ImpossibleEnPassant { .. }) => {
+            tr!("This position is not legal: {}.", e)
+        }
+    }
+}
+
+impl std::error::Error for SetupError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SetupError::Invalid(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Where a rule the engine found broken comes in the editor's order of checks (see
+/// [`SetupBoard::validate`]).
+fn stage(e: &PositionError) -> u8 {
+    match e {
+        PositionError::MissingKing { .. } | PositionError::TooManyKings { .. } => 0,
+        PositionError::PawnOnBackRank { .. } => 1,
+        PositionError::TooManyPawns { color, .. } | PositionError::TooManyPieces { color, .. } => {
+            match color {
+                Color::White => 2,
+                Color::Black => 3,
+            }
+        }
+        _ => 4,
+    }
+}
 
 /// How many of a side's pieces must be promoted pawns: whatever exceeds the starting set
 /// (one queen, two rooks, two knights, one bishop on each colour of square).
@@ -339,22 +356,48 @@ impl SetupBoard {
         )
     }
 
+    /// The board as the engine takes it: no en passant square, no moves since a capture.
+    fn setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: self.fullmove_number.max(1),
+        }
+    }
+
     /// The position, if it is legal and there is something to play.
     ///
     /// # Errors
-    /// The first [`SetupError`] found: kings, pawns on the back ranks, piece counts, checks,
-    /// then a game already over.
+    /// The first [`SetupError`] found: kings, kings side by side, pawns on the back ranks,
+    /// White's then Black's piece counts and promotions, checks, then a game already over.
     pub fn validate(&self) -> Result<Position, SetupError> {
-        self.check_material()?;
-        let pos = Position::from_fen(&self.to_fen()).map_err(|e| match e {
-            FenError::Invalid(PositionError::OppositeCheck { color }) => {
-                SetupError::OppositeCheck { color }
+        // The engine says the first rule it finds broken, in the order above without the
+        // editor's own rules; those come in between.
+        let checked = Position::from_setup(&self.setup());
+        let broken_up_to = |last: u8| {
+            checked
+                .as_ref()
+                .err()
+                .filter(|e| stage(e) <= last)
+                .map(|&e| SetupError::Invalid(e))
+        };
+        if let Some(e) = broken_up_to(0) {
+            return Err(e);
+        }
+        // Kings side by side: no side to move makes that legal, so say what is wrong.
+        if self.kings_touching() {
+            return Err(SetupError::KingsTouching);
+        }
+        for (last, color) in [(2, Color::White), (3, Color::Black)] {
+            if let Some(e) = broken_up_to(last) {
+                return Err(e);
             }
-            FenError::Invalid(PositionError::ImpossibleCheck { color }) => {
-                SetupError::TooManyCheckers { color }
-            }
-            other => SetupError::Rejected(other),
-        })?;
+            self.check_promotions(color)?;
+        }
+        let pos = checked?;
         match Game::from_position(pos).outcome().map(|o| o.termination) {
             None => Ok(pos),
             Some(Termination::Checkmate) => Err(SetupError::Checkmate { color: pos.turn() }),
@@ -363,64 +406,35 @@ impl SetupBoard {
         }
     }
 
-    /// Kings, pawns and piece counts, White's first.
-    fn check_material(&self) -> Result<(), SetupError> {
-        let count = |color: Color, role: Option<Role>| {
-            self.board
-                .iter()
-                .flatten()
-                .filter(|p| p.color == color && role.is_none_or(|r| p.role == r))
-                .count()
-        };
-        for color in Color::ALL {
-            match count(color, Some(Role::King)) {
-                0 => return Err(SetupError::MissingKing { color }),
-                1 => {}
-                count => return Err(SetupError::TooManyKings { color, count }),
-            }
-        }
-        // Kings side by side: no side to move makes that legal, so say what is wrong.
+    /// Whether the white and the black king stand on neighbouring squares.
+    fn kings_touching(&self) -> bool {
         let king_at = |color: Color| {
             (0..64)
                 .find(|&i| self.board[i].is_some_and(|p| p.color == color && p.role == Role::King))
         };
         if let (Some(w), Some(b)) = (king_at(Color::White), king_at(Color::Black)) {
             let (wf, wr, bf, br) = (w % 8, w / 8, b % 8, b / 8);
-            if wf.abs_diff(bf) <= 1 && wr.abs_diff(br) <= 1 {
-                return Err(SetupError::KingsTouching);
-            }
+            return wf.abs_diff(bf) <= 1 && wr.abs_diff(br) <= 1;
         }
-        for rank in [Rank::First, Rank::Eighth] {
-            for file in File::ALL {
-                let square = Square::from_coords(file, rank);
-                if self.board[square as usize].is_some_and(|p| p.role == Role::Pawn) {
-                    return Err(SetupError::PawnOnBackRank { square });
-                }
-            }
-        }
-        for color in Color::ALL {
-            let pawns = count(color, Some(Role::Pawn));
-            if pawns > 8 {
-                return Err(SetupError::TooManyPawns {
-                    color,
-                    count: pawns,
-                });
-            }
-            let pieces = count(color, None);
-            if pieces > 16 {
-                return Err(SetupError::TooManyPieces {
-                    color,
-                    count: pieces,
-                });
-            }
-            let needed = promotions_needed(&self.board, color);
-            if needed > 8 - pawns {
-                return Err(SetupError::TooManyPromotions {
-                    color,
-                    needed,
-                    missing_pawns: 8 - pawns,
-                });
-            }
+        false
+    }
+
+    /// More pieces of a kind than the side's missing pawns could have become (its pawns are
+    /// at most 8: the engine has checked that).
+    fn check_promotions(&self, color: Color) -> Result<(), SetupError> {
+        let pawns = self
+            .board
+            .iter()
+            .flatten()
+            .filter(|p| p.color == color && p.role == Role::Pawn)
+            .count();
+        let needed = promotions_needed(&self.board, color);
+        if needed > 8 - pawns {
+            return Err(SetupError::TooManyPromotions {
+                color,
+                needed,
+                missing_pawns: 8 - pawns,
+            });
         }
         Ok(())
     }
@@ -465,55 +479,55 @@ mod tests {
         let table: &[(&str, SetupError)] = &[
             (
                 "8/8/8/8/8/8/8/8 w",
-                SetupError::MissingKing { color: White },
+                SetupError::Invalid(PositionError::MissingKing { color: White }),
             ),
             (
                 "4K3/8/8/8/8/8/8/8 w",
-                SetupError::MissingKing { color: Black },
+                SetupError::Invalid(PositionError::MissingKing { color: Black }),
             ),
             (
                 "4k3/8/8/8/8/8/8/K3K3 w",
-                SetupError::TooManyKings {
+                SetupError::Invalid(PositionError::TooManyKings {
                     color: White,
                     count: 2,
-                },
+                }),
             ),
             (
                 "k1k1k3/8/8/8/8/8/8/4K3 w",
-                SetupError::TooManyKings {
+                SetupError::Invalid(PositionError::TooManyKings {
                     color: Black,
                     count: 3,
-                },
+                }),
             ),
             (
                 "4k3/8/8/8/8/8/8/P3K3 w",
-                SetupError::PawnOnBackRank { square: sq("a1") },
+                SetupError::Invalid(PositionError::PawnOnBackRank { square: sq("a1") }),
             ),
             (
                 "3pk3/8/8/8/8/8/8/4K3 w",
-                SetupError::PawnOnBackRank { square: sq("d8") },
+                SetupError::Invalid(PositionError::PawnOnBackRank { square: sq("d8") }),
             ),
             (
                 "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w",
-                SetupError::TooManyPawns {
+                SetupError::Invalid(PositionError::TooManyPawns {
                     color: White,
                     count: 9,
-                },
+                }),
             ),
             (
                 "4k3/pppppppp/pp6/8/8/8/8/4K3 w",
-                SetupError::TooManyPawns {
+                SetupError::Invalid(PositionError::TooManyPawns {
                     color: Black,
                     count: 10,
-                },
+                }),
             ),
             // 8 pawns and 9 pieces: 17, even before counting promotions.
             (
                 "4k3/8/8/8/8/NNNNNNNN/PPPPPPPP/N3K3 w",
-                SetupError::TooManyPieces {
+                SetupError::Invalid(PositionError::TooManyPieces {
                     color: White,
                     count: 18,
-                },
+                }),
             ),
             // Three queens and all eight pawns: two queens too many.
             (
@@ -545,7 +559,7 @@ mod tests {
             // Black's king is attacked by the rook, but it is White's move.
             (
                 "4k3/8/8/8/8/8/8/4RK2 w",
-                SetupError::OppositeCheck { color: Black },
+                SetupError::Invalid(PositionError::OppositeCheck { color: Black }),
             ),
             // The kings stand next to each other: said so, whoever is to move.
             ("8/8/8/3kK3/8/8/8/8 b", SetupError::KingsTouching),
@@ -554,7 +568,7 @@ mod tests {
             // Three pieces give check at once.
             (
                 "4k3/8/8/8/1b6/5n2/8/r3K3 w",
-                SetupError::TooManyCheckers { color: White },
+                SetupError::Invalid(PositionError::ImpossibleCheck { color: White }),
             ),
             (
                 "R5k1/5ppp/8/8/8/8/8/6K1 b",
@@ -572,20 +586,60 @@ mod tests {
     }
 
     #[test]
+    fn with_several_faults_the_first_in_order_is_said() {
+        use Color::{Black, White};
+        let table: &[(&str, SetupError)] = &[
+            // No black king, and nine white pawns: the king first.
+            (
+                "8/8/8/8/8/P7/PPPPPPPP/4K3 w",
+                SetupError::Invalid(PositionError::MissingKing { color: Black }),
+            ),
+            // Kings side by side, and a pawn on a1: the kings first.
+            ("8/8/8/3kK3/8/8/8/P7 w", SetupError::KingsTouching),
+            // A pawn on h8, and nine white pawns: the back rank first.
+            (
+                "4k2P/8/8/8/8/P7/PPPPPPPP/4K3 w",
+                SetupError::Invalid(PositionError::PawnOnBackRank { square: sq("h8") }),
+            ),
+            // White's promotions before Black's nine pawns.
+            (
+                "4k3/pppppppp/p7/8/8/8/PPPPPPPP/QQQ1K3 w",
+                SetupError::TooManyPromotions {
+                    color: White,
+                    needed: 2,
+                    missing_pawns: 0,
+                },
+            ),
+            // Black's promotions before the check on the side not to move.
+            (
+                "4k3/pppppppp/3N4/8/8/8/8/qqq3K1 w",
+                SetupError::TooManyPromotions {
+                    color: Black,
+                    needed: 2,
+                    missing_pawns: 0,
+                },
+            ),
+        ];
+        for (fen, expected) in table {
+            assert_eq!(board(fen).validate().as_ref(), Err(expected), "{fen}");
+        }
+    }
+
+    #[test]
     fn every_error_is_a_sentence() {
         let errors = [
-            SetupError::MissingKing {
+            SetupError::Invalid(PositionError::MissingKing {
                 color: Color::White,
-            },
-            SetupError::PawnOnBackRank { square: sq("d8") },
+            }),
+            SetupError::Invalid(PositionError::PawnOnBackRank { square: sq("d8") }),
             SetupError::TooManyPromotions {
                 color: Color::Black,
                 needed: 2,
                 missing_pawns: 1,
             },
-            SetupError::OppositeCheck {
+            SetupError::Invalid(PositionError::OppositeCheck {
                 color: Color::Black,
-            },
+            }),
         ];
         let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(texts[0], "There is no white king: put one on the board.");
