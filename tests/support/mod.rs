@@ -1,10 +1,11 @@
 //! Helpers shared by the integration tests, written once: the headless UI (waiting on its
-//! event loop, tapping squares and buttons, starting the app on a state directory) and a
-//! network peer written from docs/PROTOCOL.md. A test declares `mod support;` and uses what
-//! it needs.
+//! event loop, tapping squares and buttons, starting the app on a state directory), the real
+//! `chesspi` binary as a process (in an Xvfb screen) and a network peer written from
+//! docs/PROTOCOL.md. A test declares `mod support;` and uses what it needs.
 
 // Each test binary compiles this whole module and uses a different part of it.
 #![allow(dead_code)]
 
+pub mod app_process;
 pub mod lan_peer;
 pub mod ui;
