@@ -5,21 +5,21 @@
 //! what the previous one left, as the device does after a power cut.
 
 use chesspi::app::boot::headless;
-use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{GameSetup, Mode};
-use chesspi::app::saving;
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, screens::Action};
 use chesspi::storage::{Archive, AutosaveStore, GameSummary, LoadOutcome};
 use chesspi_engine::Move;
 use chesspi_engine::game::Game;
-use chesspi_engine::level::Level;
 use chesspi_engine::san::to_san;
 use slint::{ComponentHandle, Model};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod support;
+use support::child::{child_test, from_env, spawn_reporting};
+use support::rng::Rng;
+use support::ui::{FRIEND, start_app, tap_square};
 
 const STATE_ENV: &str = "CHESSPI_POWERCUT_STATE";
 const SEED_ENV: &str = "CHESSPI_POWERCUT_SEED";
@@ -48,27 +48,6 @@ fn san_moves(game: &Game) -> Vec<String> {
         .collect()
 }
 
-/// A small deterministic generator, so a failing run can be repeated from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn tap(app: &App, sq: chesspi_engine::Square) {
-    let (x, y) = square_center(sq, app.with_controller(|c| c.is_flipped()));
-    headless::tap(x, y).expect("tap");
-}
-
 /// The text after `marker` in a report line. The test harness may print its own words first
 /// on the same line (it does when it runs tests one at a time).
 fn after_marker<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
@@ -91,29 +70,11 @@ fn powercut_child() {
         return;
     };
     let dir = Path::new(&dir);
-    let seed: u64 = std::env::var(SEED_ENV)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let mut rng = Rng(seed | 1);
+    let seed: u64 = from_env(SEED_ENV).unwrap_or(1);
+    let mut rng = Rng::new(seed);
     headless::install().expect("headless platform");
 
-    let friend = GameSetup {
-        mode: Mode::Friend,
-        level: Level::DEFAULT,
-    };
-    let (restored, stores, notices) = saving::open(dir, (Game::new(), friend));
-    assert!(notices.is_empty(), "{notices:?}");
-    let app = App::new(restored.game, restored.setup).expect("app");
-    app.enable_saving(stores, restored.identity).expect("saver");
-    app.window().show().expect("window");
-    let wait_saved = |app: &App| {
-        assert!(
-            headless::pump_until(Duration::from_secs(10), || app.is_saved()),
-            "the save never finished"
-        );
-    };
-    wait_saved(&app);
+    let app = start_app(dir, FRIEND, Duration::from_secs(10));
     report("SHOWN", &shown_moves(&app));
 
     loop {
@@ -135,8 +96,8 @@ fn powercut_child() {
             let m = moves[rng.below(moves.len())];
             next.play(m).expect("legal");
             report("INTENT", &san_moves(&next));
-            tap(&app, m.from());
-            tap(&app, m.to());
+            tap_square(&app, &m.from().to_string());
+            tap_square(&app, &m.to().to_string());
             if let Some(role) = m.promotion() {
                 app.update_controller(|c| c.choose_promotion(Some(role)));
             }
@@ -154,50 +115,22 @@ fn powercut_child() {
 
 #[test]
 fn power_cuts_never_lose_a_shown_move() {
-    let runs: u64 = std::env::var("CHESSPI_POWERCUT_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100);
+    let runs: u64 = from_env("CHESSPI_POWERCUT_RUNS").unwrap_or(100);
     let dir = tempfile::tempdir().expect("tempdir");
-    let exe = std::env::current_exe().expect("test binary");
     let mut expected: Option<Vec<String>> = None;
     let mut total_changes = 0usize;
     for run in 0..runs {
         let seed = 0x5eed_0000 + run;
-        let mut child = Command::new(&exe)
-            .args(["--ignored", "--exact", "powercut_child", "--nocapture"])
-            .env(STATE_ENV, dir.path())
-            .env(SEED_ENV, seed.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("child starts");
-        let stdout = child.stdout.take().expect("stdout");
+        let (mut child, rx, reader) = spawn_reporting(
+            child_test("powercut_child")
+                .env(STATE_ENV, dir.path())
+                .env(SEED_ENV, seed.to_string()),
+        );
         // Kill after a random number of changes (so every run gets past start-up), at a random
         // moment within that change.
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let changes_before_kill = 1 + rng.below(25);
         let extra_delay = Duration::from_micros(rng.below(8000) as u64);
-        let (tx, rx) = std::sync::mpsc::channel::<String>();
-        let reader = std::thread::spawn(move || {
-            let mut stdout = BufReader::new(stdout);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match stdout.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                // A line the kill cut short (no newline) was never fully reported: drop it.
-                if bytes.last() != Some(&b'\n') {
-                    break;
-                }
-                let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut last_shown: Option<Vec<String>> = None;
         let mut last_intent: Option<Vec<String>> = None;
         let mut first_shown = true;

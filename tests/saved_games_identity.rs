@@ -4,42 +4,24 @@
 //! exactly one saved game (unless the player deleted that game), and the game on the board is
 //! never listed as a saved game.
 
-use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::saving::{self, Opened, Report, Saver};
 use chesspi::storage::{Archive, GameSummary};
 use chesspi_engine::Move;
 use chesspi_engine::game::Game;
-use chesspi_engine::level::Level;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
+mod support;
+use support::child::{child_test, from_env, spawn_reporting};
+use support::rng::Rng;
+use support::ui::FRIEND;
+
 const STATE_ENV: &str = "CHESSPI_IDENTITY_STATE";
 const SEED_ENV: &str = "CHESSPI_IDENTITY_SEED";
-const FRIEND: GameSetup = GameSetup {
-    mode: Mode::Friend,
-    level: Level::DEFAULT,
-};
-
-/// A small deterministic generator, so a failing run can be repeated from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn uci(moves: &[Move]) -> Vec<String> {
     moves.iter().map(|m| m.to_uci()).collect()
@@ -133,11 +115,8 @@ fn identity_child() {
     let Some(dir) = std::env::var_os(STATE_ENV) else {
         return;
     };
-    let seed: u64 = std::env::var(SEED_ENV)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let mut rng = Rng(seed | 1);
+    let seed: u64 = from_env(SEED_ENV).unwrap_or(1);
+    let mut rng = Rng::new(seed);
     let mut s = Session::open(Path::new(&dir));
     shown(&s);
     loop {
@@ -254,48 +233,20 @@ fn check_homes(dir: &Path, latest: &HashMap<u64, Vec<String>>, context: &str) {
 
 #[test]
 fn every_shown_move_has_exactly_one_home() {
-    let runs: u64 = std::env::var("CHESSPI_IDENTITY_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60);
+    let runs: u64 = from_env("CHESSPI_IDENTITY_RUNS").unwrap_or(60);
     let dir = tempfile::tempdir().expect("tempdir");
-    let exe = std::env::current_exe().expect("test binary");
     let mut latest: HashMap<u64, Vec<String>> = HashMap::new();
     let mut total = 0usize;
     for run in 0..runs {
         let seed = 0x1d_0000 + run;
-        let mut child = Command::new(&exe)
-            .args(["--ignored", "--exact", "identity_child", "--nocapture"])
-            .env(STATE_ENV, dir.path())
-            .env(SEED_ENV, seed.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("child starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let (mut child, rx, reader) = spawn_reporting(
+            child_test("identity_child")
+                .env(STATE_ENV, dir.path())
+                .env(SEED_ENV, seed.to_string()),
+        );
+        let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let changes_before_kill = 1 + rng.below(40);
         let extra_delay = Duration::from_micros(rng.below(5000) as u64);
-        let (tx, rx) = mpsc::channel::<String>();
-        let reader = std::thread::spawn(move || {
-            let mut stdout = BufReader::new(stdout);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match stdout.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                // A line the kill cut short was never fully reported: drop it.
-                if bytes.last() != Some(&b'\n') {
-                    break;
-                }
-                let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut lines = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(60);
         while lines.len() < changes_before_kill {

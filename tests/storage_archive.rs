@@ -10,26 +10,11 @@ use chesspi::storage::{
     find_usb_mounts,
 };
 use chesspi_engine::game::{Game, Termination};
-use chesspi_engine::level::Level;
 use chesspi_engine::pgn::{GameResult, read_games};
 use chesspi_engine::{Color, Position};
 
-fn level(n: u8) -> Level {
-    Level::new(n).expect("level")
-}
-
-fn play(game: &mut Game, moves: &str) {
-    for text in moves.split_whitespace() {
-        let mv = game.position().parse_uci_move(text).expect("legal move");
-        game.play(mv).expect("play");
-    }
-}
-
-fn game_with(moves: &str) -> Game {
-    let mut game = Game::new();
-    play(&mut game, moves);
-    game
-}
+mod support;
+use support::games::{game_with, level, play};
 
 fn vs_computer(human: Color, n: u8, game: Game) -> SavedGame {
     SavedGame::new(

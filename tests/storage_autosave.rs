@@ -10,22 +10,9 @@ use chesspi_engine::game::{Game, Outcome, Termination};
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Position};
 
-fn level(n: u8) -> Level {
-    Level::new(n).expect("level")
-}
-
-fn play(game: &mut Game, moves: &str) {
-    for text in moves.split_whitespace() {
-        let mv = game.position().parse_uci_move(text).expect("legal move");
-        game.play(mv).expect("play");
-    }
-}
-
-fn game_with(moves: &str) -> Game {
-    let mut game = Game::new();
-    play(&mut game, moves);
-    game
-}
+mod support;
+use support::games::{game_with, level, play};
+use support::rng::Rng;
 
 /// A game with castling, en passant and an under-promotion, so every move kind is saved.
 fn rich_game() -> Game {
@@ -236,24 +223,12 @@ fn every_truncation_is_refused() {
     ));
 }
 
-/// A small deterministic generator, so a failure can be reproduced.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[test]
 fn random_garbage_and_flipped_bytes_are_refused() {
-    let mut rng = XorShift(0x5eed_1234_abcd_ef01);
+    let mut rng = Rng::new(0x5eed_1234_abcd_ef01);
     for round in 0..2000 {
-        let len = (rng.next() % 600) as usize;
-        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let len = (rng.next_u64() % 600) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
         assert!(decode(&bytes).is_err(), "garbage round {round} accepted");
     }
     // One byte changed anywhere in a good file.
@@ -261,7 +236,7 @@ fn random_garbage_and_flipped_bytes_are_refused() {
     let good = text.as_bytes();
     for i in 0..good.len() {
         let mut bad = good.to_vec();
-        bad[i] ^= 1 << (rng.next() % 8);
+        bad[i] ^= 1 << (rng.next_u64() % 8);
         assert!(decode(&bad).is_err(), "flip at byte {i} accepted");
     }
 }

@@ -11,7 +11,7 @@
 //! is `write_atomic`'s fsync of the file and the directory, which only real power cuts test.
 
 use std::io::{BufRead, BufReader, Read};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use chesspi::storage::{AutosaveStore, GameMode, LoadOutcome, SavedGame};
@@ -19,27 +19,12 @@ use chesspi_engine::Color;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
+mod support;
+use support::child::{child_test, from_env};
+use support::rng::Rng;
+
 const CHILD_DIR_ENV: &str = "CHESSPI_POWERCUT_CHILD_DIR";
 const CHILD_SEED_ENV: &str = "CHESSPI_POWERCUT_CHILD_SEED";
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn new(seed: u64) -> XorShift {
-        XorShift(seed | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 fn new_game() -> SavedGame {
     SavedGame::new(
@@ -59,11 +44,8 @@ fn powercut_child() {
     let Ok(dir) = std::env::var(CHILD_DIR_ENV) else {
         return;
     };
-    let seed = std::env::var(CHILD_SEED_ENV)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let mut rng = XorShift::new(seed);
+    let seed = from_env(CHILD_SEED_ENV).unwrap_or(1);
+    let mut rng = Rng::new(seed);
     let mut store = AutosaveStore::new(std::path::Path::new(&dir));
     let mut saved = match store.load() {
         LoadOutcome::Restored(g) => g,
@@ -77,7 +59,7 @@ fn powercut_child() {
             saved.game.undo();
         } else {
             let moves = saved.game.position().legal_moves();
-            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             saved.game.play(mv).expect("legal move");
         }
         let seq = store.save(&saved).expect("save");
@@ -112,33 +94,25 @@ fn parse_report(line: &str) -> Option<Report> {
 
 #[test]
 fn sigkill_during_saves_never_loses_a_saved_move() {
-    let runs: u32 = std::env::var("CHESSPI_POWERCUT_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("CHESSPI_POWERCUT_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(7, |d| d.as_nanos() as u64)
-        });
+    let runs: u32 = from_env("CHESSPI_POWERCUT_RUNS").unwrap_or(200);
+    let seed: u64 = from_env("CHESSPI_POWERCUT_SEED").unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(7, |d| d.as_nanos() as u64)
+    });
     eprintln!("power-cut test: {runs} runs, CHESSPI_POWERCUT_SEED={seed}");
-    let mut rng = XorShift::new(seed);
+    let mut rng = Rng::new(seed);
     let dir = tempfile::tempdir().expect("tempdir");
-    let exe = std::env::current_exe().expect("test binary");
 
     // What is on disk after the previous run.
     let mut previous: Option<Report> = None;
     let mut total_saves = 0usize;
     let mut killed_mid_run = 0u32;
     for run in 0..runs {
-        let mut child = Command::new(&exe)
-            .args(["--ignored", "--exact", "powercut_child", "--nocapture"])
+        let mut child = child_test("powercut_child")
             .args(["--test-threads", "1"])
             .env(CHILD_DIR_ENV, dir.path())
-            .env(CHILD_SEED_ENV, rng.next().to_string())
+            .env(CHILD_SEED_ENV, rng.next_u64().to_string())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -148,7 +122,7 @@ fn sigkill_during_saves_never_loses_a_saved_move() {
 
         // Let the child report a random number of saves (0 kills it during start-up or its
         // first save), then a random fraction of a save more, then cut.
-        let wait_for = rng.below(12);
+        let wait_for = rng.below(12) as u64;
         let mut reports = Vec::new();
         let mut line = String::new();
         while (reports.len() as u64) < wait_for {
@@ -158,7 +132,7 @@ fn sigkill_during_saves_never_loses_a_saved_move() {
             }
             reports.extend(parse_report(&line));
         }
-        std::thread::sleep(Duration::from_micros(rng.below(20_000)));
+        std::thread::sleep(Duration::from_micros(rng.below(20_000) as u64));
         child.kill().expect("SIGKILL child");
         let status = child.wait().expect("wait child");
         assert!(

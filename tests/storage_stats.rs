@@ -6,11 +6,9 @@ use chesspi::storage::stats::{INITIAL_RATING, PROVISIONAL_GAMES, expected_score}
 use chesspi::storage::{GameMode, PlayerResult, SavedGame, Stats, StatsStore};
 use chesspi_engine::Color;
 use chesspi_engine::game::Game;
-use chesspi_engine::level::Level;
 
-fn level(n: u8) -> Level {
-    Level::new(n).expect("level")
-}
+mod support;
+use support::games::{game_with, level};
 
 /// The standard Elo update, written out independently of the library.
 fn updated(rating: f64, opponent: u32, k: f64, score: f64) -> f64 {
@@ -90,11 +88,7 @@ fn summary_counts_per_level_and_in_total() {
 }
 
 fn finished_vs_computer(human: Color) -> SavedGame {
-    let mut game = Game::new();
-    for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-        let mv = game.position().parse_uci_move(text).expect("move");
-        game.play(mv).expect("play");
-    }
+    let game = game_with("f2f3 e7e5 g2g4 d8h4");
     SavedGame::new(
         GameMode::VsComputer {
             human,

@@ -5,22 +5,16 @@
 //! process, so the scenario runs as one test.
 
 use chesspi::app::boot::headless;
-use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{GameSetup, Mode};
-use chesspi::app::saving;
 use chesspi::app::ui::{AnalysisAdapter, DialogAdapter, GameAdapter, GamesAdapter, StatusAdapter};
 use chesspi::app::{App, screens::Action};
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
-use chesspi_engine::level::Level;
 use slint::{ComponentHandle, Model};
 use std::path::Path;
 use std::time::Duration;
 
-const FRIEND: GameSetup = GameSetup {
-    mode: Mode::Friend,
-    level: Level::DEFAULT,
-};
+mod support;
+use support::ui::{FRIEND, pump_until, start_app_ignoring_notices, tap_square};
 
 /// The side panel's buttons: two rows under the move list (see ui/side-panel.slint).
 const PANEL_X: f32 = 488.0;
@@ -29,18 +23,8 @@ const BUTTONS_Y: f32 = 480.0 - 8.0 - 114.0;
 /// The graph, under the result card while an analysis is shown.
 const GRAPH_Y: f32 = 26.0 + 8.0 + 62.0 + 6.0 + 27.0;
 
-fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(30), &mut done),
-        "timed out waiting for {what}"
-    );
-}
-
-fn tap_square(app: &App, name: &str) {
-    let sq: Square = name.parse().expect("a square name");
-    let (x, y) = square_center(sq, app.with_controller(|c| c.is_flipped()));
-    headless::tap(x, y).expect("tap");
-}
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// Taps the side panel's button `index` when it shows `across` to a row, `first` on the first.
 fn tap_button(app: &App, index: usize, first: usize, across: usize, id: &str) {
@@ -72,20 +56,11 @@ fn piece_at(app: &App, name: &str) -> i32 {
 }
 
 fn choose(app: &App, id: &str) {
-    pump_until("the save", || app.is_saved());
+    pump_until("the save", PATIENCE, || app.is_saved());
     app.window()
         .global::<DialogAdapter>()
         .invoke_option_chosen(id.into());
     headless::pump();
-}
-
-fn start_app(dir: &Path) -> App {
-    let (restored, stores, _) = saving::open(dir, (Game::new(), FRIEND));
-    let app = App::new(restored.game, restored.setup).expect("app");
-    app.enable_saving(stores, restored.identity).expect("saver");
-    app.window().show().expect("window");
-    pump_until("the first save", || app.is_saved());
-    app
 }
 
 fn stored_pgn(dir: &Path) -> String {
@@ -104,11 +79,11 @@ fn stored_pgn(dir: &Path) -> String {
 fn analyse_a_finished_game_and_open_it_again() {
     headless::install().expect("headless");
     let dir = tempfile::tempdir().expect("tempdir");
-    let app = start_app(dir.path());
+    let app = start_app_ignoring_notices(dir.path(), FRIEND, PATIENCE);
     for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
         tap_square(&app, from);
         tap_square(&app, to);
-        pump_until("the move saved", || app.is_saved());
+        pump_until("the move saved", PATIENCE, || app.is_saved());
     }
     assert!(app.with_controller(|c| c.game().is_over()));
 
@@ -117,8 +92,8 @@ fn analyse_a_finished_game_and_open_it_again() {
     tap_button(&app, 3, 3, 3, "analyse");
     assert!(app.with_controller(|c| c.has_analysis()), "{:?}", ids(&app));
     assert!(analysis.get_visible());
-    pump_until("the graph", || analysis.get_white_area() != "");
-    pump_until("the deep pass", || !analysis.get_running());
+    pump_until("the graph", PATIENCE, || analysis.get_white_area() != "");
+    pump_until("the deep pass", PATIENCE, || !analysis.get_running());
     assert!(
         analysis.get_accuracy().starts_with("Accuracy: White "),
         "{}",
@@ -180,7 +155,7 @@ fn analyse_a_finished_game_and_open_it_again() {
     tap_button(&app, 4, 4, 4, "mistake");
 
     // The analysis is in the saved game's PGN, lichess-style.
-    pump_until("the annotated PGN", || {
+    pump_until("the annotated PGN", PATIENCE, || {
         stored_pgn(dir.path()).contains("[%eval")
     });
     let pgn = stored_pgn(dir.path());
@@ -192,7 +167,7 @@ fn analyse_a_finished_game_and_open_it_again() {
 
     // A restart with the finished game on the board keeps the analysed copy.
     drop(app);
-    let app = start_app(dir.path());
+    let app = start_app_ignoring_notices(dir.path(), FRIEND, PATIENCE);
     assert!(app.with_controller(|c| c.game().is_over()));
     let files = std::fs::read_dir(dir.path().join("games"))
         .expect("games")
@@ -201,7 +176,7 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert!(stored_pgn(dir.path()).contains("2. g4 $4"), "analysis kept");
     let analysis = app.window().global::<AnalysisAdapter>();
     // ... and shows it again: the accuracy on the result card, Analyse without analysing.
-    pump_until("the stored analysis", || {
+    pump_until("the stored analysis", PATIENCE, || {
         app.with_controller(|c| c.has_analysis())
     });
     assert!(
@@ -215,16 +190,16 @@ fn analyse_a_finished_game_and_open_it_again() {
 
     // A new game, and the saved game opened again: analysed already.
     app.update_controller(|c| c.start(FRIEND, Game::new()));
-    pump_until("the new game saved", || app.is_saved());
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
     assert!(!analysis.get_visible());
     app.update_controller(|c| c.action(Action::Menu));
     choose(&app, "games");
     let games = app.window().global::<GamesAdapter>();
-    pump_until("the list", || games.get_games().row_count() == 1);
+    pump_until("the list", PATIENCE, || games.get_games().row_count() == 1);
     games.invoke_game_chosen(games.get_games().row_data(0).expect("row").id);
     headless::pump();
     choose(&app, "review");
-    pump_until("the review", || {
+    pump_until("the review", PATIENCE, || {
         app.with_controller(|c| c.is_viewing_saved())
     });
     assert!(analysis.get_visible());
@@ -246,7 +221,7 @@ fn analyse_a_finished_game_and_open_it_again() {
     ] {
         tap_square(&app, from);
         tap_square(&app, to);
-        pump_until("the move saved", || app.is_saved());
+        pump_until("the move saved", PATIENCE, || app.is_saved());
     }
     let status = app.window().global::<StatusAdapter>();
     status.set_screen_asleep(true);
@@ -259,11 +234,11 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert_eq!(analysis.get_progress(), 0.0);
     status.set_battery_charging(true);
     analysis.invoke_power_changed();
-    pump_until("the graph while charging", || {
+    pump_until("the graph while charging", PATIENCE, || {
         analysis.get_white_area() != ""
     });
     app.update_controller(|c| c.start(FRIEND, Game::new()));
     assert!(!app.with_controller(|c| c.has_analysis()));
-    pump_until("the new game saved", || app.is_saved());
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
     assert!(!analysis.get_visible());
 }

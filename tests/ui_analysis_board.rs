@@ -7,68 +7,34 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
-use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{GameSetup, Level, Mode};
-use chesspi::app::saving;
 use chesspi::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, StatusAdapter,
 };
-use chesspi_engine::game::Game;
-use chesspi_engine::{Color, Position, Square};
+use chesspi_engine::Position;
 use slint::{ComponentHandle, Model};
-use std::path::Path;
 use std::time::Duration;
 
-fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(60), &mut done),
-        "timed out waiting for {what}"
-    );
-}
+mod support;
+use support::ui::{
+    action_point, against_the_computer, menu_option_point, pump_until, square_point, start_app,
+    tap_saved,
+};
 
-fn tap_at(app: &App, (x, y): (f32, f32)) {
-    pump_until("the save", || app.is_saved());
-    headless::tap(x, y).expect("tap");
-    pump_until("the save", || app.is_saved());
-}
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(60);
 
-fn tap_square(app: &App, name: &str) {
-    let sq: Square = name.parse().expect("a square name");
-    let flipped = app.with_controller(|c| c.is_flipped());
-    tap_at(app, square_center(sq, flipped));
+/// A tap once the app has saved, then until what it changed is saved too.
+fn tap_at(app: &App, point: (f32, f32)) {
+    tap_saved(app, point, PATIENCE);
 }
 
 /// The side panel's Menu button: the last of the second row of three.
 fn open_menu(app: &App) {
+    let menu = action_point(app, "menu");
     let actions = app.window().global::<GameAdapter>().get_actions();
-    let i = actions
-        .iter()
-        .position(|a| a.id == "menu")
-        .expect("a Menu button");
     assert_eq!(actions.row_count(), 6, "three buttons to a row");
-    let width = (304.0 - 2.0 * 6.0) / 3.0;
-    let x = 488.0 + (i % 3) as f32 * 310.0 / 3.0 + width / 2.0;
-    let y = 480.0 - 8.0 - 114.0 + (i / 3) as f32 * 60.0 + 27.0;
-    tap_at(app, (x, y));
+    tap_at(app, menu);
     assert!(app.window().global::<DialogAdapter>().get_visible());
-}
-
-/// A choice of the two-column menu (see tests/ui_setup.rs for its geometry).
-fn tap_menu_option(app: &App, id: &str) {
-    let options = app.window().global::<DialogAdapter>().get_options();
-    let count = options.row_count();
-    assert!(count > 5, "a two-column menu");
-    let i = options
-        .iter()
-        .position(|o| o.id == id)
-        .unwrap_or_else(|| panic!("no '{id}' in the menu"));
-    let rows = count.div_ceil(2) as f32;
-    let title = 30.0;
-    let height = 18.0 + title + 10.0 + rows * 62.0 - 10.0 + 18.0;
-    let top = (480.0 - height) / 2.0 + 18.0 + title + 10.0;
-    let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
-    let y = top + (i / 2) as f32 * 62.0 + 26.0;
-    tap_at(app, (x, y));
 }
 
 // The board's panel (ui/analysis-board.slint): from x 508, 8 px padding, two rows of two
@@ -116,51 +82,37 @@ fn cpu_ticks() -> u64 {
     fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
 }
 
-fn start_app(dir: &Path) -> App {
-    let setup = GameSetup {
-        mode: Mode::Computer {
-            human: Color::White,
-        },
-        level: Level::new(1).expect("level 1"),
-    };
-    let (restored, stores, notices) = saving::open(dir, (Game::new(), setup));
-    assert!(notices.is_empty(), "{notices:?}");
-    let app = App::new(restored.game, restored.setup).expect("app");
-    app.enable_saving(stores, restored.identity).expect("saver");
-    app.window().show().expect("window");
-    pump_until("the first save", || app.is_saved());
-    app
-}
-
 #[test]
 fn ui_analysis_board() {
     headless::install().expect("the headless platform installs");
     let dir = tempfile::tempdir().expect("tempdir");
-    let app = start_app(dir.path());
+    let app = start_app(dir.path(), against_the_computer(1), PATIENCE);
     let board = app.window().global::<AnalysisBoardAdapter>();
     assert_eq!(search_threads(), 0, "no search before the board opens");
 
     open_menu(&app);
-    tap_menu_option(&app, "analyse");
+    tap_at(&app, menu_option_point(&app, "analyse"));
     assert!(board.get_visible(), "Menu → Analysis board opens it");
     assert_eq!(board_fen(&app), chesspi_engine::fen::STARTPOS);
     assert_eq!(search_threads(), 1);
-    pump_until("three lines", || board.get_lines().row_count() == 3);
+    pump_until("three lines", PATIENCE, || {
+        board.get_lines().row_count() == 3
+    });
     let first = board.get_lines().row_data(0).expect("a line");
     assert!(first.moves.starts_with("1. "), "{}", first.moves);
     assert!(first.score.starts_with('+') || first.score.starts_with('\u{2212}'));
 
     // Both sides move by taps.
-    tap_square(&app, "e2");
-    tap_square(&app, "e4");
-    tap_square(&app, "e7");
-    tap_square(&app, "e5");
+    tap_at(&app, square_point(&app, "e2"));
+    tap_at(&app, square_point(&app, "e4"));
+    tap_at(&app, square_point(&app, "e7"));
+    tap_at(&app, square_point(&app, "e5"));
     assert_eq!(
         board_fen(&app),
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     );
     // The lines are of the new position: White's second move.
-    pump_until("lines after 1. e4 e5", || {
+    pump_until("lines after 1. e4 e5", PATIENCE, || {
         board
             .get_lines()
             .row_data(0)
@@ -174,7 +126,7 @@ fn ui_analysis_board() {
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
     assert!(board.get_can_forward());
-    pump_until("Black's lines", || {
+    pump_until("Black's lines", PATIENCE, || {
         board
             .get_lines()
             .row_data(0)
@@ -183,7 +135,7 @@ fn ui_analysis_board() {
 
     // The search ends within its node budget and then the board costs nothing: the
     // process's CPU time over a few seconds with the board open (the UI loop pumped).
-    pump_until("the search of the position to finish", || {
+    pump_until("the search of the position to finish", PATIENCE, || {
         board.get_status().contains("done")
     });
     let before = cpu_ticks();
@@ -215,7 +167,7 @@ fn ui_analysis_board() {
     app.window()
         .global::<AnalysisAdapter>()
         .invoke_power_changed();
-    pump_until("lines after waking", || {
+    pump_until("lines after waking", PATIENCE, || {
         board
             .get_lines()
             .row_data(0)
@@ -226,7 +178,9 @@ fn ui_analysis_board() {
     assert!(!board.get_visible(), "Done leaves the board");
     // The game itself is untouched.
     assert_eq!(app.with_controller(|c| c.game().moves().len()), 0);
-    pump_until("the search thread to end", || search_threads() == 0);
+    pump_until("the search thread to end", PATIENCE, || {
+        search_threads() == 0
+    });
 
     promotion(&app);
 }
@@ -238,8 +192,8 @@ fn promotion(app: &App) {
     let pos = Position::from_fen(FEN).expect("a legal position");
     app.update_controller(|c| c.open_analysis_board_at(pos));
     assert!(board.get_visible());
-    tap_square(app, "e7");
-    tap_square(app, "e8");
+    tap_at(app, square_point(app, "e7"));
+    tap_at(app, square_point(app, "e8"));
     assert!(board.get_promotion_visible(), "the picker opens");
     assert!(board.get_promotion_white());
     assert_eq!(board_fen(app), FEN);
@@ -251,7 +205,7 @@ fn promotion(app: &App) {
     assert!(!board.get_can_back());
 
     // The pawn is still selected: e8 asks again; the fourth button is the knight.
-    tap_square(app, "e8");
+    tap_at(app, square_point(app, "e8"));
     assert!(board.get_promotion_visible());
     let knight = picker_buttons(&render())[3];
     tap_at(app, knight);
@@ -261,7 +215,7 @@ fn promotion(app: &App) {
     let shown = board.get_squares().row_data(e8).expect("e8's cell");
     assert_eq!(shown.piece, 2, "a white knight drawn on e8");
     // The engine's lines are of the promoted position: Black to move.
-    pump_until("Black's lines after e8=N", || {
+    pump_until("Black's lines after e8=N", PATIENCE, || {
         board
             .get_lines()
             .row_data(0)
@@ -269,5 +223,7 @@ fn promotion(app: &App) {
     });
 
     tap_at(app, DONE);
-    pump_until("the search thread to end", || search_threads() == 0);
+    pump_until("the search thread to end", PATIENCE, || {
+        search_threads() == 0
+    });
 }

@@ -1,13 +1,7 @@
 //! The `chesspi` binary's command line: help, version, errors, and `--screenshot`.
 
-use std::process::Command;
-
-fn chesspi(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_chesspi"))
-        .args(args)
-        .output()
-        .expect("chesspi runs")
-}
+mod support;
+use support::app_process::run_chesspi as chesspi;
 
 #[test]
 fn help_and_version() {

@@ -6,7 +6,6 @@
 //! Slint allows one platform per process, so the scenarios run one after the other.
 
 use chesspi::app::boot::headless;
-use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::ui::GameAdapter;
 use chesspi::app::{App, boot::start, initial_game, saving};
@@ -14,14 +13,13 @@ use chesspi::cli::{self, Command};
 use chesspi::storage::{Archive, AutosaveStore, Clocks, GameMode, GameSummary, SavedGame};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
-use chesspi_engine::{Color, Position, Square};
+use chesspi_engine::{Color, Position};
 use slint::ComponentHandle;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn pump_until(what: &str, timeout: Duration, done: impl FnMut() -> bool) {
-    assert!(headless::pump_until(timeout, done), "timed out: {what}");
-}
+mod support;
+use support::ui::{pump_until, tap_square};
 
 /// Starts the app on the state in `dir` as `chesspi ARGS` does: the autosave restored with
 /// its clocks, saving on, then the `--new` game (if asked for) started over it.
@@ -45,12 +43,6 @@ fn start(dir: &Path, args: &[&str]) -> App {
     app.window().show().expect("window");
     pump_until("the first save", Duration::from_secs(5), || app.is_saved());
     app
-}
-
-fn tap(app: &App, name: &str) {
-    let square: Square = name.parse().expect("a square");
-    let (x, y) = square_center(square, app.with_controller(|c| c.is_flipped()));
-    headless::tap(x, y).expect("tap");
 }
 
 /// (text, running) of the clock in the top and the bottom player line.
@@ -114,8 +106,8 @@ fn against_the_computer(dir: &Path) {
         [("1:00".to_string(), false), ("1:00".to_string(), true)],
         "the computer's clock on top, the player's below and running"
     );
-    tap(&app, "e2");
-    tap(&app, "e4");
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
     pump_until("the player's clock stops", Duration::from_secs(2), || {
         !clocks(&app)[1].1
     });
@@ -163,8 +155,8 @@ fn two_players(dir: &Path) {
         2
     );
     std::thread::sleep(Duration::from_millis(300));
-    tap(&app, "d2");
-    tap(&app, "d4");
+    tap_square(&app, "d2");
+    tap_square(&app, "d4");
     // The screen shows a move once it is saved.
     pump_until(
         "Black's clock runs after White's move",
@@ -254,7 +246,7 @@ fn back_at_the_board(app: &App) {
     headless::pump_until(Duration::from_millis(300), || false);
     assert_eq!(remaining(app, Color::White), before, "held: not running");
     assert!(!clocks(app)[1].1, "not lit while held");
-    tap(app, "a4");
+    tap_square(app, "a4");
     assert!(clocks(app)[1].1, "running after the touch");
     assert_ne!(status(), "Clock paused — touch the board to go on");
 }

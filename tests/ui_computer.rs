@@ -4,38 +4,20 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Level, Mode};
 use chesspi::app::ui::GameAdapter;
+use chesspi_engine::Color;
 use chesspi_engine::game::Game;
-use chesspi_engine::{Color, Square};
 use slint::{ComponentHandle, Model};
 use std::time::{Duration, Instant};
 
-fn sq(name: &str) -> Square {
-    name.parse().expect("a square name")
-}
+mod support;
+use support::ui::{press_action, tap_square};
 
 fn start(setup: GameSetup) -> App {
     let app = App::new(Game::new(), setup).expect("the app starts");
     app.window().show().expect("show");
     app
-}
-
-fn tap(app: &App, name: &str) {
-    let (x, y) = square_center(sq(name), app.with_controller(|c| c.is_flipped()));
-    headless::tap(x, y).expect("tap");
-}
-
-fn press_action(app: &App, id: &str) {
-    let actions = app.window().global::<GameAdapter>().get_actions();
-    let i = actions
-        .iter()
-        .position(|a| a.id == id)
-        .unwrap_or_else(|| panic!("no '{id}' button"));
-    let x = 488.0 + (i % 3) as f32 * 310.0 / 3.0 + 292.0 / 6.0;
-    let y = 480.0 - 8.0 - 114.0 + (i / 3) as f32 * 60.0 + 27.0;
-    headless::tap(x, y).expect("tap");
 }
 
 fn moves(app: &App) -> usize {
@@ -44,8 +26,8 @@ fn moves(app: &App) -> usize {
 
 fn the_computer_answers() {
     let app = start(GameSetup::FIRST_START);
-    tap(&app, "e2");
-    tap(&app, "e4");
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
     let adapter = app.window().global::<GameAdapter>();
     assert!(
         adapter.get_thinking(),
@@ -122,8 +104,8 @@ fn undo_while_thinking_cancels_the_search() {
         level: Level::new(10).expect("level 10"),
     };
     let app = start(strongest);
-    tap(&app, "g1");
-    tap(&app, "f3");
+    tap_square(&app, "g1");
+    tap_square(&app, "f3");
     assert!(app.with_controller(|c| c.is_computer_thinking()));
     let started = Instant::now();
     press_action(&app, "undo");

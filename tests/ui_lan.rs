@@ -8,33 +8,29 @@ use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
 use chesspi::app::screens::Lobby;
 use chesspi::app::ui::DialogAdapter;
-use chesspi::config::{LanConfig, PairingCode};
 use chesspi::lan::session::LinkState;
 use chesspi_engine::Color;
 use chesspi_engine::game::Game;
 use serde_json::json;
 use slint::{ComponentHandle, Model};
 use std::io::Write;
+use std::time::Duration;
 
-mod app_lan_peer;
-use app_lan_peer::{Peer, tap, wait};
+mod support;
+use support::lan_peer::{Peer, lan_config};
+use support::ui::{pump_until, tap_square};
+
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 #[test]
 fn a_network_game_through_the_real_app() {
     headless::install().expect("headless");
     let app = App::new(Game::new(), GameSetup::FIRST_START).expect("app");
     app.window().show().expect("window");
-    app.enable_network(LanConfig {
-        name: Some("Board".into()),
-        port: 0,
-        listen: vec!["127.0.0.1".parse().expect("ip")],
-        discovery: false,
-        interfaces: Vec::new(),
-        code: PairingCode::Fixed("2468".into()),
-        adjourn_after: chesspi::config::DEFAULT_ADJOURN_AFTER,
-    });
+    app.enable_network(lan_config(0, "2468"));
     app.update_controller(|c| c.host_network(Color::White));
-    wait("hosting", || !app.network_addrs().is_empty());
+    pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let dialog = app.window().global::<DialogAdapter>();
     assert_eq!(dialog.get_title(), "Pairing code 2468");
     assert!(
@@ -57,7 +53,7 @@ fn a_network_game_through_the_real_app() {
     let welcome = peer.next("the welcome");
     assert_eq!(welcome["type"], "welcome", "{welcome}");
     assert_eq!(welcome["you"], "black");
-    wait("the game with the partner", || {
+    pump_until("the game with the partner", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
     });
     assert!(!dialog.get_visible(), "the waiting dialog closed");
@@ -66,8 +62,8 @@ fn a_network_game_through_the_real_app() {
     assert_eq!(names.1.name, "You");
 
     // A move tapped on the screen reaches the peer.
-    tap(&app, "e2");
-    tap(&app, "e4");
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
     let mv = peer.next("our move");
     assert_eq!(mv, json!({"type":"move","ply":0,"uci":"e2e4"}));
     peer.send(&json!({"type":"ack","ply":0}));
@@ -84,13 +80,13 @@ fn a_network_game_through_the_real_app() {
     // The peer's move appears on the screen.
     peer.send(&json!({"type":"move","ply":1,"uci":"e7e5"}));
     assert_eq!(peer.next("the ack"), json!({"type":"ack","ply":1}));
-    wait("the peer's move on the board", || {
+    pump_until("the peer's move on the board", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2)
     });
 
     // A draw offer is a dialog; declining answers the peer.
     peer.send(&json!({"type":"offer","what":"draw"}));
-    wait("the offer dialog", || dialog.get_visible());
+    pump_until("the offer dialog", PATIENCE, || dialog.get_visible());
     assert_eq!(dialog.get_title(), "Peer offers a draw");
     let options: Vec<String> = dialog
         .get_options()
@@ -105,7 +101,9 @@ fn a_network_game_through_the_real_app() {
 
     // The peer resigns: the game is over with us as the winner.
     peer.send(&json!({"type":"resign"}));
-    wait("the result", || app.with_controller(|c| c.game().is_over()));
+    pump_until("the result", PATIENCE, || {
+        app.with_controller(|c| c.game().is_over())
+    });
     assert_eq!(
         app.with_controller(|c| c.result().map(|r| r.title)),
         Some("You win!".to_string())

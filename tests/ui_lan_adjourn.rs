@@ -9,23 +9,20 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
-use chesspi::app::saving;
 use chesspi::app::screens::Dialog;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
-use chesspi_engine::game::Game;
 use serde_json::json;
 use slint::{ComponentHandle, Model};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-mod app_lan_peer;
-use app_lan_peer::{Peer, tap, wait};
+mod support;
+use support::lan_peer::{Peer, free_port};
+use support::ui::{pump_until, start_app_ignoring_notices, tap_square};
 
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    l.local_addr().expect("addr").port()
-}
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 #[test]
 fn an_adjourned_network_game_is_played_on_from_saved_games() {
@@ -39,12 +36,8 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     );
     let config = Config::parse(&text, std::path::Path::new("test.toml")).expect("config");
 
-    let (restored, stores, _) = saving::open(dir.path(), (Game::new(), GameSetup::FIRST_START));
-    let app = App::new(restored.game, restored.setup).expect("app");
-    app.enable_saving(stores, restored.identity).expect("saver");
-    app.window().show().expect("window");
+    let app = start_app_ignoring_notices(dir.path(), GameSetup::FIRST_START, PATIENCE);
     app.enable_network(config.lan);
-    wait("the first save", || app.is_saved());
 
     // New game → Network → Host, White, 5+3.
     app.update_controller(|c| {
@@ -55,21 +48,21 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
         c.new_game_clock(Some(2));
         c.new_game_start();
     });
-    wait("hosting", || !app.network_addrs().is_empty());
+    pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(addr);
     peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1357","resume":null}));
     let welcome = peer.next("the welcome");
     let game_id = welcome["game"].clone();
     assert_eq!(welcome["clock"]["base"], 300_000, "{welcome}");
-    wait("paired and saved", || {
+    pump_until("paired and saved", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some()) && app.is_saved()
     });
-    tap(&app, "e2");
-    tap(&app, "e4");
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
     assert_eq!(peer.next("our move")["uci"], "e2e4");
     peer.send(&json!({"type":"move","ply":1,"uci":"c7c5","clock":290_000}));
     assert_eq!(peer.next("the ack")["type"], "ack");
-    wait("the peer's move saved", || {
+    pump_until("the peer's move saved", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
     });
 
@@ -80,7 +73,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
         .expect("shutdown");
     drop(peer);
     let gone = Instant::now();
-    wait("the lost link", || {
+    pump_until("the lost link", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some_and(|p| p.link != LinkState::Connected))
     });
     assert_ne!(
@@ -88,13 +81,13 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
         Some(Dialog::Adjourn)
     );
     let dialog = app.window().global::<DialogAdapter>();
-    wait("the offer to adjourn", || {
+    pump_until("the offer to adjourn", PATIENCE, || {
         app.with_controller(|c| c.dialog() == Some(&Dialog::Adjourn))
     });
     assert!(gone.elapsed().as_millis() >= 900, "{:?}", gone.elapsed());
     assert_eq!(dialog.get_title(), "Peer is not back");
     dialog.invoke_option_chosen("adjourn".into());
-    wait("a new game on the board, saved", || {
+    pump_until("a new game on the board, saved", PATIENCE, || {
         app.with_controller(|c| c.partner().is_none() && c.game().moves().is_empty())
             && app.is_saved()
     });
@@ -108,7 +101,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     let games = app.window().global::<GamesAdapter>();
     play_on(&app, &dialog, &games, "Peer");
     assert_eq!(games.get_games().row_count(), 1);
-    wait("the game back, hosted again", || {
+    pump_until("the game back, hosted again", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2 && c.partner().is_some())
             && !app.network_addrs().is_empty()
             && app.is_saved()
@@ -134,11 +127,11 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     let white = clock["white"].as_u64().expect("white");
     assert!((295_000..=303_000).contains(&white), "{clock}");
     assert_eq!(clock["black"], 290_000, "{clock}");
-    wait("connected again", || {
+    pump_until("connected again", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
     });
-    tap(&app, "g1");
-    tap(&app, "f3");
+    tap_square(&app, "g1");
+    tap_square(&app, "f3");
     let mv = peer.next("our next move");
     as_guest(&app, &dialog, &games);
     assert_eq!(
@@ -158,7 +151,7 @@ fn play_on(app: &App, dialog: &DialogAdapter, games: &GamesAdapter, partner: &st
         c.action(chesspi::app::screens::Action::Menu);
         c.dialog_option("games");
     });
-    wait("the saved games list", || {
+    pump_until("the saved games list", PATIENCE, || {
         games
             .get_games()
             .iter()
@@ -170,7 +163,7 @@ fn play_on(app: &App, dialog: &DialogAdapter, games: &GamesAdapter, partner: &st
         .find(|row| row.title.contains(partner))
         .expect("the adjourned game");
     games.invoke_game_chosen(row.id.clone());
-    wait("the saved game dialog", || dialog.get_visible());
+    pump_until("the saved game dialog", PATIENCE, || dialog.get_visible());
     dialog.invoke_option_chosen("resume".into());
 }
 
@@ -192,11 +185,11 @@ fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
     host.send(&welcome(vec![]));
     host.send(&json!({"type":"move","ply":0,"uci":"e2e4"}));
     assert_eq!(host.next("the ack"), json!({"type":"ack","ply":0}));
-    wait("the host's move saved", || {
+    pump_until("the host's move saved", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 1) && app.is_saved()
     });
-    tap(app, "e7");
-    tap(app, "e5");
+    tap_square(app, "e7");
+    tap_square(app, "e5");
     assert_eq!(host.next("our move")["uci"], "e7e5");
     host.send(&json!({"type":"ack","ply":1}));
 
@@ -206,11 +199,11 @@ fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
         .expect("shutdown");
     drop(host);
     drop(listener);
-    wait("the offer to adjourn", || {
+    pump_until("the offer to adjourn", PATIENCE, || {
         app.with_controller(|c| c.dialog() == Some(&Dialog::Adjourn))
     });
     dialog.invoke_option_chosen("adjourn".into());
-    wait("a new game on the board, saved", || {
+    pump_until("a new game on the board, saved", PATIENCE, || {
         app.with_controller(|c| c.partner().is_none()) && app.is_saved()
     });
 
@@ -225,12 +218,12 @@ fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
         "{hello}"
     );
     host.send(&welcome(vec!["e2e4", "e7e5"]));
-    wait("connected again", || {
+    pump_until("connected again", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
     });
     host.send(&json!({"type":"move","ply":2,"uci":"g1f3"}));
     assert_eq!(host.next("the ack"), json!({"type":"ack","ply":2}));
-    wait("the game goes on", || {
+    pump_until("the game goes on", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 3)
     });
 }

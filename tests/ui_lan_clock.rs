@@ -14,8 +14,12 @@ use serde_json::json;
 use slint::ComponentHandle;
 use std::time::{Duration, Instant};
 
-mod app_lan_peer;
-use app_lan_peer::{Peer, tap, wait};
+mod support;
+use support::lan_peer::Peer;
+use support::ui::{pump_until, tap_square};
+
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 #[test]
 fn a_timed_network_game_through_the_real_app() {
@@ -38,7 +42,7 @@ fn a_timed_network_game_through_the_real_app() {
         c.new_game_clock(Some(0));
         c.new_game_start();
     });
-    wait("hosting", || !app.network_addrs().is_empty());
+    pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(app.network_addrs()[0]);
     // White's clock starts at the pairing: what it used is at most the time from here.
     let started = Instant::now();
@@ -49,15 +53,15 @@ fn a_timed_network_game_through_the_real_app() {
         json!({"base":60000,"increment":0,"white":60000,"black":60000}),
         "{welcome}"
     );
-    wait("the timed game", || {
+    pump_until("the timed game", PATIENCE, || {
         app.with_controller(|c| {
             c.partner().is_some_and(|p| p.link == LinkState::Connected) && c.clock().is_some()
         })
     });
 
     // Our move carries our time left.
-    tap(&app, "e2");
-    tap(&app, "e4");
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
     let mv = peer.next("our move");
     assert_eq!(
         (mv["ply"].clone(), mv["uci"].clone()),
@@ -75,7 +79,7 @@ fn a_timed_network_game_through_the_real_app() {
     // The peer claims ten hours: not believed beyond the allowance.
     peer.send(&json!({"type":"move","ply":1,"uci":"e7e5","clock":36_000_000}));
     assert_eq!(peer.next("the ack"), json!({"type":"ack","ply":1}));
-    wait("the reply on the board", || {
+    pump_until("the reply on the board", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2)
     });
     let black =
@@ -86,15 +90,17 @@ fn a_timed_network_game_through_the_real_app() {
     );
 
     // White moves; then Black's time runs out on the peer's device: its flag ends the game.
-    tap(&app, "g1");
-    tap(&app, "f3");
+    tap_square(&app, "g1");
+    tap_square(&app, "f3");
     assert_eq!(peer.next("our second move")["ply"], 2);
     peer.send(&json!({"type":"ack","ply":2}));
     // A flag for another ply than the game's is refused and changes nothing.
     peer.send(&json!({"type":"flag","ply":1}));
     assert_eq!(peer.next("the refusal")["code"], "bad_ply");
     peer.send(&json!({"type":"flag","ply":3}));
-    wait("the result", || app.with_controller(|c| c.game().is_over()));
+    pump_until("the result", PATIENCE, || {
+        app.with_controller(|c| c.game().is_over())
+    });
     let outcome = app.with_controller(|c| c.game().outcome()).expect("over");
     assert_eq!(outcome.termination, Termination::Time);
     assert_eq!(outcome.winner, Some(Color::White));

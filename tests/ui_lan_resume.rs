@@ -9,54 +9,51 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving;
-use chesspi::config::{LanConfig, PairingCode};
 use chesspi::lan::session::LinkState;
+use chesspi::storage::LanLink;
 use chesspi_engine::Color;
 use chesspi_engine::game::Game;
 use serde_json::{Value, json};
 use slint::ComponentHandle;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::Child;
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-mod app_lan_peer;
-use app_lan_peer::{Peer, tap, wait};
+mod support;
+use support::child::{child_test, spawn_reporting};
+use support::lan_peer::{Peer, free_port, lan_config};
+use support::ui::{pump_until, tap_square};
 
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    l.local_addr().expect("addr").port()
-}
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(10);
 
-fn lan_config(port: u16) -> LanConfig {
-    LanConfig {
-        name: Some("Board".into()),
-        port,
-        listen: vec!["127.0.0.1".parse().expect("ip")],
-        discovery: false,
-        interfaces: Vec::new(),
-        code: PairingCode::Fixed("1357".into()),
-        adjourn_after: chesspi::config::DEFAULT_ADJOURN_AFTER,
-    }
-}
-
-fn start_app(dir: &std::path::Path, port: u16) -> App {
+/// The device started on the state in `dir` as `boot::start::run` starts it, networking on
+/// `port`: the game saved there restored (its partner known before the first save), saving
+/// on, the window shown. Returns the network game to reconnect, if any, and the notices.
+fn open_device(dir: &Path, port: u16) -> (App, Option<(String, LanLink)>, Vec<String>) {
     let (restored, stores, notices) = saving::open(dir, (Game::new(), GameSetup::FIRST_START));
-    assert!(notices.is_empty(), "{notices:?}");
     let lan = restored.lan.clone();
     let app = App::new(restored.game, restored.setup).expect("app");
-    // As the device starts (boot::start::run): the partner is known before the first save.
     if let Some((peer, link)) = &lan {
         app.update_controller(|c| c.network_restored(peer, link.clone()));
     }
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");
-    app.enable_network(lan_config(port));
+    app.enable_network(lan_config(port, "1357"));
+    (app, lan, notices)
+}
+
+/// The host device started on `dir`: a restored network game hosted again by itself.
+fn start_app(dir: &Path, port: u16) -> App {
+    let (app, lan, notices) = open_device(dir, port);
+    assert!(notices.is_empty(), "{notices:?}");
     if let Some((peer, link)) = lan {
         app.resume_network(&peer, link);
     }
-    wait("the first save", || app.is_saved());
+    pump_until("the first save", PATIENCE, || app.is_saved());
     app
 }
 
@@ -69,21 +66,23 @@ fn a_network_game_resumes_after_a_power_cut() {
 
     let app = start_app(dir.path(), port);
     app.update_controller(|c| c.host_network(Color::White));
-    wait("hosting", || !app.network_addrs().is_empty());
+    pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(addr);
     peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1357","resume":null}));
     let welcome = peer.next("the welcome");
     let game_id = welcome["game"].clone();
-    wait("paired", || app.with_controller(|c| c.partner().is_some()));
+    pump_until("paired", PATIENCE, || {
+        app.with_controller(|c| c.partner().is_some())
+    });
     // The screen shows the paired game once it is on disk; taps go to what is shown.
-    wait("saved", || app.is_saved());
-    tap(&app, "e2");
-    tap(&app, "e4");
+    pump_until("saved", PATIENCE, || app.is_saved());
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
     assert_eq!(peer.next("our move")["uci"], "e2e4");
     peer.send(&json!({"type":"ack","ply":0}));
     peer.send(&json!({"type":"move","ply":1,"uci":"c7c5"}));
     assert_eq!(peer.next("the ack")["type"], "ack");
-    wait("the peer's move saved", || {
+    pump_until("the peer's move saved", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
     });
 
@@ -111,11 +110,11 @@ fn a_network_game_resumes_after_a_power_cut() {
     let welcome = peer.next("the welcome again");
     assert_eq!(welcome["type"], "welcome", "{welcome}");
     assert_eq!(welcome["moves"], json!(["e2e4", "c7c5"]));
-    wait("connected again", || {
+    pump_until("connected again", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
     });
-    tap(&app, "g1");
-    tap(&app, "f3");
+    tap_square(&app, "g1");
+    tap_square(&app, "f3");
     assert_eq!(
         peer.next("our next move"),
         json!({"type":"move","ply":2,"uci":"g1f3"})
@@ -151,16 +150,7 @@ fn lan_guest_child() {
         return;
     };
     headless::install().expect("headless");
-    let dir = std::path::PathBuf::from(dir);
-    let (restored, stores, _) = saving::open(&dir, (Game::new(), GameSetup::FIRST_START));
-    let lan = restored.lan.clone();
-    let app = App::new(restored.game, restored.setup).expect("app");
-    if let Some((peer, link)) = &lan {
-        app.update_controller(|c| c.network_restored(peer, link.clone()));
-    }
-    app.enable_saving(stores, restored.identity).expect("saver");
-    app.window().show().expect("window");
-    app.enable_network(lan_config(free_port()));
+    let (app, lan, _) = open_device(Path::new(&dir), free_port());
     // As `boot::start::run`: a restored network game reconnects by itself.
     match lan {
         Some((peer, link)) => app.resume_network(&peer, link),
@@ -191,10 +181,16 @@ fn lan_guest_child() {
             && let Some((from, to)) = guest_reply(moves.len())
         {
             tapped = Some(moves.len());
-            tap(&app, from);
-            tap(&app, to);
+            tap_square(&app, from);
+            tap_square(&app, to);
         }
     }
+}
+
+/// The moves in a line the guest child printed when it saved, after the test harness's words.
+fn saved_moves(line: &str) -> Option<&str> {
+    line.find(GUEST_MARK)
+        .map(|i| line[i + GUEST_MARK.len()..].trim())
 }
 
 /// The guest child process and its report lines.
@@ -204,29 +200,13 @@ struct Guest {
 }
 
 impl Guest {
-    fn start(state: &std::path::Path, target: &str) -> Guest {
-        let exe = std::env::current_exe().expect("test binary");
-        let mut child = Command::new(exe)
-            .args(["--ignored", "--exact", "lan_guest_child", "--nocapture"])
-            .env(GUEST_STATE_ENV, state)
-            .env(GUEST_TARGET_ENV, target)
-            .env_remove("RUST_LOG")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the guest");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(i) = line.find(GUEST_MARK) {
-                    let moves = line[i + GUEST_MARK.len()..].trim().to_string();
-                    if tx.send(moves).is_err() {
-                        break;
-                    }
-                }
-            }
-        });
+    fn start(state: &Path, target: &str) -> Guest {
+        let (child, lines, _) = spawn_reporting(
+            child_test("lan_guest_child")
+                .env(GUEST_STATE_ENV, state)
+                .env(GUEST_TARGET_ENV, target)
+                .env_remove("RUST_LOG"),
+        );
         Guest { child, lines }
     }
 
@@ -236,7 +216,7 @@ impl Guest {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) if line == moves => return,
+                Ok(line) if saved_moves(&line) == Some(moves) => return,
                 Ok(_) => {}
                 Err(_) => panic!("the guest never saved `{moves}`"),
             }
@@ -250,46 +230,11 @@ impl Guest {
     }
 }
 
-/// The host side, written from docs/PROTOCOL.md: one connection, pings answered.
-struct HostConn {
-    writer: TcpStream,
-    lines: Receiver<Value>,
-}
-
-impl HostConn {
-    fn accept(listener: &TcpListener) -> HostConn {
-        listener.set_nonblocking(false).expect("blocking");
-        let (stream, _) = listener.accept().expect("the guest connects");
-        let mut pong = stream.try_clone().expect("clone");
-        let reader = BufReader::new(stream.try_clone().expect("clone"));
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in reader.lines().map_while(Result::ok) {
-                let Ok(v) = serde_json::from_str::<Value>(&line) else {
-                    break;
-                };
-                if v["type"] == "ping" {
-                    let _ = writeln!(pong, "{}", json!({"type":"pong","seq":v["seq"]}));
-                } else if v["type"] != "pong" && tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        HostConn {
-            writer: stream,
-            lines,
-        }
-    }
-
-    fn send(&mut self, v: &Value) {
-        writeln!(self.writer, "{v}").expect("send");
-    }
-
-    fn next(&self, what: &str) -> Value {
-        self.lines
-            .recv_timeout(Duration::from_secs(10))
-            .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
-    }
+/// The host side: the guest's connection to `listener`, pings answered.
+fn accept_guest(listener: &TcpListener) -> Peer {
+    listener.set_nonblocking(false).expect("blocking");
+    let (stream, _) = listener.accept().expect("the guest connects");
+    Peer::on(stream)
 }
 
 fn welcome(game_id: &str, moves: &[&str]) -> Value {
@@ -306,7 +251,7 @@ fn a_killed_guest_restores_and_rejoins_by_itself() {
     let game_id = "0123456789abcdef0123456789abcdef";
 
     let guest = Guest::start(dir.path(), &target);
-    let mut host = HostConn::accept(&listener);
+    let mut host = accept_guest(&listener);
     let hello = host.next("hello");
     assert_eq!(hello["code"], "2468", "{hello}");
     assert_eq!(hello["resume"], Value::Null, "{hello}");
@@ -331,7 +276,7 @@ fn a_killed_guest_restores_and_rejoins_by_itself() {
     // Back on: the guest restores the game and rejoins by itself, resuming where it was.
     let started = Instant::now();
     let guest = Guest::start(dir.path(), "127.0.0.1:1");
-    let mut host = HostConn::accept(&listener);
+    let mut host = accept_guest(&listener);
     let hello = host.next("the resuming hello");
     assert_eq!(hello["resume"]["game"], game_id, "{hello}");
     let ply = hello["resume"]["ply"].as_u64().expect("ply");

@@ -17,18 +17,17 @@ use chesspi_engine::game::Game;
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
 
-fn wait(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(10), &mut done),
-        "timed out waiting for {what}"
-    );
-}
+mod support;
+use support::ui::pump_until;
+
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 fn choose(app: &App, id: &str) {
     app.window()
         .global::<DialogAdapter>()
         .invoke_option_chosen(id.into());
-    wait("the save", || app.is_saved());
+    pump_until("the save", PATIENCE, || app.is_saved());
 }
 
 fn labels(app: &App) -> Vec<String> {
@@ -69,7 +68,7 @@ fn the_language_switches_at_once_and_is_kept() {
         None,
     ));
     app.window().show().expect("window");
-    wait("the first save", || app.is_saved());
+    pump_until("the first save", PATIENCE, || app.is_saved());
     let game = app.window().global::<GameAdapter>();
     assert_eq!(game.get_status(), "Your move — tap a piece");
     let english_list = move_list_pixels();
@@ -111,13 +110,13 @@ fn the_language_switches_at_once_and_is_kept() {
     app.update_controller(|c| c.action(Action::NewGame));
     app.update_controller(|c| c.new_game_mode("friend"));
     app.update_controller(|c| c.new_game_start());
-    wait("the new game", || app.is_saved());
+    pump_until("the new game", PATIENCE, || app.is_saved());
     for square in ["g1", "f3"] {
         let sq = square.parse().expect("square");
         let (x, y) = square_center(sq, false);
         headless::tap(x, y).expect("tap");
     }
-    wait("the move saved", || {
+    pump_until("the move saved", PATIENCE, || {
         app.is_saved() && game.get_moves().row_count() == 1
     });
     let rows = game.get_moves();
@@ -127,7 +126,7 @@ fn the_language_switches_at_once_and_is_kept() {
     );
 
     // Stored with the device settings, and the next start speaks German.
-    wait("the stored language", || {
+    pump_until("the stored language", PATIENCE, || {
         file.load().settings.language == Some(Language::German)
     });
     let (config, error) = file.load().settings.effective(&admin);

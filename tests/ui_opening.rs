@@ -2,36 +2,26 @@
 //! move order names the same opening), kept while the game leaves the book, and shown for the
 //! move under review.
 
+use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::Mode;
 use chesspi::app::ui::GameAdapter;
-use chesspi::app::{App, initial_game};
 use slint::ComponentHandle;
+
+mod support;
+use support::ui::{friend_game, tap_square};
 
 fn tap_moves(app: &App, moves: &[&str]) {
     for mv in moves {
         let (from, to) = mv.split_at(2);
-        for square in [from, to] {
-            let flipped = app.with_controller(|c| c.is_flipped());
-            let (x, y) = square_center(square.parse().expect("square"), flipped);
-            headless::tap(x, y).expect("tap");
-        }
+        tap_square(app, from);
+        tap_square(app, to);
     }
-}
-
-fn friend_game() -> App {
-    let (game, mut setup) = initial_game(None).expect("start");
-    setup.mode = Mode::Friend;
-    let app = App::new(game, setup).expect("app");
-    app.window().show().expect("window");
-    app
 }
 
 #[test]
 fn the_opening_name_follows_the_position() {
     headless::install().expect("headless");
-    let app = friend_game();
+    let app = friend_game(None);
     let opening = || {
         app.window()
             .global::<GameAdapter>()

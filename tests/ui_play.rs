@@ -2,32 +2,18 @@
 //! checkmate. Slint allows one platform per process, so the scenarios run one after the
 //! other in a single test.
 
+use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::ui::GameAdapter;
-use chesspi::app::{App, initial_game};
+use chesspi_engine::Position;
 use chesspi_engine::game::Game;
-use chesspi_engine::{Position, Square};
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
 
-fn sq(name: &str) -> Square {
-    name.parse().expect("a square name")
-}
-
-fn friend_game(fen: Option<&str>) -> App {
-    let (game, mut setup) = initial_game(fen).expect("valid start");
-    setup.mode = Mode::Friend;
-    let app = App::new(game, setup).expect("the app starts");
-    app.window().show().expect("the window shows");
-    app
-}
-
-fn tap(app: &App, name: &str) {
-    let (x, y) = square_center(sq(name), app.with_controller(|c| c.is_flipped()));
-    headless::tap(x, y).expect("tap");
-}
+mod support;
+use support::ui::{friend_game, press_action, sq, tap_square};
 
 fn drag(app: &App, from: &str, to: &str) {
     let flipped = app.with_controller(|c| c.is_flipped());
@@ -36,31 +22,6 @@ fn drag(app: &App, from: &str, to: &str) {
         square_center(sq(to), flipped),
     )
     .expect("drag");
-}
-
-/// The centre of the i-th of `count` buttons of the side panel (three to a row at the bottom;
-/// with seven, as in Review, four on the first row).
-fn action_center(i: usize, count: usize) -> (f32, f32) {
-    let first = if count > 6 { 4 } else { 3 };
-    let (col, row, across) = if i < first {
-        (i, 0, first)
-    } else {
-        ((i - first) % 3, 1 + (i - first) / 3, 3)
-    };
-    let width = (304.0 - (across - 1) as f32 * 6.0) / across as f32;
-    let x = 488.0 + col as f32 * 310.0 / across as f32 + width / 2.0;
-    let y = 480.0 - 8.0 - 114.0 + row as f32 * 60.0 + 27.0;
-    (x, y)
-}
-
-fn press_action(app: &App, id: &str) {
-    let actions = app.window().global::<GameAdapter>().get_actions();
-    let index = actions
-        .iter()
-        .position(|a| a.id == id)
-        .unwrap_or_else(|| panic!("no '{id}' button"));
-    let (x, y) = action_center(index, actions.row_count());
-    headless::tap(x, y).expect("tap");
 }
 
 /// The display cells the UI marks as legal targets.
@@ -85,7 +46,7 @@ fn fen(app: &App) -> String {
 
 fn tapping_a_piece_shows_its_targets() {
     let app = friend_game(None);
-    tap(&app, "e2");
+    tap_square(&app, "e2");
     let mut expected = vec![cell(&app, "e3"), cell(&app, "e4")];
     expected.sort();
     assert_eq!(target_cells(&app), expected);
@@ -110,14 +71,14 @@ fn tapping_a_piece_shows_its_targets() {
     assert_eq!(e5, (0xb5, 0x88, 0x63), "e5 is a bare dark square");
 
     // Tapping elsewhere deselects.
-    tap(&app, "e5");
+    tap_square(&app, "e5");
     assert!(target_cells(&app).is_empty());
 }
 
 fn e2e4_by_taps() {
     let app = friend_game(None);
-    tap(&app, "e2");
-    tap(&app, "e4");
+    tap_square(&app, "e2");
+    tap_square(&app, "e4");
     assert_eq!(
         fen(&app),
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -151,8 +112,8 @@ fn e2e4_by_drag() {
 
 fn promotion_picker() {
     let app = friend_game(Some("1k6/4P3/8/8/8/8/8/4K3 w - - 0 1"));
-    tap(&app, "e7");
-    tap(&app, "e8");
+    tap_square(&app, "e7");
+    tap_square(&app, "e8");
     let adapter = app.window().global::<GameAdapter>();
     assert!(adapter.get_promotion_visible());
     assert_eq!(adapter.get_status(), "Choose a piece for promotion");
@@ -172,10 +133,10 @@ fn promotion_picker() {
 
 fn undo_takes_back() {
     let app = friend_game(None);
-    tap(&app, "d2");
-    tap(&app, "d4");
-    tap(&app, "d7");
-    tap(&app, "d5");
+    tap_square(&app, "d2");
+    tap_square(&app, "d4");
+    tap_square(&app, "d7");
+    tap_square(&app, "d5");
     press_action(&app, "undo");
     assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
     press_action(&app, "undo");
@@ -189,8 +150,8 @@ fn undo_takes_back() {
 fn checkmate_ends_the_game() {
     let app = friend_game(None);
     for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
-        tap(&app, from);
-        tap(&app, to);
+        tap_square(&app, from);
+        tap_square(&app, to);
     }
     let adapter = app.window().global::<GameAdapter>();
     assert!(adapter.get_game_over());
@@ -202,7 +163,7 @@ fn checkmate_ends_the_game() {
         .expect("cell");
     assert!(king.check, "the mated king is highlighted");
     // The board takes no more moves.
-    tap(&app, "a2");
+    tap_square(&app, "a2");
     assert!(target_cells(&app).is_empty());
     // Review: step back to the start and forward again, the board following.
     press_action(&app, "review");

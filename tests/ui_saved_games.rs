@@ -3,43 +3,30 @@
 //! platform per process, so the scenario runs as one test.
 
 use chesspi::app::boot::headless;
-use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{GameSetup, Mode};
+use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving;
 use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter};
 use chesspi::app::{App, screens::Action};
-use chesspi_engine::Square;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use slint::{ComponentHandle, Model};
-use std::path::Path;
 use std::time::Duration;
 
-fn sq(name: &str) -> Square {
-    name.parse().expect("a square name")
-}
+mod support;
+use support::ui::{FRIEND, pump_until, start_app, tap_square};
 
-fn tap(app: &App, name: &str) {
-    let (x, y) = square_center(sq(name), app.with_controller(|c| c.is_flipped()));
-    headless::tap(x, y).expect("tap");
-}
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 fn play(app: &App, moves: &[(&str, &str)]) {
     for (from, to) in moves {
-        tap(app, from);
-        tap(app, to);
+        tap_square(app, from);
+        tap_square(app, to);
         assert!(
             headless::pump_until(Duration::from_secs(10), || app.is_saved()),
             "saved"
         );
     }
-}
-
-fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(10), &mut done),
-        "timed out waiting for {what}"
-    );
 }
 
 fn dialog_options(app: &App) -> Vec<String> {
@@ -52,7 +39,7 @@ fn dialog_options(app: &App) -> Vec<String> {
 
 fn choose(app: &App, id: &str) {
     // The screen shows a change once it is on disk.
-    pump_until("the save", || app.is_saved());
+    pump_until("the save", PATIENCE, || app.is_saved());
     assert!(
         dialog_options(app).iter().any(|o| o == id),
         "'{id}' not offered: {:?}",
@@ -69,7 +56,7 @@ fn open_saved_games(app: &App) -> Vec<(String, String)> {
     choose(app, "games");
     let games = app.window().global::<GamesAdapter>();
     assert!(games.get_visible());
-    pump_until("the list", || {
+    pump_until("the list", PATIENCE, || {
         games.get_message() != "Reading the saved games…"
     });
     games
@@ -79,26 +66,11 @@ fn open_saved_games(app: &App) -> Vec<(String, String)> {
         .collect()
 }
 
-const FRIEND: GameSetup = GameSetup {
-    mode: Mode::Friend,
-    level: Level::DEFAULT,
-};
-
-fn start_app(dir: &Path) -> App {
-    let (restored, stores, notices) = saving::open(dir, (Game::new(), FRIEND));
-    assert!(notices.is_empty(), "{notices:?}");
-    let app = App::new(restored.game, restored.setup).expect("app");
-    app.enable_saving(stores, restored.identity).expect("saver");
-    app.window().show().expect("window");
-    pump_until("the first save", || app.is_saved());
-    app
-}
-
 #[test]
 fn saved_games_review_delete_and_resume() {
     headless::install().expect("headless");
     let dir = tempfile::tempdir().expect("tempdir");
-    let app = start_app(dir.path());
+    let app = start_app(dir.path(), FRIEND, PATIENCE);
 
     // An empty list says so.
     assert!(open_saved_games(&app).is_empty());
@@ -134,7 +106,7 @@ fn saved_games_review_delete_and_resume() {
         ["review", "analyse", "delete", "cancel"]
     );
     choose(&app, "review");
-    pump_until("the review", || {
+    pump_until("the review", PATIENCE, || {
         app.with_controller(|c| c.is_viewing_saved())
     });
     assert!(!games.get_visible());
@@ -160,7 +132,7 @@ fn saved_games_review_delete_and_resume() {
     app.update_controller(|c| {
         c.start(level7, Game::new());
     });
-    pump_until("the new game saved", || app.is_saved());
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
     let list = open_saved_games(&app);
     assert_eq!(list.len(), 2, "{list:?}");
     assert_eq!(list[0].1, "Unfinished", "newest first: {list:?}");
@@ -168,10 +140,10 @@ fn saved_games_review_delete_and_resume() {
     games.invoke_game_chosen(id);
     headless::pump();
     choose(&app, "resume");
-    pump_until("the resumed game", || {
+    pump_until("the resumed game", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2)
     });
-    pump_until("the resumed game saved", || app.is_saved());
+    pump_until("the resumed game saved", PATIENCE, || app.is_saved());
     assert_eq!(app.with_controller(|c| c.setup()), level7);
     play(&app, &[("c2", "c4")]);
     // The game on the board is not a saved game: only the finished one is listed.
@@ -185,17 +157,17 @@ fn saved_games_review_delete_and_resume() {
     app.update_controller(|c| {
         c.start(FRIEND, Game::new());
     });
-    pump_until("the new game saved", || app.is_saved());
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
     let list = open_saved_games(&app);
     assert_eq!(list.len(), 2, "{list:?}");
     let id = games.get_games().row_data(0).expect("row").id;
     games.invoke_game_chosen(id);
     headless::pump();
     choose(&app, "resume");
-    pump_until("the resumed game", || {
+    pump_until("the resumed game", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 3)
     });
-    pump_until("the resumed game saved", || app.is_saved());
+    pump_until("the resumed game saved", PATIENCE, || app.is_saved());
     play(&app, &[("e7", "e6"), ("b1", "c3")]);
     let list = open_saved_games(&app);
     assert_eq!(
@@ -207,17 +179,17 @@ fn saved_games_review_delete_and_resume() {
     app.update_controller(|c| {
         c.start(FRIEND, Game::new());
     });
-    pump_until("the new game saved", || app.is_saved());
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
     let list = open_saved_games(&app);
     assert_eq!(list.len(), 2, "{list:?}");
     let id = games.get_games().row_data(0).expect("row").id;
     games.invoke_game_chosen(id);
     headless::pump();
     choose(&app, "resume");
-    pump_until("the resumed game", || {
+    pump_until("the resumed game", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 5)
     });
-    pump_until("the resumed game saved", || app.is_saved());
+    pump_until("the resumed game saved", PATIENCE, || app.is_saved());
 
     // Delete the finished game, with confirmation.
     let finished = games
@@ -230,7 +202,9 @@ fn saved_games_review_delete_and_resume() {
     headless::pump();
     choose(&app, "delete");
     choose(&app, "delete");
-    pump_until("the shorter list", || games.get_games().row_count() == 0);
+    pump_until("the shorter list", PATIENCE, || {
+        games.get_games().row_count() == 0
+    });
     games.invoke_close();
 
     // The record counts nothing: two-player games are not rated.
@@ -248,7 +222,7 @@ fn saved_games_review_delete_and_resume() {
     d.invoke_option_chosen("close".into());
     headless::pump();
     app.update_controller(|c| c.action(Action::Flip));
-    pump_until("the flip saved", || app.is_saved());
+    pump_until("the flip saved", PATIENCE, || app.is_saved());
     let restored = saving::restore(
         &mut chesspi::storage::AutosaveStore::new(dir.path()),
         (Game::new(), FRIEND),
@@ -260,22 +234,22 @@ fn saved_games_review_delete_and_resume() {
     app.update_controller(|c| {
         c.start(FRIEND, Game::new());
     });
-    pump_until("the new game saved", || app.is_saved());
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
     let before = open_saved_games(&app);
     games.invoke_close();
     let mate = [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")];
     play(&app, &mate);
-    pump_until("the mate saved", || app.is_saved());
+    pump_until("the mate saved", PATIENCE, || app.is_saved());
     assert_eq!(open_saved_games(&app).len(), before.len() + 1);
     games.invoke_close();
     app.update_controller(|c| c.action(Action::Undo));
-    pump_until("the takeback saved", || app.is_saved());
+    pump_until("the takeback saved", PATIENCE, || app.is_saved());
     play(&app, &mate[3..]);
-    pump_until("the mate saved again", || app.is_saved());
+    pump_until("the mate saved again", PATIENCE, || app.is_saved());
     app.update_controller(|c| {
         c.start(FRIEND, Game::new());
     });
-    pump_until("the new game saved", || app.is_saved());
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
     let list = open_saved_games(&app);
     assert_eq!(list.len(), before.len() + 1, "{list:?}");
     assert_eq!(

@@ -3,7 +3,6 @@
 //! desktop, without a backlight, the dialog offers no light settings.
 
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::saving::Stores;
 use chesspi::app::screens::dialogs::settings::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, NewGameAdapter};
@@ -18,12 +17,11 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-fn wait(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(10), &mut done),
-        "timed out waiting for {what}"
-    );
-}
+mod support;
+use support::ui::{FRIEND, pump_until};
+
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 fn options(app: &App) -> Vec<(String, String)> {
     let d = app.window().global::<DialogAdapter>();
@@ -38,7 +36,7 @@ fn choose(app: &App, id: &str) {
         .global::<DialogAdapter>()
         .invoke_option_chosen(id.into());
     // A choice that saves (a new game) shows once the save is on disk.
-    wait("the save", || app.is_saved());
+    pump_until("the save", PATIENCE, || app.is_saved());
 }
 
 fn open_settings(app: &App) {
@@ -57,13 +55,8 @@ fn read(path: &Path) -> String {
 #[test]
 fn settings_change_the_backlight_and_are_stored() {
     headless::install().expect("headless");
-    let friend = GameSetup {
-        mode: Mode::Friend,
-        level: Level::DEFAULT,
-    };
-
     // A desktop: no backlight to drive.
-    let app = App::new(Game::new(), friend).expect("app");
+    let app = App::new(Game::new(), FRIEND).expect("app");
     app.enable_device(DeviceControls::new(
         DeviceSettings::default(),
         Config::default(),
@@ -96,9 +89,11 @@ fn settings_change_the_backlight_and_are_stored() {
     )
     .expect("watcher");
     let brightness = light.path().join("brightness");
-    wait("the light on", || read(&brightness).trim() == "255");
+    pump_until("the light on", PATIENCE, || {
+        read(&brightness).trim() == "255"
+    });
 
-    let app = App::new(Game::new(), friend).expect("app");
+    let app = App::new(Game::new(), FRIEND).expect("app");
     let (stores, notices) = Stores::open(state.path());
     assert!(notices.is_empty());
     app.enable_saving(stores, None).expect("saver");
@@ -109,7 +104,7 @@ fn settings_change_the_backlight_and_are_stored() {
     ));
     app.window().show().expect("window");
     // Until the first save is on disk the screen does not change.
-    wait("the first save", || app.is_saved());
+    pump_until("the first save", PATIENCE, || app.is_saved());
     open_settings(&app);
     assert_eq!(
         options(&app)[..2],
@@ -126,14 +121,16 @@ fn settings_change_the_backlight_and_are_stored() {
         "Brightness: 30 %",
         "the dialog stays open"
     );
-    wait("the light at 30 %", || read(&brightness).trim() == "77");
+    pump_until("the light at 30 %", PATIENCE, || {
+        read(&brightness).trim() == "77"
+    });
     let file = SettingsStore::new(state.path());
-    wait("the stored brightness", || {
+    pump_until("the stored brightness", PATIENCE, || {
         file.load().settings.brightness_percent == Some(30)
     });
     choose(&app, "dim");
     assert_eq!(options(&app)[1].1, "Dim the screen after 5 min");
-    wait("the stored dimming", || {
+    pump_until("the stored dimming", PATIENCE, || {
         let s = file.load().settings;
         s.dim_after.is_some() && s.blank_after.is_some()
     });
@@ -156,7 +153,7 @@ fn settings_change_the_backlight_and_are_stored() {
     choose(&app, "book");
     assert_eq!(book(&app).as_deref(), Some("Opening book: off"));
     assert!(!app.with_controller(|c| c.book()));
-    wait("the stored book setting", || {
+    pump_until("the stored book setting", PATIENCE, || {
         file.load().settings.opening_book == Some(false)
     });
     // The admin's file is never written: there is none in this test, and the store is apart.
@@ -169,13 +166,13 @@ fn settings_change_the_backlight_and_are_stored() {
     new_game.invoke_level_chosen(6);
     new_game.invoke_start();
     headless::pump();
-    wait("the stored level", || {
+    pump_until("the stored level", PATIENCE, || {
         file.load().settings.default_level == Level::new(6)
     });
     drop(app);
 
     // After a restart the stored setting holds: the book stays off.
-    let app = App::new(Game::new(), friend).expect("app");
+    let app = App::new(Game::new(), FRIEND).expect("app");
     app.enable_device(DeviceControls::new(
         file.load().settings,
         admin.clone(),

@@ -5,83 +5,32 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::{GameSetup, Level, Mode};
-use chesspi::app::saving;
 use chesspi::app::screens::Action;
-use chesspi::app::ui::{DialogAdapter, EditorAdapter, GameAdapter};
+use chesspi::app::ui::EditorAdapter;
 use chesspi::storage::archive::Archive;
-use chesspi_engine::game::Game;
-use chesspi_engine::{Color, Square};
+use chesspi_engine::Color;
 use slint::{ComponentHandle, Model};
 use std::path::Path;
 use std::time::Duration;
 
-fn sq(name: &str) -> Square {
-    name.parse().expect("a square name")
-}
+mod support;
+use support::ui::{
+    action_point, against_the_computer, menu_option_point, pump_until, sq, square_point, start_app,
+    tap_saved,
+};
 
-fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(30), &mut done),
-        "timed out waiting for {what}"
-    );
-}
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// A tap, then until what it changed is on disk: the screen shows a change only then.
-fn tap_at(app: &App, (x, y): (f32, f32)) {
-    pump_until("the save", || app.is_saved());
-    headless::tap(x, y).expect("tap");
-    pump_until("the save", || app.is_saved());
+fn tap_at(app: &App, point: (f32, f32)) {
+    tap_saved(app, point, PATIENCE);
 }
 
-/// A tap on a square of whichever board is shown (the game's or the editor's: same place).
-fn tap_square(app: &App, name: &str) {
-    let flipped = app.with_controller(|c| c.is_flipped());
-    tap_at(app, square_center(sq(name), flipped));
-}
-
-/// The side panel's buttons: three to a row; with seven (Review) four on the first row.
+/// A side-panel button, read once the app has saved (the panel shows the saved state).
 fn press_action(app: &App, id: &str) {
-    pump_until("the save", || app.is_saved());
-    let actions = app.window().global::<GameAdapter>().get_actions();
-    let i = actions
-        .iter()
-        .position(|a| a.id == id)
-        .unwrap_or_else(|| panic!("no '{id}' button"));
-    let first = if actions.row_count() > 6 { 4 } else { 3 };
-    let (col, row, across) = if i < first {
-        (i, 0, first)
-    } else {
-        // Eight (a finished game's review offers Analyse) go four to a row.
-        let rest = (actions.row_count() - first).max(3);
-        ((i - first) % rest, 1 + (i - first) / rest, rest)
-    };
-    let width = (304.0 - (across - 1) as f32 * 6.0) / across as f32;
-    let x = 488.0 + col as f32 * 310.0 / across as f32 + width / 2.0;
-    let y = 480.0 - 8.0 - 114.0 + row as f32 * 60.0 + 27.0;
-    tap_at(app, (x, y));
-}
-
-/// A choice of the two-column menu (more than five options), title only: the card is centred,
-/// 18 px padding, a 26 px title line, then rows of 52 px buttons 62 px apart.
-fn tap_menu_option(app: &App, id: &str) {
-    let dialog = app.window().global::<DialogAdapter>();
-    assert!(dialog.get_visible(), "the menu is open");
-    let options = dialog.get_options();
-    let count = options.row_count();
-    assert!(count > 5, "a two-column menu");
-    let i = options
-        .iter()
-        .position(|o| o.id == id)
-        .unwrap_or_else(|| panic!("no '{id}' in the menu"));
-    let rows = count.div_ceil(2) as f32;
-    let title = 30.0;
-    let height = 18.0 + title + 10.0 + rows * 62.0 - 10.0 + 18.0;
-    let top = (480.0 - height) / 2.0 + 18.0 + title + 10.0;
-    let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
-    let y = top + (i / 2) as f32 * 62.0 + 26.0;
-    tap_at(app, (x, y));
+    pump_until("the save", PATIENCE, || app.is_saved());
+    tap_at(app, action_point(app, id));
 }
 
 // The editor's panel (ui/editor.slint): 8 px padding, a 28 px title, then rows 6 px apart.
@@ -131,7 +80,7 @@ fn choose(app: &App, code: i32) {
 fn put(app: &App, code: i32, squares: &[&str]) {
     choose(app, code);
     for s in squares {
-        tap_square(app, s);
+        tap_at(app, square_point(app, s));
     }
 }
 
@@ -140,29 +89,13 @@ fn editor_fen(app: &App) -> String {
         .expect("the editor is open")
 }
 
-fn start_app(dir: &Path) -> App {
-    let setup = GameSetup {
-        mode: Mode::Computer {
-            human: Color::White,
-        },
-        level: Level::new(1).expect("level 1"),
-    };
-    let (restored, stores, notices) = saving::open(dir, (Game::new(), setup));
-    assert!(notices.is_empty(), "{notices:?}");
-    let app = App::new(restored.game, restored.setup).expect("app");
-    app.enable_saving(stores, restored.identity).expect("saver");
-    app.window().show().expect("window");
-    pump_until("the first save", || app.is_saved());
-    app
-}
-
 /// The FEN the editor builds below: White may castle short.
 const SET_UP: &str = "r5k1/5ppp/8/8/8/8/5PPP/4K2R w K - 0 1";
 
 fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
     let editor = app.window().global::<EditorAdapter>();
     press_action(app, "menu");
-    tap_menu_option(app, "setup");
+    tap_at(app, menu_option_point(app, "setup"));
     assert!(
         editor.get_visible(),
         "Menu → Set up position opens the editor"
@@ -207,7 +140,7 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
     );
     tap_at(app, ERASER);
     assert_eq!(editor.get_tool(), 0);
-    tap_square(app, "a1");
+    tap_at(app, square_point(app, "a1"));
     tap_at(app, BLACK_TO_MOVE);
     assert!(!editor.get_white_to_move());
     tap_at(app, WHITE_TO_MOVE);
@@ -220,7 +153,7 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
         "Black is in check but it is White's move: change the side to move or the position."
     );
     // A second tap with the rook takes it off again.
-    tap_square(app, "b8");
+    tap_at(app, square_point(app, "b8"));
     assert_eq!(editor_fen(app), SET_UP);
     tap_at(app, DONE);
     assert!(!editor.get_message_alert(), "{}", editor.get_message());
@@ -237,8 +170,8 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
         "a set-up game is not rated"
     );
     // Castle short (the right set in the editor), and the computer answers.
-    tap_square(app, "e1");
-    tap_square(app, "g1");
+    tap_at(app, square_point(app, "e1"));
+    tap_at(app, square_point(app, "g1"));
     assert_eq!(
         app.with_controller(|c| c.game().position().piece_at(sq("g1"))),
         Some(chesspi_engine::Piece::new(
@@ -246,7 +179,7 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
             chesspi_engine::Role::King
         ))
     );
-    pump_until("the computer's reply", || {
+    pump_until("the computer's reply", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2)
     });
 
@@ -256,7 +189,7 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
         c.dialog_option("resign");
         c.dialog_option("resign");
     });
-    pump_until("the save", || app.is_saved());
+    pump_until("the save", PATIENCE, || app.is_saved());
     let archive = Archive::open(dir).expect("archive");
     let games = archive.list().expect("list");
     assert_eq!(games.len(), 1, "{games:?}");
@@ -287,7 +220,7 @@ fn a_reviewed_moment_goes_into_the_editor(app: &App) {
 fn ui_setup() {
     headless::install().expect("the headless platform installs");
     let dir = tempfile::tempdir().expect("tempdir");
-    let app = start_app(dir.path());
+    let app = start_app(dir.path(), against_the_computer(1), PATIENCE);
     set_up_a_position_and_play_it(&app, dir.path());
     a_reviewed_moment_goes_into_the_editor(&app);
 }

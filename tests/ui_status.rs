@@ -10,15 +10,14 @@ use chesspi::power::ShutdownCommand;
 use slint::ComponentHandle;
 use std::time::Duration;
 
+mod support;
+use support::ui::pump_until;
+
 /// Theme.danger (ui/theme.slint): the critical notice's background.
 const DANGER: (u8, u8, u8) = (0xd9, 0x53, 0x4f);
 
-fn wait(what: &str, mut done: impl FnMut() -> bool) {
-    assert!(
-        headless::pump_until(Duration::from_secs(15), &mut done),
-        "timed out waiting for {what}"
-    );
-}
+/// How long the app may take for what the test waits for.
+const PATIENCE: Duration = Duration::from_secs(15);
 
 #[test]
 fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
@@ -46,7 +45,7 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
         args: Vec::new(),
     });
     let monitor = start_battery(&app, &config, shutdown).expect("the file source opens");
-    wait("high and charging", || {
+    pump_until("high and charging", PATIENCE, || {
         status.get_battery_visible() && status.get_battery_level() == 3
     });
     assert!(status.get_battery_charging());
@@ -58,7 +57,7 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
 
     // Contradictory readings: no level is shown, and the user is told.
     std::fs::write(&file, "fault comparators disagree\n").expect("write");
-    wait("the fault", || !status.get_battery_visible());
+    pump_until("the fault", PATIENCE, || !status.get_battery_visible());
     assert!(
         status.get_notice().contains("Battery level unknown"),
         "{}",
@@ -67,11 +66,11 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
 
     // Low without a charger: the level and a one-time warning, which can be dismissed.
     std::fs::write(&file, "low discharging\n").expect("write");
-    wait("low", || {
+    pump_until("low", PATIENCE, || {
         status.get_battery_visible() && status.get_battery_level() == 1
     });
     assert!(!status.get_battery_charging());
-    wait("the low warning", || {
+    pump_until("the low warning", PATIENCE, || {
         status.get_notice().contains("Battery low")
     });
     status.invoke_notice_dismissed();
@@ -80,7 +79,7 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
     // Critical: a countdown that counts, above the news of a game that ends meanwhile, and
     // not dismissable.
     std::fs::write(&file, "critical discharging\n").expect("write");
-    wait("the countdown", || {
+    pump_until("the countdown", PATIENCE, || {
         status.get_notice().contains("Switching off in 3 s")
     });
     assert!(status.get_notice_critical());
@@ -98,16 +97,16 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
     app.notices().inform("Your rating: 1200 → 1224");
     status.invoke_notice_dismissed();
     assert!(status.get_notice().contains("Switching off in"));
-    wait("the countdown counting", || {
+    pump_until("the countdown counting", PATIENCE, || {
         status.get_notice().contains("Switching off in 2 s")
     });
     // Charging cancels it; the low warning is gone with the charger too.
     std::fs::write(&file, "critical charging\n").expect("write");
-    wait("the cancel", || {
+    pump_until("the cancel", PATIENCE, || {
         !status.get_notice().contains("Switching off")
     });
     assert!(!status.get_notice_critical());
-    wait("the news going by itself", || {
+    pump_until("the news going by itself", PATIENCE, || {
         status.get_notice().is_empty()
     });
     monitor.stop();

@@ -1,0 +1,154 @@
+//! The real UI driven headless, as a finger would: waiting on the event loop, taps on squares,
+//! side-panel buttons and menu options, and the app started on a state directory as the
+//! device starts it. The headless platform must be installed first (`headless::install`).
+
+use chesspi::app::boot::headless;
+use chesspi::app::boot::screenshot::square_center;
+use chesspi::app::model::mode::{GameSetup, Level, Mode};
+use chesspi::app::saving;
+use chesspi::app::ui::{DialogAdapter, GameAdapter};
+use chesspi::app::{App, initial_game};
+use chesspi_engine::game::Game;
+use chesspi_engine::{Color, Square};
+use slint::{ComponentHandle, Model};
+use std::path::Path;
+use std::time::Duration;
+
+/// Two players on one board, at the default level.
+pub const FRIEND: GameSetup = GameSetup {
+    mode: Mode::Friend,
+    level: Level::DEFAULT,
+};
+
+/// White against the computer at `level` (1 to 10).
+pub fn against_the_computer(level: u8) -> GameSetup {
+    GameSetup {
+        mode: Mode::Computer {
+            human: Color::White,
+        },
+        level: Level::new(level).expect("a level from 1 to 10"),
+    }
+}
+
+/// Runs the app's event loop until `done`, failing the test after `timeout` with `what`.
+pub fn pump_until(what: &str, timeout: Duration, done: impl FnMut() -> bool) {
+    assert!(
+        headless::pump_until(timeout, done),
+        "timed out waiting for {what}"
+    );
+}
+
+/// The square called `name` ("e4").
+pub fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+/// The centre of square `name` on the board as the app shows it now (turned or not). The
+/// position editor's board is in the same place.
+pub fn square_point(app: &App, name: &str) -> (f32, f32) {
+    square_center(sq(name), app.with_controller(|c| c.is_flipped()))
+}
+
+/// A tap on square `name` of the board shown.
+pub fn tap_square(app: &App, name: &str) {
+    let (x, y) = square_point(app, name);
+    headless::tap(x, y).expect("tap");
+}
+
+/// A tap at `(x, y)` once the app has saved, then until what the tap changed is saved too:
+/// the screen shows a change only once it is on disk. Each wait may take `patience`.
+pub fn tap_saved(app: &App, (x, y): (f32, f32), patience: Duration) {
+    pump_until("the save", patience, || app.is_saved());
+    headless::tap(x, y).expect("tap");
+    pump_until("the save", patience, || app.is_saved());
+}
+
+/// The centre of the side panel's button `index` of `count` (ui/side-panel.slint): three to
+/// a row at the bottom; with seven (Review) four on the first row, with eight (a finished
+/// game's review offers Analyse) four to a row.
+pub fn action_center(index: usize, count: usize) -> (f32, f32) {
+    let first = if count > 6 { 4 } else { 3 };
+    let (col, row, across) = if index < first {
+        (index, 0, first)
+    } else {
+        let rest = (count - first).max(3);
+        ((index - first) % rest, 1 + (index - first) / rest, rest)
+    };
+    let width = (304.0 - (across - 1) as f32 * 6.0) / across as f32;
+    let x = 488.0 + col as f32 * 310.0 / across as f32 + width / 2.0;
+    let y = 480.0 - 8.0 - 114.0 + row as f32 * 60.0 + 27.0;
+    (x, y)
+}
+
+/// The centre of the side panel's button `id` as the panel shows it now.
+pub fn action_point(app: &App, id: &str) -> (f32, f32) {
+    let actions = app.window().global::<GameAdapter>().get_actions();
+    let index = actions
+        .iter()
+        .position(|a| a.id == id)
+        .unwrap_or_else(|| panic!("no '{id}' button"));
+    action_center(index, actions.row_count())
+}
+
+/// A tap on the side panel's button `id`.
+pub fn press_action(app: &App, id: &str) {
+    let (x, y) = action_point(app, id);
+    headless::tap(x, y).expect("tap");
+}
+
+/// The centre of option `id` of the open two-column menu (more than five options), title
+/// only: the card is centred, 18 px padding, a 26 px title line, then rows of 52 px buttons
+/// 62 px apart.
+pub fn menu_option_point(app: &App, id: &str) -> (f32, f32) {
+    let dialog = app.window().global::<DialogAdapter>();
+    assert!(dialog.get_visible(), "the menu is open");
+    let options = dialog.get_options();
+    let count = options.row_count();
+    assert!(count > 5, "a two-column menu");
+    let i = options
+        .iter()
+        .position(|o| o.id == id)
+        .unwrap_or_else(|| panic!("no '{id}' in the menu"));
+    let rows = count.div_ceil(2) as f32;
+    let title = 30.0;
+    let height = 18.0 + title + 10.0 + rows * 62.0 - 10.0 + 18.0;
+    let top = (480.0 - height) / 2.0 + 18.0 + title + 10.0;
+    let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
+    let y = top + (i / 2) as f32 * 62.0 + 26.0;
+    (x, y)
+}
+
+/// Two players on one board, starting from `fen` (the usual start when `None`), without
+/// storage: the window shown.
+pub fn friend_game(fen: Option<&str>) -> App {
+    let (game, mut setup) = initial_game(fen).expect("valid start");
+    setup.mode = Mode::Friend;
+    let app = App::new(game, setup).expect("the app starts");
+    app.window().show().expect("the window shows");
+    app
+}
+
+/// The app as the device starts it on the state directory `dir`: the game saved there
+/// restored (a new game with `setup` when there is none), saving on, the window shown;
+/// returned once its first save is on disk, which may take `patience`. Opening the state
+/// directory must give no notice (a damaged file set aside, an archive that cannot open).
+pub fn start_app(dir: &Path, setup: GameSetup, patience: Duration) -> App {
+    start(dir, setup, patience, true)
+}
+
+/// [`start_app`], whatever notices opening the state directory gives.
+pub fn start_app_ignoring_notices(dir: &Path, setup: GameSetup, patience: Duration) -> App {
+    start(dir, setup, patience, false)
+}
+
+fn start(dir: &Path, setup: GameSetup, patience: Duration, no_notices: bool) -> App {
+    let (restored, stores, notices) = saving::open(dir, (Game::new(), setup));
+    if no_notices {
+        assert!(notices.is_empty(), "{notices:?}");
+    }
+    let app = App::new(restored.game, restored.setup).expect("app");
+    app.enable_saving(stores, restored.identity).expect("saver");
+    app.window().show().expect("window");
+    pump_until("the first save", patience, || app.is_saved());
+    app
+}
