@@ -75,13 +75,7 @@ impl Worker<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, alpha, beta);
         let eval_to_store = if in_check { 0 } else { stand_pat };
         self.tt
             .store(key, ply, best_move, best, eval_to_store, 0, bound);

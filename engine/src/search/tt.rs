@@ -13,6 +13,20 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// What a search of a node learnt: `best` against the window it was searched with
+    /// (`original_alpha`, `beta`) and the alpha it ended with.
+    pub fn of(best: i32, original_alpha: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     key: u64,

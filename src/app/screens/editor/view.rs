@@ -2,12 +2,12 @@
 //! the screen's taps back into the controller.
 
 use super::board::Tool;
-use crate::app::screens::board_view::{piece_code, update_squares};
+use crate::app::screens::board_view::{piece_code, square_view, update_squares};
 use crate::app::screens::{CastlingChoice, Controller, Dispatch, EditorPlay, EditorView};
 use crate::app::ui::{AppWindow, CastlingView, EditorAdapter, SquareView};
 use crate::tr;
 use chesspi_engine::{Color, Piece, Role};
-use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+use slint::{ComponentHandle, Model, ModelRc, VecModel};
 
 /// The palette's piece codes back into a tool (0: the eraser).
 fn tool_of(code: i32) -> Option<Tool> {
@@ -28,20 +28,6 @@ fn tool_of(code: i32) -> Option<Tool> {
         _ => Role::King,
     };
     Some(Tool::Piece(Piece::new(color, role)))
-}
-
-fn square_view(cell: &crate::app::screens::CellView) -> SquareView {
-    let label = |c: Option<char>| {
-        c.map(|c| SharedString::from(c.to_string()))
-            .unwrap_or_default()
-    };
-    SquareView {
-        piece: piece_code(cell.piece),
-        light: cell.square_light,
-        file_label: label(cell.file_label),
-        rank_label: label(cell.rank_label),
-        ..SquareView::default()
-    }
 }
 
 fn castling_view(c: &CastlingChoice) -> CastlingView {
