@@ -8,7 +8,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::ui::{
-    AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, StatusAdapter,
+    AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, Screen, StatusAdapter,
 };
 use chesspi_engine::Position;
 use slint::{ComponentHandle, Model};
@@ -92,7 +92,10 @@ fn ui_analysis_board() {
 
     open_menu(&app);
     tap_at(&app, menu_option_point(&app, "analyse"));
-    assert!(board.get_visible(), "Menu → Analysis board opens it");
+    assert!(
+        app.window().global::<GameAdapter>().get_screen() == Screen::AnalysisBoard,
+        "Menu → Analysis board opens it"
+    );
     assert_eq!(board_fen(&app), chesspi_engine::fen::STARTPOS);
     assert_eq!(search_threads(), 1);
     pump_until("three lines", PATIENCE, || {
@@ -175,7 +178,10 @@ fn ui_analysis_board() {
     });
 
     tap_at(&app, DONE);
-    assert!(!board.get_visible(), "Done leaves the board");
+    assert!(
+        app.window().global::<GameAdapter>().get_screen() != Screen::AnalysisBoard,
+        "Done leaves the board"
+    );
     // The game itself is untouched.
     assert_eq!(app.with_controller(|c| c.game().moves().len()), 0);
     pump_until("the search thread to end", PATIENCE, || {
@@ -191,7 +197,7 @@ fn promotion(app: &App) {
     let board = app.window().global::<AnalysisBoardAdapter>();
     let pos = Position::from_fen(FEN).expect("a legal position");
     app.update_controller(|c| c.open_analysis_board_at(pos));
-    assert!(board.get_visible());
+    assert!(app.window().global::<GameAdapter>().get_screen() == Screen::AnalysisBoard);
     tap_at(app, square_point(app, "e7"));
     tap_at(app, square_point(app, "e8"));
     assert!(board.get_promotion_visible(), "the picker opens");

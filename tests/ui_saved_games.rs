@@ -5,7 +5,7 @@
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving;
-use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter};
+use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter, Screen};
 use chesspi::app::{App, screens::Action};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -55,7 +55,7 @@ fn open_saved_games(app: &App) -> Vec<(String, String)> {
     app.update_controller(|c| c.action(Action::Menu));
     choose(app, "games");
     let games = app.window().global::<GamesAdapter>();
-    assert!(games.get_visible());
+    assert!(app.window().global::<GameAdapter>().get_screen() == Screen::SavedGames);
     pump_until("the list", PATIENCE, || {
         games.get_message() != "Reading the saved games…"
     });
@@ -77,7 +77,7 @@ fn saved_games_review_delete_and_resume() {
     let games = app.window().global::<GamesAdapter>();
     assert!(games.get_message().contains("No saved games"));
     games.invoke_close();
-    assert!(!games.get_visible());
+    assert!(app.window().global::<GameAdapter>().get_screen() != Screen::SavedGames);
 
     // Fool's mate: the finished game is stored.
     play(
@@ -109,7 +109,7 @@ fn saved_games_review_delete_and_resume() {
     pump_until("the review", PATIENCE, || {
         app.with_controller(|c| c.is_viewing_saved())
     });
-    assert!(!games.get_visible());
+    assert!(app.window().global::<GameAdapter>().get_screen() != Screen::SavedGames);
     let adapter = app.window().global::<GameAdapter>();
     assert_eq!(adapter.get_status(), "Reviewing: the start position");
     assert_eq!(adapter.get_result_title(), "Black wins");

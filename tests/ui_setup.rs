@@ -6,7 +6,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::screens::Action;
-use chesspi::app::ui::EditorAdapter;
+use chesspi::app::ui::{EditorAdapter, GameAdapter, Screen};
 use chesspi::storage::archive::Archive;
 use chesspi_engine::Color;
 use slint::{ComponentHandle, Model};
@@ -97,7 +97,7 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
     press_action(app, "menu");
     tap_at(app, menu_option_point(app, "setup"));
     assert!(
-        editor.get_visible(),
+        app.window().global::<GameAdapter>().get_screen() == Screen::Editor,
         "Menu → Set up position opens the editor"
     );
     // It starts from the position on the board.
@@ -160,7 +160,10 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
     assert!(editor.get_ready());
 
     tap_at(app, PLAY_WHITE);
-    assert!(!editor.get_visible(), "the game starts");
+    assert!(
+        app.window().global::<GameAdapter>().get_screen() != Screen::Editor,
+        "the game starts"
+    );
     assert_eq!(
         app.with_controller(|c| c.game().initial_position().to_fen()),
         SET_UP
@@ -199,19 +202,21 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
 }
 
 fn a_reviewed_moment_goes_into_the_editor(app: &App) {
-    let editor = app.window().global::<EditorAdapter>();
     press_action(app, "review");
     press_action(app, "back");
     let shown = app.with_controller(|c| c.shown_position().to_fen());
     assert_ne!(shown, app.with_controller(|c| c.game().position().to_fen()));
     press_action(app, "setup");
-    assert!(editor.get_visible(), "Review → Set up opens the editor");
+    assert!(
+        app.window().global::<GameAdapter>().get_screen() == Screen::Editor,
+        "Review → Set up opens the editor"
+    );
     // The same board, side and castling rights; the move counters start again.
     let fields = |fen: &str| fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
     assert_eq!(fields(&editor_fen(app)), fields(&shown));
     // Cancel: back to the review, where it was.
     tap_at(app, CANCEL);
-    assert!(!editor.get_visible());
+    assert!(app.window().global::<GameAdapter>().get_screen() != Screen::Editor);
     assert!(app.with_controller(|c| c.is_reviewing()));
     assert_eq!(app.with_controller(|c| c.shown_position().to_fen()), shown);
 }

@@ -27,6 +27,7 @@ pub mod network;
 pub mod new_game;
 pub mod play;
 pub mod saved_games;
+mod screen;
 #[cfg(test)]
 mod tests;
 pub mod words;
@@ -41,9 +42,11 @@ pub use network::partner::{LanRequest, Partner};
 pub use play::buttons::{Action, ActionItem};
 pub use play::present::{MoveListRow, PlayerInfo, ResultCard, Status};
 pub use play::thinking::{Purpose, Reply, ThinkRequest};
+use screen::Screen;
+pub use screen::ScreenKind;
 pub use words::termination_reason;
 
-use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
+use crate::app::model::mode::{GameSetup, Mode};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Move, Position, Square};
@@ -117,8 +120,10 @@ pub struct Controller {
     /// The search in progress and what it is for.
     thinking: Option<(u64, Purpose)>,
     next_request: u64,
+    /// The open screen, with its state.
+    screen: Screen,
+    /// A dialog (the menu, an offer, a message) over the screen.
     dialog: Option<Dialog>,
-    new_game: Option<NewGameForm>,
     /// The ply at which a claimable draw was last offered, so it is offered once.
     claim_offered_at: Option<usize>,
     /// A one-off message for the status line (e.g. a declined draw offer).
@@ -143,14 +148,8 @@ pub struct Controller {
     clock_held: bool,
     /// Whether the computer plays from its opening book (a device setting).
     book: bool,
-    /// Finding a partner: hosting, browsing, keypad, connecting.
-    lobby: Option<Lobby>,
     /// The host a code was last typed for (to ask again after a wrong code).
     last_code_target: Option<KeyPurpose>,
-    /// The position editor, while its screen is open.
-    editor: Option<editor::Editor>,
-    /// The analysis board, while its screen is open.
-    board_analysis: Option<analysis::board::Session>,
     /// The partner away this long: the game may be adjourned.
     adjourn_after: std::time::Duration,
     /// The analysis of the game on the board (running or done).
@@ -179,8 +178,8 @@ impl Controller {
             review: None,
             thinking: None,
             next_request: 1,
+            screen: Screen::Game,
             dialog: None,
-            new_game: None,
             claim_offered_at: None,
             note: None,
             serial: 0,
@@ -193,10 +192,7 @@ impl Controller {
             clock_ply: 0,
             clock_held: false,
             book: true,
-            lobby: None,
             last_code_target: None,
-            editor: None,
-            board_analysis: None,
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             analysis: None,
             analyse_on_open: false,
@@ -204,6 +200,11 @@ impl Controller {
         };
         c.after_change();
         c
+    }
+
+    /// Which screen is open (the window shows it, and the dialog on top if any).
+    pub fn screen(&self) -> ScreenKind {
+        self.screen.kind()
     }
 
     pub fn game(&self) -> &Game {
@@ -316,11 +317,11 @@ impl Controller {
         self.flipped = setup.bottom_color() == Color::Black;
         self.review = None;
         self.dialog = None;
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
         self.claim_offered_at = None;
         self.note = None;
         self.partner = None;
-        self.lobby = None;
+        self.screen.close(ScreenKind::Lobby);
         self.unrated = false;
         self.set_clock(None);
         self.after_change();

@@ -289,13 +289,6 @@ impl App {
                 }
             });
         }
-        {
-            let window = self.window.as_weak();
-            games.on_close(move || {
-                if let Some(w) = window.upgrade() {
-                    w.global::<GamesAdapter>().set_visible(false);
-                }
-            });
-        }
+        games.on_close(self.on(Box::new(|c| c.close_saved_games())));
     }
 }

@@ -9,7 +9,7 @@ use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::saving::{self, Opened, Report, SavingError};
 use crate::app::screens::dialogs::record::record_text;
 use crate::app::screens::saved_games::list as games;
-use crate::app::screens::{self, Controller, Effect, Setting};
+use crate::app::screens::{self, Controller, Effect, ScreenKind, Setting};
 use crate::app::ui::{AppWindow, GameRowView, GamesAdapter, StatusAdapter};
 use crate::{tr, trn};
 use chesspi_engine::game::Game;
@@ -43,7 +43,7 @@ pub(super) fn update(
     let s = &mut *guard;
     f(&mut s.controller);
     // The clocks first: a move presses its clock before the game is saved with it.
-    let away = window.global::<GamesAdapter>().get_visible()
+    let away = s.controller.screen() == ScreenKind::SavedGames
         || window.global::<StatusAdapter>().get_screen_asleep();
     s.controller.sync_clock(std::time::Instant::now(), away);
     // Carrying out an effect may lead to more (the network refusing at once, ...).
@@ -106,13 +106,15 @@ pub(super) fn run_effects(
                 Some(saving) => {
                     let games = window.global::<GamesAdapter>();
                     games.set_message(tr!("Reading the saved games…").into());
-                    games.set_visible(true);
                     saving.saver.list_games();
                 }
-                None => s.controller.show_info(
-                    &tr!("Saved games"),
-                    &tr!("Games are not saved: there is no place to store them."),
-                ),
+                None => {
+                    s.controller.close_saved_games();
+                    s.controller.show_info(
+                        &tr!("Saved games"),
+                        &tr!("Games are not saved: there is no place to store them."),
+                    );
+                }
             },
             Effect::OpenSaved { id, resume } => {
                 if let Some(saving) = &s.saving {
@@ -193,7 +195,7 @@ pub(super) fn run_effects(
 /// After the effects: the clocks, the demo's next game, and the screen (once the change is on
 /// disk).
 pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    let away = window.global::<GamesAdapter>().get_visible()
+    let away = s.controller.screen() == ScreenKind::SavedGames
         || window.global::<StatusAdapter>().get_screen_asleep();
     s.controller.sync_clock(std::time::Instant::now(), away);
     schedule_clock(s, shell, window);
@@ -430,9 +432,9 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
             header,
             review,
         })) => {
-            games_screen.set_visible(false);
             let result = games::result_card(&header);
             update(rc, win, |c| {
+                c.close_saved_games();
                 c.view_saved(*game, &header.white, &header.black, result);
                 c.saved_opened(header.id.as_str(), review.map(|r| *r));
             });
@@ -444,13 +446,13 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
             let level = rc.borrow().controller.setup().level;
             match saving::restored_setup(&saved.mode, level) {
                 Some((setup, lan)) => {
-                    games_screen.set_visible(false);
                     if let Some(saving) = rc.borrow_mut().saving.as_mut() {
                         saving.saver.adopt(&saved);
                     }
                     log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
                     let clocks = saved.clocks.clone();
                     update(rc, win, |c| {
+                        c.close_saved_games();
                         c.start(setup, saved.game);
                         // The clocks where they stood when the game was put aside.
                         if let Some(k) = clocks {

@@ -5,10 +5,10 @@ use crate::app::model::clock::TimeControl;
 use crate::app::model::mode::{ModeChoice, NetworkRole};
 use crate::app::screens::analysis::marks::{area_path, arrow_path, mark};
 use crate::app::screens::board_view::{CellView, piece_code, square_view};
-use crate::app::screens::{Controller, MoveListRow, PlayerInfo, analysis, editor};
+use crate::app::screens::{Controller, MoveListRow, PlayerInfo, ScreenKind, analysis, editor};
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, DialogAdapter, GameAdapter, GraphMark, KeypadAdapter,
-    ModeView, MoveRow, NewGameAdapter, OptionView, PlayerView, SquareView, StatusAdapter,
+    ModeView, MoveRow, NewGameAdapter, OptionView, PlayerView, Screen, SquareView, StatusAdapter,
 };
 use crate::lan::session::LinkState;
 use crate::tr;
@@ -194,6 +194,9 @@ impl ViewModels {
 
     /// Shows the controller's state.
     pub fn refresh(&mut self, window: &AppWindow, c: &Controller) {
+        window
+            .global::<GameAdapter>()
+            .set_screen(screen_of(c.screen()));
         self.refresh_board(window, c);
         self.refresh_panel(window, c);
         refresh_dialog(window, c);
@@ -414,4 +417,16 @@ fn level_words(level: u8) -> String {
 
 fn same_actions(current: &ModelRc<ActionView>, new: &[ActionView]) -> bool {
     current.row_count() == new.len() && current.iter().zip(new).all(|(a, b)| a == *b)
+}
+
+/// The controller's open screen as the window's `Screen`.
+fn screen_of(kind: ScreenKind) -> Screen {
+    match kind {
+        ScreenKind::Game => Screen::Game,
+        ScreenKind::NewGame => Screen::NewGame,
+        ScreenKind::Lobby => Screen::Lobby,
+        ScreenKind::Editor => Screen::Editor,
+        ScreenKind::AnalysisBoard => Screen::AnalysisBoard,
+        ScreenKind::SavedGames => Screen::SavedGames,
+    }
 }

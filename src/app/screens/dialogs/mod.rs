@@ -7,6 +7,7 @@ use super::LanRequest;
 use super::words::{claim_label, color_name};
 use super::{Controller, Effect, Purpose};
 use crate::app::model::mode::Mode;
+use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
 use crate::tr;
@@ -114,7 +115,7 @@ impl Controller {
 
     /// Asks the user to confirm shutting down (the power key).
     pub fn ask_shutdown(&mut self) {
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
         self.promotion = None;
         self.dialog = Some(Dialog::ConfirmShutdown);
     }
@@ -159,7 +160,10 @@ impl Controller {
                 self.dialog = Some(Dialog::Settings);
             }
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
-            (Dialog::Menu, "games") => self.effects.push(Effect::ShowGames),
+            (Dialog::Menu, "games") => {
+                self.screen = Screen::SavedGames;
+                self.effects.push(Effect::ShowGames);
+            }
             (Dialog::SavedGame(g), "review") => self.effects.push(Effect::OpenSaved {
                 id: g.id,
                 resume: false,

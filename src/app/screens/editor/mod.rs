@@ -7,6 +7,7 @@ pub mod view;
 
 use super::{CellView, Controller};
 use crate::app::model::mode::{GameSetup, Mode};
+use crate::app::screens::{Screen, ScreenKind};
 use crate::tr;
 use board::{SetupBoard, SetupError, Tool};
 use chesspi_engine::game::Game;
@@ -104,30 +105,30 @@ impl Controller {
     /// Opens the editor on the position shown now: the game's, or the reviewed moment's.
     pub fn open_editor(&mut self) {
         self.dialog = None;
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
         self.selected = None;
         self.press = None;
-        self.editor = Some(Editor {
+        self.screen = Screen::Editor(Box::new(Editor {
             board: SetupBoard::from_position(self.shown_position()),
             tool: Tool::Piece(Piece::new(Color::White, chesspi_engine::Role::King)),
             error: None,
             ready: None,
-        });
+        }));
     }
 
     /// Whether the editor is open.
     pub fn is_editing(&self) -> bool {
-        self.editor.is_some()
+        self.screen.editor().is_some()
     }
 
     /// The editor's board (tests, the screen).
     pub fn editor_board(&self) -> Option<&SetupBoard> {
-        self.editor.as_ref().map(|e| &e.board)
+        self.screen.editor().map(|e| &e.board)
     }
 
     /// Changes the board and forgets what "Done" said about the old one.
     fn edit(&mut self, f: impl FnOnce(&mut Editor)) {
-        if let Some(editor) = self.editor.as_mut() {
+        if let Some(editor) = self.screen.editor_mut() {
             f(editor);
             editor.error = None;
             editor.ready = None;
@@ -143,7 +144,7 @@ impl Controller {
 
     /// The piece (or the eraser) the next taps put.
     pub fn editor_tool(&mut self, tool: Tool) {
-        if let Some(editor) = self.editor.as_mut() {
+        if let Some(editor) = self.screen.editor_mut() {
             editor.tool = tool;
         }
     }
@@ -166,7 +167,7 @@ impl Controller {
 
     /// "Done": the position is checked; legal, the screen offers how to play it.
     pub fn editor_done(&mut self) {
-        if let Some(editor) = self.editor.as_mut() {
+        if let Some(editor) = self.screen.editor_mut() {
             match editor.board.validate() {
                 Ok(pos) => {
                     editor.ready = Some(pos);
@@ -187,16 +188,16 @@ impl Controller {
 
     /// Closes the editor; the game (or review) under it is as it was.
     pub fn editor_cancel(&mut self) {
-        self.editor = None;
+        self.screen.close(ScreenKind::Editor);
     }
 
     /// Starts a game from the checked position. It replaces the game in progress (already
     /// saved, as with New game) and is not rated: a set-up position is no test of strength.
     pub fn editor_play(&mut self, play: EditorPlay) {
-        let Some(pos) = self.editor.as_ref().and_then(|e| e.ready) else {
+        let Some(pos) = self.screen.editor().and_then(|e| e.ready) else {
             return;
         };
-        self.editor = None;
+        self.screen.close(ScreenKind::Editor);
         let mode = match play {
             EditorPlay::Computer(human) => Mode::Computer { human },
             EditorPlay::Friend => Mode::Friend,
@@ -212,7 +213,7 @@ impl Controller {
 
     /// The editor as the screen shows it, while it is open.
     pub fn editor_view(&self) -> Option<EditorView> {
-        let editor = self.editor.as_ref()?;
+        let editor = self.screen.editor()?;
         let mut cells = [CellView::default(); 64];
         for (cell, view) in cells.iter_mut().enumerate() {
             if let Some(sq) = self.square_at(cell % 8, cell / 8) {

@@ -42,7 +42,6 @@ fn castling_view(c: &CastlingChoice) -> CastlingView {
 pub fn refresh(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<EditorAdapter>();
     let Some(view) = c.editor_view() else {
-        adapter.set_visible(false);
         return;
     };
     show_squares(&adapter, &view);
@@ -64,7 +63,6 @@ pub fn refresh(window: &AppWindow, c: &Controller) {
         .set_computer_white(tr!("Play White against the computer (level {})", view.level).into());
     adapter
         .set_computer_black(tr!("Play Black against the computer (level {})", view.level).into());
-    adapter.set_visible(true);
 }
 
 fn show_squares(adapter: &EditorAdapter, view: &EditorView) {

@@ -5,6 +5,7 @@
 
 use crate::app::screens::dialogs::{DialogOption, DialogView};
 use crate::app::screens::{Controller, Effect};
+use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::ErrorCode;
 use crate::tr;
 use chesspi_engine::Color;
@@ -93,7 +94,7 @@ const ADDRESS_LEN: usize = 21;
 impl Controller {
     /// The lobby step on screen, if any.
     pub fn lobby(&self) -> Option<&Lobby> {
-        self.lobby.as_ref()
+        self.screen.lobby()
     }
 
     fn network(&mut self, effect: NetworkEffect) {
@@ -109,7 +110,7 @@ impl Controller {
         self.dialog = None;
         match host {
             Some(local) => {
-                self.lobby = Some(Lobby::Hosting {
+                self.screen = Screen::Lobby(Lobby::Hosting {
                     name: String::new(),
                     code: String::new(),
                     addresses: Vec::new(),
@@ -117,7 +118,7 @@ impl Controller {
                 self.network(NetworkEffect::Host { local, clock });
             }
             None => {
-                self.lobby = Some(Lobby::Browsing { hosts: Vec::new() });
+                self.screen = Screen::Lobby(Lobby::Browsing { hosts: Vec::new() });
                 self.network(NetworkEffect::Browse);
             }
         }
@@ -125,13 +126,13 @@ impl Controller {
 
     /// Hosts a network game at once (the command line's `--lan-host`).
     pub fn host_network(&mut self, local: Color) {
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
         self.open_lobby(Some(local), None);
     }
 
     /// Joins the host at `target` at once (`--lan-join`): with its code, or asking for it.
     pub fn join_network(&mut self, target: &str, code: Option<&str>) {
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
         self.dialog = None;
         let purpose = KeyPurpose::Code {
             name: target.to_string(),
@@ -139,7 +140,7 @@ impl Controller {
         };
         match code {
             Some(code) => {
-                self.lobby = Some(Lobby::Keypad {
+                self.screen = Screen::Lobby(Lobby::Keypad {
                     purpose,
                     text: code.to_string(),
                     message: String::new(),
@@ -154,8 +155,8 @@ impl Controller {
     /// The shell is hosting: this device's name, the code a guest must give, and the
     /// addresses it may type where it does not find this device in its list.
     pub fn lobby_hosting(&mut self, name: &str, code: &str, addresses: &[String]) {
-        if let Some(Lobby::Hosting { .. }) = self.lobby {
-            self.lobby = Some(Lobby::Hosting {
+        if let Some(Lobby::Hosting { .. }) = self.screen.lobby() {
+            self.screen = Screen::Lobby(Lobby::Hosting {
                 name: name.to_string(),
                 code: code.to_string(),
                 addresses: addresses.to_vec(),
@@ -165,21 +166,21 @@ impl Controller {
 
     /// The hosts found nearby, as they come and go.
     pub fn lobby_hosts(&mut self, found: Vec<HostEntry>) {
-        if let Some(Lobby::Browsing { hosts }) = self.lobby.as_mut() {
+        if let Some(Lobby::Browsing { hosts }) = self.screen.lobby_mut() {
             *hosts = found;
         }
     }
 
     /// The host refused us, or could not be reached (`code` is `None`).
     pub fn lobby_refused(&mut self, code: Option<ErrorCode>, text: &str) {
-        let Some(Lobby::Connecting { name, .. }) = self.lobby.clone() else {
+        let Some(Lobby::Connecting { name, .. }) = self.screen.lobby().cloned() else {
             return;
         };
         match code {
             Some(ErrorCode::BadCode) => {
                 // Back to the keypad for the same host: try again.
                 if let Some(KeyPurpose::Code { target, .. }) = self.last_code_target.clone() {
-                    self.lobby = Some(Lobby::Keypad {
+                    self.screen = Screen::Lobby(Lobby::Keypad {
                         purpose: KeyPurpose::Code { name, target },
                         text: String::new(),
                         message: tr!("Wrong code — try again"),
@@ -196,7 +197,7 @@ impl Controller {
             }
             Some(_) => self.lobby_failed(&tr!("{} refused: {}", name, text)),
             None => {
-                self.lobby = Some(Lobby::Connecting {
+                self.screen = Screen::Lobby(Lobby::Connecting {
                     name,
                     message: tr!("Not reachable yet ({}); trying again…", text),
                 });
@@ -206,18 +207,18 @@ impl Controller {
 
     /// Leaves the lobby (the shell could not start what it asked for).
     pub fn lobby_cancel(&mut self) {
-        self.lobby = None;
+        self.screen.close(ScreenKind::Lobby);
     }
 
     fn lobby_failed(&mut self, message: &str) {
-        self.lobby = None;
+        self.screen.close(ScreenKind::Lobby);
         self.network(NetworkEffect::Cancel);
         self.show_info(&tr!("No network game"), message);
     }
 
     /// A choice in a lobby dialog.
     pub(in crate::app::screens) fn lobby_option(&mut self, id: &str) {
-        let Some(lobby) = self.lobby.clone() else {
+        let Some(lobby) = self.screen.lobby().cloned() else {
             return;
         };
         match (lobby, id) {
@@ -232,7 +233,7 @@ impl Controller {
             }
             (Lobby::Browsing { .. }, "address") => self.keypad(KeyPurpose::Address),
             (_, "cancel") => {
-                self.lobby = None;
+                self.screen.close(ScreenKind::Lobby);
                 self.network(NetworkEffect::Cancel);
             }
             _ => {}
@@ -244,7 +245,7 @@ impl Controller {
             KeyPurpose::Code { .. } => tr!("The code is shown on the other ChessPI"),
             KeyPurpose::Address => tr!("Address of the other ChessPI, e.g. 192.168.1.20"),
         };
-        self.lobby = Some(Lobby::Keypad {
+        self.screen = Screen::Lobby(Lobby::Keypad {
             purpose,
             text: String::new(),
             message,
@@ -259,7 +260,7 @@ impl Controller {
             text,
             alert,
             ..
-        }) = self.lobby.as_mut()
+        }) = self.screen.lobby_mut()
         else {
             return;
         };
@@ -280,7 +281,7 @@ impl Controller {
 
     /// OK on the keypad.
     pub fn keypad_submit(&mut self) {
-        let Some(Lobby::Keypad { purpose, text, .. }) = self.lobby.clone() else {
+        let Some(Lobby::Keypad { purpose, text, .. }) = self.screen.lobby().cloned() else {
             return;
         };
         match purpose {
@@ -289,7 +290,7 @@ impl Controller {
                     name: name.clone(),
                     target: target.clone(),
                 });
-                self.lobby = Some(Lobby::Connecting {
+                self.screen = Screen::Lobby(Lobby::Connecting {
                     name: name.clone(),
                     message: tr!("Connecting to {}…", name),
                 });
@@ -305,7 +306,7 @@ impl Controller {
                     target,
                 }),
                 None => {
-                    if let Some(Lobby::Keypad { message, alert, .. }) = self.lobby.as_mut() {
+                    if let Some(Lobby::Keypad { message, alert, .. }) = self.screen.lobby_mut() {
                         *message = tr!("That is not an address like 192.168.1.20");
                         *alert = true;
                     }
@@ -317,8 +318,8 @@ impl Controller {
 
     /// Cancel on the keypad: back to the list of hosts.
     pub fn keypad_cancel(&mut self) {
-        if let Some(Lobby::Keypad { .. }) = self.lobby {
-            self.lobby = Some(Lobby::Browsing { hosts: Vec::new() });
+        if let Some(Lobby::Keypad { .. }) = self.screen.lobby() {
+            self.screen = Screen::Lobby(Lobby::Browsing { hosts: Vec::new() });
             self.network(NetworkEffect::Browse);
         }
     }
@@ -330,7 +331,7 @@ impl Controller {
             text,
             message,
             alert,
-        }) = &self.lobby
+        }) = self.screen.lobby()
         else {
             return None;
         };
@@ -363,7 +364,7 @@ impl Controller {
             danger: false,
         };
         let cancel = || opt("cancel".into(), tr!("Cancel"), false);
-        let (title, message, options) = match self.lobby.as_ref()? {
+        let (title, message, options) = match self.screen.lobby()? {
             // The code in the title's big letters: it is read from across the table.
             Lobby::Hosting { name, code, .. } if code.is_empty() => (
                 tr!("Waiting for a partner…"),

@@ -4,6 +4,7 @@
 //! what reaches here is already agreed; the controller still plays a move only in turn.
 
 use crate::app::model::mode::{GameSetup, Mode};
+use crate::app::screens::ScreenKind;
 use crate::app::screens::{Controller, Dialog, Effect};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
@@ -219,7 +220,7 @@ impl Controller {
 
     /// The partner asks for a draw or a takeback.
     pub fn partner_offered(&mut self, what: OfferKind) {
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
         self.promotion = None;
         self.dialog = Some(Dialog::PartnerOffer(what));
     }
@@ -274,7 +275,7 @@ impl Controller {
             p.may_adjourn = true;
         }
         let busy = self.dialog.is_some()
-            || self.new_game.is_some()
+            || self.screen.new_game().is_some()
             || self.promotion.is_some()
             || self.viewing.is_some();
         if !busy {

@@ -3,13 +3,14 @@
 use super::{Controller, Effect};
 use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
+use crate::app::screens::{Screen, ScreenKind};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
 impl Controller {
     /// The New game form while its dialog is open.
     pub fn new_game_form(&self) -> Option<&NewGameForm> {
-        self.new_game.as_ref()
+        self.screen.new_game()
     }
 
     pub(super) fn open_new_game(&mut self) {
@@ -17,31 +18,31 @@ impl Controller {
         let mut form = NewGameForm::from_setup(&self.setup);
         // The last game's clock is the next default, like its mode and level.
         form.choose_clock(self.clock.as_ref().map(GameClock::control));
-        self.new_game = Some(form);
+        self.screen = Screen::NewGame(form);
     }
 
     /// Changes the New game form: mode (by id), colour and level.
     pub fn new_game_mode(&mut self, id: &str) {
-        if let (Some(form), Some(mode)) = (self.new_game.as_mut(), ModeChoice::from_id(id)) {
+        if let (Some(form), Some(mode)) = (self.screen.new_game_mut(), ModeChoice::from_id(id)) {
             form.mode = mode;
         }
     }
 
     pub fn new_game_colour(&mut self, colour: ColourChoice) {
-        if let Some(form) = self.new_game.as_mut() {
+        if let Some(form) = self.screen.new_game_mut() {
             form.colour = colour;
         }
     }
 
     pub fn new_game_level(&mut self, level: Level) {
-        if let Some(form) = self.new_game.as_mut() {
+        if let Some(form) = self.screen.new_game_mut() {
             form.level = level;
         }
     }
 
     /// Network: host a game (`true`) or join one.
     pub fn new_game_network(&mut self, host: bool) {
-        if let Some(form) = self.new_game.as_mut() {
+        if let Some(form) = self.screen.new_game_mut() {
             form.network = if host {
                 NetworkRole::Host
             } else {
@@ -52,7 +53,7 @@ impl Controller {
 
     /// The time control: a preset's index into [`TimeControl::PRESETS`], or `None` for none.
     pub fn new_game_clock(&mut self, preset: Option<usize>) {
-        if let Some(form) = self.new_game.as_mut() {
+        if let Some(form) = self.screen.new_game_mut() {
             form.choose_clock(
                 preset
                     .and_then(|i| TimeControl::PRESETS.get(i))
@@ -68,18 +69,18 @@ impl Controller {
 
     /// Steps the custom time control by `minutes` and `seconds` of increment, and chooses it.
     pub fn new_game_custom_step(&mut self, minutes: i64, seconds: i64) {
-        if let Some(form) = self.new_game.as_mut() {
+        if let Some(form) = self.screen.new_game_mut() {
             form.step_custom(minutes, seconds);
         }
     }
 
     pub fn new_game_cancel(&mut self) {
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
     }
 
     /// Starts the game the form describes.
     pub fn new_game_start(&mut self) {
-        if let Some(form) = self.new_game.take() {
+        if let Some(form) = self.screen.take_new_game() {
             // A network game starts once a partner is found.
             if form.mode == ModeChoice::Network {
                 let host = (form.network == NetworkRole::Host).then(|| form.chosen_colour());

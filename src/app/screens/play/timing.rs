@@ -45,10 +45,10 @@ impl Controller {
             && !self.clock_is_held()
             && !self.game.is_over()
             && self.viewing.is_none()
-            && self.new_game.is_none()
-            && self.lobby.is_none()
-            && self.editor.is_none()
-            && self.board_analysis.is_none()
+            && self.screen.new_game().is_none()
+            && self.screen.lobby().is_none()
+            && self.screen.editor().is_none()
+            && self.screen.analysis_board().is_none()
             && !matches!(
                 self.dialog,
                 Some(

@@ -1,6 +1,7 @@
 //! Reviewing a saved game in place of the current one, which is put back after.
 
 use crate::app::model::mode::GameSetup;
+use crate::app::screens::ScreenKind;
 use crate::app::screens::{Controller, ResultCard};
 use chesspi_engine::game::Game;
 
@@ -18,10 +19,15 @@ pub(in crate::app::screens) struct Viewing {
 }
 
 impl Controller {
+    /// Leaves the list of saved games (closed, or a game from it opened).
+    pub fn close_saved_games(&mut self) {
+        self.screen.close(ScreenKind::SavedGames);
+    }
+
     /// A tap on a move of the move list: the board shows the position after it, without
     /// changing the game (as on lichess). Back to the game with "Back to game", or by playing.
     pub fn move_tapped(&mut self, row: usize, black: bool) {
-        if self.promotion.is_some() || self.new_game.is_some() || self.dialog.is_some() {
+        if self.promotion.is_some() || self.screen.new_game().is_some() || self.dialog.is_some() {
             return;
         }
         // A game that starts with Black to move has "…" for White in its first row.
@@ -75,7 +81,7 @@ impl Controller {
         self.promotion = None;
         self.hint = None;
         self.dialog = None;
-        self.new_game = None;
+        self.screen.close(ScreenKind::NewGame);
         self.note = None;
         self.review = Some(0);
     }

@@ -10,6 +10,7 @@ pub mod worker;
 
 use crate::app::screens::board_view::{BoardMarks, board_cells};
 use crate::app::screens::{CellView, Controller};
+use crate::app::screens::{Screen, ScreenKind};
 use crate::tr;
 use chesspi_engine::{Color, Move, Position, Role, Square};
 use lines::{AnalysisBoard, line_text, score_text};
@@ -63,35 +64,34 @@ impl Controller {
         self.dialog = None;
         self.selected = None;
         self.press = None;
-        self.editor = None;
-        self.board_analysis = Some(Session {
+        self.screen = Screen::AnalysisBoard(Box::new(Session {
             board: AnalysisBoard::new(pos),
             flipped: self.flipped,
             selected: None,
             promotion: None,
-        });
+        }));
     }
 
     pub fn is_analysing_board(&self) -> bool {
-        self.board_analysis.is_some()
+        self.screen.analysis_board().is_some()
     }
 
     /// The position to search and its generation, while the board is open.
     pub fn analysis_board_request(&self) -> Option<(u64, Position, Vec<u64>)> {
-        let s = self.board_analysis.as_ref()?;
+        let s = self.screen.analysis_board()?;
         Some((s.board.generation(), s.board.position(), s.board.history()))
     }
 
     /// Whether the search of the position shown has spent its budget (screenshots, tests).
     pub fn analysis_board_finished(&self) -> bool {
-        self.board_analysis
-            .as_ref()
+        self.screen
+            .analysis_board()
             .is_some_and(|s| s.board.finished())
     }
 
     /// The worker's lines (dropped when the position has changed since).
     pub fn analysis_board_report(&mut self, report: BoardReport) {
-        if let Some(s) = self.board_analysis.as_mut() {
+        if let Some(s) = self.screen.analysis_board_mut() {
             s.board
                 .set_lines(report.generation, report.lines, report.finished);
         }
@@ -101,7 +101,7 @@ impl Controller {
     /// square (a pawn reaching the last rank opens the promotion picker), or changes the
     /// selection. Ignored while the picker is open.
     pub fn analysis_board_tap(&mut self, col: usize, row: usize) {
-        let Some(s) = self.board_analysis.as_mut() else {
+        let Some(s) = self.screen.analysis_board_mut() else {
             return;
         };
         let Some(sq) = display_square(s.flipped, col, row) else {
@@ -140,13 +140,13 @@ impl Controller {
 
     /// The squares a promotion on the board is waiting for (the picker is open).
     pub fn analysis_board_pending_promotion(&self) -> Option<(Square, Square)> {
-        self.board_analysis.as_ref()?.promotion
+        self.screen.analysis_board()?.promotion
     }
 
     /// The promotion picker's answer on the board; `None` cancels (the pawn stays selected
     /// and the position is unchanged).
     pub fn analysis_board_choose_promotion(&mut self, role: Option<Role>) {
-        let Some(s) = self.board_analysis.as_mut() else {
+        let Some(s) = self.screen.analysis_board_mut() else {
             return;
         };
         let Some((from, to)) = s.promotion.take() else {
@@ -172,7 +172,7 @@ impl Controller {
     /// The panel's buttons: "back", "forward", "flip", "done". A button closes an open
     /// promotion picker unanswered.
     pub fn analysis_board_button(&mut self, id: &str) {
-        let Some(s) = self.board_analysis.as_mut() else {
+        let Some(s) = self.screen.analysis_board_mut() else {
             return;
         };
         s.selected = None;
@@ -185,13 +185,13 @@ impl Controller {
                 s.board.forward();
             }
             "flip" => s.flipped = !s.flipped,
-            "done" => self.board_analysis = None,
+            "done" => self.screen.close(ScreenKind::AnalysisBoard),
             _ => {}
         }
     }
 
     pub fn analysis_board_view(&self) -> Option<AnalysisBoardView> {
-        let s = self.board_analysis.as_ref()?;
+        let s = self.screen.analysis_board()?;
         let pos = s.board.position();
         let last = s.board.moves_played().last().copied();
         let targets: Vec<Move> = match s.selected {

@@ -12,7 +12,6 @@ use slint::{ComponentHandle, Model, ModelRc, VecModel};
 pub fn refresh(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<AnalysisBoardAdapter>();
     let Some(view) = c.analysis_board_view() else {
-        adapter.set_visible(false);
         return;
     };
     let squares = view.cells.iter().map(square_view).collect();
@@ -38,7 +37,6 @@ pub fn refresh(window: &AppWindow, c: &Controller) {
     adapter.set_can_forward(view.can_forward);
     adapter.set_promotion_white(view.promotion != Some(chesspi_engine::Color::Black));
     adapter.set_promotion_visible(view.promotion.is_some());
-    adapter.set_visible(true);
 }
 
 /// Wires the screen's taps.
