@@ -224,16 +224,14 @@ fn analyse_a_finished_game_and_open_it_again() {
         pump_until("the move saved", PATIENCE, || app.is_saved());
     }
     let status = app.window().global::<StatusAdapter>();
-    status.set_screen_asleep(true);
-    analysis.invoke_power_changed();
+    status.invoke_screen_changed(true);
     // The waking touch would only wake the screen: the button is pressed from the code.
     app.update_controller(|c| c.action(Action::Analyse));
     assert!(analysis.get_visible());
     headless::pump_until(Duration::from_millis(500), || false);
     assert_eq!(analysis.get_white_area(), "", "paused while dark");
     assert_eq!(analysis.get_progress(), 0.0);
-    status.set_battery_charging(true);
-    analysis.invoke_power_changed();
+    status.invoke_charging_changed(true);
     pump_until("the graph while charging", PATIENCE, || {
         analysis.get_white_area() != ""
     });

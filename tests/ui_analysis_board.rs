@@ -7,9 +7,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
-use chesspi::app::ui::{
-    AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, Screen, StatusAdapter,
-};
+use chesspi::app::ui::{AnalysisBoardAdapter, DialogAdapter, GameAdapter, Screen, StatusAdapter};
 use chesspi_engine::Position;
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
@@ -154,11 +152,8 @@ fn ui_analysis_board() {
 
     // The screen goes dark on battery: a new position waits, unsearched, until it wakes.
     let status = app.window().global::<StatusAdapter>();
-    status.set_battery_charging(false);
-    status.set_screen_asleep(true);
-    app.window()
-        .global::<AnalysisAdapter>()
-        .invoke_power_changed();
+    status.invoke_charging_changed(false);
+    status.invoke_screen_changed(true);
     app.update_controller(|c| c.analysis_board_button("forward"));
     let t = std::time::Instant::now();
     while t.elapsed() < Duration::from_millis(1500) {
@@ -166,10 +161,7 @@ fn ui_analysis_board() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(board.get_lines().row_count(), 0, "no search while dark");
-    status.set_screen_asleep(false);
-    app.window()
-        .global::<AnalysisAdapter>()
-        .invoke_power_changed();
+    status.invoke_screen_changed(false);
     pump_until("lines after waking", PATIENCE, || {
         board
             .get_lines()

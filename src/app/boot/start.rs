@@ -323,13 +323,10 @@ pub fn show_battery_level(window: &AppWindow, battery: &BatteryStatus) {
         Some((level, charging)) => {
             status.set_battery_visible(true);
             status.set_battery_level(level);
-            status.set_battery_charging(charging);
+            status.invoke_charging_changed(charging);
         }
         None => status.set_battery_visible(false),
     }
-    window
-        .global::<crate::app::ui::AnalysisAdapter>()
-        .invoke_power_changed();
     if let BatteryStatus::Fault(fault) = battery {
         log::warn!("{fault}");
     }
@@ -356,14 +353,10 @@ fn start_power(app: &App, config: &Config) -> Option<crate::power::watcher::Powe
         let _ = window.upgrade_in_event_loop(move |w| match event {
             PowerEvent::Screen(state) => {
                 w.global::<StatusAdapter>()
-                    .set_screen_asleep(state != ScreenState::Awake);
-                w.global::<crate::app::ui::AnalysisAdapter>()
-                    .invoke_power_changed();
+                    .invoke_screen_changed(state != ScreenState::Awake);
             }
             PowerEvent::Woke { .. } => {
-                w.global::<StatusAdapter>().set_screen_asleep(false);
-                w.global::<crate::app::ui::AnalysisAdapter>()
-                    .invoke_power_changed();
+                w.global::<StatusAdapter>().invoke_screen_changed(false);
             }
             PowerEvent::ShutdownRequested => w.global::<GameAdapter>().invoke_power_key(),
         });

@@ -2,17 +2,17 @@
 //! the New game form, Saved games, and the workers' wake-ups. Each screen with its own
 //! wiring (the editor, the analysis screens) gets a [`Dispatch`].
 
-use super::App;
 use super::effects::{
     cell_square, receive_answers, receive_network, receive_save_reports, with_shell,
 };
+use super::{App, Shell};
 use crate::app::model::mode::ColourChoice;
 use crate::app::notices::Topic;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::{Action, Controller, Dispatch, analysis, editor};
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
-    NewGameAdapter,
+    NewGameAdapter, StatusAdapter,
 };
 use crate::tr;
 use chesspi_engine::level::Level;
@@ -28,6 +28,7 @@ impl App {
         self.connect_new_game();
         self.connect_games();
         self.connect_analysis_workers();
+        self.connect_power();
         let dispatch = self.dispatch();
         editor::view::connect(&self.window, &dispatch);
         analysis::link::connect(&self.window, &dispatch);
@@ -41,7 +42,29 @@ impl App {
         Rc::new(move |f| with_shell(&shell, &window, f))
     }
 
-    /// The analysis workers' wake-ups, and the power changes that pause them.
+    /// The device's power reports: kept in the shell, shown, and passed to the workers that
+    /// pause while the screen is dark on battery.
+    fn connect_power(&self) {
+        let status = self.window.global::<StatusAdapter>();
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        status.on_screen_changed(move |asleep| {
+            if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
+                rc.borrow_mut().power.asleep = asleep;
+                w.global::<StatusAdapter>().set_screen_asleep(asleep);
+                power_changed(&rc.borrow());
+            }
+        });
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        status.on_charging_changed(move |charging| {
+            if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
+                rc.borrow_mut().power.charging = charging;
+                w.global::<StatusAdapter>().set_battery_charging(charging);
+                power_changed(&rc.borrow());
+            }
+        });
+    }
+
+    /// The analysis workers' wake-ups.
     fn connect_analysis_workers(&self) {
         let analysis = self.window.global::<AnalysisAdapter>();
         let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
@@ -54,14 +77,6 @@ impl App {
                         c.analysis_report(report);
                     }
                 });
-            }
-        });
-        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
-        analysis.on_power_changed(move || {
-            if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
-                let s = rc.borrow();
-                s.analysis.power_changed(&w);
-                s.board_link.power_changed(&w);
             }
         });
         let board = self.window.global::<AnalysisBoardAdapter>();
@@ -291,4 +306,11 @@ impl App {
         }
         games.on_close(self.on(Box::new(|c| c.close_saved_games())));
     }
+}
+
+/// Tells the workers whether to pause after a power change.
+fn power_changed(s: &Shell) {
+    let paused = s.power.pauses_work();
+    s.analysis.power_changed(paused);
+    s.board_link.power_changed(paused);
 }

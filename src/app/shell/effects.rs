@@ -10,7 +10,7 @@ use crate::app::saving::{self, Opened, Report, SavingError};
 use crate::app::screens::dialogs::record::record_text;
 use crate::app::screens::saved_games::list as games;
 use crate::app::screens::{self, Controller, Effect, ScreenKind, Setting};
-use crate::app::ui::{AppWindow, GameRowView, GamesAdapter, StatusAdapter};
+use crate::app::ui::{AppWindow, GameRowView, GamesAdapter};
 use crate::{tr, trn};
 use chesspi_engine::game::Game;
 use slint::{ComponentHandle, ModelRc, VecModel};
@@ -43,8 +43,7 @@ pub(super) fn update(
     let s = &mut *guard;
     f(&mut s.controller);
     // The clocks first: a move presses its clock before the game is saved with it.
-    let away = s.controller.screen() == ScreenKind::SavedGames
-        || window.global::<StatusAdapter>().get_screen_asleep();
+    let away = s.controller.screen() == ScreenKind::SavedGames || s.power.asleep;
     s.controller.sync_clock(std::time::Instant::now(), away);
     // Carrying out an effect may lead to more (the network refusing at once, ...).
     loop {
@@ -165,8 +164,9 @@ pub(super) fn run_effects(
             },
             Effect::MoveNow => s.computer.move_now(),
             Effect::Analyse { id, start, moves } => {
+                let paused = s.power.pauses_work();
                 s.analysis
-                    .start(&mut s.controller, window, id, start, moves);
+                    .start(&mut s.controller, window, id, start, moves, paused);
             }
             Effect::CancelAnalysis => s.analysis.cancel(),
             Effect::StoreAnalysis { saved, analysis } => {
@@ -195,12 +195,12 @@ pub(super) fn run_effects(
 /// After the effects: the clocks, the demo's next game, and the screen (once the change is on
 /// disk).
 pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    let away = s.controller.screen() == ScreenKind::SavedGames
-        || window.global::<StatusAdapter>().get_screen_asleep();
+    let away = s.controller.screen() == ScreenKind::SavedGames || s.power.asleep;
     s.controller.sync_clock(std::time::Instant::now(), away);
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
-    s.board_link.sync(&s.controller, window);
+    s.board_link
+        .sync(&s.controller, window, s.power.pauses_work());
     if s.controller.setup().mode == Mode::Demo
         && s.controller.game().is_over()
         && !s.demo_timer.running()

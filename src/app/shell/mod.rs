@@ -95,10 +95,28 @@ struct Shell {
     clock_timer: slint::Timer,
     /// Offers to adjourn a network game once the partner has been away long enough.
     adjourn_timer: slint::Timer,
+    /// The screen asleep, the battery charging: as the device last reported them.
+    power: Power,
     /// Game analysis on its worker thread.
     analysis: AnalysisLink,
     /// The analysis board's search thread, while the board is open.
     board_link: BoardLink,
+}
+
+/// What the device last reported of its power: kept here, not read back from the window.
+#[derive(Debug, Clone, Copy, Default)]
+struct Power {
+    /// The backlight is dimmed or off.
+    asleep: bool,
+    /// The battery is charging.
+    charging: bool,
+}
+
+impl Power {
+    /// Nothing runs in the background while the screen is dark unless the device is charging.
+    fn pauses_work(self) -> bool {
+        self.asleep && !self.charging
+    }
 }
 
 /// The pause between two demo games, to see how the last one ended.
@@ -193,6 +211,7 @@ impl App {
             network: None,
             clock_timer: slint::Timer::default(),
             adjourn_timer: slint::Timer::default(),
+            power: Power::default(),
             analysis: AnalysisLink::default(),
             board_link: BoardLink::default(),
         }));

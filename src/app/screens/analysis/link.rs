@@ -1,10 +1,11 @@
 //! The UI thread's side of game analysis: starting and cancelling the worker, taking its
-//! reports for the controller, and pausing it while the screen is dark on battery. The shell
+//! reports for the controller, and pausing it while the shell says so (the screen dark on
+//! battery). The shell
 //! owns the link and stores a finished analysis with the saved game.
 
 use super::worker::{AnalysisReport, AnalysisWorker};
 use crate::app::screens::{Controller, Dispatch};
-use crate::app::ui::{AnalysisAdapter, AppWindow, StatusAdapter};
+use crate::app::ui::{AnalysisAdapter, AppWindow};
 use chesspi_engine::{Move, Position};
 use slint::ComponentHandle;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -37,6 +38,7 @@ impl AnalysisLink {
         id: u64,
         start: Position,
         moves: Vec<Move>,
+        paused: bool,
     ) {
         self.cancel();
         let tx = self.tx.clone();
@@ -49,7 +51,7 @@ impl AnalysisLink {
             }
         }) {
             Ok(worker) => {
-                worker.set_paused(must_pause(window));
+                worker.set_paused(paused);
                 self.worker = Some(worker);
             }
             Err(e) => {
@@ -74,10 +76,10 @@ impl AnalysisLink {
         self.worker = None;
     }
 
-    /// The screen dimmed or woke, or charging changed.
-    pub fn power_changed(&self, window: &AppWindow) {
+    /// The screen dimmed or woke, or charging changed: `paused` says whether to wait.
+    pub fn power_changed(&self, paused: bool) {
         if let Some(worker) = &self.worker {
-            worker.set_paused(must_pause(window));
+            worker.set_paused(paused);
         }
     }
 
@@ -85,12 +87,6 @@ impl AnalysisLink {
     pub fn take_reports(&self) -> Vec<AnalysisReport> {
         self.reports.try_iter().collect()
     }
-}
-
-/// Nothing runs while the screen is dark unless the device is charging.
-pub fn must_pause(window: &AppWindow) -> bool {
-    let status = window.global::<StatusAdapter>();
-    status.get_screen_asleep() && !status.get_battery_charging()
 }
 
 /// Wires the graph's taps.

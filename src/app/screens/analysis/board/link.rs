@@ -4,7 +4,6 @@
 
 use super::worker::{BoardReport, BoardWorker};
 use crate::app::screens::Controller;
-use crate::app::screens::analysis::link::must_pause;
 use crate::app::ui::{AnalysisBoardAdapter, AppWindow};
 use slint::ComponentHandle;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -33,7 +32,7 @@ impl Default for BoardLink {
 impl BoardLink {
     /// After every change: searches the board's position if it is new, or ends the thread
     /// once the board is closed.
-    pub fn sync(&mut self, controller: &Controller, window: &AppWindow) {
+    pub fn sync(&mut self, controller: &Controller, window: &AppWindow, paused: bool) {
         let Some((generation, position, history)) = controller.analysis_board_request() else {
             if let Some(worker) = self.worker.take() {
                 worker.quit();
@@ -52,7 +51,7 @@ impl BoardLink {
                 }
             }) {
                 Ok(worker) => {
-                    worker.set_paused(must_pause(window));
+                    worker.set_paused(paused);
                     self.worker = Some(worker);
                 }
                 Err(e) => {
@@ -71,10 +70,10 @@ impl BoardLink {
         }
     }
 
-    /// The screen dimmed or woke, or charging changed.
-    pub fn power_changed(&self, window: &AppWindow) {
+    /// The screen dimmed or woke, or charging changed: `paused` says whether to wait.
+    pub fn power_changed(&self, paused: bool) {
         if let Some(worker) = &self.worker {
-            worker.set_paused(must_pause(window));
+            worker.set_paused(paused);
         }
     }
 
