@@ -78,7 +78,18 @@ pub enum LanEvent {
     /// A [`Command`] was refused; the game is unchanged.
     Refused(Command, LocalError),
     /// Guest: the host could not be reached (retrying).
-    Unreachable(String),
+    Unreachable(DialFailure),
+}
+
+/// Why a host could not be reached: the address tried and the system's error. The screen
+/// says it in the user's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialFailure {
+    /// `HOST[:PORT]` as dialled.
+    pub target: String,
+    pub kind: io::ErrorKind,
+    /// The system's own account (English), for the kinds the screen has no words for.
+    pub detail: String,
 }
 
 enum Input {
@@ -86,7 +97,7 @@ enum Input {
     Opened(TcpStream),
     Line(ConnId, Result<Message, DecodeError>),
     Closed(ConnId),
-    DialFailed(String),
+    DialFailed(DialFailure),
     Shutdown,
 }
 
@@ -359,20 +370,6 @@ fn read_lines(id: ConnId, mut stream: TcpStream, inputs: &Sender<Input>) {
     let _ = inputs.send(Input::Closed(id));
 }
 
-/// Why a host could not be reached, in the screen's language (the system's own words are
-/// English only).
-fn why_not(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::ConnectionRefused => crate::tr!("nobody is hosting there"),
-        io::ErrorKind::TimedOut => crate::tr!("no answer"),
-        io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => {
-            crate::tr!("not reachable from this network")
-        }
-        io::ErrorKind::NotFound | io::ErrorKind::InvalidInput => crate::tr!("no such address"),
-        _ => e.to_string(),
-    }
-}
-
 fn dial(target: &str, timeout: Duration) -> io::Result<TcpStream> {
     let mut last = io::Error::new(io::ErrorKind::NotFound, "no address");
     for addr in target.to_socket_addrs()? {
@@ -538,7 +535,11 @@ impl Worker {
         let started = spawn("lan-dial", move || {
             let _ = match dial(&target, timeout) {
                 Ok(stream) => inputs.send(Input::Opened(stream)),
-                Err(e) => inputs.send(Input::DialFailed(format!("{target}: {}", why_not(&e)))),
+                Err(e) => inputs.send(Input::DialFailed(DialFailure {
+                    kind: e.kind(),
+                    detail: e.to_string(),
+                    target,
+                })),
             };
         });
         if started.is_err() {

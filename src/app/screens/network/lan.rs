@@ -14,12 +14,13 @@ use crate::app::screens::{Controller, HostEntry, LanRequest, NetworkEffect};
 use crate::app::ui::{AppWindow, GameAdapter};
 use crate::config::{LanConfig, PairingCode};
 use crate::lan::discovery::{Browser, Discovery, HostColor};
-use crate::lan::net::{Command, LanEvent, LanHandle, NetOptions};
+use crate::lan::net::{Command, DialFailure, LanEvent, LanHandle, NetOptions};
 use crate::lan::session::{
     CodeChoice, Event, LanClock, LinkState, SavedGame as SavedLanGame, Session, Timing,
 };
 use crate::storage::LanLink;
 use chesspi_engine::Color;
+use std::io;
 
 /// Network games of one app: at most one game (hosted or joined) and one browser at a time.
 pub struct Network {
@@ -284,7 +285,7 @@ impl Network {
                     tr!("Not sent to your partner: {}.", why),
                 );
             }
-            LanEvent::Unreachable(text) => c.lobby_refused(None, &text),
+            LanEvent::Unreachable(failure) => c.lobby_refused(None, &unreachable_text(&failure)),
         }
     }
 
@@ -396,6 +397,21 @@ fn typed_addresses(listening: &[SocketAddr], port: u16) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// Why a host could not be reached, in the screen's language (the system's own words are
+/// English only).
+fn unreachable_text(failure: &DialFailure) -> String {
+    let why = match failure.kind {
+        io::ErrorKind::ConnectionRefused => tr!("nobody is hosting there"),
+        io::ErrorKind::TimedOut => tr!("no answer"),
+        io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => {
+            tr!("not reachable from this network")
+        }
+        io::ErrorKind::NotFound | io::ErrorKind::InvalidInput => tr!("no such address"),
+        _ => failure.detail.clone(),
+    };
+    format!("{}: {why}", failure.target)
 }
 
 #[cfg(test)]
