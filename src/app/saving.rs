@@ -274,9 +274,9 @@ pub struct SaveReport {
     pub stats: Option<StatsSummary>,
     /// The stored analysis of the finished game saved (found after a restart): the moves
     /// it belongs to, and the analysis.
-    pub stored_review: Option<(
+    pub stored_marks: Option<(
         Vec<chesspi_engine::Move>,
-        Box<crate::app::screens::analysis::marks::GameReview>,
+        Box<crate::app::screens::analysis::marks::AnalysisMarks>,
     )>,
 }
 
@@ -288,7 +288,7 @@ pub enum Opened {
         game: Box<Game>,
         header: GameHeader,
         /// Its stored analysis, if it has one.
-        review: Option<Box<crate::app::screens::analysis::marks::GameReview>>,
+        marks: Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>>,
     },
     /// To play on.
     Resume(Box<SavedGame>),
@@ -618,27 +618,27 @@ fn is_demo(game: &SavedGame) -> bool {
 }
 
 /// The analysis stored in saved game `id`, if it has one.
-fn review_of(
+fn marks_of(
     archive: &Archive,
     id: &GameId,
     archived: &crate::storage::ArchivedGame,
-) -> Option<Box<crate::app::screens::analysis::marks::GameReview>> {
+) -> Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>> {
     let text = archive.read_text(id).ok()?;
     let pgn = &archived.pgn;
-    crate::app::screens::analysis::marks::GameReview::from_pgn(
+    crate::app::screens::analysis::marks::AnalysisMarks::from_pgn(
         &text, &pgn.start, &pgn.moves, &pgn.tags,
     )
     .map(Box::new)
 }
 
 /// The analysis stored with the newest file of game `game_id`.
-fn stored_review(
+fn stored_marks(
     archive: &Archive,
     game_id: u64,
-) -> Option<Box<crate::app::screens::analysis::marks::GameReview>> {
+) -> Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>> {
     let id = archive.newest_of(game_id).ok()??;
     let archived = archive.load(&id).ok()?;
-    review_of(archive, &id, &archived)
+    marks_of(archive, &id, &archived)
 }
 
 /// What the saver thread remembers between saves.
@@ -652,7 +652,7 @@ struct SaverState {
     /// one place, so no stale copy can be played on in its stead.
     claimed: Option<u64>,
     /// The analysis stored with the finished game just saved, found after a restart.
-    found_review: Option<Box<crate::app::screens::analysis::marks::GameReview>>,
+    found_marks: Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>>,
 }
 
 fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
@@ -661,7 +661,7 @@ fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
         previous: None,
         archived: None,
         claimed: None,
-        found_review: None,
+        found_marks: None,
     };
     while let Ok(job) = rx.recv() {
         let report = match job {
@@ -736,11 +736,11 @@ impl SaverState {
         let archived = archive.load(&id).map_err(SavingError::Archive)?;
         let game = archived.replay().map_err(SavingError::Replay)?;
         // An analysed game shows its analysis without analysing again.
-        let review = review_of(archive, &id, &archived);
+        let marks = marks_of(archive, &id, &archived);
         Ok(Opened::Review {
             game: Box::new(game),
             header: archived.header,
-            review,
+            marks,
         })
     }
 
@@ -786,8 +786,8 @@ impl SaverState {
             }
         };
         let rating = self.archive_if_finished(&game);
-        let stored_review = self
-            .found_review
+        let stored_marks = self
+            .found_marks
             .take()
             .map(|r| (game.game.moves().to_vec(), r));
         self.previous = Some(game);
@@ -796,7 +796,7 @@ impl SaverState {
             error,
             rating,
             stats: rating.map(|_| self.stores.stats.summary()),
-            stored_review,
+            stored_marks,
         }
     }
 
@@ -862,7 +862,7 @@ impl SaverState {
                 // After a restart: stored already, perhaps with its analysis, which the
                 // screen shows again.
                 log::info!("finished game {:016x} is stored already", game.id);
-                self.found_review = stored_review(archive, game.id);
+                self.found_marks = stored_marks(archive, game.id);
             } else {
                 match archive.store(game) {
                     Ok(id) => log::info!("finished game stored as {id}"),

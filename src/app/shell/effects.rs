@@ -396,8 +396,8 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
                 saving.awaiting = None;
             }
             drop(guard);
-            if let Some((moves, review)) = report.stored_review {
-                update(rc, win, |c| c.stored_review_found(&moves, *review));
+            if let Some((moves, marks)) = report.stored_marks {
+                update(rc, win, |c| c.stored_marks_found(&moves, *marks));
             }
         }
         Report::Games { games, usb } => {
@@ -430,13 +430,13 @@ pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Re
         Report::Opened(Ok(Opened::Review {
             game,
             header,
-            review,
+            marks,
         })) => {
             let result = games::result_card(&header);
             update(rc, win, |c| {
                 c.close_saved_games();
                 c.view_saved(*game, &header.white, &header.black, result);
-                c.saved_opened(header.id.as_str(), review.map(|r| *r));
+                c.saved_opened(header.id.as_str(), marks.map(|m| *m));
             });
         }
         Report::Annotated(Err(e)) => log::error!("cannot store the analysis: {e}"),

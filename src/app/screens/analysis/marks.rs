@@ -12,7 +12,7 @@ pub const GRAPH_CLIP_CP: i32 = 600;
 
 /// What the review screen shows of an analysis.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GameReview {
+pub struct AnalysisMarks {
     /// One per position (the start, then after each move); `None` where unknown.
     pub evals: Vec<Option<Eval>>,
     /// One per move.
@@ -23,9 +23,9 @@ pub struct GameReview {
     pub black_accuracy: Option<f64>,
 }
 
-impl GameReview {
-    pub fn from_analysis(a: &GameAnalysis) -> GameReview {
-        GameReview {
+impl AnalysisMarks {
+    pub fn from_analysis(a: &GameAnalysis) -> AnalysisMarks {
+        AnalysisMarks {
             evals: a.positions.iter().map(|p| Some(p.eval)).collect(),
             classes: a.moves.iter().map(|m| m.class).collect(),
             better: a
@@ -50,7 +50,7 @@ impl GameReview {
         start: &Position,
         moves: &[Move],
         tags: &[(String, String)],
-    ) -> Option<GameReview> {
+    ) -> Option<AnalysisMarks> {
         let notes = main_line_notes(text);
         if moves.is_empty() || notes.len() < moves.len() {
             return None;
@@ -88,7 +88,7 @@ impl GameReview {
                 .find(|(n, _)| n == name)
                 .and_then(|(_, v)| v.parse::<f64>().ok())
         };
-        Some(GameReview {
+        Some(AnalysisMarks {
             evals,
             classes,
             better,
@@ -332,8 +332,8 @@ mod tests {
     use super::*;
     use chesspi_engine::pgn::read_games;
 
-    fn review(classes: &[MoveClass]) -> GameReview {
-        GameReview {
+    fn review(classes: &[MoveClass]) -> AnalysisMarks {
+        AnalysisMarks {
             evals: vec![Some(Eval::Cp(0)); classes.len() + 1],
             classes: classes.to_vec(),
             better: vec![None; classes.len()],
@@ -453,7 +453,7 @@ mod tests {
             1. f3 { [%eval 0.10] } 1... e5 { [%eval 0.20] } 2. g4 $4 { [%eval #-1] Blunder. \
             Nc3 was best. } ( 2. Nc3 Nc6 ) 2... Qh4# { [%eval #0] } 0-1\n";
         let game = read_games(text).remove(0).unwrap();
-        let r = GameReview::from_pgn(text, &game.start, &game.moves, &game.tags).unwrap();
+        let r = AnalysisMarks::from_pgn(text, &game.start, &game.moves, &game.tags).unwrap();
         assert_eq!(r.classes[2], MoveClass::Blunder);
         assert_eq!(r.classes[0], MoveClass::Good);
         assert_eq!(r.evals[1], Some(Eval::Cp(10)));
@@ -486,7 +486,7 @@ mod tests {
         let text = "1. f3 e5 2. g4 Qh4# 0-1\n";
         let game = read_games(text).remove(0).unwrap();
         assert_eq!(
-            GameReview::from_pgn(text, &game.start, &game.moves, &game.tags),
+            AnalysisMarks::from_pgn(text, &game.start, &game.moves, &game.tags),
             None
         );
     }

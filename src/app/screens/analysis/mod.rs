@@ -10,7 +10,7 @@ use super::{Controller, Effect};
 use crate::tr;
 use chesspi_engine::analysis::{GameAnalysis, MoveClass};
 use chesspi_engine::san::to_san;
-use marks::{GameReview, mark};
+use marks::{AnalysisMarks, mark};
 use worker::{AnalysisReport, PASSES};
 
 /// The analysis of the game on the board.
@@ -19,7 +19,7 @@ pub(super) struct Analysing {
     /// The worker's id; reports with another are stale.
     id: u64,
     /// The newest pass's result.
-    review: Option<GameReview>,
+    review: Option<AnalysisMarks>,
     /// (pass, positions done, positions in all) while running.
     progress: Option<(usize, usize, usize)>,
     /// Why it failed, if it did.
@@ -89,7 +89,7 @@ impl Controller {
     }
 
     /// A saved game came with its stored analysis: shown without analysing again.
-    pub fn set_stored_review(&mut self, review: GameReview) {
+    pub fn set_stored_marks(&mut self, review: AnalysisMarks) {
         if review.moves() == self.game.moves().len() {
             self.analysis = Some(Analysing {
                 review: Some(review),
@@ -100,13 +100,13 @@ impl Controller {
 
     /// The stored analysis of the finished game on the board, found after a restart: shown
     /// as it was, if that game (`moves`) is still on the board and not analysed meanwhile.
-    pub fn stored_review_found(&mut self, moves: &[chesspi_engine::Move], review: GameReview) {
+    pub fn stored_marks_found(&mut self, moves: &[chesspi_engine::Move], review: AnalysisMarks) {
         if self.game.is_over()
             && self.viewing.is_none()
             && self.analysis.is_none()
             && self.game.moves() == moves
         {
-            self.set_stored_review(review);
+            self.set_stored_marks(review);
         }
     }
 
@@ -136,7 +136,7 @@ impl Controller {
                 a.progress = Some((pass, progress.done, progress.total));
             }
             AnalysisReport::Pass { id, analysis, last } if id == a.id => {
-                a.review = Some(GameReview::from_analysis(&analysis));
+                a.review = Some(AnalysisMarks::from_analysis(&analysis));
                 if last {
                     a.progress = None;
                     self.store_analysis(analysis);
@@ -172,29 +172,29 @@ impl Controller {
     /// after the last).
     pub(super) fn next_mistake(&mut self) {
         let ply = self.review.unwrap_or(0);
-        if let Some(next) = self.review_data().and_then(|r| r.next_mistake(ply)) {
+        if let Some(next) = self.analysis_marks().and_then(|r| r.next_mistake(ply)) {
             self.review = Some(next);
         }
     }
 
     pub(super) fn has_mistakes(&self) -> bool {
-        self.review_data()
+        self.analysis_marks()
             .is_some_and(|r| r.next_mistake(0).is_some())
     }
 
-    pub(super) fn review_data(&self) -> Option<&GameReview> {
+    pub(super) fn analysis_marks(&self) -> Option<&AnalysisMarks> {
         self.analysis.as_ref().and_then(|a| a.review.as_ref())
     }
 
     /// The class of the move that led to position `ply`, once analysed.
     pub(super) fn class_at(&self, ply: usize) -> Option<MoveClass> {
-        self.review_data().and_then(|r| r.class_at(ply))
+        self.analysis_marks().and_then(|r| r.class_at(ply))
     }
 
     /// The better move at the bad move shown on the board (drawn as an arrow).
     pub(super) fn shown_better_move(&self) -> Option<chesspi_engine::Move> {
         let ply = self.review?;
-        self.review_data()?.better_at(ply)
+        self.analysis_marks()?.better_at(ply)
     }
 
     /// The analysis for the screen, while one belongs to the game on the board.
@@ -221,7 +221,7 @@ impl Controller {
             .map(|(w, b)| tr!("Accuracy: White {}% · Black {}%", w.round(), b.round()))
             .unwrap_or_default();
         Some(AnalysisView {
-            graph: review.map(GameReview::graph).unwrap_or_default(),
+            graph: review.map(AnalysisMarks::graph).unwrap_or_default(),
             ply,
             marks,
             progress,
@@ -234,7 +234,7 @@ impl Controller {
     }
 
     /// The words on the move shown: its class and the better move.
-    fn verdict(&self, r: &GameReview, ply: usize) -> String {
+    fn verdict(&self, r: &AnalysisMarks, ply: usize) -> String {
         let Some(class) = r.class_at(ply) else {
             return tr!("Tap the graph to go to a move");
         };

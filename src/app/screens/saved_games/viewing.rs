@@ -1,4 +1,5 @@
-//! Reviewing a saved game in place of the current one, which is put back after.
+//! Viewing a saved game (looking through its moves) in place of the current one, which is put
+//! back after.
 
 use crate::app::model::mode::GameSetup;
 use crate::app::screens::ScreenKind;
@@ -91,14 +92,14 @@ impl Controller {
     pub fn saved_opened(
         &mut self,
         id: &str,
-        review: Option<crate::app::screens::analysis::marks::GameReview>,
+        marks: Option<crate::app::screens::analysis::marks::AnalysisMarks>,
     ) {
         let Some(v) = self.viewing.as_mut() else {
             return;
         };
         v.id = Some(id.to_string());
-        match review {
-            Some(review) => self.set_stored_review(review),
+        match marks {
+            Some(marks) => self.set_stored_marks(marks),
             None if self.analyse_on_open => self.start_analysis(),
             None => {}
         }
