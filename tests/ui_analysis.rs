@@ -5,7 +5,9 @@
 //! process, so the scenario runs as one test.
 
 use chesspi::app::boot::headless;
-use chesspi::app::ui::{AnalysisAdapter, DialogAdapter, GameAdapter, GamesAdapter, StatusAdapter};
+use chesspi::app::ui::{
+    AnalysisAdapter, BoardPiece, DialogAdapter, GameAdapter, GamesAdapter, MoveMark, StatusAdapter,
+};
 use chesspi::app::{App, screens::Action};
 use chesspi_engine::Square;
 use chesspi_engine::game::Game;
@@ -48,7 +50,7 @@ fn ids(app: &App) -> Vec<String> {
     actions.iter().map(|a| a.id.to_string()).collect()
 }
 
-fn piece_at(app: &App, name: &str) -> i32 {
+fn piece_at(app: &App, name: &str) -> BoardPiece {
     let sq: Square = name.parse().expect("square");
     let cell = app.with_controller(|c| c.cell_of(sq));
     let squares = app.window().global::<GameAdapter>().get_squares();
@@ -115,16 +117,20 @@ fn analyse_a_finished_game_and_open_it_again() {
             second.white_mark.as_str(),
             second.white_kind
         ),
-        ("g4", "??", 3)
+        ("g4", "??", MoveMark::Blunder)
     );
     assert_eq!(second.black_mark, "", "the mate is the best move");
 
     // A tap on the graph a quarter across: the position after 1. f3.
     headless::tap(PANEL_X + PANEL_W * 0.25, GRAPH_Y).expect("tap");
     headless::pump();
-    assert_eq!(piece_at(&app, "f3"), 1, "a white pawn on f3");
-    assert_eq!(piece_at(&app, "f2"), 0);
-    assert_eq!(piece_at(&app, "e5"), 0, "before 1… e5");
+    assert_eq!(
+        piece_at(&app, "f3"),
+        BoardPiece::WhitePawn,
+        "a white pawn on f3"
+    );
+    assert_eq!(piece_at(&app, "f2"), BoardPiece::None);
+    assert_eq!(piece_at(&app, "e5"), BoardPiece::None, "before 1… e5");
 
     // Next mistake: the blunder, with the better move in words.
     let first_review = ids(&app);
@@ -135,7 +141,11 @@ fn analyse_a_finished_game_and_open_it_again() {
         ]
     );
     tap_button(&app, 4, 4, 4, "mistake");
-    assert_eq!(piece_at(&app, "g4"), 1, "the position after 2. g4");
+    assert_eq!(
+        piece_at(&app, "g4"),
+        BoardPiece::WhitePawn,
+        "the position after 2. g4"
+    );
     assert!(
         analysis.get_line().starts_with("g4??"),
         "{}",

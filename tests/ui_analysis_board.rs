@@ -7,7 +7,9 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
-use chesspi::app::ui::{AnalysisBoardAdapter, DialogAdapter, GameAdapter, Screen, StatusAdapter};
+use chesspi::app::ui::{
+    AnalysisBoardAdapter, BoardPiece, DialogAdapter, GameAdapter, Screen, StatusAdapter,
+};
 use chesspi_engine::Position;
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
@@ -211,7 +213,11 @@ fn promotion(app: &App) {
     assert_eq!(board_fen(app), "4N3/6k1/8/8/8/8/8/4K3 b - - 0 1");
     let e8 = app.with_controller(|c| c.cell_of("e8".parse().expect("e8")));
     let shown = board.get_squares().row_data(e8).expect("e8's cell");
-    assert_eq!(shown.piece, 2, "a white knight drawn on e8");
+    assert_eq!(
+        shown.piece,
+        BoardPiece::WhiteKnight,
+        "a white knight drawn on e8"
+    );
     // The engine's lines are of the promoted position: Black to move.
     pump_until("Black's lines after e8=N", PATIENCE, || {
         board

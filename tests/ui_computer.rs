@@ -5,7 +5,8 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::{GameSetup, Level, Mode};
-use chesspi::app::ui::GameAdapter;
+use chesspi::app::screens::board_view::piece_of;
+use chesspi::app::ui::{BoardPiece, GameAdapter};
 use chesspi_engine::Color;
 use chesspi_engine::game::Game;
 use slint::{ComponentHandle, Model};
@@ -43,11 +44,12 @@ fn the_computer_answers() {
     // The reply slides to its square, then the overlay goes (nothing animates when idle).
     assert_ne!(
         adapter.get_slide_piece(),
-        0,
+        BoardPiece::None,
         "the computer's move slides in"
     );
     assert!(
-        headless::pump_until(Duration::from_secs(2), || adapter.get_slide_piece() == 0),
+        headless::pump_until(Duration::from_secs(2), || adapter.get_slide_piece()
+            == BoardPiece::None),
         "the slide ends"
     );
     // The reply is a legal black move, shown on the board.
@@ -59,7 +61,7 @@ fn the_computer_answers() {
     );
     let cell = app.with_controller(|c| c.cell_of(reply.to()));
     let shown = adapter.get_squares().row_data(cell).expect("cell");
-    assert!(shown.piece >= 7 && shown.last_move);
+    assert!(piece_of(shown.piece).is_some_and(|p| p.color == Color::Black) && shown.last_move);
 }
 
 fn the_computer_opens_when_the_player_is_black() {

@@ -6,7 +6,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
-use chesspi::app::ui::GameAdapter;
+use chesspi::app::ui::{BoardPiece, GameAdapter};
 use chesspi_engine::Position;
 use chesspi_engine::game::Game;
 use slint::{ComponentHandle, Model};
@@ -85,7 +85,7 @@ fn e2e4_by_taps() {
     );
     let squares = app.window().global::<GameAdapter>().get_squares();
     let e4 = squares.row_data(cell(&app, "e4")).expect("cell");
-    assert_eq!(e4.piece, 1, "a white pawn on e4");
+    assert_eq!(e4.piece, BoardPiece::WhitePawn, "a white pawn on e4");
     assert!(e4.last_move, "e4 marked as the last move");
     assert_eq!(
         app.window().global::<GameAdapter>().get_status(),

@@ -6,7 +6,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::screens::Action;
-use chesspi::app::ui::{EditorAdapter, GameAdapter, Screen};
+use chesspi::app::ui::{BoardPiece, EditorAdapter, GameAdapter, Screen};
 use chesspi::storage::archive::Archive;
 use chesspi_engine::Color;
 use slint::{ComponentHandle, Model};
@@ -37,13 +37,32 @@ fn press_action(app: &App, id: &str) {
 const PANEL_LEFT: f32 = 488.0;
 const PANEL_WIDTH: f32 = 304.0;
 
-/// A piece of the palette by code (1..6 white pawn..king, 7..12 black): kings first.
-fn palette(code: i32) -> (f32, f32) {
-    let (row, index) = if code <= 6 {
-        (0, 6 - code)
-    } else {
-        (1, 12 - code)
-    };
+/// The palette's two rows (ui/editor.slint): kings first.
+const PALETTE: [[BoardPiece; 6]; 2] = [
+    [
+        BoardPiece::WhiteKing,
+        BoardPiece::WhiteQueen,
+        BoardPiece::WhiteRook,
+        BoardPiece::WhiteBishop,
+        BoardPiece::WhiteKnight,
+        BoardPiece::WhitePawn,
+    ],
+    [
+        BoardPiece::BlackKing,
+        BoardPiece::BlackQueen,
+        BoardPiece::BlackRook,
+        BoardPiece::BlackBishop,
+        BoardPiece::BlackKnight,
+        BoardPiece::BlackPawn,
+    ],
+];
+
+/// A piece of the palette.
+fn palette(piece: BoardPiece) -> (f32, f32) {
+    let (row, index) = (0..2)
+        .flat_map(|row| (0..6).map(move |index| (row, index)))
+        .find(|&(row, index)| PALETTE[row][index] == piece)
+        .expect("a piece of the palette");
     let left = PANEL_LEFT + (PANEL_WIDTH - 301.0) / 2.0;
     (
         left + index as f32 * 51.0 + 23.0,
@@ -61,24 +80,24 @@ const DONE: (f32, f32) = (PANEL_LEFT + 229.5, 445.0);
 /// When the position is legal: the three ways to play it, full width.
 const PLAY_WHITE: (f32, f32) = (640.0, 138.0);
 
-const WHITE_KING: i32 = 6;
-const WHITE_ROOK: i32 = 4;
-const WHITE_PAWN: i32 = 1;
-const BLACK_KING: i32 = 12;
-const BLACK_ROOK: i32 = 10;
-const BLACK_PAWN: i32 = 7;
+const WHITE_KING: BoardPiece = BoardPiece::WhiteKing;
+const WHITE_ROOK: BoardPiece = BoardPiece::WhiteRook;
+const WHITE_PAWN: BoardPiece = BoardPiece::WhitePawn;
+const BLACK_KING: BoardPiece = BoardPiece::BlackKing;
+const BLACK_ROOK: BoardPiece = BoardPiece::BlackRook;
+const BLACK_PAWN: BoardPiece = BoardPiece::BlackPawn;
 
-fn choose(app: &App, code: i32) {
-    tap_at(app, palette(code));
+fn choose(app: &App, piece: BoardPiece) {
+    tap_at(app, palette(piece));
     assert_eq!(
         app.window().global::<EditorAdapter>().get_tool(),
-        code,
+        piece,
         "the palette took the tap"
     );
 }
 
-fn put(app: &App, code: i32, squares: &[&str]) {
-    choose(app, code);
+fn put(app: &App, piece: BoardPiece, squares: &[&str]) {
+    choose(app, piece);
     for s in squares {
         tap_at(app, square_point(app, s));
     }
@@ -139,7 +158,7 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
         editor.get_message()
     );
     tap_at(app, ERASER);
-    assert_eq!(editor.get_tool(), 0);
+    assert_eq!(editor.get_tool(), BoardPiece::None);
     tap_at(app, square_point(app, "a1"));
     tap_at(app, BLACK_TO_MOVE);
     assert!(!editor.get_white_to_move());

@@ -2,7 +2,7 @@
 //! analysis board: the plain cells, and their Slint models (changing only what changed, so
 //! the software renderer repaints as little as possible).
 
-use crate::app::ui::SquareView;
+use crate::app::ui::{BoardPiece, PromotionRole, SquareView};
 use chesspi_engine::{Color, Move, Piece, Position, Role, Square};
 use slint::{Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -68,36 +68,48 @@ pub fn board_cells(
     cells
 }
 
-/// The piece code the .slint files use (see ui/pieces.slint): 0 none, 1..6 white pawn to
-/// king, 7..12 black.
-pub fn piece_code(piece: Option<Piece>) -> i32 {
-    match piece {
-        None => 0,
-        Some(p) => {
-            let role = match p.role {
-                Role::Pawn => 1,
-                Role::Knight => 2,
-                Role::Bishop => 3,
-                Role::Rook => 4,
-                Role::Queen => 5,
-                Role::King => 6,
-            };
-            match p.color {
-                Color::White => role,
-                Color::Black => role + 6,
-            }
-        }
-    }
+/// Every piece and how the screen names it.
+const BOARD_PIECES: [(Color, Role, BoardPiece); 12] = [
+    (Color::White, Role::Pawn, BoardPiece::WhitePawn),
+    (Color::White, Role::Knight, BoardPiece::WhiteKnight),
+    (Color::White, Role::Bishop, BoardPiece::WhiteBishop),
+    (Color::White, Role::Rook, BoardPiece::WhiteRook),
+    (Color::White, Role::Queen, BoardPiece::WhiteQueen),
+    (Color::White, Role::King, BoardPiece::WhiteKing),
+    (Color::Black, Role::Pawn, BoardPiece::BlackPawn),
+    (Color::Black, Role::Knight, BoardPiece::BlackKnight),
+    (Color::Black, Role::Bishop, BoardPiece::BlackBishop),
+    (Color::Black, Role::Rook, BoardPiece::BlackRook),
+    (Color::Black, Role::Queen, BoardPiece::BlackQueen),
+    (Color::Black, Role::King, BoardPiece::BlackKing),
+];
+
+/// A piece (or an empty square) as the .slint files draw it (ui/pieces.slint).
+pub fn board_piece(piece: Option<Piece>) -> BoardPiece {
+    piece
+        .and_then(|p| {
+            BOARD_PIECES
+                .iter()
+                .find(|(color, role, _)| p.color == *color && p.role == *role)
+        })
+        .map_or(BoardPiece::None, |&(_, _, shown)| shown)
 }
 
-/// The promotion picker's answer (ui/dialogs.slint): 1 knight, 2 bishop, 3 rook, 4 queen;
-/// anything else cancels.
-pub fn promotion_role(code: i32) -> Option<Role> {
-    match code {
-        1 => Some(Role::Knight),
-        2 => Some(Role::Bishop),
-        3 => Some(Role::Rook),
-        4 => Some(Role::Queen),
+/// The piece the screen names (`None` for `BoardPiece::None`).
+pub fn piece_of(shown: BoardPiece) -> Option<Piece> {
+    BOARD_PIECES
+        .iter()
+        .find(|(_, _, b)| *b == shown)
+        .map(|&(color, role, _)| Piece::new(color, role))
+}
+
+/// The promotion picker's answer (ui/dialogs.slint); `None` cancels.
+pub fn promotion_role(role: PromotionRole) -> Option<Role> {
+    match role {
+        PromotionRole::Knight => Some(Role::Knight),
+        PromotionRole::Bishop => Some(Role::Bishop),
+        PromotionRole::Rook => Some(Role::Rook),
+        PromotionRole::Queen => Some(Role::Queen),
         _ => None,
     }
 }
@@ -125,7 +137,7 @@ pub fn square_view(cell: &CellView) -> SquareView {
             .unwrap_or_default()
     };
     SquareView {
-        piece: piece_code(cell.piece),
+        piece: board_piece(cell.piece),
         light: cell.square_light,
         selected: cell.selected,
         last_move: cell.last_move,
@@ -135,5 +147,21 @@ pub fn square_view(cell: &CellView) -> SquareView {
         capture: cell.capture,
         file_label: label(cell.file_label),
         rank_label: label(cell.rank_label),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_piece_has_its_own_name_on_screen() {
+        for &(color, role, shown) in &BOARD_PIECES {
+            let piece = Piece::new(color, role);
+            assert_eq!(board_piece(Some(piece)), shown);
+            assert_eq!(piece_of(shown), Some(piece));
+        }
+        assert_eq!(board_piece(None), BoardPiece::None);
+        assert_eq!(piece_of(BoardPiece::None), None);
     }
 }

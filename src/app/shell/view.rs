@@ -4,11 +4,12 @@
 use crate::app::model::clock::TimeControl;
 use crate::app::model::mode::{ModeChoice, NetworkRole};
 use crate::app::screens::analysis::marks::{area_path, arrow_path, mark};
-use crate::app::screens::board_view::{CellView, piece_code, square_view};
+use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::{Controller, MoveListRow, PlayerInfo, ScreenKind, analysis, editor};
 use crate::app::ui::{
-    ActionView, AnalysisAdapter, AppWindow, DialogAdapter, GameAdapter, GraphMark, KeypadAdapter,
-    ModeView, MoveRow, NewGameAdapter, OptionView, PlayerView, Screen, SquareView, StatusAdapter,
+    ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
+    KeypadAdapter, ModeView, MoveMark, MoveRow, NewGameAdapter, OptionView, PlayerView, Screen,
+    SquareView, StatusAdapter,
 };
 use crate::lan::session::LinkState;
 use crate::tr;
@@ -19,7 +20,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 fn player_view(p: &PlayerInfo) -> PlayerView {
-    let captured: Vec<i32> = p.captured.iter().map(|&pc| piece_code(Some(pc))).collect();
+    let captured: Vec<BoardPiece> = p.captured.iter().map(|&pc| board_piece(Some(pc))).collect();
     PlayerView {
         name: p.name.as_str().into(),
         detail: p.detail.as_str().into(),
@@ -44,19 +45,19 @@ fn move_row(r: &MoveListRow) -> MoveRow {
         white_current: r.white_current,
         black_current: r.black_current,
         white_mark: r.white_class.map_or("", mark).into(),
-        white_kind: r.white_class.map_or(0, mark_kind),
+        white_kind: r.white_class.map_or(MoveMark::None, mark_kind),
         black_mark: r.black_class.map_or("", mark).into(),
-        black_kind: r.black_class.map_or(0, mark_kind),
+        black_kind: r.black_class.map_or(MoveMark::None, mark_kind),
     }
 }
 
 /// The mark's kind for its colour: 1 inaccuracy, 2 mistake, 3 blunder, 0 none.
-fn mark_kind(class: MoveClass) -> i32 {
+fn mark_kind(class: MoveClass) -> MoveMark {
     match class {
-        MoveClass::Inaccuracy => 1,
-        MoveClass::Mistake => 2,
-        MoveClass::Blunder => 3,
-        MoveClass::Best | MoveClass::Good => 0,
+        MoveClass::Inaccuracy => MoveMark::Inaccuracy,
+        MoveClass::Mistake => MoveMark::Mistake,
+        MoveClass::Blunder => MoveMark::Blunder,
+        MoveClass::Best | MoveClass::Good => MoveMark::None,
     }
 }
 
@@ -179,7 +180,7 @@ impl ViewModels {
                 if let Some(w) = weak_window.upgrade() {
                     let game = w.global::<GameAdapter>();
                     if t >= 1.0 {
-                        game.set_slide_piece(0);
+                        game.set_slide_piece(BoardPiece::None);
                     } else {
                         game.set_slide_progress(t);
                     }

@@ -2,32 +2,16 @@
 //! the screen's taps back into the controller.
 
 use super::board::Tool;
-use crate::app::screens::board_view::{piece_code, square_view, update_squares};
+use crate::app::screens::board_view::{board_piece, piece_of, square_view, update_squares};
 use crate::app::screens::{CastlingChoice, Controller, Dispatch, EditorPlay, EditorView};
-use crate::app::ui::{AppWindow, CastlingView, EditorAdapter, SquareView};
+use crate::app::ui::{AppWindow, BoardPiece, CastlingView, EditorAdapter, SquareView};
 use crate::tr;
-use chesspi_engine::{Color, Piece, Role};
+use chesspi_engine::Color;
 use slint::{ComponentHandle, Model, ModelRc, VecModel};
 
-/// The palette's piece codes back into a tool (0: the eraser).
-fn tool_of(code: i32) -> Option<Tool> {
-    if code == 0 {
-        return Some(Tool::Eraser);
-    }
-    let (color, role) = match code {
-        1..=6 => (Color::White, code),
-        7..=12 => (Color::Black, code - 6),
-        _ => return None,
-    };
-    let role = match role {
-        1 => Role::Pawn,
-        2 => Role::Knight,
-        3 => Role::Bishop,
-        4 => Role::Rook,
-        5 => Role::Queen,
-        _ => Role::King,
-    };
-    Some(Tool::Piece(Piece::new(color, role)))
+/// The palette's piece back into a tool (none: the eraser).
+fn tool_of(shown: BoardPiece) -> Tool {
+    piece_of(shown).map_or(Tool::Eraser, Tool::Piece)
 }
 
 fn castling_view(c: &CastlingChoice) -> CastlingView {
@@ -46,8 +30,8 @@ pub fn refresh(window: &AppWindow, c: &Controller) {
     };
     show_squares(&adapter, &view);
     adapter.set_tool(match view.tool {
-        Tool::Eraser => 0,
-        Tool::Piece(p) => piece_code(Some(p)),
+        Tool::Eraser => BoardPiece::None,
+        Tool::Piece(p) => board_piece(Some(p)),
     });
     adapter.set_white_to_move(view.turn == Color::White);
     let castling: Vec<CastlingView> = view.castling.iter().map(castling_view).collect();
@@ -86,10 +70,9 @@ pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
         }
     });
     let d = dispatch.clone();
-    adapter.on_tool_chosen(move |code| {
-        if let Some(tool) = tool_of(code) {
-            d(Box::new(move |c| c.editor_tool(tool)));
-        }
+    adapter.on_tool_chosen(move |shown| {
+        let tool = tool_of(shown);
+        d(Box::new(move |c| c.editor_tool(tool)));
     });
     let d = dispatch.clone();
     adapter.on_side_chosen(move |white| {
@@ -118,17 +101,16 @@ pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chesspi_engine::{Piece, Role};
 
     #[test]
-    fn palette_codes_are_the_pieces_codes() {
-        assert_eq!(tool_of(0), Some(Tool::Eraser));
-        for code in 1..=12 {
-            match tool_of(code) {
-                Some(Tool::Piece(p)) => assert_eq!(piece_code(Some(p)), code),
-                other => panic!("{code}: {other:?}"),
+    fn the_palette_gives_back_the_piece_it_shows() {
+        assert_eq!(tool_of(BoardPiece::None), Tool::Eraser);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let p = Piece::new(color, role);
+                assert_eq!(tool_of(board_piece(Some(p))), Tool::Piece(p));
             }
         }
-        assert_eq!(tool_of(13), None);
-        assert_eq!(tool_of(-1), None);
     }
 }
