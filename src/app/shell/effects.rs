@@ -2,18 +2,17 @@
 //! saver, the network, the device), taking the worker threads' reports back on the UI thread,
 //! timing the clocks and the demo, and refreshing the screen once a change is on disk.
 
+use super::saves::{checkpoint_clock, save_overdue};
 use super::{DEMO_PAUSE, SAVE_PATIENCE, Shell, pacing};
 use crate::app::model::mode::Mode;
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
-use crate::app::saving::{self, Opened, Report, SavingError};
 use crate::app::screens::dialogs::record::record_text;
-use crate::app::screens::saved_games::list as games;
 use crate::app::screens::{self, Controller, Effect, ScreenKind, Setting};
-use crate::app::ui::{AppWindow, GameRowView, GamesAdapter};
-use crate::{tr, trn};
+use crate::app::ui::{AppWindow, GamesAdapter};
+use crate::tr;
 use chesspi_engine::game::Game;
-use slint::{ComponentHandle, ModelRc, VecModel};
+use slint::ComponentHandle;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
@@ -77,30 +76,7 @@ pub(super) fn run_effects(
                 s.computer.cancel();
                 s.pacing_timer.stop();
             }
-            Effect::GameChanged => {
-                for hook in &mut s.game_changed {
-                    hook(&s.controller);
-                }
-                if let Some(saving) = &mut s.saving {
-                    match saving.saver.submit_current(&s.controller) {
-                        Some(seq) => {
-                            saving.awaiting = Some(seq);
-                            let weak_shell = Rc::downgrade(shell);
-                            let weak_window = window.as_weak();
-                            saving.watchdog.start(
-                                slint::TimerMode::SingleShot,
-                                SAVE_PATIENCE,
-                                move || save_overdue(&weak_shell, &weak_window, seq),
-                            );
-                        }
-                        None => {
-                            log::error!("the saver thread has stopped; the game is not saved");
-                            s.notices
-                                .raise(Topic::Saving, tr!("The game can no longer be saved."));
-                        }
-                    }
-                }
-            }
+            Effect::GameChanged => game_changed(s, shell, window),
             Effect::ShowGames => match &s.saving {
                 Some(saving) => {
                     let games = window.global::<GamesAdapter>();
@@ -125,22 +101,7 @@ pub(super) fn run_effects(
                     saving.saver.delete(id);
                 }
             }
-            Effect::ChangeSetting(setting) => {
-                if let Some(device) = &mut s.device {
-                    device.step(setting);
-                    if setting == Setting::Language {
-                        super::apply_language(device.language());
-                        super::view::set_mode_views(window);
-                    }
-                    s.controller.set_book(device.book());
-                    s.controller.set_settings_view(device.view());
-                    if let Some(saving) = &s.saving {
-                        saving
-                            .saver
-                            .save_settings(device.settings(), device.admin());
-                    }
-                }
-            }
+            Effect::ChangeSetting(setting) => change_setting(s, window, setting),
             Effect::LevelChosen(level) => {
                 if let Some(device) = &mut s.device {
                     device.choose_level(level);
@@ -189,6 +150,53 @@ pub(super) fn run_effects(
                 }
             },
         }
+    }
+}
+
+/// The game changed: the hooks run, and the saver gets it (the screen waits for it, with a
+/// watchdog in case it never reports back).
+fn game_changed(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
+    for hook in &mut s.game_changed {
+        hook(&s.controller);
+    }
+    let Some(saving) = &mut s.saving else {
+        return;
+    };
+    match saving.saver.submit_current(&s.controller) {
+        Some(seq) => {
+            saving.awaiting = Some(seq);
+            let weak_shell = Rc::downgrade(shell);
+            let weak_window = window.as_weak();
+            saving
+                .watchdog
+                .start(slint::TimerMode::SingleShot, SAVE_PATIENCE, move || {
+                    save_overdue(&weak_shell, &weak_window, seq)
+                });
+        }
+        None => {
+            log::error!("the saver thread has stopped; the game is not saved");
+            s.notices
+                .raise(Topic::Saving, tr!("The game can no longer be saved."));
+        }
+    }
+}
+
+/// A device setting stepped: applied (the language to the whole screen), shown, stored.
+fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
+    let Some(device) = &mut s.device else {
+        return;
+    };
+    device.step(setting);
+    if setting == Setting::Language {
+        super::apply_language(device.language());
+        super::view::set_mode_views(window);
+    }
+    s.controller.set_book(device.book());
+    s.controller.set_settings_view(device.view());
+    if let Some(saving) = &s.saving {
+        saving
+            .saver
+            .save_settings(device.settings(), device.admin());
     }
 }
 
@@ -274,34 +282,6 @@ pub(super) fn schedule_clock(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: 
     }
 }
 
-/// Saves the game with a running clock every [`super::CLOCK_CHECKPOINT`] (the screen does
-/// not wait for these saves: nothing on it changes).
-fn checkpoint_clock(shell: &Weak<RefCell<Shell>>) {
-    let Some(rc) = shell.upgrade() else {
-        return;
-    };
-    let mut guard = rc.borrow_mut();
-    let s = &mut *guard;
-    let c = &s.controller;
-    let running = c.clock_runs_for_the_game();
-    let Some(saving) = s.saving.as_mut() else {
-        return;
-    };
-    let now = std::time::Instant::now();
-    if !running {
-        saving.clock_saved = None;
-        return;
-    }
-    match saving.clock_saved {
-        None => saving.clock_saved = Some(now),
-        Some(t) if now.duration_since(t) >= super::CLOCK_CHECKPOINT => {
-            saving.saver.submit_current(c);
-            saving.clock_saved = Some(now);
-        }
-        Some(_) => {}
-    }
-}
-
 /// Takes the network's news (moves, partners, hosts nearby) into the controller.
 pub(super) fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
     let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
@@ -323,218 +303,6 @@ pub(super) fn next_demo_game(c: &mut Controller) {
     let idle = c.dialog().is_none() && c.new_game_form().is_none() && !c.is_viewing_saved();
     if c.setup().mode == Mode::Demo && c.game().is_over() && idle {
         c.start(c.setup(), Game::new());
-    }
-}
-
-/// The save `seq` has not reported back in time: show the game anyway and say so.
-pub(super) fn save_overdue(
-    shell: &Weak<RefCell<Shell>>,
-    window: &slint::Weak<AppWindow>,
-    seq: u64,
-) {
-    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
-        return;
-    };
-    let mut guard = rc.borrow_mut();
-    let s = &mut *guard;
-    let Some(saving) = s.saving.as_mut() else {
-        return;
-    };
-    if saving.awaiting == Some(seq) {
-        log::error!("save {seq} has not finished after {SAVE_PATIENCE:?}; showing the game");
-        saving.awaiting = None;
-        s.notices.raise(
-            Topic::Saving,
-            tr!("Saving is slow: the last move may not be on disk yet."),
-        );
-        s.models.refresh(&win, &s.controller);
-    }
-}
-
-/// Takes the storage thread's reports: shows what is now on disk, and answers the Saved
-/// games screen.
-pub(super) fn receive_save_reports(shell: &Weak<RefCell<Shell>>, window: &slint::Weak<AppWindow>) {
-    let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
-        return;
-    };
-    loop {
-        let report = match rc.borrow().saving.as_ref().map(|s| s.reports.try_recv()) {
-            Some(Ok(report)) => report,
-            _ => break,
-        };
-        handle_report(&rc, &win, report);
-    }
-    let mut guard = rc.borrow_mut();
-    let s = &mut *guard;
-    if s.saving
-        .as_ref()
-        .is_some_and(|saving| saving.awaiting.is_none())
-    {
-        s.models.refresh(&win, &s.controller);
-    }
-}
-
-pub(super) fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
-    let notices = rc.borrow().notices.clone();
-    let games_screen = win.global::<GamesAdapter>();
-    match report {
-        Report::Saved(report) => {
-            let mut guard = rc.borrow_mut();
-            let Some(saving) = guard.saving.as_mut() else {
-                return;
-            };
-            saving.saver.note_report(&report);
-            match &report.error {
-                Some(error) => notices.raise(Topic::Saving, saving_error_text(error)),
-                // Saved again: an earlier failure or slowness is over.
-                None => notices.clear(Topic::Saving),
-            }
-            if let Some(change) = report.rating {
-                notices.inform(rating_text(change));
-            }
-            if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
-                saving.awaiting = None;
-            }
-            drop(guard);
-            if let Some((moves, marks)) = report.stored_marks {
-                update(rc, win, |c| c.stored_marks_found(&moves, *marks));
-            }
-        }
-        Report::Games { games, usb } => {
-            let rows: Vec<_> = match &games {
-                Ok(list) => list.iter().map(games::row).collect(),
-                Err(_) => Vec::new(),
-            };
-            games_screen.set_message(match &games {
-                Err(e) => tr!("The saved games cannot be read: {}", saving_error_text(e)).into(),
-                Ok(_) if rows.is_empty() => {
-                    tr!("No saved games yet. Finished games appear here.").into()
-                }
-                Ok(_) => "".into(),
-            });
-            games_screen.set_can_export(!usb.is_empty() && !rows.is_empty());
-            let views: Vec<GameRowView> = rows
-                .iter()
-                .map(|r| GameRowView {
-                    id: r.choice.id.clone().into(),
-                    title: r.choice.title.clone().into(),
-                    detail: r.detail.clone().into(),
-                    result: r.result.clone().into(),
-                })
-                .collect();
-            games_screen.set_games(ModelRc::new(VecModel::from(views)));
-            if let Some(saving) = rc.borrow_mut().saving.as_mut() {
-                saving.games = rows.into_iter().map(|r| r.choice).collect();
-            }
-        }
-        Report::Opened(Ok(Opened::Review {
-            game,
-            header,
-            marks,
-        })) => {
-            let result = games::result_card(&header);
-            update(rc, win, |c| {
-                c.close_saved_games();
-                c.view_saved(*game, &header.white, &header.black, result);
-                c.saved_opened(header.id.as_str(), marks.map(|m| *m));
-            });
-        }
-        Report::Annotated(Err(e)) => log::error!("cannot store the analysis: {e}"),
-        Report::Annotated(Ok(())) => {}
-        Report::Opened(Ok(Opened::Resume(saved))) => {
-            // Read first: a borrow in the match's head would last through its arms.
-            let level = rc.borrow().controller.setup().level;
-            match saving::restored_setup(&saved.mode, level) {
-                Some((setup, lan)) => {
-                    if let Some(saving) = rc.borrow_mut().saving.as_mut() {
-                        saving.saver.adopt(&saved);
-                    }
-                    log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
-                    let clocks = saved.clocks.clone();
-                    update(rc, win, |c| {
-                        c.close_saved_games();
-                        c.start(setup, saved.game);
-                        // The clocks where they stood when the game was put aside.
-                        if let Some(k) = clocks {
-                            let control = crate::app::model::clock::TimeControl {
-                                base: k.base,
-                                increment: k.increment,
-                            };
-                            c.resume_clock(crate::app::model::clock::GameClock::restore(
-                                control,
-                                k.white,
-                                k.black,
-                                k.after_moves,
-                            ));
-                            c.hold_clock();
-                        }
-                        if let Some((peer, link)) = &lan {
-                            c.network_restored(peer, link.clone());
-                        }
-                    });
-                    // An adjourned network game: the same partner, reconnected.
-                    if let Some((peer, link)) = lan {
-                        resume_network(&mut rc.borrow_mut(), &peer, link);
-                        update(rc, win, |_| {});
-                    }
-                }
-                None => update(rc, win, |c| {
-                    c.show_info(
-                        &tr!("Saved games"),
-                        &tr!("A network game cannot be continued."),
-                    );
-                }),
-            }
-        }
-        Report::Opened(Err(e)) => update(rc, win, |c| {
-            c.show_info(&tr!("This game cannot be opened"), &saving_error_text(&e));
-        }),
-        Report::Deleted(result) => {
-            if let Err(e) = result {
-                update(rc, win, |c| {
-                    c.show_info(&tr!("The game was not deleted"), &saving_error_text(&e))
-                });
-            }
-            if let Some(saving) = &rc.borrow().saving {
-                saving.saver.list_games();
-            }
-        }
-        Report::SettingsSaved(Err(e)) => {
-            log::error!("device settings not saved: {e}");
-            notices.raise(
-                Topic::Error,
-                tr!("The setting could not be stored: {}", saving_error_text(&e)),
-            );
-        }
-        Report::SettingsSaved(Ok(())) => {}
-        Report::Exported(result) => {
-            notices.clear(Topic::Export);
-            match result {
-                Ok(report) => notices.inform(trn!(
-                    "{} game written to {}",
-                    "{} games written to {}",
-                    report.games,
-                    report.path.display()
-                )),
-                Err(e) => notices.raise(Topic::Error, saving_error_text(&e)),
-            }
-            if let Some(saving) = &rc.borrow().saving {
-                saving.saver.list_games();
-            }
-        }
-    }
-}
-
-/// The rating change in words. Elo moves little when the result was expected (a loss to a
-/// far stronger level, a win against a far weaker one): say so instead of "1200 → 1200".
-pub(super) fn rating_text(change: crate::storage::stats::RatingChange) -> String {
-    if change.before == change.after {
-        tr!(
-            "Your rating stays at {}: the ratings expected this result.",
-            change.after
-        )
-    } else {
-        tr!("Your rating: {} → {}", change.before, change.after)
     }
 }
 
@@ -581,21 +349,5 @@ fn shut_down(command: &crate::power::ShutdownCommand, notices: NoticeSender) {
     });
     if let Err(e) = started {
         log::error!("cannot start the shutdown thread: {e}");
-    }
-}
-
-/// A saver's failure in the user's words: the words are made here, where they are shown.
-fn saving_error_text(e: &SavingError) -> String {
-    match e {
-        SavingError::NoArchive => tr!("Saved games are not available."),
-        SavingError::NoSuchGame(id) => tr!("There is no saved game {}.", id),
-        SavingError::OnTheBoard => tr!("This game is the one on the board."),
-        SavingError::NoUsbStick => tr!("No USB stick found. Plug one in and try again."),
-        SavingError::Autosave(e) => tr!("The game could not be saved: {}", e),
-        // The storage layer's own account (a path, an OS error) is not translated.
-        SavingError::Archive(e) => e.to_string(),
-        SavingError::Replay(e) => e.to_string(),
-        SavingError::Export(e) => e.to_string(),
-        SavingError::Settings(e) => e.to_string(),
     }
 }

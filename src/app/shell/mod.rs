@@ -4,6 +4,7 @@
 
 mod connect;
 pub mod effects;
+mod saves;
 pub mod view;
 
 use crate::app::model::mode::{GameSetup, Mode};
