@@ -2,8 +2,9 @@
 //! the New game form, Saved games, and the workers' wake-ups. Each screen with its own
 //! wiring (the editor, the analysis screens) gets a [`Dispatch`].
 
-use super::effects::{cell_square, receive_answers, receive_network, with_shell};
+use super::effects::{cell_square, receive_answers, receive_network};
 use super::saves::receive_save_reports;
+use super::with_shell;
 use super::{App, Shell};
 use crate::app::model::mode::ColourChoice;
 use crate::app::notices::Topic;

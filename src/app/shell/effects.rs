@@ -3,7 +3,7 @@
 //! timing the clocks and the demo, and refreshing the screen once a change is on disk.
 
 use super::saves::{checkpoint_clock, save_overdue};
-use super::{DEMO_PAUSE, SAVE_PATIENCE, Shell, pacing};
+use super::{DEMO_PAUSE, SAVE_PATIENCE, Shell, pacing, update, with_shell};
 use crate::app::model::mode::Mode;
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
@@ -20,47 +20,6 @@ pub(super) fn cell_square(c: &Controller, col: i32, row: i32) -> Option<chesspi_
     let col = usize::try_from(col).ok()?;
     let row = usize::try_from(row).ok()?;
     c.square_at(col, row)
-}
-
-pub(super) fn with_shell(
-    shell: &Weak<RefCell<Shell>>,
-    window: &slint::Weak<AppWindow>,
-    f: impl FnOnce(&mut Controller),
-) {
-    if let (Some(shell), Some(window)) = (shell.upgrade(), window.upgrade()) {
-        update(&shell, &window, f);
-    }
-}
-
-/// Applies a change, carries out the effects it produced, and refreshes the screen.
-pub(super) fn update(
-    shell: &Rc<RefCell<Shell>>,
-    window: &AppWindow,
-    f: impl FnOnce(&mut Controller),
-) {
-    let mut guard = shell.borrow_mut();
-    let s = &mut *guard;
-    f(&mut s.controller);
-    // The clocks first: a move presses its clock before the game is saved with it.
-    let away = s.controller.screen() == ScreenKind::SavedGames || s.power.asleep;
-    s.controller.sync_clock(std::time::Instant::now(), away);
-    // Carrying out an effect may lead to more (the network refusing at once, ...).
-    loop {
-        let effects = s.controller.take_effects();
-        if effects.is_empty() {
-            break;
-        }
-        run_effects(s, shell, window, effects);
-    }
-    // Another game replaced a network game: say goodbye to the partner.
-    if let Some(net) = s.network.as_mut()
-        && net.is_active()
-        && s.controller.partner().is_none()
-        && s.controller.lobby().is_none()
-    {
-        net.leave();
-    }
-    after_effects(s, shell, window);
 }
 
 pub(super) fn run_effects(
@@ -226,19 +185,6 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
         .is_none_or(|saving| saving.awaiting.is_none())
     {
         s.models.refresh(window, &s.controller);
-    }
-}
-
-/// Reconnects the network game on the board with `peer` (restored after a restart, or
-/// played on from Saved games): hosts it again, or joins its host again.
-pub(super) fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
-    let Mode::Network { local } = s.controller.setup().mode else {
-        return;
-    };
-    s.controller.network_restored(peer, link.clone());
-    let clock = s.controller.lan_clock(std::time::Instant::now());
-    if let Some(net) = s.network.as_mut() {
-        net.resume(peer, local, s.controller.game().clone(), link, clock);
     }
 }
 

@@ -10,21 +10,20 @@ pub mod view;
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{GameIdentity, Report, Saver, Stores};
-use crate::app::screens::Controller;
 use crate::app::screens::SavedGameChoice;
 use crate::app::screens::analysis::board::link::BoardLink;
 use crate::app::screens::analysis::link::AnalysisLink;
 use crate::app::screens::dialogs::settings::DeviceControls;
 use crate::app::screens::network::lan::Network;
 use crate::app::screens::play::computer::{self, Answer, ComputerPlayer};
+use crate::app::screens::{Controller, ScreenKind};
 use crate::app::ui::{AppWindow, GameAdapter};
 use chesspi_engine::FenError;
 use chesspi_engine::game::Game;
-use effects::update;
 use slint::ComponentHandle;
 use std::cell::RefCell;
 use std::fmt;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 use view::ViewModels;
@@ -117,6 +116,56 @@ impl Power {
     /// Nothing runs in the background while the screen is dark unless the device is charging.
     fn pauses_work(self) -> bool {
         self.asleep && !self.charging
+    }
+}
+
+fn with_shell(
+    shell: &Weak<RefCell<Shell>>,
+    window: &slint::Weak<AppWindow>,
+    f: impl FnOnce(&mut Controller),
+) {
+    if let (Some(shell), Some(window)) = (shell.upgrade(), window.upgrade()) {
+        update(&shell, &window, f);
+    }
+}
+
+/// Applies a change, carries out the effects it produced, and refreshes the screen.
+fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Controller)) {
+    let mut guard = shell.borrow_mut();
+    let s = &mut *guard;
+    f(&mut s.controller);
+    // The clocks first: a move presses its clock before the game is saved with it.
+    let away = s.controller.screen() == ScreenKind::SavedGames || s.power.asleep;
+    s.controller.sync_clock(std::time::Instant::now(), away);
+    // Carrying out an effect may lead to more (the network refusing at once, ...).
+    loop {
+        let effects = s.controller.take_effects();
+        if effects.is_empty() {
+            break;
+        }
+        effects::run_effects(s, shell, window, effects);
+    }
+    // Another game replaced a network game: say goodbye to the partner.
+    if let Some(net) = s.network.as_mut()
+        && net.is_active()
+        && s.controller.partner().is_none()
+        && s.controller.lobby().is_none()
+    {
+        net.leave();
+    }
+    effects::after_effects(s, shell, window);
+}
+
+/// Reconnects the network game on the board with `peer` (restored after a restart, or
+/// played on from Saved games): hosts it again, or joins its host again.
+fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
+    let Mode::Network { local } = s.controller.setup().mode else {
+        return;
+    };
+    s.controller.network_restored(peer, link.clone());
+    let clock = s.controller.lan_clock(std::time::Instant::now());
+    if let Some(net) = s.network.as_mut() {
+        net.resume(peer, local, s.controller.game().clone(), link, clock);
     }
 }
 
@@ -308,7 +357,7 @@ impl App {
 
     /// Reconnects the restored network game with `peer` (see [`crate::app::saving::Restored::lan`]).
     pub fn resume_network(&self, peer: &str, link: crate::storage::LanLink) {
-        effects::resume_network(&mut self.shell.borrow_mut(), peer, link);
+        resume_network(&mut self.shell.borrow_mut(), peer, link);
         self.update();
     }
 

@@ -2,8 +2,8 @@
 //! saved games list, a game opened or deleted, an export), the clock's checkpoints, and a save
 //! that never reports back.
 
-use super::effects::{resume_network, update};
 use super::{CLOCK_CHECKPOINT, SAVE_PATIENCE, Shell};
+use super::{resume_network, update};
 use crate::app::notices::Topic;
 use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{self, Opened, Report, SaveReport, SavingError};
