@@ -1,0 +1,439 @@
+//! Saving from the running app. Every change of the game goes to a saver thread; the screen
+//! shows the change only when the saver reports it on disk, so a power cut never loses a move
+//! the user saw, and the UI thread never waits for the SD card.
+//!
+//! The saver also keeps the archive and the player's record: a finished game is stored as PGN
+//! and counted once; a game left unfinished for a new one is stored so it can be resumed.
+
+mod restore;
+mod worker;
+
+pub use restore::{Restored, mode_of, open, restore, restored_setup, setup_of};
+use worker::save_loop;
+
+use crate::tr;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Sender};
+use std::thread::JoinHandle;
+
+use chesspi_engine::game::{Game, GameError};
+
+use crate::app::model::mode::{GameSetup, Mode};
+use crate::config::Config;
+use crate::storage::archive::ArchiveError;
+use crate::storage::export::{ExportError, ExportReport};
+use crate::storage::settings::SettingsError;
+use crate::storage::stats::RatingChange;
+use crate::storage::{
+    Archive, AutosaveStore, DeviceSettings, GameHeader, GameId, GameMode, GameSummary, SavedGame,
+    SettingsStore, Stats, StatsStore, StatsSummary,
+};
+
+/// Which game a save belongs to: the same id from its first move to its result, across
+/// restarts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameIdentity {
+    pub id: u64,
+    pub started_unix: u64,
+}
+
+impl GameIdentity {
+    fn fresh() -> GameIdentity {
+        let saved = SavedGame::new(GameMode::TwoPlayers, Game::new());
+        GameIdentity {
+            id: saved.id,
+            started_unix: saved.started_unix,
+        }
+    }
+}
+
+/// Why a save or a saved-games job failed. The screen says it in the user's language (see
+/// `shell::effects`); `Display` is for the log.
+#[derive(Debug)]
+pub enum SavingError {
+    /// There is no place for saved games (no state directory).
+    NoArchive,
+    /// No saved game has this id.
+    NoSuchGame(String),
+    /// The game asked for is the one on the board.
+    OnTheBoard,
+    /// No USB stick is plugged in.
+    NoUsbStick,
+    /// The game on the board could not be written.
+    Autosave(std::io::Error),
+    Archive(ArchiveError),
+    /// A saved game's moves do not replay.
+    Replay(GameError),
+    Export(ExportError),
+    Settings(SettingsError),
+}
+
+impl fmt::Display for SavingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SavingError::NoArchive => write!(f, "saved games are not available"),
+            SavingError::NoSuchGame(id) => write!(f, "there is no saved game {id}"),
+            SavingError::OnTheBoard => write!(f, "the game is the one on the board"),
+            SavingError::NoUsbStick => write!(f, "no USB stick found"),
+            SavingError::Autosave(e) => write!(f, "cannot save the game: {e}"),
+            SavingError::Archive(e) => e.fmt(f),
+            SavingError::Replay(e) => e.fmt(f),
+            SavingError::Export(e) => e.fmt(f),
+            SavingError::Settings(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SavingError {}
+
+/// The saver's report for one save.
+#[derive(Debug)]
+pub struct SaveReport {
+    /// The save's number, as [`Saver::submit`] returned it.
+    pub seq: u64,
+    /// Why the autosave failed, if it did (the move is then shown anyway: refusing to play on
+    /// would be worse, and the user is told).
+    pub error: Option<SavingError>,
+    /// The player's rating change when this save finished a rated game.
+    pub rating: Option<RatingChange>,
+    /// The player's record after that game.
+    pub stats: Option<StatsSummary>,
+    /// The stored analysis of the finished game saved (found after a restart): the moves
+    /// it belongs to, and the analysis.
+    pub stored_marks: Option<(
+        Vec<chesspi_engine::Move>,
+        Box<crate::app::screens::analysis::marks::AnalysisMarks>,
+    )>,
+}
+
+/// A saved game read back for the screen.
+#[derive(Debug)]
+pub enum Opened {
+    /// To step through: the replayed game and its header.
+    Review {
+        game: Box<Game>,
+        header: GameHeader,
+        /// Its stored analysis, if it has one.
+        marks: Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>>,
+    },
+    /// To play on.
+    Resume(Box<SavedGame>),
+}
+
+/// What the storage thread reports, besides saves.
+#[derive(Debug)]
+pub enum Report {
+    /// A save finished.
+    Saved(SaveReport),
+    /// The saved games, newest first, and the USB sticks an export could go to.
+    Games {
+        games: Result<Vec<GameSummary>, SavingError>,
+        usb: Vec<PathBuf>,
+    },
+    /// A saved game was read.
+    Opened(Result<Opened, SavingError>),
+    /// A saved game was deleted (or why not).
+    Deleted(Result<(), SavingError>),
+    /// The export's outcome.
+    Exported(Result<ExportReport, SavingError>),
+    /// An analysis was written into a saved game (or why not).
+    Annotated(Result<(), SavingError>),
+    /// Device settings were stored (or why not).
+    SettingsSaved(Result<(), SavingError>),
+}
+
+enum Job {
+    Save {
+        seq: u64,
+        game: Box<SavedGame>,
+    },
+    ListGames,
+    Open {
+        id: String,
+        resume: bool,
+    },
+    Delete {
+        id: String,
+    },
+    Export,
+    Annotate {
+        game_id: u64,
+        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
+    },
+    Settings {
+        settings: DeviceSettings,
+        admin: Box<Config>,
+    },
+    Stop,
+}
+
+/// What is saved with a game besides its moves and players.
+#[derive(Debug, Clone)]
+pub struct SaveExtras {
+    pub flipped: bool,
+    pub rated: bool,
+    pub clocks: Option<crate::storage::Clocks>,
+}
+
+impl Default for SaveExtras {
+    fn default() -> Self {
+        SaveExtras {
+            flipped: false,
+            rated: true,
+            clocks: None,
+        }
+    }
+}
+
+/// The saver thread and the app's view of the game being saved.
+pub struct Saver {
+    tx: Sender<Job>,
+    thread: Option<JoinHandle<()>>,
+    identity: GameIdentity,
+    /// The controller's game serial the identity belongs to.
+    serial: Option<u64>,
+    /// The identity of a resumed game, taken at the next change of serial.
+    adopted: Option<GameIdentity>,
+    next_seq: u64,
+    stats: StatsSummary,
+}
+
+/// The files the saver keeps, all in one state directory.
+pub struct Stores {
+    pub autosave: AutosaveStore,
+    pub archive: Option<Archive>,
+    pub stats_store: StatsStore,
+    pub stats: Stats,
+    pub settings: SettingsStore,
+}
+
+impl Stores {
+    /// Opens everything in `state_dir`. Problems are logged and returned as notices for the
+    /// user; none stops the app.
+    pub fn open(state_dir: &Path) -> (Stores, Vec<String>) {
+        let mut notices = Vec::new();
+        let archive = match Archive::open(state_dir) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                log::error!("cannot open the game archive: {e}");
+                notices.push(tr!("Finished games cannot be stored: {}", e));
+                None
+            }
+        };
+        let stats_store = StatsStore::new(state_dir);
+        let load = stats_store.load();
+        if let Some(r) = &load.recovered {
+            log::error!("player record refused: {r}");
+            notices.push(tr!(
+                "Your game record could not be read and restarts: {}.",
+                r
+            ));
+        }
+        (
+            Stores {
+                autosave: AutosaveStore::new(state_dir),
+                archive,
+                stats_store,
+                stats: load.stats,
+                settings: SettingsStore::new(state_dir),
+            },
+            notices,
+        )
+    }
+}
+
+impl Saver {
+    /// Starts the saver thread. `identity` is the restored game's, if any; `on_report` runs on
+    /// the saver thread after each save.
+    ///
+    /// # Errors
+    /// The thread cannot be started.
+    pub fn start(
+        stores: Stores,
+        identity: Option<GameIdentity>,
+        on_report: impl Fn(Report) + Send + 'static,
+    ) -> std::io::Result<Saver> {
+        let (tx, rx) = mpsc::channel();
+        let stats = stores.stats.summary();
+        let thread = std::thread::Builder::new()
+            .name("saver".into())
+            .spawn(move || save_loop(stores, &rx, on_report))?;
+        Ok(Saver {
+            tx,
+            thread: Some(thread),
+            identity: identity.unwrap_or_else(GameIdentity::fresh),
+            serial: None,
+            adopted: None,
+            next_seq: 1,
+            stats,
+        })
+    }
+
+    /// Queues a save of the current game; returns its number, or `None` when the saver has
+    /// stopped. `serial` changes when the controller starts another game, which then gets a
+    /// new identity (the first serial seen keeps the restored identity).
+    pub fn submit(&mut self, serial: u64, setup: &GameSetup, game: &Game) -> Option<u64> {
+        self.submit_mode(serial, mode_of(setup), game, SaveExtras::default())
+    }
+
+    /// [`Saver::submit`] with the saved form of the players and what else is kept with the
+    /// game (the board's orientation, whether it is rated, its clocks).
+    pub fn submit_mode(
+        &mut self,
+        serial: u64,
+        mode: GameMode,
+        game: &Game,
+        extras: SaveExtras,
+    ) -> Option<u64> {
+        match self.serial {
+            None => self.serial = Some(serial),
+            Some(s) if s != serial => {
+                self.serial = Some(serial);
+                self.identity = self.adopted.take().unwrap_or_else(GameIdentity::fresh);
+            }
+            Some(_) => {}
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let saved = SavedGame {
+            id: self.identity.id,
+            started_unix: self.identity.started_unix,
+            mode,
+            game: game.clone(),
+            clocks: extras.clocks,
+            flipped: extras.flipped,
+            rated: extras.rated,
+        };
+        self.tx
+            .send(Job::Save {
+                seq,
+                game: Box::new(saved),
+            })
+            .ok()
+            .map(|()| seq)
+    }
+
+    /// The identity of the game last submitted.
+    pub fn identity(&self) -> GameIdentity {
+        self.identity
+    }
+
+    /// [`Saver::submit`] for the controller's game.
+    pub fn submit_current(&mut self, c: &crate::app::screens::Controller) -> Option<u64> {
+        let mode = match (c.setup().mode, c.partner()) {
+            (Mode::Network { local }, Some(p)) => GameMode::Lan {
+                local,
+                peer: p.name.clone(),
+                link: Some(p.resume.clone()),
+            },
+            (_, _) => mode_of(&c.setup()),
+        };
+        let clocks = c.clock().map(|k| {
+            let now = std::time::Instant::now();
+            crate::storage::Clocks {
+                white: k.remaining(chesspi_engine::Color::White, now),
+                black: k.remaining(chesspi_engine::Color::Black, now),
+                increment: k.control().increment,
+                base: k.control().base,
+                after_moves: k.after_moves().to_vec(),
+            }
+        });
+        let extras = SaveExtras {
+            flipped: c.is_flipped(),
+            rated: c.is_rated(),
+            clocks,
+        };
+        self.submit_mode(c.game_serial(), mode, c.game(), extras)
+    }
+
+    /// The next game started is `saved` played on: it keeps its identity, so it replaces its
+    /// archive entry instead of adding one.
+    pub fn adopt(&mut self, saved: &SavedGame) {
+        self.adopted = Some(GameIdentity {
+            id: saved.id,
+            started_unix: saved.started_unix,
+        });
+    }
+
+    /// Asks for the saved games list ([`Report::Games`]).
+    pub fn list_games(&self) {
+        self.send(Job::ListGames);
+    }
+
+    /// Writes a finished analysis into the saved game `saved` (an archive id), or into the
+    /// stored copy of the game on the board when `None` ([`Report::Annotated`]).
+    pub fn annotate(
+        &self,
+        saved: Option<&str>,
+        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
+    ) {
+        let game_id = match saved {
+            Some(id) => match GameId::parse(id) {
+                Some(id) => id.game(),
+                None => return log::error!("cannot store the analysis: no saved game {id}"),
+            },
+            None => self.identity.id,
+        };
+        self.send(Job::Annotate { game_id, analysis });
+    }
+
+    /// Asks for a saved game, to review or to play on ([`Report::Opened`]).
+    pub fn open(&self, id: String, resume: bool) {
+        self.send(Job::Open { id, resume });
+    }
+
+    /// Deletes a saved game ([`Report::Deleted`]).
+    pub fn delete(&self, id: String) {
+        self.send(Job::Delete { id });
+    }
+
+    /// Stores device settings checked against the admin's config ([`Report::SettingsSaved`]).
+    pub fn save_settings(&self, settings: DeviceSettings, admin: &Config) {
+        self.send(Job::Settings {
+            settings,
+            admin: Box::new(admin.clone()),
+        });
+    }
+
+    /// Exports every saved game to the first USB stick ([`Report::Exported`]).
+    pub fn export(&self) {
+        self.send(Job::Export);
+    }
+
+    fn send(&self, job: Job) {
+        if self.tx.send(job).is_err() {
+            log::error!("the storage thread has stopped");
+        }
+    }
+
+    /// The player's record as of the last finished game.
+    pub fn stats(&self) -> &StatsSummary {
+        &self.stats
+    }
+
+    /// Takes a report from the saver thread into account.
+    pub fn note_report(&mut self, report: &SaveReport) {
+        if let Some(stats) = &report.stats {
+            self.stats = stats.clone();
+        }
+    }
+
+    /// Finishes the queued saves and stops the thread.
+    pub fn stop(mut self) {
+        self.shut_down();
+    }
+
+    fn shut_down(&mut self) {
+        let _ = self.tx.send(Job::Stop);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Saver {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}

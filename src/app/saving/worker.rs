@@ -1,0 +1,277 @@
+//! The saver thread: its jobs carried out one by one, each answered with a [`Report`].
+
+use std::path::Path;
+use std::sync::mpsc::Receiver;
+
+use super::{Job, Opened, Report, SaveReport, SavingError, Stores};
+use crate::storage::export::{DEFAULT_MEDIA_ROOT, ExportReport};
+use crate::storage::stats::RatingChange;
+use crate::storage::{Archive, GameId, GameMode, SavedGame, export_all, find_usb_mounts};
+
+/// A computer-vs-computer demo: shown, autosaved so it resumes, but never stored in Saved
+/// games (a looping kiosk demo would fill the list).
+fn is_demo(game: &SavedGame) -> bool {
+    matches!(game.mode, GameMode::ComputerVsComputer { .. })
+}
+
+/// The analysis stored in saved game `id`, if it has one.
+fn marks_of(
+    archive: &Archive,
+    id: &GameId,
+    archived: &crate::storage::ArchivedGame,
+) -> Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>> {
+    let text = archive.read_text(id).ok()?;
+    let pgn = &archived.pgn;
+    crate::app::screens::analysis::marks::AnalysisMarks::from_pgn(
+        &text, &pgn.start, &pgn.moves, &pgn.tags,
+    )
+    .map(Box::new)
+}
+
+/// The analysis stored with the newest file of game `game_id`.
+fn stored_marks(
+    archive: &Archive,
+    game_id: u64,
+) -> Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>> {
+    let id = archive.newest_of(game_id).ok()??;
+    let archived = archive.load(&id).ok()?;
+    marks_of(archive, &id, &archived)
+}
+
+/// What the saver thread remembers between saves.
+struct SaverState {
+    stores: Stores,
+    /// The last game saved, to store it when the user leaves it unfinished.
+    previous: Option<SavedGame>,
+    /// The finished game last stored (id and plies), so it is stored once.
+    archived: Option<(u64, usize)>,
+    /// The game whose archive copies were removed when it came on the board: one game has
+    /// one place, so no stale copy can be played on in its stead.
+    claimed: Option<u64>,
+    /// The analysis stored with the finished game just saved, found after a restart.
+    found_marks: Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>>,
+}
+
+pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {
+    let mut state = SaverState {
+        stores,
+        previous: None,
+        archived: None,
+        claimed: None,
+        found_marks: None,
+    };
+    while let Ok(job) = rx.recv() {
+        let report = match job {
+            Job::Save { seq, game } => Report::Saved(state.save(seq, *game)),
+            Job::ListGames => state.list(),
+            Job::Open { id, resume } => Report::Opened(state.open(&id, resume)),
+            Job::Delete { id } => Report::Deleted(state.delete(&id)),
+            Job::Export => Report::Exported(state.export()),
+            Job::Annotate { game_id, analysis } => Report::Annotated(
+                state
+                    .archive()
+                    .and_then(|a| a.annotate(game_id, &analysis).map_err(SavingError::Archive))
+                    .map(|id| log::info!("analysis stored in saved game {id}")),
+            ),
+            Job::Settings { settings, admin } => Report::SettingsSaved(
+                state
+                    .stores
+                    .settings
+                    .update(&settings, &admin)
+                    .map(|_| log::info!("device settings saved: {settings:?}"))
+                    .map_err(SavingError::Settings),
+            ),
+            Job::Stop => break,
+        };
+        on_report(report);
+    }
+}
+
+impl SaverState {
+    fn archive(&self) -> Result<&Archive, SavingError> {
+        self.stores.archive.as_ref().ok_or(SavingError::NoArchive)
+    }
+
+    /// The game on the board while it is under way: it is not a saved game to list or open
+    /// (its copy in the archive, if one is left by a crash, is stale).
+    fn on_board(&self) -> Option<u64> {
+        self.previous
+            .as_ref()
+            .filter(|g| !g.game.is_over())
+            .map(|g| g.id)
+    }
+
+    fn list(&self) -> Report {
+        let on_board = self.on_board();
+        Report::Games {
+            games: self.archive().and_then(|a| {
+                a.list()
+                    .map(|games| {
+                        games
+                            .into_iter()
+                            .filter(|g| Some(g.id().game()) != on_board)
+                            .collect()
+                    })
+                    .map_err(SavingError::Archive)
+            }),
+            usb: find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT)),
+        }
+    }
+
+    fn open(&self, id: &str, resume: bool) -> Result<Opened, SavingError> {
+        let archive = self.archive()?;
+        let id = GameId::parse(id).ok_or_else(|| SavingError::NoSuchGame(id.to_string()))?;
+        if Some(id.game()) == self.on_board() {
+            return Err(SavingError::OnTheBoard);
+        }
+        if resume {
+            return archive
+                .resume(&id)
+                .map(|saved| Opened::Resume(Box::new(saved)))
+                .map_err(SavingError::Archive);
+        }
+        let archived = archive.load(&id).map_err(SavingError::Archive)?;
+        let game = archived.replay().map_err(SavingError::Replay)?;
+        // An analysed game shows its analysis without analysing again.
+        let marks = marks_of(archive, &id, &archived);
+        Ok(Opened::Review {
+            game: Box::new(game),
+            header: archived.header,
+            marks,
+        })
+    }
+
+    fn delete(&self, id: &str) -> Result<(), SavingError> {
+        let archive = self.archive()?;
+        let id = GameId::parse(id).ok_or_else(|| SavingError::NoSuchGame(id.to_string()))?;
+        archive.delete(&id).map_err(SavingError::Archive)?;
+        log::info!("saved game {id} deleted");
+        Ok(())
+    }
+
+    fn export(&self) -> Result<ExportReport, SavingError> {
+        let archive = self.archive()?;
+        let Some(stick) = find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT))
+            .into_iter()
+            .next()
+        else {
+            return Err(SavingError::NoUsbStick);
+        };
+        let report = export_all(archive, &stick).map_err(SavingError::Export)?;
+        log::info!(
+            "exported {} games to {}",
+            report.games,
+            report.path.display()
+        );
+        Ok(report)
+    }
+
+    fn save(&mut self, seq: u64, game: SavedGame) -> SaveReport {
+        // The game taken off the board is stored before the autosave forgets it.
+        self.leave(&game);
+        let error = match self.stores.autosave.save(&game) {
+            Ok(_) => {
+                self.claim(&game);
+                None
+            }
+            Err(e) => {
+                log::error!(
+                    "cannot save the game to {}: {e}",
+                    self.stores.autosave.path().display()
+                );
+                Some(SavingError::Autosave(e))
+            }
+        };
+        let rating = self.archive_if_finished(&game);
+        let stored_marks = self
+            .found_marks
+            .take()
+            .map(|r| (game.game.moves().to_vec(), r));
+        self.previous = Some(game);
+        SaveReport {
+            seq,
+            error,
+            rating,
+            stats: rating.map(|_| self.stores.stats.summary()),
+            stored_marks,
+        }
+    }
+
+    /// Removes the archive copies of a game under way once the autosave holds it (a game
+    /// played on from Saved games, or one stored twice by a crash between two writes).
+    fn claim(&mut self, game: &SavedGame) {
+        if game.game.is_over() || self.claimed == Some(game.id) {
+            return;
+        }
+        let Some(archive) = &self.stores.archive else {
+            return;
+        };
+        match archive.remove_game(game.id) {
+            Ok(0) => {}
+            Ok(n) => log::info!(
+                "game {:016x} is on the board: {n} stored copy removed",
+                game.id
+            ),
+            Err(e) => {
+                // Listing hides it meanwhile; the next save tries again.
+                log::error!("cannot remove the stored copy of the game on the board: {e}");
+                return;
+            }
+        }
+        self.claimed = Some(game.id);
+        // Its finished copy, if it had one, is gone with the rest: finished again (after a
+        // takeback), even at the same move, it is stored anew.
+        if self.archived.is_some_and(|(id, _)| id == game.id) {
+            self.archived = None;
+        }
+    }
+
+    /// Stores the previous game when `next` is another game and the previous one was left
+    /// unfinished with moves on the board.
+    fn leave(&mut self, next: &SavedGame) {
+        let Some(prev) = self.previous.take_if(|p| p.id != next.id) else {
+            return;
+        };
+        if prev.game.is_over() || prev.game.moves().is_empty() || is_demo(&prev) {
+            return;
+        }
+        if let Some(archive) = &self.stores.archive {
+            match archive.store(&prev) {
+                Ok(id) => log::info!("unfinished game stored as {id}"),
+                Err(e) => log::error!("cannot store the unfinished game: {e}"),
+            }
+        }
+    }
+
+    fn archive_if_finished(&mut self, game: &SavedGame) -> Option<RatingChange> {
+        if !game.game.is_over() || is_demo(game) {
+            return None;
+        }
+        let key = (game.id, game.game.moves().len());
+        if self.archived == Some(key) {
+            return None;
+        }
+        self.archived = Some(key);
+        // Taken back and played on, the game is under way again: claim it anew.
+        self.claimed = None;
+        if let Some(archive) = &self.stores.archive {
+            if archive.holds_finished(game) {
+                // After a restart: stored already, perhaps with its analysis, which the
+                // screen shows again.
+                log::info!("finished game {:016x} is stored already", game.id);
+                self.found_marks = stored_marks(archive, game.id);
+            } else {
+                match archive.store(game) {
+                    Ok(id) => log::info!("finished game stored as {id}"),
+                    Err(e) => log::error!("cannot store the finished game: {e}"),
+                }
+            }
+        }
+        let change = self.stores.stats.record_game(game)?;
+        if let Err(e) = self.stores.stats_store.save(&self.stores.stats) {
+            log::error!("cannot save the player record: {e}");
+        }
+        log::info!("rating {} -> {}", change.before, change.after);
+        Some(change)
+    }
+}
