@@ -5,8 +5,10 @@
 //! process, so the scenario runs as one test.
 
 use chesspi::app::boot::headless;
+use chesspi::app::screens::play::view::panel_action;
 use chesspi::app::ui::{
-    AnalysisAdapter, BoardPiece, DialogAdapter, GameAdapter, GamesAdapter, MoveMark, StatusAdapter,
+    AnalysisAdapter, BoardPiece, DialogAdapter, GameAdapter, GamesAdapter, MoveMark, PanelAction,
+    StatusAdapter,
 };
 use chesspi::app::{App, screens::Action};
 use chesspi_engine::Square;
@@ -29,10 +31,12 @@ const GRAPH_Y: f32 = 26.0 + 8.0 + 62.0 + 6.0 + 27.0;
 const PATIENCE: Duration = Duration::from_secs(30);
 
 /// Taps the side panel's button `index` when it shows `across` to a row, `first` on the first.
-fn tap_button(app: &App, index: usize, first: usize, across: usize, id: &str) {
+fn tap_button(app: &App, index: usize, first: usize, across: usize, action: Action) {
     let actions = app.window().global::<GameAdapter>().get_actions();
-    let at = actions.iter().position(|a| a.id == id);
-    assert_eq!(at, Some(index), "{id}: {:?}", ids(app));
+    let at = actions
+        .iter()
+        .position(|a| a.action == panel_action(action));
+    assert_eq!(at, Some(index), "{action:?}: {:?}", buttons(app));
     let (row, place, n) = if index < first {
         (0, index, first)
     } else {
@@ -45,9 +49,9 @@ fn tap_button(app: &App, index: usize, first: usize, across: usize, id: &str) {
     headless::pump();
 }
 
-fn ids(app: &App) -> Vec<String> {
+fn buttons(app: &App) -> Vec<PanelAction> {
     let actions = app.window().global::<GameAdapter>().get_actions();
-    actions.iter().map(|a| a.id.to_string()).collect()
+    actions.iter().map(|a| a.action).collect()
 }
 
 fn piece_at(app: &App, name: &str) -> BoardPiece {
@@ -91,8 +95,12 @@ fn analyse_a_finished_game_and_open_it_again() {
 
     // Game over: New game, Review, Undo / Analyse, Flip, Menu.
     let analysis = app.window().global::<AnalysisAdapter>();
-    tap_button(&app, 3, 3, 3, "analyse");
-    assert!(app.with_controller(|c| c.has_analysis()), "{:?}", ids(&app));
+    tap_button(&app, 3, 3, 3, Action::Analyse);
+    assert!(
+        app.with_controller(|c| c.has_analysis()),
+        "{:?}",
+        buttons(&app)
+    );
     assert!(analysis.get_visible());
     pump_until("the graph", PATIENCE, || analysis.get_white_area() != "");
     pump_until("the deep pass", PATIENCE, || !analysis.get_running());
@@ -133,14 +141,21 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert_eq!(piece_at(&app, "e5"), BoardPiece::None, "before 1… e5");
 
     // Next mistake: the blunder, with the better move in words.
-    let first_review = ids(&app);
+    let first_review = buttons(&app);
     assert_eq!(
         first_review,
         [
-            "first", "back", "forward", "last", "mistake", "flip", "setup", "done"
+            PanelAction::ReviewFirst,
+            PanelAction::ReviewBack,
+            PanelAction::ReviewForward,
+            PanelAction::ReviewLast,
+            PanelAction::NextMistake,
+            PanelAction::Flip,
+            PanelAction::SetUp,
+            PanelAction::ReviewDone,
         ]
     );
-    tap_button(&app, 4, 4, 4, "mistake");
+    tap_button(&app, 4, 4, 4, Action::NextMistake);
     assert_eq!(
         piece_at(&app, "g4"),
         BoardPiece::WhitePawn,
@@ -160,9 +175,9 @@ fn analyse_a_finished_game_and_open_it_again() {
         analysis.get_arrow().starts_with("M "),
         "the better move's arrow"
     );
-    tap_button(&app, 0, 4, 4, "first");
+    tap_button(&app, 0, 4, 4, Action::ReviewFirst);
     assert_eq!(analysis.get_arrow(), "", "no arrow at the start");
-    tap_button(&app, 4, 4, 4, "mistake");
+    tap_button(&app, 4, 4, 4, Action::NextMistake);
 
     // The analysis is in the saved game's PGN, lichess-style.
     pump_until("the annotated PGN", PATIENCE, || {
@@ -172,7 +187,7 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert!(pgn.contains("2. g4 $4"), "{pgn}");
     assert!(pgn.contains("[WhiteAccuracy "), "{pgn}");
 
-    tap_button(&app, 7, 4, 4, "done");
+    tap_button(&app, 7, 4, 4, Action::ReviewDone);
     assert!(!app.with_controller(|c| c.is_reviewing()), "Done tapped");
 
     // A restart with the finished game on the board keeps the analysed copy.

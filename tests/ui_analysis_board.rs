@@ -7,6 +7,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
+use chesspi::app::screens::Action;
 use chesspi::app::ui::{
     AnalysisBoardAdapter, BoardPiece, DialogAdapter, GameAdapter, Screen, StatusAdapter,
 };
@@ -30,7 +31,7 @@ fn tap_at(app: &App, point: (f32, f32)) {
 
 /// The side panel's Menu button: the last of the second row of three.
 fn open_menu(app: &App) {
-    let menu = action_point(app, "menu");
+    let menu = action_point(app, Action::Menu);
     let actions = app.window().global::<GameAdapter>().get_actions();
     assert_eq!(actions.row_count(), 6, "three buttons to a row");
     tap_at(app, menu);

@@ -5,6 +5,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::{GameSetup, Level, Mode};
+use chesspi::app::screens::Action;
 use chesspi::app::screens::board_view::piece_of;
 use chesspi::app::ui::{BoardPiece, GameAdapter};
 use chesspi_engine::Color;
@@ -86,7 +87,7 @@ fn the_computer_opens_when_the_player_is_black() {
 
 fn a_hint_is_shown_on_the_board() {
     let app = start(GameSetup::FIRST_START);
-    press_action(&app, "hint");
+    press_action(&app, Action::Hint);
     let adapter = app.window().global::<GameAdapter>();
     assert!(headless::pump_until(Duration::from_secs(30), || {
         adapter.get_status().starts_with("Hint: ")
@@ -110,7 +111,7 @@ fn undo_while_thinking_cancels_the_search() {
     tap_square(&app, "f3");
     assert!(app.with_controller(|c| c.is_computer_thinking()));
     let started = Instant::now();
-    press_action(&app, "undo");
+    press_action(&app, Action::Undo);
     assert!(
         started.elapsed() < Duration::from_millis(200),
         "Undo did not wait for the search"

@@ -6,6 +6,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
+use chesspi::app::screens::Action;
 use chesspi::app::ui::{BoardPiece, GameAdapter};
 use chesspi_engine::Position;
 use chesspi_engine::game::Game;
@@ -137,9 +138,9 @@ fn undo_takes_back() {
     tap_square(&app, "d4");
     tap_square(&app, "d7");
     tap_square(&app, "d5");
-    press_action(&app, "undo");
+    press_action(&app, Action::Undo);
     assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
-    press_action(&app, "undo");
+    press_action(&app, Action::Undo);
     assert_eq!(fen(&app), Position::startpos().to_fen());
     assert_eq!(
         app.window().global::<GameAdapter>().get_moves().row_count(),
@@ -166,22 +167,22 @@ fn checkmate_ends_the_game() {
     tap_square(&app, "a2");
     assert!(target_cells(&app).is_empty());
     // Review: step back to the start and forward again, the board following.
-    press_action(&app, "review");
-    press_action(&app, "first");
+    press_action(&app, Action::Review);
+    press_action(&app, Action::ReviewFirst);
     assert_eq!(
         app.with_controller(|c| c.shown_position().to_fen()),
         Position::startpos().to_fen()
     );
-    press_action(&app, "forward");
+    press_action(&app, Action::ReviewForward);
     assert_eq!(adapter.get_status(), "Reviewing: after 1. f3");
-    press_action(&app, "done");
+    press_action(&app, Action::ReviewDone);
     assert!(adapter.get_game_over());
 }
 
 fn new_game_dialog_starts_a_two_player_game() {
     let app = App::new(Game::new(), GameSetup::FIRST_START).expect("the app starts");
     app.window().show().expect("show");
-    press_action(&app, "new");
+    press_action(&app, Action::NewGame);
     let dialog = app.window().global::<chesspi::app::ui::NewGameAdapter>();
     assert!(dialog.get_visible());
     dialog.invoke_mode_chosen("friend".into());

@@ -28,9 +28,9 @@ fn tap_at(app: &App, point: (f32, f32)) {
 }
 
 /// A side-panel button, read once the app has saved (the panel shows the saved state).
-fn press_action(app: &App, id: &str) {
+fn press_action(app: &App, action: Action) {
     pump_until("the save", PATIENCE, || app.is_saved());
-    tap_at(app, action_point(app, id));
+    tap_at(app, action_point(app, action));
 }
 
 // The editor's panel (ui/editor.slint): 8 px padding, a 28 px title, then rows 6 px apart.
@@ -113,7 +113,7 @@ const SET_UP: &str = "r5k1/5ppp/8/8/8/8/5PPP/4K2R w K - 0 1";
 
 fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
     let editor = app.window().global::<EditorAdapter>();
-    press_action(app, "menu");
+    press_action(app, Action::Menu);
     tap_at(app, menu_option_point(app, "setup"));
     assert!(
         app.window().global::<GameAdapter>().get_screen() == Screen::Editor,
@@ -221,11 +221,11 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
 }
 
 fn a_reviewed_moment_goes_into_the_editor(app: &App) {
-    press_action(app, "review");
-    press_action(app, "back");
+    press_action(app, Action::Review);
+    press_action(app, Action::ReviewBack);
     let shown = app.with_controller(|c| c.shown_position().to_fen());
     assert_ne!(shown, app.with_controller(|c| c.game().position().to_fen()));
-    press_action(app, "setup");
+    press_action(app, Action::SetUp);
     assert!(
         app.window().global::<GameAdapter>().get_screen() == Screen::Editor,
         "Review → Set up opens the editor"

@@ -6,6 +6,8 @@ use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Level, Mode};
 use chesspi::app::saving;
+use chesspi::app::screens::Action;
+use chesspi::app::screens::play::view::panel_action;
 use chesspi::app::ui::{DialogAdapter, GameAdapter};
 use chesspi::app::{App, initial_game};
 use chesspi_engine::game::Game;
@@ -80,19 +82,19 @@ pub fn action_center(index: usize, count: usize) -> (f32, f32) {
     (x, y)
 }
 
-/// The centre of the side panel's button `id` as the panel shows it now.
-pub fn action_point(app: &App, id: &str) -> (f32, f32) {
+/// The centre of the side panel's button `action` as the panel shows it now.
+pub fn action_point(app: &App, action: Action) -> (f32, f32) {
     let actions = app.window().global::<GameAdapter>().get_actions();
     let index = actions
         .iter()
-        .position(|a| a.id == id)
-        .unwrap_or_else(|| panic!("no '{id}' button"));
+        .position(|a| a.action == panel_action(action))
+        .unwrap_or_else(|| panic!("no {action:?} button"));
     action_center(index, actions.row_count())
 }
 
-/// A tap on the side panel's button `id`.
-pub fn press_action(app: &App, id: &str) {
-    let (x, y) = action_point(app, id);
+/// A tap on the side panel's button `action`.
+pub fn press_action(app: &App, action: Action) {
+    let (x, y) = action_point(app, action);
     headless::tap(x, y).expect("tap");
 }
 

@@ -9,7 +9,8 @@ use super::{App, Shell};
 use crate::app::model::mode::ColourChoice;
 use crate::app::notices::Topic;
 use crate::app::screens::board_view::promotion_role;
-use crate::app::screens::{Action, Controller, Dispatch, analysis, editor};
+use crate::app::screens::play::view::action_of;
+use crate::app::screens::{Controller, Dispatch, analysis, editor};
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
     NewGameAdapter, StatusAdapter,
@@ -141,12 +142,8 @@ impl App {
         {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
-            game.on_action(move |id| {
-                with_shell(&shell, &window, |c| {
-                    if let Some(action) = Action::from_id(&id) {
-                        c.action(action);
-                    }
-                });
+            game.on_action(move |shown| {
+                with_shell(&shell, &window, |c| c.action(action_of(shown)));
             });
         }
         {

@@ -5,6 +5,7 @@ use crate::app::model::clock::TimeControl;
 use crate::app::model::mode::{ModeChoice, NetworkRole};
 use crate::app::screens::analysis::marks::{area_path, arrow_path, mark};
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
+use crate::app::screens::play::view::panel_action;
 use crate::app::screens::{Controller, MoveListRow, PlayerInfo, ScreenKind, analysis, editor};
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
@@ -260,7 +261,7 @@ impl ViewModels {
             .actions()
             .iter()
             .map(|a| ActionView {
-                id: a.action.id().into(),
+                action: panel_action(a.action),
                 label: a.label.as_str().into(),
                 enabled: a.enabled,
                 primary: a.primary,

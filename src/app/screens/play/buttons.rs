@@ -30,51 +30,6 @@ pub enum Action {
 }
 
 impl Action {
-    const ALL: [Action; 16] = [
-        Action::NewGame,
-        Action::Undo,
-        Action::Hint,
-        Action::Flip,
-        Action::ResignOrDraw,
-        Action::Menu,
-        Action::Review,
-        Action::ReviewFirst,
-        Action::ReviewBack,
-        Action::ReviewForward,
-        Action::ReviewLast,
-        Action::ReviewDone,
-        Action::MoveNow,
-        Action::SetUp,
-        Action::Analyse,
-        Action::NextMistake,
-    ];
-
-    /// Stable id used by the screen.
-    pub fn id(self) -> &'static str {
-        match self {
-            Action::NewGame => "new",
-            Action::Undo => "undo",
-            Action::Hint => "hint",
-            Action::Flip => "flip",
-            Action::ResignOrDraw => "resign",
-            Action::Menu => "menu",
-            Action::Review => "review",
-            Action::ReviewFirst => "first",
-            Action::ReviewBack => "back",
-            Action::ReviewForward => "forward",
-            Action::ReviewLast => "last",
-            Action::ReviewDone => "done",
-            Action::MoveNow => "movenow",
-            Action::SetUp => "setup",
-            Action::Analyse => "analyse",
-            Action::NextMistake => "mistake",
-        }
-    }
-
-    pub fn from_id(id: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| a.id() == id)
-    }
-
     fn label(self) -> String {
         match self {
             Action::NewGame => tr!("New game"),

@@ -7,3 +7,4 @@ pub mod computer;
 pub mod present;
 pub mod thinking;
 pub mod timing;
+pub mod view;
