@@ -27,13 +27,13 @@ pub mod network;
 pub mod new_game;
 pub mod play;
 pub mod saved_games;
-mod screen;
 #[cfg(test)]
 mod tests;
 pub mod words;
 
 pub use analysis::AnalysisView;
 pub use analysis::board::{AnalysisBoardView, LineView};
+pub use analysis::marks::AnalysisMarks;
 pub use board_view::CellView;
 pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
@@ -42,14 +42,14 @@ pub use network::partner::{LanRequest, Partner};
 pub use play::buttons::{Action, ActionItem};
 pub use play::present::{MoveListRow, PlayerInfo, ResultCard, Status};
 pub use play::thinking::{Purpose, Reply, ThinkRequest};
-use screen::Screen;
-pub use screen::ScreenKind;
 pub use words::termination_reason;
 
-use crate::app::model::mode::{GameSetup, Mode};
+use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
+use analysis::board::Session;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Move, Position, Square};
+use editor::Editor;
 use play::board::Press;
 use saved_games::viewing::Viewing;
 
@@ -57,6 +57,125 @@ use saved_games::viewing::Viewing;
 /// hands one to each screen's wiring, so a screen's callbacks reach the controller without
 /// knowing the shell.
 pub type Dispatch = std::rc::Rc<dyn Fn(Box<dyn FnOnce(&mut Controller)>)>;
+
+/// Which screen is open, holding that screen's state: one value instead of one `Option` per
+/// screen, so two screens cannot be open at once. Dialogs (the menu, offers, the promotion
+/// picker) open on top of a screen and are kept beside it in the controller.
+#[derive(Debug, Clone, Default)]
+enum Screen {
+    /// The game on the board (or a saved game looked through).
+    #[default]
+    Game,
+    /// The New game form, over the game.
+    NewGame(NewGameForm),
+    /// Finding a partner (hosting, browsing, the keypad, connecting), over the game.
+    Lobby(Lobby),
+    /// The position editor.
+    Editor(Box<Editor>),
+    /// The analysis board.
+    AnalysisBoard(Box<Session>),
+    /// The list of saved games.
+    SavedGames,
+}
+
+/// Which screen is open, without its state: what the window shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScreenKind {
+    Game,
+    NewGame,
+    Lobby,
+    Editor,
+    AnalysisBoard,
+    SavedGames,
+}
+
+impl Screen {
+    fn kind(&self) -> ScreenKind {
+        match self {
+            Screen::Game => ScreenKind::Game,
+            Screen::NewGame(_) => ScreenKind::NewGame,
+            Screen::Lobby(_) => ScreenKind::Lobby,
+            Screen::Editor(_) => ScreenKind::Editor,
+            Screen::AnalysisBoard(_) => ScreenKind::AnalysisBoard,
+            Screen::SavedGames => ScreenKind::SavedGames,
+        }
+    }
+
+    /// Back to the game if `kind` is the open screen (closing one that is not open does
+    /// nothing).
+    fn close(&mut self, kind: ScreenKind) {
+        if self.kind() == kind {
+            *self = Screen::Game;
+        }
+    }
+
+    fn new_game(&self) -> Option<&NewGameForm> {
+        match self {
+            Screen::NewGame(form) => Some(form),
+            _ => None,
+        }
+    }
+
+    fn new_game_mut(&mut self) -> Option<&mut NewGameForm> {
+        match self {
+            Screen::NewGame(form) => Some(form),
+            _ => None,
+        }
+    }
+
+    /// Closes the New game form, giving back what it held.
+    fn take_new_game(&mut self) -> Option<NewGameForm> {
+        match std::mem::take(self) {
+            Screen::NewGame(form) => Some(form),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+
+    fn lobby(&self) -> Option<&Lobby> {
+        match self {
+            Screen::Lobby(lobby) => Some(lobby),
+            _ => None,
+        }
+    }
+
+    fn lobby_mut(&mut self) -> Option<&mut Lobby> {
+        match self {
+            Screen::Lobby(lobby) => Some(lobby),
+            _ => None,
+        }
+    }
+
+    fn editor(&self) -> Option<&Editor> {
+        match self {
+            Screen::Editor(editor) => Some(editor),
+            _ => None,
+        }
+    }
+
+    fn editor_mut(&mut self) -> Option<&mut Editor> {
+        match self {
+            Screen::Editor(editor) => Some(editor),
+            _ => None,
+        }
+    }
+
+    fn analysis_board(&self) -> Option<&Session> {
+        match self {
+            Screen::AnalysisBoard(session) => Some(session),
+            _ => None,
+        }
+    }
+
+    fn analysis_board_mut(&mut self) -> Option<&mut Session> {
+        match self {
+            Screen::AnalysisBoard(session) => Some(session),
+            _ => None,
+        }
+    }
+}
 
 /// Something the app shell must do for the controller.
 #[derive(Debug, Clone)]

@@ -100,3 +100,27 @@ pub fn captured_by(start: &Position, pos: &Position, color: Color) -> Vec<Piece>
     }
     out
 }
+
+/// "Level 4 (≈1390)" from the archive's computer name, if it is one.
+pub fn level_of(name: &str) -> Option<String> {
+    name.strip_prefix("ChessPI level ")
+        .map(|rest| rest.replace('~', "≈"))
+}
+
+/// A player as the review's player line shows them: "Computer" with "Level 4 (≈1390)" as
+/// the detail, or the stored name alone.
+pub fn review_name(stored: &str) -> (String, String) {
+    match level_of(stored) {
+        Some(level) => (tr!("Computer"), tr!("Level {}", level)),
+        // The archive's own names for people, in the screen's language.
+        None => (
+            match stored {
+                "You" => tr!("You"),
+                "White" => tr!("White"),
+                "Black" => tr!("Black"),
+                other => other.to_string(),
+            },
+            String::new(),
+        ),
+    }
+}

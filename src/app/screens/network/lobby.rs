@@ -3,8 +3,7 @@
 //! keypad, connecting. The network work itself is the shell's ([`Effect::Network`]); this
 //! room holds what the screen shows and what a tap means.
 
-use crate::app::screens::dialogs::{DialogOption, DialogView};
-use crate::app::screens::{Controller, Effect};
+use crate::app::screens::{Controller, DialogOption, DialogView, Effect};
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::ErrorCode;
 use crate::tr;

@@ -4,7 +4,7 @@
 use crate::app::model::mode::Mode;
 use crate::app::screens::board_view::{BoardMarks, CellView, board_cells};
 use crate::app::screens::words::{
-    capitalized, captured_by, color_name, material, reason_text, the_piece,
+    capitalized, captured_by, color_name, material, reason_text, review_name, the_piece,
 };
 use crate::app::screens::{Controller, Purpose};
 use crate::lan::session::LinkState;
@@ -105,7 +105,7 @@ impl Controller {
                     &v.black
                 };
                 // "Computer" + "Level 4 (≈1390)": the stored name whole did not fit.
-                let (name, detail) = crate::app::screens::saved_games::list::review_name(stored);
+                let (name, detail) = review_name(stored);
                 let detail = if detail.is_empty() {
                     tr!("Saved game")
                 } else {

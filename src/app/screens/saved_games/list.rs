@@ -3,6 +3,7 @@
 use chesspi_engine::Color;
 use chesspi_engine::pgn::GameResult;
 
+use crate::app::screens::words::level_of;
 use crate::app::screens::{ResultCard, SavedGameChoice, termination_reason};
 use crate::i18n::Language;
 use crate::storage::archive::termination_from_tag;
@@ -62,12 +63,6 @@ fn result_text(h: &GameHeader) -> String {
     }
 }
 
-/// "Level 4 (≈1390)" from the archive's computer name, if it is one.
-fn level_of(name: &str) -> Option<String> {
-    name.strip_prefix("ChessPI level ")
-        .map(|rest| rest.replace('~', "≈"))
-}
-
 /// The players as the game screen names them: "You vs Computer, level 4 (≈1390)",
 /// "White vs Black", "You vs Kitchen table".
 fn players_title(h: &GameHeader) -> String {
@@ -80,24 +75,6 @@ fn players_title(h: &GameHeader) -> String {
         (Some(Color::Black), _) => tr!("You vs {}", name(&h.white)),
         (None, Some("two-players")) => tr!("Two players"),
         (None, _) => tr!("{} vs {}", name(&h.white), name(&h.black)),
-    }
-}
-
-/// A player as the review's player line shows them: "Computer" with "Level 4 (≈1390)" as
-/// the detail, or the stored name alone.
-pub fn review_name(stored: &str) -> (String, String) {
-    match level_of(stored) {
-        Some(level) => (tr!("Computer"), tr!("Level {}", level)),
-        // The archive's own names for people, in the screen's language.
-        None => (
-            match stored {
-                "You" => tr!("You"),
-                "White" => tr!("White"),
-                "Black" => tr!("Black"),
-                other => other.to_string(),
-            },
-            String::new(),
-        ),
     }
 }
 
@@ -183,6 +160,7 @@ fn termination_words(tag: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::screens::words::review_name;
 
     #[test]
     fn dates_and_names_read_naturally() {

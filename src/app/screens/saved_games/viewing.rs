@@ -3,7 +3,7 @@
 
 use crate::app::model::mode::GameSetup;
 use crate::app::screens::ScreenKind;
-use crate::app::screens::{Controller, ResultCard};
+use crate::app::screens::{AnalysisMarks, Controller, ResultCard};
 use chesspi_engine::game::Game;
 
 /// A saved game shown for review in place of the current game, which is put back after.
@@ -89,11 +89,7 @@ impl Controller {
 
     /// The saved game under review is `id` in the archive, with its stored analysis if it
     /// has one; "Analyse" from the saved games list starts one if not.
-    pub fn saved_opened(
-        &mut self,
-        id: &str,
-        marks: Option<crate::app::screens::analysis::marks::AnalysisMarks>,
-    ) {
+    pub fn saved_opened(&mut self, id: &str, marks: Option<AnalysisMarks>) {
         let Some(v) = self.viewing.as_mut() else {
             return;
         };
