@@ -119,6 +119,7 @@ impl Power {
     }
 }
 
+/// [`update`] from a callback: nothing once the app is gone.
 fn with_shell(
     shell: &Weak<RefCell<Shell>>,
     window: &slint::Weak<AppWindow>,
