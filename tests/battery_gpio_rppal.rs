@@ -16,8 +16,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use chesspi::battery::{
-    BatteryFault, BatteryLevel, BatteryReading, BatterySource, BatteryStatus, GpioSource,
-    open_source,
+    BatteryEvent, BatteryFault, BatteryLevel, BatteryReading, BatterySource, BatteryStatus,
+    GpioSource, open_source,
 };
 use chesspi::config::{BatterySourceKind, Config, GpioBatteryConfig};
 
@@ -332,10 +332,50 @@ fn inside_namespace() {
         shipped.charging.is_none(),
         "the shipped config has no charging pin"
     );
+    // A bare Pi: nothing drives the pins, they float. No board, no source — and no monitor
+    // that could shut the Pi down.
+    board.drive(&[]);
+    let before = board.pulls();
+    let err = open_source(&config.battery)
+        .err()
+        .expect("floating pins are no battery board");
+    assert!(err.no_board, "{err}");
+    // The probe's pulls are gone: the configured ones (off) are back, the rest untouched.
+    let configured_off: Vec<(u8, u8)> = [
+        shipped.full,
+        shipped.above_two_thirds,
+        shipped.above_one_third,
+        shipped.above_cutoff,
+    ]
+    .iter()
+    .map(|p| (p.pin, PULL_OFF))
+    .collect();
+    assert_pins(&board, before, &configured_off);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let monitor = chesspi::battery::start_monitor(
+        &config.battery,
+        chesspi::power::ShutdownCommand::new(chesspi::config::CommandLine {
+            program: "false".into(),
+            args: Vec::new(),
+        }),
+        move |event| {
+            let _ = tx.send(event);
+        },
+    );
+    assert!(monitor.is_none(), "no monitor on a bare Pi");
+    assert!(matches!(rx.try_recv(), Ok(BatteryEvent::NoBoard)));
+
+    // The board drives the comparators (all low: a flat battery, which must still be seen).
+    board.drive(&comparator_levels(&shipped, [false; 4]));
     let before = board.pulls();
     let mut source = open_source(&config.battery)
         .expect("gpio source opens on the emulator")
         .expect("a source");
+    assert_eq!(
+        source.read(),
+        Ok(level(BatteryLevel::Critical, None)),
+        "a flat battery reads critical"
+    );
     assert_eq!(source.name(), "gpio");
     assert!(
         board.word(LATCHES) >= 4,

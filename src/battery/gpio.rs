@@ -4,7 +4,9 @@
 //! register loads through `/dev/gpiomem`, and comparators near their threshold chatter, which
 //! would wake an interrupt handler far more often than a two-second poll.
 
-use rppal::gpio::{Gpio, InputPin};
+use std::time::Duration;
+
+use rppal::gpio::{Bias, Gpio, InputPin};
 
 use super::{BatterySource, BatteryStatus, SourceError, comparator_status};
 use crate::config::{ActiveLevel, GpioBatteryConfig, PinConfig, Pull};
@@ -36,16 +38,30 @@ fn open_pin(
     Ok((input, config.active))
 }
 
+/// How long a pin is given to follow a pull before it is read: a bare pad settles in
+/// microseconds.
+const PULL_SETTLE: Duration = Duration::from_millis(1);
+
+fn bias(pull: Pull) -> Bias {
+    match pull {
+        Pull::Off => Bias::Off,
+        Pull::Up => Bias::PullUp,
+        Pull::Down => Bias::PullDown,
+    }
+}
+
 fn is_active(input: &InputPin, active: ActiveLevel) -> bool {
     input.is_high() == (active == ActiveLevel::High)
 }
 
 impl GpioSource {
-    /// Claims the configured pins.
+    /// Claims the configured pins, and checks that a board drives them.
     ///
     /// # Errors
     /// Not a Raspberry Pi (or no access to `/dev/gpiomem`: the user must be in the `gpio`
-    /// group), or a pin is busy.
+    /// group), a pin is busy, or no board drives the comparator pins
+    /// ([`SourceError::no_board`]): floating pins can read as "below cut-off", and a bare Pi
+    /// must not shut itself down at every boot.
     pub fn open(config: &GpioBatteryConfig) -> Result<Self, SourceError> {
         let gpio = Gpio::new().map_err(|e| {
             SourceError::new(
@@ -56,7 +72,7 @@ impl GpioSource {
                 ),
             )
         })?;
-        Ok(Self {
+        let mut source = Self {
             comparators: [
                 open_pin(&gpio, "full", config.full)?,
                 open_pin(&gpio, "above_two_thirds", config.above_two_thirds)?,
@@ -67,7 +83,42 @@ impl GpioSource {
                 Some(c) => Some(open_pin(&gpio, "charging", c)?),
                 None => None,
             },
-        })
+        };
+        let pulls = [
+            config.full.pull,
+            config.above_two_thirds.pull,
+            config.above_one_third.pull,
+            config.above_cutoff.pull,
+        ];
+        if source.floating(pulls) {
+            return Err(SourceError::no_board());
+        }
+        Ok(source)
+    }
+
+    /// Whether all four comparator pins float. Pulled up and then down, an undriven pin reads
+    /// high and then low; a push-pull comparator output reads what the comparator says both
+    /// times. Only comparators wired without pulls (push-pull, as the shipped config) can be
+    /// told from no board: an open-drain output that is released floats too, so with a pull
+    /// configured the pins are taken as wired. The configured pulls are put back.
+    fn floating(&mut self, pulls: [Pull; 4]) -> bool {
+        if pulls.iter().any(|&p| p != Pull::Off) {
+            return false;
+        }
+        let mut follow = [true; 4];
+        for (pull, high) in [(Bias::PullUp, true), (Bias::PullDown, false)] {
+            for (pin, _) in &mut self.comparators {
+                pin.set_bias(pull);
+            }
+            std::thread::sleep(PULL_SETTLE);
+            for (f, (pin, _)) in follow.iter_mut().zip(&self.comparators) {
+                *f &= pin.is_high() == high;
+            }
+        }
+        for ((pin, _), pull) in self.comparators.iter_mut().zip(pulls) {
+            pin.set_bias(bias(pull));
+        }
+        follow.iter().all(|&f| f)
     }
 }
 

@@ -150,6 +150,8 @@ pub struct SourceError {
     pub source: &'static str,
     /// What went wrong and, where possible, what to do.
     pub message: String,
+    /// Whether the hardware is simply not there (see [`SourceError::no_board`]).
+    pub no_board: bool,
 }
 
 impl SourceError {
@@ -157,6 +159,19 @@ impl SourceError {
         Self {
             source,
             message: message.into(),
+            no_board: false,
+        }
+    }
+
+    /// The comparator pins are wired to nothing: a Pi without the battery board. Not an
+    /// empty battery, so nothing is shut down for it.
+    pub(crate) fn no_board() -> Self {
+        Self {
+            source: "gpio",
+            message: "no battery board found: the comparator pins follow the pull resistors, \
+                      nothing drives them (set battery.source to match the hardware)"
+                .into(),
+            no_board: true,
         }
     }
 }

@@ -28,6 +28,9 @@ pub enum BatteryEvent {
     ShuttingDown,
     /// The shutdown command failed; the app keeps running (and the hardware will cut power).
     ShutdownFailed(String),
+    /// The configured source found no battery hardware (a bare Pi): no indicator, no
+    /// monitor, and never a shutdown for it. Sent once, at start.
+    NoBoard,
 }
 
 /// Timing of the monitor.
@@ -266,7 +269,7 @@ fn run(
 pub fn start_monitor(
     config: &BatteryConfig,
     shutdown: ShutdownCommand,
-    on_event: impl FnMut(BatteryEvent) + Send + 'static,
+    mut on_event: impl FnMut(BatteryEvent) + Send + 'static,
 ) -> Option<BatteryMonitor> {
     let source = match open_source(config) {
         Ok(Some(source)) => source,
@@ -276,6 +279,9 @@ pub fn start_monitor(
         }
         Err(e) => {
             log::warn!("{e}; running without a battery indicator");
+            if e.no_board {
+                on_event(BatteryEvent::NoBoard);
+            }
             return None;
         }
     };

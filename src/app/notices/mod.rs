@@ -250,6 +250,10 @@ impl Notices {
             BatteryEvent::ShutdownFailed(e) => {
                 self.raise(Topic::Shutdown, tr!("Could not switch off: {}", e));
             }
+            BatteryEvent::NoBoard => self.inform(
+                tr!("No battery board found (battery.source): the battery level is not shown."),
+                now,
+            ),
         }
     }
 }
@@ -258,6 +262,17 @@ impl Notices {
 mod tests {
     use super::*;
     use crate::battery::BatteryReading;
+
+    #[test]
+    fn a_bare_pi_is_told_once_and_never_switched_off() {
+        let t0 = Instant::now();
+        let mut n = Notices::default();
+        n.battery(&BatteryEvent::NoBoard, t0);
+        let shown = n.shown(t0).expect("a notice");
+        assert!(shown.text.contains("battery.source"), "{}", shown.text);
+        assert_ne!(shown.priority, Priority::Critical);
+        assert!(n.shown(t0 + INFO_FOR * 2).is_none(), "it goes by itself");
+    }
 
     fn level(level: BatteryLevel, charging: bool) -> BatteryEvent {
         BatteryEvent::Changed(BatteryStatus::Level(BatteryReading {
