@@ -17,8 +17,8 @@ use std::time::Duration;
 
 mod support;
 use support::ui::{
-    action_point, against_the_computer, menu_option_point, pump_until, square_point, start_app,
-    tap_saved,
+    action_point, against_the_computer, dialog_settles, menu_option_point, pump_until,
+    square_point, start_app, tap_saved,
 };
 
 /// How long the app may take for what the test waits for.
@@ -92,6 +92,7 @@ fn ui_analysis_board() {
     assert_eq!(search_threads(), 0, "no search before the board opens");
 
     open_menu(&app);
+    dialog_settles();
     tap_at(&app, menu_option_point(&app, "analyse"));
     assert!(
         app.window().global::<GameAdapter>().get_screen() == Screen::AnalysisBoard,

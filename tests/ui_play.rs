@@ -7,14 +7,14 @@ use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
 use chesspi::app::screens::Action;
-use chesspi::app::ui::{BoardPiece, GameAdapter};
+use chesspi::app::ui::{BoardPiece, DialogAdapter, GameAdapter};
 use chesspi_engine::Position;
 use chesspi_engine::game::Game;
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
 
 mod support;
-use support::ui::{friend_game, press_action, sq, tap_square};
+use support::ui::{dialog_option_point, dialog_settles, friend_game, press_action, sq, tap_square};
 
 fn drag(app: &App, from: &str, to: &str) {
     let flipped = app.with_controller(|c| c.is_flipped());
@@ -208,4 +208,40 @@ fn ui_play() {
     undo_takes_back();
     checkmate_ends_the_game();
     new_game_dialog_starts_a_two_player_game();
+    a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it();
+}
+
+/// A double tap resigned: the second tap of a double tap on "Resign" landed on "Yes, resign"
+/// of the confirmation the first tap opened. A dialog's choices take taps from 400 ms after
+/// it (or a new dialog in its place) appears.
+fn a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it() {
+    let app = friend_game(None);
+    let dialog = app.window().global::<DialogAdapter>();
+    press_action(&app, Action::ResignOrDraw);
+    assert_eq!(dialog.get_title(), "Resign or draw?");
+    let (x, y) = dialog_option_point(&app, "resign");
+    headless::tap(x, y).expect("tap");
+    assert_eq!(
+        dialog.get_title(),
+        "Resign or draw?",
+        "a tap as the dialog opens chooses nothing"
+    );
+    dialog_settles();
+    headless::tap(x, y).expect("tap");
+    assert_eq!(
+        dialog.get_title(),
+        "Resign this game?",
+        "a deliberate tap chooses"
+    );
+    // The second tap of a double tap, on the confirmation the first one opened.
+    headless::tap(x, y).expect("tap");
+    assert!(
+        !app.with_controller(|c| c.game().is_over()),
+        "a double tap does not resign"
+    );
+    assert_eq!(
+        dialog.get_title(),
+        "Resign this game?",
+        "the question stays"
+    );
 }

@@ -15,8 +15,8 @@ use std::time::Duration;
 
 mod support;
 use support::ui::{
-    action_point, against_the_computer, menu_option_point, pump_until, sq, square_point, start_app,
-    tap_saved,
+    action_point, against_the_computer, dialog_settles, menu_option_point, pump_until, sq,
+    square_point, start_app, tap_saved,
 };
 
 /// How long the app may take for what the test waits for.
@@ -114,6 +114,7 @@ const SET_UP: &str = "r5k1/5ppp/8/8/8/8/5PPP/4K2R w K - 0 1";
 fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
     let editor = app.window().global::<EditorAdapter>();
     press_action(app, Action::Menu);
+    dialog_settles();
     tap_at(app, menu_option_point(app, "setup"));
     assert!(
         app.window().global::<GameAdapter>().get_screen() == Screen::Editor,

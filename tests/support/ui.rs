@@ -120,6 +120,33 @@ pub fn menu_option_point(app: &App, id: &str) -> (f32, f32) {
     (x, y)
 }
 
+/// The centre of option `id` of the open one-column dialog with a title and no message: the
+/// card is 420 px wide and centred, then as [`menu_option_point`].
+pub fn dialog_option_point(app: &App, id: &str) -> (f32, f32) {
+    let dialog = app.window().global::<DialogAdapter>();
+    assert!(dialog.get_visible(), "a dialog is open");
+    assert_eq!(dialog.get_message(), "", "a dialog without a message");
+    let options = dialog.get_options();
+    let count = options.row_count();
+    assert!(count <= 5, "a one-column dialog");
+    let i = options
+        .iter()
+        .position(|o| o.id == id)
+        .unwrap_or_else(|| panic!("no '{id}' in the dialog"));
+    let title = 30.0;
+    let height = 18.0 + title + 10.0 + count as f32 * 62.0 - 10.0 + 18.0;
+    let top = (480.0 - height) / 2.0 + 18.0 + title + 10.0;
+    (400.0, top + i as f32 * 62.0 + 26.0)
+}
+
+/// Waits until a dialog just opened takes taps on its choices (400 ms: ui/dialogs.slint). A
+/// frame is drawn first, as the device draws one when the dialog appears: the dialog's timer
+/// starts with it.
+pub fn dialog_settles() {
+    headless::render().expect("a frame");
+    headless::pump_until(Duration::from_millis(450), || false);
+}
+
 /// Two players on one board, starting from `fen` (the usual start when `None`), without
 /// storage: the window shown.
 pub fn friend_game(fen: Option<&str>) -> App {
