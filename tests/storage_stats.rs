@@ -198,3 +198,33 @@ fn a_game_whose_level_or_sides_changed_is_not_rated() {
     assert_eq!(PlayerResult::of_game(&lost), None);
     assert!(Stats::new().record_game(&lost).is_none());
 }
+
+#[test]
+fn a_game_the_player_never_moved_in_is_aborted_not_rated() {
+    let vs = |human: Color, game: Game| {
+        SavedGame::new(
+            GameMode::VsComputer {
+                human,
+                level: level(3),
+            },
+            game,
+        )
+    };
+    // Black's flag falls before Black's first move (the computer opened): aborted.
+    let mut flagged = game_with("e2e4");
+    flagged.flag(Color::Black).expect("flag");
+    assert_eq!(PlayerResult::of_game(&vs(Color::Black, flagged)), None);
+    // White resigns before moving: aborted too.
+    let mut resigned = Game::new();
+    resigned.resign(Color::White).expect("resign");
+    let mut stats = Stats::new();
+    assert!(stats.record_game(&vs(Color::White, resigned)).is_none());
+    assert_eq!(stats.summary().rated_games, 0);
+    // One move of the player's is enough for the game to count.
+    let mut moved = game_with("e2e4 e7e5");
+    moved.flag(Color::Black).expect("flag");
+    assert_eq!(
+        PlayerResult::of_game(&vs(Color::Black, moved)),
+        Some((level(3), PlayerResult::Loss))
+    );
+}

@@ -245,6 +245,26 @@ impl Game {
         mv
     }
 
+    /// Takes back a declared end — a resignation, a draw agreed or claimed — so the game goes
+    /// on from the same position. Returns the outcome taken back; `None` (and no change) when
+    /// the game is under way or ended by the position itself (mate, an automatic draw) or on
+    /// time, which only taking back moves (or nothing) can change.
+    pub fn reopen(&mut self) -> Option<Outcome> {
+        let outcome = self.outcome?;
+        let declared = matches!(
+            outcome.termination,
+            Termination::Resignation
+                | Termination::Agreement
+                | Termination::ThreefoldRepetition
+                | Termination::FiftyMoves
+        );
+        if !declared || self.automatic_outcome().is_some() {
+            return None;
+        }
+        self.outcome = None;
+        Some(outcome)
+    }
+
     /// How many times the current position has occurred in the game (1 = first time).
     pub fn repetition_count(&self) -> usize {
         let current = self.position();
@@ -402,6 +422,28 @@ mod tests {
         assert!(game.undo().is_some());
         assert_eq!(game.outcome(), None);
         assert_eq!(game.moves().len(), 3);
+    }
+
+    #[test]
+    fn reopen_takes_back_a_declared_end_only() {
+        let mut game = Game::new();
+        play_all(&mut game, "e2e4 e7e5");
+        game.resign(Color::White).unwrap();
+        assert_eq!(
+            game.reopen(),
+            Some(Outcome::win(Color::Black, Termination::Resignation))
+        );
+        assert!(!game.is_over());
+        assert_eq!(game.moves().len(), 2, "no move taken back");
+        assert_eq!(game.reopen(), None, "nothing left to take back");
+        game.agree_draw().unwrap();
+        assert!(game.reopen().is_some());
+        game.flag(Color::White).unwrap();
+        assert_eq!(game.reopen(), None, "time that ran out stays");
+        let mut mated = Game::new();
+        play_all(&mut mated, "f2f3 e7e5 g2g4 d8h4");
+        assert_eq!(mated.reopen(), None, "mate is the position's own end");
+        assert!(mated.is_over());
     }
 
     #[test]

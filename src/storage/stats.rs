@@ -64,12 +64,17 @@ impl PlayerResult {
 
     /// The computer's level and the player's result, for a finished game against the
     /// computer from the start position; `None` for other modes, unfinished games and games
-    /// from a set-up position (a won endgame is not a win against the level: not rated).
+    /// from a set-up position (a won endgame is not a win against the level: not rated), and
+    /// games the player never moved in (aborted, as on lichess: a flag that fell or a
+    /// resignation before the first move measures nothing).
     pub fn of_game(game: &SavedGame) -> Option<(Level, PlayerResult)> {
         let GameMode::VsComputer { human, level } = game.mode else {
             return None;
         };
-        if game.game.initial_position().to_fen() != chesspi_engine::fen::STARTPOS || !game.rated {
+        if game.game.initial_position().to_fen() != chesspi_engine::fen::STARTPOS
+            || !game.rated
+            || !player_moved(&game.game, human)
+        {
             return None;
         }
         let outcome = game.game.outcome()?;
@@ -80,6 +85,12 @@ impl PlayerResult {
         };
         Some((level, result))
     }
+}
+
+/// Whether `player` made at least one move in `game`.
+pub fn player_moved(game: &chesspi_engine::game::Game, player: chesspi_engine::Color) -> bool {
+    let positions = game.positions();
+    (0..game.moves().len()).any(|i| positions[i].turn() == player)
 }
 
 /// Wins, draws and losses.

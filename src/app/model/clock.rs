@@ -167,7 +167,7 @@ impl GameClock {
     pub fn next_change(&self, now: Instant) -> Option<Duration> {
         let (color, _) = self.running?;
         let left = self.remaining(color, now);
-        let unit = if left <= Duration::from_secs(10) {
+        let unit = if left <= LOW_TIME {
             Duration::from_millis(100)
         } else {
             Duration::from_secs(1)
@@ -177,9 +177,13 @@ impl GameClock {
     }
 }
 
+/// Time left below this is short: the clock shows tenths and turns red (and the sound of the
+/// last seconds starts here).
+pub const LOW_TIME: Duration = Duration::from_secs(10);
+
 /// "4:57", "1:02:03", and "0:09.4" with tenths under 10 s ("0:09,4" in German).
 pub fn clock_text(left: Duration) -> String {
-    if left < Duration::from_secs(10) {
+    if left < LOW_TIME {
         let tenths = (left.as_millis() / 100) as i64;
         return format!("0:0{}", crate::i18n::decimal(tenths));
     }

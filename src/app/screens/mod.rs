@@ -40,7 +40,7 @@ pub use editor::{CastlingChoice, EditorPlay, EditorView};
 pub use network::lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
 pub use network::partner::{LanRequest, Partner};
 pub use play::buttons::{Action, ActionItem};
-pub use play::present::{MoveListRow, PlayerInfo, ResultCard, Status};
+pub use play::present::{MoveListRow, PlayerInfo, ResultCard, ResultTone, Status};
 pub use play::thinking::{Purpose, Reply, ThinkRequest};
 pub use words::termination_reason;
 

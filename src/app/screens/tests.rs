@@ -274,17 +274,100 @@ fn resign_needs_confirmation() {
     assert_eq!(c.dialog(), Some(&Dialog::ConfirmResign));
     assert!(!c.game().is_over());
     c.dialog_option("resign");
+    // Before the player's first move: aborted, not rated, and the card says so.
     let result = c.result().expect("resigned");
     assert_eq!(
-        (result.title.as_str(), result.reason.as_str()),
-        ("The computer wins", "by resignation")
+        (result.title.as_str(), result.reason.as_str(), result.tone),
+        (
+            "Game aborted",
+            "Not rated: you made no move",
+            ResultTone::Neutral
+        )
     );
+}
+
+/// Plays e4 and the computer's first legal reply.
+fn e4_and_a_reply(c: &mut Controller) {
+    c.take_effects();
+    tap(c, "e2");
+    tap(c, "e4");
+    let (id, _) = think_ids(&c.take_effects())[0];
+    let reply = c.game().position().legal_moves()[0];
+    c.computer_answered(id, Reply::Move(Some(reply)));
+}
+
+#[test]
+fn a_resignation_is_a_loss_on_a_loss_card_and_undo_takes_back_only_it() {
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    e4_and_a_reply(&mut c);
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("resign");
+    c.dialog_option("resign");
+    let result = c.result().expect("resigned");
+    assert_eq!(
+        (result.title.as_str(), result.reason.as_str(), result.tone),
+        ("The computer wins", "by resignation", ResultTone::Lost)
+    );
+    assert!(c.is_rated());
+    let undo = c.actions().into_iter().find(|a| a.action == Action::Undo);
+    assert!(
+        undo.is_some_and(|a| a.enabled),
+        "the resignation can be taken back"
+    );
+    c.action(Action::Undo);
+    assert!(!c.game().is_over());
+    assert_eq!(c.game().moves().len(), 2, "both moves stay on the board");
+    assert!(!c.is_rated(), "played on after a result: not rated");
+    assert_eq!(
+        c.status().text,
+        "Taken back — play on; this game is not rated"
+    );
+    // The player is on move: the computer is not asked.
+    assert!(think_ids(&c.take_effects()).is_empty());
+}
+
+#[test]
+fn the_result_card_shows_whose_result_it_is() {
+    let mate = [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")];
+    let mut friends = Controller::new(friend());
+    for (from, to) in mate {
+        tap(&mut friends, from);
+        tap(&mut friends, to);
+    }
+    assert_eq!(friends.result().map(|r| r.tone), Some(ResultTone::Neutral));
+    let black = GameSetup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    };
+    let mut resigned = Controller::new(black);
+    resigned.game.resign(Color::White).expect("resign");
+    assert!(resigned.is_aborted(), "Black (the player) never moved");
+    let mut played = Controller::new(black);
+    played
+        .game
+        .play(played.game.position().legal_moves()[0])
+        .expect("white");
+    played
+        .game
+        .play(played.game.position().legal_moves()[0])
+        .expect("black");
+    played.game.resign(Color::White).expect("resign");
+    let card = played.result().expect("over");
+    assert_eq!(
+        (card.title.as_str(), card.tone),
+        ("You win!", ResultTone::Won)
+    );
+    played.game.reopen();
+    played.game.agree_draw().expect("draw");
+    assert_eq!(played.result().map(|r| r.tone), Some(ResultTone::Drawn));
 }
 
 #[test]
 fn draw_offer_to_the_computer_is_judged_by_a_search() {
     let mut c = Controller::new(GameSetup::FIRST_START);
-    c.take_effects();
+    e4_and_a_reply(&mut c);
     c.action(Action::ResignOrDraw);
     c.dialog_option("offer");
     let (id, purpose) = think_ids(&c.take_effects())[0];
@@ -386,6 +469,32 @@ fn captured_material_and_balance() {
     assert_eq!(white.advantage, 10);
     assert!(black.captured.is_empty());
     assert_eq!(black.advantage, 0);
+}
+
+#[test]
+fn a_promoted_pawn_is_not_shown_as_captured() {
+    // b7xa8=Q: White takes a rook by promoting; Black took nothing. Then ...Kxa8 would take
+    // the queen, not a pawn.
+    let pos = Position::from_fen("rn2k3/1P6/8/8/8/8/8/4K3 w - - 0 1").expect("valid FEN");
+    let mut game = Game::from_position(pos);
+    for uci in ["b7a8q", "e8d7", "a8b8"] {
+        let mv = game.position().parse_uci_move(uci).expect("move");
+        game.play(mv).expect("legal");
+    }
+    let mut c = Controller::with_game(game, friend());
+    let (black, white) = c.players();
+    assert_eq!(
+        white.captured,
+        vec![
+            Piece::new(Color::Black, Role::Knight),
+            Piece::new(Color::Black, Role::Rook)
+        ]
+    );
+    assert!(black.captured.is_empty(), "{:?}", black.captured);
+    // Shown at the start (as a review shows it): nothing captured yet.
+    c.review = Some(0);
+    let (_, white) = c.players();
+    assert!(white.captured.is_empty());
 }
 
 #[test]
@@ -562,6 +671,24 @@ fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game(
     c.action(Action::Undo);
     assert_eq!(c.game().moves().len(), 1);
     assert!(c.result().is_some());
+}
+
+#[test]
+fn a_clock_in_its_last_ten_seconds_is_low() {
+    use crate::app::model::clock::{GameClock, TimeControl};
+    use std::time::Duration;
+    let mut c = Controller::new(friend());
+    let control = TimeControl::new(1, 0).expect("1+0");
+    c.set_clock(Some(GameClock::restore(
+        control,
+        Duration::from_millis(9_500),
+        Duration::from_secs(10),
+        Vec::new(),
+    )));
+    let (black, white) = c.players();
+    assert_eq!(white.clock.as_deref(), Some("0:09.5"));
+    assert!(white.clock_low, "9.5 s left: red");
+    assert!(!black.clock_low, "10 s left: not yet");
 }
 
 #[test]

@@ -79,25 +79,26 @@ pub fn material(pos: &Position, color: Color) -> i32 {
         .sum()
 }
 
-/// The opponent's pieces missing from the board compared with the position the game
-/// started from, weakest first: what `color` captured (a set-up position starts with none).
-/// A promoted pawn counts as its new piece, so nothing goes negative.
-pub fn captured_by(start: &Position, pos: &Position, color: Color) -> Vec<Piece> {
-    let them = !color;
-    let mut out = Vec::new();
-    for role in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ] {
-        let at_start = start.pieces(them, role).count();
-        let missing = at_start.saturating_sub(pos.pieces(them, role).count());
-        for _ in 0..missing {
-            out.push(Piece::new(them, role));
-        }
-    }
+/// What `color` captured in the game's first `ply` moves, weakest first — read from the
+/// moves themselves, so a pawn promoted is not counted as taken (it left the board by
+/// promoting) and a promoted piece taken counts as the piece it was.
+pub fn captured_by(game: &chesspi_engine::game::Game, ply: usize, color: Color) -> Vec<Piece> {
+    let positions = game.positions();
+    let mut out: Vec<Piece> = game.moves()[..ply.min(game.moves().len())]
+        .iter()
+        .zip(positions)
+        .filter(|(_, before)| before.turn() == color)
+        .filter_map(|(mv, before)| {
+            if mv.is_en_passant() {
+                Some(Piece::new(!color, Role::Pawn))
+            } else if mv.is_castle() {
+                None
+            } else {
+                before.piece_at(mv.to())
+            }
+        })
+        .collect();
+    out.sort_by_key(|p| value(p.role));
     out
 }
 

@@ -6,11 +6,13 @@ use crate::app::model::mode::{ModeChoice, NetworkRole};
 use crate::app::screens::analysis::marks::{area_path, arrow_path, mark};
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
-use crate::app::screens::{Controller, MoveListRow, PlayerInfo, ScreenKind, analysis, editor};
+use crate::app::screens::{
+    Controller, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, editor,
+};
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
-    KeypadAdapter, ModeView, MoveMark, MoveRow, NewGameAdapter, OptionView, PlayerView, Screen,
-    SquareView, StatusAdapter,
+    KeypadAdapter, ModeView, MoveMark, MoveRow, NewGameAdapter, OptionView, PlayerView, ResultTone,
+    Screen, SquareView, StatusAdapter,
 };
 use crate::lan::session::LinkState;
 use crate::tr;
@@ -35,6 +37,7 @@ fn player_view(p: &PlayerInfo) -> PlayerView {
         },
         clock: p.clock.as_deref().unwrap_or("").into(),
         clock_running: p.clock_running,
+        clock_low: p.clock_low,
     }
 }
 
@@ -276,6 +279,12 @@ impl ViewModels {
                 game.set_game_over(true);
                 game.set_result_title(result.title.into());
                 game.set_result_reason(result.reason.into());
+                game.set_result_tone(match result.tone {
+                    Tone::Won => ResultTone::Won,
+                    Tone::Lost => ResultTone::Lost,
+                    Tone::Drawn => ResultTone::Drawn,
+                    Tone::Neutral => ResultTone::Neutral,
+                });
             }
             None => game.set_game_over(false),
         }

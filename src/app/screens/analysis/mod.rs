@@ -172,9 +172,16 @@ impl Controller {
     /// after the last).
     pub(super) fn next_mistake(&mut self) {
         let ply = self.review.unwrap_or(0);
-        if let Some(next) = self.analysis_marks().and_then(|r| r.next_mistake(ply)) {
-            self.review = Some(next);
+        let Some(next) = self.analysis_marks().and_then(|r| r.next_mistake(ply)) else {
+            return;
+        };
+        // Wrapping round (or staying put) is said: a tap that seems to do nothing is not.
+        if next == ply {
+            self.note = Some(tr!("This is the game's only mistake"));
+        } else if next < ply {
+            self.note = Some(tr!("No more mistakes after this one — back to the first"));
         }
+        self.review = Some(next);
     }
 
     pub(super) fn has_mistakes(&self) -> bool {
@@ -378,6 +385,16 @@ mod tests {
         c.action(super::super::Action::NextMistake);
         assert_eq!(c.analysis_view().expect("view").ply, 3);
         assert!(c.shown_better_move().is_some(), "the better move is shown");
+        // At the last mistake the step wraps, and says so rather than seeming to do nothing.
+        c.action(super::super::Action::NextMistake);
+        assert!(c.analysis_view().expect("view").ply <= 3);
+        let said = c.status().text;
+        assert!(
+            said == "This is the game's only mistake" || said.starts_with("No more mistakes"),
+            "{said}"
+        );
+        c.action(super::super::Action::ReviewBack);
+        assert!(c.status().text.starts_with("Reviewing"), "the note goes");
         let rows = c.move_rows();
         assert_eq!(rows[1].white_class, Some(MoveClass::Blunder));
     }

@@ -140,7 +140,33 @@ impl Controller {
         }
     }
 
+    /// Whether Undo takes back a resignation or an agreed or claimed draw (only that: the
+    /// game goes on from the same position).
+    fn can_reopen(&self) -> bool {
+        let ends_by_choice = self.game.outcome().is_some_and(|o| {
+            use chesspi_engine::game::Termination::*;
+            matches!(
+                o.termination,
+                Resignation | Agreement | ThreefoldRepetition | FiftyMoves
+            )
+        });
+        ends_by_choice && matches!(self.setup.mode, Mode::Computer { .. } | Mode::Friend)
+    }
+
     pub(in crate::app::screens) fn undo(&mut self) {
+        if self.can_reopen() && self.game.reopen().is_some() {
+            self.cancel_thinking();
+            self.drop_analysis();
+            self.review = None;
+            self.claim_offered_at = Some(self.game.moves().len());
+            // Its result may have counted already; played on, it does not count again.
+            if !self.unrated && matches!(self.setup.mode, Mode::Computer { .. }) {
+                self.unrated = true;
+                self.note = Some(tr!("Taken back — play on; this game is not rated"));
+            }
+            self.after_change();
+            return;
+        }
         let count = self.undo_count();
         if count == 0 {
             return;
@@ -192,7 +218,7 @@ impl Controller {
             ]);
             return items;
         }
-        let can_undo = self.undo_count() > 0 || self.can_ask_takeback();
+        let can_undo = self.can_reopen() || self.undo_count() > 0 || self.can_ask_takeback();
         if self.game.is_over() {
             return vec![
                 item(Action::NewGame, true, true),

@@ -28,6 +28,8 @@ pub struct PlayerInfo {
     pub clock: Option<String>,
     /// That clock is running.
     pub clock_running: bool,
+    /// Under [`crate::app::model::clock::LOW_TIME`] left: drawn in red.
+    pub clock_low: bool,
 }
 
 /// The status line.
@@ -58,6 +60,18 @@ pub struct MoveListRow {
 pub struct ResultCard {
     pub title: String,
     pub reason: String,
+    pub tone: ResultTone,
+}
+
+/// What the result means to the person at the board, for the card's colour: a loss is not
+/// shown on a success-green card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultTone {
+    Won,
+    Lost,
+    Drawn,
+    /// Two players on one screen, the demo, a stored game: nobody's win or loss here.
+    Neutral,
 }
 
 impl Controller {
@@ -115,8 +129,13 @@ impl Controller {
             }
             (None, mode) => self.player_names(mode, color, computer),
         };
-        let captured = captured_by(self.game.initial_position(), pos, color);
+        let shown_ply = self.review.unwrap_or(self.game.moves().len());
+        let captured = captured_by(&self.game, shown_ply, color);
         let balance = material(pos, color) - material(pos, !color);
+        let left = self
+            .clock()
+            .filter(|_| self.viewing.is_none())
+            .map(|c| c.remaining(color, std::time::Instant::now()));
         PlayerInfo {
             color,
             name,
@@ -125,9 +144,8 @@ impl Controller {
             captured,
             advantage: balance.max(0) as u32,
             // A saved game under review is not the game on the clock.
-            clock: self.clock().filter(|_| self.viewing.is_none()).map(|c| {
-                crate::app::model::clock::clock_text(c.remaining(color, std::time::Instant::now()))
-            }),
+            clock: left.map(crate::app::model::clock::clock_text),
+            clock_low: left.is_some_and(|l| l < crate::app::model::clock::LOW_TIME),
             clock_running: self.viewing.is_none()
                 && self.clock().and_then(|c| c.running()) == Some(color),
         }
@@ -202,10 +220,42 @@ impl Controller {
             return v.result.clone();
         }
         let outcome = self.game.outcome()?;
+        if self.is_aborted() {
+            return Some(ResultCard {
+                title: tr!("Game aborted"),
+                reason: tr!("Not rated: you made no move"),
+                tone: ResultTone::Neutral,
+            });
+        }
         Some(ResultCard {
             title: self.result_title(outcome),
             reason: reason_text(outcome),
+            tone: self.result_tone(outcome),
         })
+    }
+
+    /// A game against the computer that ended before the player's first move: it is not
+    /// rated (the storage's rule, [`crate::storage::stats::player_moved`]), and says so.
+    pub fn is_aborted(&self) -> bool {
+        match self.setup.mode {
+            Mode::Computer { human } => {
+                self.game.is_over() && !crate::storage::stats::player_moved(&self.game, human)
+            }
+            _ => false,
+        }
+    }
+
+    fn result_tone(&self, outcome: Outcome) -> ResultTone {
+        let mine = match self.setup.mode {
+            Mode::Computer { human } => human,
+            Mode::Network { local } => local,
+            Mode::Friend | Mode::Demo => return ResultTone::Neutral,
+        };
+        match outcome.winner {
+            None => ResultTone::Drawn,
+            Some(w) if w == mine => ResultTone::Won,
+            Some(_) => ResultTone::Lost,
+        }
     }
 
     pub(in crate::app::screens) fn result_title(&self, outcome: Outcome) -> String {
@@ -277,7 +327,8 @@ impl Controller {
             return plain(&tr!("Choose a piece for promotion"));
         }
         if let Some(ply) = self.review {
-            return plain(&self.review_status(ply));
+            // A note from the last step (e.g. "back to the first mistake") comes first.
+            return plain(self.note.as_deref().unwrap_or(&self.review_status(ply)));
         }
         if let Some(result) = self.result() {
             return plain(&format!("{} — {}", result.title, result.reason));

@@ -4,7 +4,7 @@ use chesspi_engine::Color;
 use chesspi_engine::pgn::GameResult;
 
 use crate::app::screens::words::level_of;
-use crate::app::screens::{ResultCard, SavedGameChoice, termination_reason};
+use crate::app::screens::{ResultCard, ResultTone, SavedGameChoice, termination_reason};
 use crate::i18n::Language;
 use crate::storage::archive::termination_from_tag;
 use crate::storage::{GameHeader, GameSummary};
@@ -128,6 +128,7 @@ pub fn result_card(h: &GameHeader) -> Option<ResultCard> {
     };
     Some(ResultCard {
         title,
+        tone: ResultTone::Neutral,
         reason: h.termination.as_ref().map_or_else(String::new, |t| {
             match termination_from_tag(t) {
                 Some(t) => termination_reason(t),
