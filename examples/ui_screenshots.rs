@@ -119,6 +119,17 @@ fn main() -> Result<(), Box<dyn Error>> {
     app.update_controller(|c| c.action(Action::NewGame));
     shoot(&app, &dir, "new-game.png")?;
 
+    // Resigning after 1. e4 e5: the confirmation near the top, clear of the buttons that
+    // open one; then the loss, on its own colour.
+    let app = open(game("e2e4 e7e5")?, you_white)?;
+    app.update_controller(|c| {
+        c.action(Action::ResignOrDraw);
+        c.dialog_option("resign");
+    });
+    shoot(&app, &dir, "confirm-resign.png")?;
+    app.update_controller(|c| c.dialog_option("resign"));
+    shoot(&app, &dir, "game-lost.png")?;
+
     // The battery indicator at each level, as the monitor reports it; charging on the last.
     let app = open(Game::new(), you_white)?;
     for (level, charging) in [

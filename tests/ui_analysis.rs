@@ -37,6 +37,8 @@ fn tap_button(app: &App, index: usize, first: usize, across: usize, action: Acti
         .iter()
         .position(|a| a.action == panel_action(action));
     assert_eq!(at, Some(index), "{action:?}: {:?}", buttons(app));
+    // A button that has just taken its place ignores taps for a moment.
+    headless::pump_until(Duration::from_millis(450), || app.action_armed(action));
     let (row, place, n) = if index < first {
         (0, index, first)
     } else {

@@ -6,7 +6,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
-use chesspi::app::screens::Action;
+use chesspi::app::screens::{Action, SavedGameChoice};
 use chesspi::app::ui::{BoardPiece, DialogAdapter, GameAdapter};
 use chesspi_engine::Position;
 use chesspi_engine::game::Game;
@@ -14,7 +14,10 @@ use slint::{ComponentHandle, Model};
 use std::time::Duration;
 
 mod support;
-use support::ui::{dialog_option_point, dialog_settles, friend_game, press_action, sq, tap_square};
+use support::ui::{
+    action_point_now, dialog_option_point, dialog_settles, friend_game, menu_option_point,
+    press_action, sq, tap_square,
+};
 
 fn drag(app: &App, from: &str, to: &str) {
     let flipped = app.with_controller(|c| c.is_flipped());
@@ -163,6 +166,19 @@ fn checkmate_ends_the_game() {
         .row_data(cell(&app, "e1"))
         .expect("cell");
     assert!(king.check, "the mated king is highlighted");
+    // Hint's place now holds Undo: a tap landing as it changed (aimed at Hint) is ignored; a
+    // tap after a moment takes the mate back.
+    let (x, y) = action_point_now(&app, Action::Undo);
+    headless::tap(x, y).expect("tap");
+    assert!(
+        adapter.get_game_over(),
+        "a button that just appeared takes no tap"
+    );
+    press_action(&app, Action::Undo);
+    assert!(!adapter.get_game_over(), "a moment later it does");
+    tap_square(&app, "d8");
+    tap_square(&app, "h4");
+    assert!(adapter.get_game_over());
     // The board takes no more moves.
     tap_square(&app, "a2");
     assert!(target_cells(&app).is_empty());
@@ -212,8 +228,10 @@ fn ui_play() {
 }
 
 /// A double tap resigned: the second tap of a double tap on "Resign" landed on "Yes, resign"
-/// of the confirmation the first tap opened. A dialog's choices take taps from 400 ms after
-/// it (or a new dialog in its place) appears.
+/// of the confirmation the first tap opened. For every button that opens a confirmation: a
+/// second tap at once chooses nothing (a dialog takes taps from 400 ms after it appears), and
+/// a later tap at the same spot does not confirm either (no confirming button sits where its
+/// opener was).
 fn a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it() {
     let app = friend_game(None);
     let dialog = app.window().global::<DialogAdapter>();
@@ -226,22 +244,66 @@ fn a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it() {
         "Resign or draw?",
         "a tap as the dialog opens chooses nothing"
     );
-    dialog_settles();
-    headless::tap(x, y).expect("tap");
-    assert_eq!(
-        dialog.get_title(),
-        "Resign this game?",
-        "a deliberate tap chooses"
-    );
-    // The second tap of a double tap, on the confirmation the first one opened.
-    headless::tap(x, y).expect("tap");
-    assert!(
-        !app.with_controller(|c| c.game().is_over()),
-        "a double tap does not resign"
-    );
-    assert_eq!(
-        dialog.get_title(),
-        "Resign this game?",
-        "the question stays"
-    );
+
+    type Open = fn(&App) -> (f32, f32);
+    let openers: [(&str, Open, &str); 3] = [
+        (
+            "Resign",
+            |app| {
+                app.update_controller(|c| c.action(Action::ResignOrDraw));
+                dialog_settles();
+                dialog_option_point(app, "resign")
+            },
+            "Resign this game?",
+        ),
+        (
+            "Shut down",
+            |app| {
+                app.update_controller(|c| {
+                    c.allow_shutdown();
+                    c.action(Action::Menu);
+                });
+                dialog_settles();
+                menu_option_point(app, "shutdown")
+            },
+            "Shut down ChessPI?",
+        ),
+        (
+            "Delete",
+            |app| {
+                app.update_controller(|c| {
+                    c.choose_saved(SavedGameChoice {
+                        id: "20261127-120000-0000000000000001".to_string(),
+                        title: "White – Black, 27 Nov 2026".to_string(),
+                        unfinished: false,
+                        readable: true,
+                    })
+                });
+                dialog_settles();
+                dialog_option_point(app, "delete")
+            },
+            "Delete this game?",
+        ),
+    ];
+    for (opener, open, confirmation) in openers {
+        let app = friend_game(None);
+        let dialog = app.window().global::<DialogAdapter>();
+        let (x, y) = open(&app);
+        headless::tap(x, y).expect("tap");
+        assert_eq!(dialog.get_title(), confirmation, "{opener} opens it");
+        // From here a choice is only recorded, so a test that fails resigns nothing.
+        let chosen = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+        let record = chosen.clone();
+        dialog.on_option_chosen(move |id| record.borrow_mut().push(id.to_string()));
+        // The second tap of a double tap, and a tap there later: no choice under them.
+        headless::tap(x, y).expect("tap");
+        dialog_settles();
+        headless::tap(x, y).expect("tap");
+        assert_eq!(
+            chosen.borrow().as_slice(),
+            &[] as &[String],
+            "{opener}: a tap where it was"
+        );
+        assert!(!app.with_controller(|c| c.game().is_over()), "{opener}");
+    }
 }

@@ -84,6 +84,13 @@ pub fn action_center(index: usize, count: usize) -> (f32, f32) {
 
 /// The centre of the side panel's button `action` as the panel shows it now.
 pub fn action_point(app: &App, action: Action) -> (f32, f32) {
+    // A button that has just taken its place ignores taps for a moment: wait as a finger would.
+    headless::pump_until(Duration::from_millis(450), || app.action_armed(action));
+    action_point_now(app, action)
+}
+
+/// [`action_point`] without waiting for the button to take taps.
+pub fn action_point_now(app: &App, action: Action) -> (f32, f32) {
     let actions = app.window().global::<GameAdapter>().get_actions();
     let index = actions
         .iter()

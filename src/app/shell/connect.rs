@@ -4,8 +4,8 @@
 
 use super::effects::{cell_square, receive_answers, receive_network};
 use super::saves::receive_save_reports;
-use super::with_shell;
 use super::{App, Shell};
+use super::{update, with_shell};
 use crate::app::model::mode::ColourChoice;
 use crate::app::notices::Topic;
 use crate::app::screens::board_view::promotion_role;
@@ -143,7 +143,15 @@ impl App {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
             game.on_action(move |shown| {
-                with_shell(&shell, &window, |c| c.action(action_of(shown)));
+                let (Some(shell), Some(window)) = (shell.upgrade(), window.upgrade()) else {
+                    return;
+                };
+                // A button that just took this place is not what the finger aimed at.
+                if !shell.borrow().models.action_armed(shown) {
+                    log::info!("tap on {shown:?} ignored: it has just appeared there");
+                    return;
+                }
+                update(&shell, &window, |c| c.action(action_of(shown)));
             });
         }
         {

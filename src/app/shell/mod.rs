@@ -293,6 +293,13 @@ impl App {
         f(&self.shell.borrow().controller)
     }
 
+    /// Whether a tap on the side panel's button `action` counts now: a button that has just
+    /// taken its place ignores taps for a moment (tests wait for it, as a finger would).
+    pub fn action_armed(&self, action: crate::app::screens::Action) -> bool {
+        let shown = crate::app::screens::play::view::panel_action(action);
+        self.shell.borrow().models.action_armed(shown)
+    }
+
     /// Changes the controller from outside the screen (e.g. restoring a saved game) and
     /// shows the result.
     pub fn update_controller(&self, f: impl FnOnce(&mut Controller)) {

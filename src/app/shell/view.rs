@@ -11,8 +11,8 @@ use crate::app::screens::{
 };
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
-    KeypadAdapter, ModeView, MoveMark, MoveRow, NewGameAdapter, OptionView, PlayerView, ResultTone,
-    Screen, SquareView, StatusAdapter,
+    KeypadAdapter, ModeView, MoveMark, MoveRow, NewGameAdapter, OptionView, PanelAction,
+    PlayerView, ResultTone, Screen, SquareView, StatusAdapter,
 };
 use crate::lan::session::LinkState;
 use crate::tr;
@@ -114,6 +114,42 @@ pub struct ViewModels {
     last_ply: Option<usize>,
     /// Drives the slide of the opponent's move; runs only while one slides.
     slide: Rc<slint::Timer>,
+    /// The side panel's buttons and when each place last changed meaning.
+    panel: PanelSlots,
+}
+
+/// A side-panel button whose place took another meaning ignores taps this long: a tap aimed
+/// at "Move now" as the computer answered took back two moves with the Undo in its place.
+pub const REARM: Duration = Duration::from_millis(400);
+
+/// Which button is in each place of the side panel, and since when.
+#[derive(Default)]
+struct PanelSlots {
+    shown: Vec<(PanelAction, Instant)>,
+}
+
+impl PanelSlots {
+    fn show(&mut self, actions: &[ActionView], now: Instant) {
+        // The first buttons shown replace nothing: they take taps at once.
+        let first = self.shown.is_empty();
+        self.shown = actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match self.shown.get(i) {
+                Some(&(before, since)) if before == a.action => (before, since),
+                _ if first => (a.action, now.checked_sub(REARM).unwrap_or(now)),
+                _ => (a.action, now),
+            })
+            .collect();
+    }
+
+    /// Whether a tap on `action` counts at `now`: its place has shown it for [`REARM`].
+    fn armed(&self, action: PanelAction, now: Instant) -> bool {
+        self.shown
+            .iter()
+            .find(|(a, _)| *a == action)
+            .is_some_and(|&(_, since)| now.duration_since(since) >= REARM)
+    }
 }
 
 /// How long an opponent's move takes to slide to its square.
@@ -154,7 +190,13 @@ impl ViewModels {
             last_players: None,
             last_ply: None,
             slide: Rc::new(slint::Timer::default()),
+            panel: PanelSlots::default(),
         }
+    }
+
+    /// Whether a tap on the side panel's `action` counts now (see [`REARM`]).
+    pub fn action_armed(&self, action: PanelAction) -> bool {
+        self.panel.armed(action, Instant::now())
     }
 
     /// Slides a move the person did not make (the computer's, the partner's) to its square,
@@ -270,6 +312,7 @@ impl ViewModels {
                 primary: a.primary,
             })
             .collect();
+        self.panel.show(&actions, Instant::now());
         if !same_actions(&game.get_actions(), &actions) {
             game.set_actions(ModelRc::new(VecModel::from(actions)));
         }
@@ -308,6 +351,7 @@ fn refresh_dialog(window: &AppWindow, c: &Controller) {
         Some(d) => {
             dialog.set_title(d.title.into());
             dialog.set_message(d.message.into());
+            dialog.set_confirmation(d.confirmation);
             let options: Vec<OptionView> = d
                 .options
                 .iter()

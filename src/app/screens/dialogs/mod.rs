@@ -95,6 +95,11 @@ pub struct DialogView {
     pub title: String,
     pub message: String,
     pub options: Vec<DialogOption>,
+    /// A confirmation of something that cannot be undone (resign, delete, shut down): its
+    /// two choices side by side near the top of the screen, clear of every button that opens
+    /// one (those sit lower: see ui/dialogs.slint), so a second tap where the opener was
+    /// confirms nothing.
+    pub confirmation: bool,
 }
 
 impl Controller {
@@ -307,7 +312,7 @@ impl Controller {
         Some(match dialog {
             Dialog::Menu => self.menu_view(),
             Dialog::SavedGame(g) => saved_game_view(g),
-            Dialog::ConfirmDelete(g) => view(
+            Dialog::ConfirmDelete(g) => confirmation(
                 &tr!("Delete this game?"),
                 // "Two players will be gone" read as if people were deleted.
                 tr!("The game “{}” will be gone for good.", g.title),
@@ -316,7 +321,7 @@ impl Controller {
                     option("cancel", &tr!("No, keep it"), true, false),
                 ],
             ),
-            Dialog::ConfirmShutdown => view(
+            Dialog::ConfirmShutdown => confirmation(
                 &tr!("Shut down ChessPI?"),
                 tr!("The game is saved and continues when you switch on again."),
                 vec![
@@ -335,7 +340,7 @@ impl Controller {
                 vec![option("close", &tr!("Close"), true, false)],
             ),
             Dialog::ResignOrDraw => self.resign_or_draw_view(),
-            Dialog::ConfirmResign => view(
+            Dialog::ConfirmResign => confirmation(
                 &tr!("Resign this game?"),
                 match self.setup.mode {
                     Mode::Friend => tr!(
@@ -574,5 +579,14 @@ fn view(title: &str, message: String, options: Vec<DialogOption>) -> DialogView 
         title: title.to_string(),
         message,
         options,
+        confirmation: false,
+    }
+}
+
+/// A confirmation (see [`DialogView::confirmation`]): the confirming choice, then the safe one.
+fn confirmation(title: &str, message: String, options: Vec<DialogOption>) -> DialogView {
+    DialogView {
+        confirmation: true,
+        ..view(title, message, options)
     }
 }

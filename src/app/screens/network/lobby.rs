@@ -414,6 +414,7 @@ impl Controller {
             title,
             message,
             options,
+            confirmation: false,
         })
     }
 }
