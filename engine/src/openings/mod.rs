@@ -11,9 +11,13 @@
 //!   search finds unsound (`data/openings/book-checks.tsv`, written by
 //!   `examples/openings.rs`).
 //!
+//! Names are in English as the data set has them (PGN headers stay English); [`german`] gives
+//! the German ones for the screen.
+//!
 //! `build.rs` parses and checks the data with the engine's own rules code and writes both
 //! tables as sorted static arrays: nothing is parsed on the device.
 
+pub mod german;
 pub mod table;
 pub mod tsv;
 
@@ -25,6 +29,7 @@ use crate::level::Level;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::Searcher;
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
@@ -45,6 +50,19 @@ impl fmt::Display for Opening {
     /// `C50 Italian Game`, as the side panel shows it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.eco, self.name)
+    }
+}
+
+impl Opening {
+    /// The name in German where its family has an established German name, else English
+    /// (see [`german::german_name`]).
+    pub fn german_name(&self) -> Cow<'static, str> {
+        german::german_name(self.name)
+    }
+
+    /// `C50 Italienische Partie`: the side panel's text for a German screen.
+    pub fn to_german_string(&self) -> String {
+        format!("{} {}", self.eco, self.german_name())
     }
 }
 
