@@ -79,6 +79,13 @@ fn main() -> Result<(), Box<dyn Error>> {
     tap(&app, "c3")?;
     shoot(&app, &dir, "selection.png")?;
 
+    // A long opening name: two lines, its family and its last part.
+    let app = open(
+        game("e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6 b1c3 d8c7 c1e3")?,
+        friends,
+    )?;
+    shoot(&app, &dir, "opening-long.png")?;
+
     // A pawn about to promote.
     let pos = Position::from_fen("3r2k1/1P3ppp/8/8/8/8/5PPP/6K1 w - - 0 30")?;
     let app = open(Game::from_position(pos), friends)?;

@@ -116,6 +116,11 @@ pub fn classify(game: &Game) -> Option<Opening> {
     opening_at(game, game.moves().len())
 }
 
+/// Every named opening of the data, in the table's order (for checks over all names).
+pub fn all() -> impl Iterator<Item = Opening> {
+    NAMES.iter().map(|&(eco, name)| Opening { eco, name })
+}
+
 /// Number of named lines in the data (for tests and the about box).
 pub fn named_line_count() -> usize {
     NAMES.len()

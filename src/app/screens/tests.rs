@@ -867,3 +867,31 @@ fn the_hosting_dialog_gives_the_address_to_type() {
         view.message
     );
 }
+
+#[test]
+fn long_opening_names_keep_their_family_and_last_part() {
+    use crate::app::screens::play::present::shorten_opening;
+    let short = "C50 Italian Game";
+    assert_eq!(shorten_opening(short), short);
+    let long = "A45 Queen's Pawn Game: Accelerated London System, Steinitz Countergambit, \
+                Morris Countergambit Accepted";
+    assert_eq!(
+        shorten_opening(long),
+        "A45 Queen's Pawn Game: …, Morris Countergambit Accepted"
+    );
+    // Every named line of the data set fits, in both languages.
+    // Only a few are cut off at the end (a long family with a long last part).
+    let mut cut = Vec::new();
+    for o in chesspi_engine::openings::all() {
+        for shown in [
+            shorten_opening(&o.to_string()),
+            shorten_opening(&o.to_german_string()),
+        ] {
+            assert!(shown.chars().count() <= 76, "{shown}");
+            if shown.ends_with('…') {
+                cut.push(shown);
+            }
+        }
+    }
+    assert!(cut.len() < 20, "{} cut: {cut:#?}", cut.len());
+}

@@ -125,3 +125,37 @@ pub fn review_name(stored: &str) -> (String, String) {
         ),
     }
 }
+
+/// `text` with non-breaking spaces where a line break reads badly: before a dash (no line
+/// starts with "–"), and before a short last word (no "piece" alone on the last line).
+pub fn no_bad_breaks(text: &str) -> String {
+    let mut out = text.replace(" — ", "\u{a0}— ").replace(" – ", "\u{a0}– ");
+    if let Some(i) = out.rfind(' ')
+        && out[i + 1..].chars().count() <= 8
+    {
+        out.replace_range(i..=i, "\u{a0}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod break_tests {
+    use super::no_bad_breaks;
+
+    #[test]
+    fn dashes_and_short_last_words_stay_with_the_word_before() {
+        assert_eq!(
+            no_bad_breaks("Black to move — tap a piece"),
+            "Black to move\u{a0}— tap a\u{a0}piece"
+        );
+        assert_eq!(
+            no_bad_breaks("Schwarz am Zug – tippe eine Figur an"),
+            "Schwarz am Zug\u{a0}– tippe eine Figur\u{a0}an"
+        );
+        assert_eq!(no_bad_breaks("Analysing…"), "Analysing…");
+        assert_eq!(
+            no_bad_breaks("Reviewing: the start position"),
+            "Reviewing: the start\u{a0}position"
+        );
+    }
+}

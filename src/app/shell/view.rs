@@ -280,7 +280,7 @@ impl ViewModels {
 
         game.set_opening(c.opening().unwrap_or_default().into());
         let status = c.status();
-        game.set_status(status.text.into());
+        game.set_status(crate::app::screens::words::no_bad_breaks(&status.text).into());
         game.set_status_alert(status.alert);
         game.set_thinking(status.thinking);
 

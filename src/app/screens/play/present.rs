@@ -74,6 +74,29 @@ pub enum ResultTone {
     Neutral,
 }
 
+/// The most characters of an opening's name the side panel shows: two lines of its small
+/// text.
+const OPENING_CHARS: usize = 76;
+
+/// An opening's name that fits two lines: a long one keeps its family and its most specific
+/// part ("B12 Caro-Kann Defense: …, Bronstein Variation"), not a cut-off middle.
+pub fn shorten_opening(name: &str) -> String {
+    if name.chars().count() <= OPENING_CHARS {
+        return name.to_string();
+    }
+    if let Some((family, variation)) = name.split_once(": ")
+        && let Some((_, last)) = variation.rsplit_once(", ")
+    {
+        let short = format!("{family}: …, {last}");
+        if short.chars().count() <= OPENING_CHARS {
+            return short;
+        }
+    }
+    let mut cut: String = name.chars().take(OPENING_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
 impl Controller {
     /// The 64 cells in display order (row-major from the top-left).
     pub fn cells(&self) -> [CellView; 64] {
@@ -276,7 +299,13 @@ impl Controller {
             Some(ply) => chesspi_engine::openings::opening_at(&self.game, ply),
             None => chesspi_engine::openings::classify(&self.game),
         };
-        opening.map(|o| o.to_string())
+        // German names where German has them; PGN headers keep the data set's English.
+        opening.map(|o| {
+            shorten_opening(&match crate::i18n::language() {
+                crate::i18n::Language::German => o.to_german_string(),
+                _ => o.to_string(),
+            })
+        })
     }
 
     /// The status line while the network partner is to move: the connection decides.
