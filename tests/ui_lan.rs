@@ -42,6 +42,16 @@ fn a_network_game_through_the_real_app() {
         app.with_controller(|c| c.lobby().cloned()),
         Some(Lobby::Hosting { .. })
     ));
+    // Listening on loopback only: that address, with its port, is what a guest types.
+    let listening = app.network_addrs()[0];
+    assert!(listening.ip().is_loopback());
+    assert!(
+        dialog
+            .get_message()
+            .contains(&format!("Enter address and type {listening}")),
+        "{}",
+        dialog.get_message()
+    );
 
     // A wrong code is refused; the right one pairs.
     let addr = app.network_addrs()[0];

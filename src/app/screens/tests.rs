@@ -857,15 +857,39 @@ fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
 fn the_hosting_dialog_gives_the_address_to_type() {
     let mut c = Controller::new(friend());
     c.host_network(Color::White);
-    c.lobby_hosting("Kitchen", "4821", &["192.168.1.20".to_string()]);
+    c.lobby_hosting(
+        "Kitchen",
+        "4821",
+        &[
+            "192.168.1.20:7531".to_string(),
+            "169.254.3.4:7531".to_string(),
+        ],
+    );
     let view = c.dialog_view().expect("the hosting dialog");
     assert_eq!(view.title, "Pairing code 4821");
     assert!(
-        view.message
-            .ends_with("Not in its list? Enter address: 192.168.1.20"),
+        view.message.ends_with(
+            "Not in its list? There tap Enter address and type 192.168.1.20:7531 or \
+             169.254.3.4:7531"
+        ),
         "{}",
         view.message
     );
+}
+
+#[test]
+fn the_join_list_says_when_this_device_does_not_look_for_hosts() {
+    let mut c = Controller::new(friend());
+    c.open_lobby(None, None);
+    let looking = c.dialog_view().expect("the join list").message;
+    assert!(looking.starts_with("Looking for ChessPIs"), "{looking}");
+    assert!(
+        looking.contains("Enter address"),
+        "what to do if none is found"
+    );
+    c.lobby_not_looking();
+    let off = c.dialog_view().expect("the join list").message;
+    assert!(off.contains("discovery is off"), "{off}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! `GameAdapter.network-ready`; nothing here waits on the network.
 
 use crate::tr;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use chesspi_engine::game::Game;
 use slint::ComponentHandle;
@@ -132,7 +132,7 @@ impl Network {
         match LanHandle::host(session, &listen, NetOptions::default(), self.wake()) {
             Ok(handle) => {
                 log::info!("hosting a network game on {:?}", handle.local_addrs());
-                self.typed_addresses = typed_addresses(handle.local_addrs(), self.config.port);
+                self.typed_addresses = typed_addresses(handle.local_addrs(), interface_addresses);
                 self.lan = Some(handle);
                 c.lobby_hosting(&self.name.clone(), &code, &self.typed_addresses);
                 let colour = match local {
@@ -169,12 +169,15 @@ impl Network {
             });
         };
         let browser = self.discovery().map(|d| d.browse(ring));
+        c.lobby_hosts(Vec::new());
         match browser {
             Some(Ok(b)) => self.browser = Some(b),
-            Some(Err(e)) => log::warn!("{e}; hosts must be joined by address"),
-            None => {}
+            Some(Err(e)) => {
+                log::warn!("{e}; hosts must be joined by address");
+                c.lobby_not_looking();
+            }
+            None => c.lobby_not_looking(),
         }
-        c.lobby_hosts(Vec::new());
     }
 
     /// Reconnects the network game restored after a restart: hosts it again, or joins its
@@ -365,38 +368,51 @@ fn host_entry(h: crate::lan::discovery::FoundHost) -> Option<HostEntry> {
     })
 }
 
-/// What a guest types to reach this host: its network addresses (IPv4 first, no loopback or
-/// link-local ones), with the port when it is not the protocol's default. At most two.
-fn typed_addresses(listening: &[SocketAddr], port: u16) -> Vec<String> {
-    let mut ips: Vec<std::net::IpAddr> = Vec::new();
+/// What a guest types to reach this host, with the port: every IPv4 address it listens on
+/// that another device can use — link-local ones too (two ChessPIs on a bare cable have only
+/// those, and no multicast DNS may reach across) — and loopback only when there is nothing
+/// else (a second ChessPI on this machine). IPv6 is left out: the keypad has no letters.
+/// `interfaces` lists the machine's addresses, asked for only when listening everywhere.
+fn typed_addresses(
+    listening: &[SocketAddr],
+    interfaces: impl FnOnce() -> Vec<IpAddr>,
+) -> Vec<String> {
+    // (address, the port it listens on)
+    let mut ips: Vec<(Ipv4Addr, u16)> = Vec::new();
+    let mut everywhere = None;
     for addr in listening {
-        if addr.ip().is_unspecified() {
-            // Listening everywhere: the interfaces' own addresses.
-            if let Ok(interfaces) = if_addrs::get_if_addrs() {
-                ips.extend(interfaces.iter().map(if_addrs::Interface::ip));
-            }
-        } else {
-            ips.push(addr.ip());
+        match addr.ip() {
+            ip if ip.is_unspecified() => everywhere = Some(addr.port()),
+            IpAddr::V4(v4) => ips.push((v4, addr.port())),
+            IpAddr::V6(_) => {}
         }
     }
-    let usable = |ip: &std::net::IpAddr| match ip {
-        std::net::IpAddr::V4(v4) => !v4.is_loopback() && !v4.is_link_local(),
-        std::net::IpAddr::V6(v6) => !v6.is_loopback() && !v6.is_unicast_link_local(),
-    };
-    let mut ips: Vec<_> = ips.into_iter().filter(usable).collect();
-    ips.sort_by_key(|ip| (ip.is_ipv6(), *ip));
+    if let Some(port) = everywhere {
+        ips.extend(interfaces().into_iter().filter_map(|ip| match ip {
+            IpAddr::V4(v4) => Some((v4, port)),
+            IpAddr::V6(_) => None,
+        }));
+    }
+    ips.sort_by_key(|(ip, port)| (ip.is_link_local(), *ip, *port));
     ips.dedup();
-    ips.into_iter()
-        .take(2)
-        .map(|ip| {
-            let shown = SocketAddr::new(ip, port);
-            if port == crate::config::DEFAULT_LAN_PORT {
-                ip.to_string()
-            } else {
-                shown.to_string()
-            }
-        })
+    let reachable: Vec<_> = ips
+        .iter()
+        .copied()
+        .filter(|(ip, _)| !ip.is_loopback())
+        .collect();
+    let shown = if reachable.is_empty() { ips } else { reachable };
+    shown
+        .into_iter()
+        .take(3)
+        .map(|(ip, port)| SocketAddr::new(IpAddr::V4(ip), port).to_string())
         .collect()
+}
+
+/// The machine's own addresses.
+fn interface_addresses() -> Vec<IpAddr> {
+    if_addrs::get_if_addrs()
+        .map(|interfaces| interfaces.iter().map(if_addrs::Interface::ip).collect())
+        .unwrap_or_default()
 }
 
 /// Why a host could not be reached, in the screen's language (the system's own words are
@@ -417,18 +433,51 @@ fn unreachable_text(failure: &DialFailure) -> String {
 #[cfg(test)]
 mod tests {
     use super::typed_addresses;
+    use std::net::IpAddr;
+
+    fn addr(s: &str) -> std::net::SocketAddr {
+        s.parse().expect("address")
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().expect("ip")
+    }
 
     #[test]
-    fn addresses_to_type_leave_out_loopback_and_the_default_port() {
-        let addr = |s: &str| s.parse().expect("address");
-        assert!(typed_addresses(&[addr("127.0.0.1:7531")], 7531).is_empty());
+    fn every_ipv4_address_a_guest_can_type_with_the_port() {
+        let none = Vec::new;
         assert_eq!(
-            typed_addresses(&[addr("10.0.0.5:7531")], 7531),
-            ["10.0.0.5"]
+            typed_addresses(&[addr("10.0.0.5:7531")], none),
+            ["10.0.0.5:7531"]
+        );
+        // Two ChessPIs on a bare cable: link-local addresses only.
+        assert_eq!(
+            typed_addresses(&[addr("169.254.10.20:7531")], none),
+            ["169.254.10.20:7531"]
+        );
+        let machine = || {
+            vec![
+                ip("127.0.0.1"),
+                ip("169.254.3.4"),
+                ip("fe80::1"),
+                ip("192.168.1.20"),
+                ip("2001:db8::5"),
+            ]
+        };
+        assert_eq!(
+            typed_addresses(&[addr("0.0.0.0:7000"), addr("[::]:7000")], machine),
+            ["192.168.1.20:7000", "169.254.3.4:7000"],
+            "routable first, then link-local; no loopback, no IPv6"
+        );
+        // Listening on loopback only: that is the way in (another instance here).
+        assert_eq!(
+            typed_addresses(&[addr("127.0.0.1:7531")], none),
+            ["127.0.0.1:7531"]
         );
         assert_eq!(
-            typed_addresses(&[addr("[fe80::1]:7000"), addr("192.168.1.20:7000")], 7000),
-            ["192.168.1.20:7000"]
+            typed_addresses(&[addr("0.0.0.0:7531")], || vec![ip("127.0.0.1")]),
+            ["127.0.0.1:7531"]
         );
+        assert!(typed_addresses(&[addr("[::1]:7531")], none).is_empty());
     }
 }

@@ -72,6 +72,9 @@ pub enum Lobby {
     },
     Browsing {
         hosts: Vec<HostEntry>,
+        /// Whether this device looks for hosts (discovery on and working); without it hosts
+        /// are joined by address only.
+        looking: bool,
     },
     Keypad {
         purpose: KeyPurpose,
@@ -117,7 +120,10 @@ impl Controller {
                 self.network(NetworkEffect::Host { local, clock });
             }
             None => {
-                self.screen = Screen::Lobby(Lobby::Browsing { hosts: Vec::new() });
+                self.screen = Screen::Lobby(Lobby::Browsing {
+                    hosts: Vec::new(),
+                    looking: true,
+                });
                 self.network(NetworkEffect::Browse);
             }
         }
@@ -165,8 +171,16 @@ impl Controller {
 
     /// The hosts found nearby, as they come and go.
     pub fn lobby_hosts(&mut self, found: Vec<HostEntry>) {
-        if let Some(Lobby::Browsing { hosts }) = self.screen.lobby_mut() {
+        if let Some(Lobby::Browsing { hosts, .. }) = self.screen.lobby_mut() {
             *hosts = found;
+        }
+    }
+
+    /// This device cannot look for hosts (discovery is off, or failed to start): the list
+    /// says so and points at the address.
+    pub fn lobby_not_looking(&mut self) {
+        if let Some(Lobby::Browsing { looking, .. }) = self.screen.lobby_mut() {
+            *looking = false;
         }
     }
 
@@ -221,7 +235,7 @@ impl Controller {
             return;
         };
         match (lobby, id) {
-            (Lobby::Browsing { hosts }, id) if id.starts_with("host:") => {
+            (Lobby::Browsing { hosts, .. }, id) if id.starts_with("host:") => {
                 let chosen = id[5..].parse::<usize>().ok().and_then(|i| hosts.get(i));
                 if let Some(h) = chosen {
                     self.keypad(KeyPurpose::Code {
@@ -318,7 +332,10 @@ impl Controller {
     /// Cancel on the keypad: back to the list of hosts.
     pub fn keypad_cancel(&mut self) {
         if let Some(Lobby::Keypad { .. }) = self.screen.lobby() {
-            self.screen = Screen::Lobby(Lobby::Browsing { hosts: Vec::new() });
+            self.screen = Screen::Lobby(Lobby::Browsing {
+                hosts: Vec::new(),
+                looking: true,
+            });
             self.network(NetworkEffect::Browse);
         }
     }
@@ -383,13 +400,13 @@ impl Controller {
                 if !addresses.is_empty() {
                     message.push('\n');
                     message.push_str(&tr!(
-                        "Not in its list? Enter address: {}",
-                        addresses.join(", ")
+                        "Not in its list? There tap Enter address and type {}",
+                        addresses.join(tr!(" or ").as_str())
                     ));
                 }
                 (tr!("Pairing code {}", code), message, vec![cancel()])
             }
-            Lobby::Browsing { hosts } => {
+            Lobby::Browsing { hosts, looking } => {
                 let mut options: Vec<DialogOption> = hosts
                     .iter()
                     .enumerate()
@@ -398,10 +415,18 @@ impl Controller {
                     .collect();
                 options.push(opt("address".into(), tr!("Enter address"), false));
                 options.push(cancel());
-                let message = if hosts.is_empty() {
-                    tr!("Looking for ChessPIs hosting a game on this network…")
-                } else {
+                let message = if !hosts.is_empty() {
                     tr!("Tap a ChessPI to join its game.")
+                } else if *looking {
+                    tr!(
+                        "Looking for ChessPIs hosting a game on this network… Not found? Tap \
+                         Enter address and type the address the host shows."
+                    )
+                } else {
+                    tr!(
+                        "This ChessPI does not look for games on the network (discovery is \
+                         off). Tap Enter address and type the address the host shows."
+                    )
                 };
                 (tr!("Join a game"), message, options)
             }
