@@ -270,10 +270,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         c.new_game_mode("network");
     });
     shoot(&app, &dir, "new-game-network.png")?;
-    // Hosting for real, on loopback only.
+    // Hosting for real, on loopback only; a fixed port, so the address shown is the same in
+    // every run.
     app.enable_network(chesspi::config::LanConfig {
         name: Some("Kitchen table".into()),
-        port: 0,
+        port: 47531,
         listen: vec![std::net::Ipv4Addr::LOCALHOST.into()],
         discovery: false,
         interfaces: Vec::new(),

@@ -239,6 +239,7 @@ fn back_at_the_board(app: &App) {
         app.window()
             .global::<GameAdapter>()
             .get_status()
+            .replace('\u{a0}', " ")
             .to_string()
     };
     assert_eq!(status(), "Clock paused — touch the board to go on");

@@ -35,13 +35,19 @@ fn the_computer_answers() {
         adapter.get_thinking(),
         "the screen says the computer is thinking"
     );
-    assert_eq!(adapter.get_status(), "Computer is thinking…");
+    assert_eq!(
+        adapter.get_status().replace('\u{a0}', " "),
+        "Computer is thinking…"
+    );
     assert!(
         headless::pump_until(Duration::from_secs(30), || moves(&app) == 2),
         "the computer replied"
     );
     assert!(!adapter.get_thinking());
-    assert_eq!(adapter.get_status(), "Your move — tap a piece");
+    assert_eq!(
+        adapter.get_status().replace('\u{a0}', " "),
+        "Your move — tap a piece"
+    );
     // The reply slides to its square, then the overlay goes (nothing animates when idle).
     assert_ne!(
         adapter.get_slide_piece(),
@@ -90,7 +96,10 @@ fn a_hint_is_shown_on_the_board() {
     press_action(&app, Action::Hint);
     let adapter = app.window().global::<GameAdapter>();
     assert!(headless::pump_until(Duration::from_secs(30), || {
-        adapter.get_status().starts_with("Hint: ")
+        adapter
+            .get_status()
+            .replace('\u{a0}', " ")
+            .starts_with("Hint: ")
     }));
     let squares = adapter.get_squares();
     let hinted = (0..64)
@@ -123,7 +132,10 @@ fn undo_while_thinking_cancels_the_search() {
         || moves(&app) != 0
     ));
     assert_eq!(
-        app.window().global::<GameAdapter>().get_status(),
+        app.window()
+            .global::<GameAdapter>()
+            .get_status()
+            .replace('\u{a0}', " "),
         "Your move — tap a piece"
     );
 }

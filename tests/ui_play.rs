@@ -55,7 +55,10 @@ fn tapping_a_piece_shows_its_targets() {
     expected.sort();
     assert_eq!(target_cells(&app), expected);
     assert_eq!(
-        app.window().global::<GameAdapter>().get_status(),
+        app.window()
+            .global::<GameAdapter>()
+            .get_status()
+            .replace('\u{a0}', " "),
         "Tap where the pawn should go"
     );
 
@@ -92,7 +95,10 @@ fn e2e4_by_taps() {
     assert_eq!(e4.piece, BoardPiece::WhitePawn, "a white pawn on e4");
     assert!(e4.last_move, "e4 marked as the last move");
     assert_eq!(
-        app.window().global::<GameAdapter>().get_status(),
+        app.window()
+            .global::<GameAdapter>()
+            .get_status()
+            .replace('\u{a0}', " "),
         "Black to move — tap a piece"
     );
     let moves = app.window().global::<GameAdapter>().get_moves();
@@ -120,7 +126,10 @@ fn promotion_picker() {
     tap_square(&app, "e8");
     let adapter = app.window().global::<GameAdapter>();
     assert!(adapter.get_promotion_visible());
-    assert_eq!(adapter.get_status(), "Choose a piece for promotion");
+    assert_eq!(
+        adapter.get_status().replace('\u{a0}', " "),
+        "Choose a piece for promotion"
+    );
 
     // Find the picker's first choice (the queen) on screen by its light background.
     let frame = render();
@@ -190,7 +199,10 @@ fn checkmate_ends_the_game() {
         Position::startpos().to_fen()
     );
     press_action(&app, Action::ReviewForward);
-    assert_eq!(adapter.get_status(), "Reviewing: after 1. f3");
+    assert_eq!(
+        adapter.get_status().replace('\u{a0}', " "),
+        "Reviewing: after 1. f3"
+    );
     press_action(&app, Action::ReviewDone);
     assert!(adapter.get_game_over());
 }

@@ -111,10 +111,18 @@ fn saved_games_review_delete_and_resume() {
     });
     assert!(app.window().global::<GameAdapter>().get_screen() != Screen::SavedGames);
     let adapter = app.window().global::<GameAdapter>();
-    assert_eq!(adapter.get_status(), "Reviewing: the start position");
+    assert_eq!(
+        adapter.get_status().replace('\u{a0}', " "),
+        "Reviewing: the start position"
+    );
     assert_eq!(adapter.get_result_title(), "Black wins");
     app.update_controller(|c| c.action(Action::ReviewLast));
-    assert!(adapter.get_status().starts_with("Reviewing: after 2… Qh4#"));
+    assert!(
+        adapter
+            .get_status()
+            .replace('\u{a0}', " ")
+            .starts_with("Reviewing: after 2… Qh4#")
+    );
     app.update_controller(|c| c.action(Action::ReviewDone));
     assert!(!app.with_controller(|c| c.is_viewing_saved()));
 

@@ -106,8 +106,8 @@ pub fn press_action(app: &App, action: Action) {
 }
 
 /// The centre of option `id` of the open two-column menu (more than five options), title
-/// only: the card is centred, 18 px padding, a 26 px title line, then rows of 52 px buttons
-/// 62 px apart.
+/// only: the card starts 16 px from the top, 18 px padding, a 26 px title line, then rows of
+/// 52 px buttons 62 px apart.
 pub fn menu_option_point(app: &App, id: &str) -> (f32, f32) {
     let dialog = app.window().global::<DialogAdapter>();
     assert!(dialog.get_visible(), "the menu is open");
@@ -118,10 +118,8 @@ pub fn menu_option_point(app: &App, id: &str) -> (f32, f32) {
         .iter()
         .position(|o| o.id == id)
         .unwrap_or_else(|| panic!("no '{id}' in the menu"));
-    let rows = count.div_ceil(2) as f32;
     let title = 30.0;
-    let height = 18.0 + title + 10.0 + rows * 62.0 - 10.0 + 18.0;
-    let top = (480.0 - height) / 2.0 + 18.0 + title + 10.0;
+    let top = 16.0 + 18.0 + title + 10.0;
     let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
     let y = top + (i / 2) as f32 * 62.0 + 26.0;
     (x, y)

@@ -919,3 +919,32 @@ fn long_opening_names_keep_their_family_and_last_part() {
     }
     assert!(cut.len() < 20, "{} cut: {cut:#?}", cut.len());
 }
+
+#[test]
+fn the_menus_close_is_first_whatever_else_it_offers() {
+    let mut menus = Vec::new();
+    for level in [1, 5, 10] {
+        let setup = GameSetup {
+            mode: Mode::Computer {
+                human: Color::White,
+            },
+            level: Level::new(level).expect("level"),
+        };
+        menus.push(Controller::new(setup));
+    }
+    menus.push(Controller::new(friend()));
+    let mut device = Controller::new(friend());
+    device.allow_shutdown();
+    menus.push(device);
+    let mut counts = std::collections::BTreeSet::new();
+    for mut c in menus {
+        c.action(Action::Menu);
+        let view = c.dialog_view().expect("the menu");
+        counts.insert(view.options.len());
+        assert_eq!(view.options[0].id, "close", "{:?}", view.options);
+        c.dialog_option("settings");
+        let view = c.dialog_view().expect("settings");
+        assert_eq!(view.options[0].id, "close");
+    }
+    assert!(counts.len() > 2, "menus of several sizes: {counts:?}");
+}

@@ -413,7 +413,9 @@ impl Controller {
     }
 
     fn menu_view(&self) -> DialogView {
+        // Close first: in the same place whatever else the menu offers (see ui/dialogs.slint).
         let mut options = vec![
+            option("close", &tr!("Close"), true, false),
             option("new", &tr!("New game"), false, false),
             option("setup", &tr!("Set up position"), false, false),
             option("analyse", &tr!("Analysis board"), false, false),
@@ -450,12 +452,12 @@ impl Controller {
         if self.shutdown_allowed {
             options.push(option("shutdown", &tr!("Shut down"), false, true));
         }
-        options.push(option("close", &tr!("Close"), true, false));
         view(&tr!("Menu"), String::new(), options)
     }
 
     fn settings_view(&self) -> DialogView {
-        let mut options = Vec::new();
+        // Close first, as in the menu.
+        let mut options = vec![option("close", &tr!("Close"), true, false)];
         if let Some(b) = self.settings.brightness_percent {
             options.push(option(
                 "brightness",
@@ -491,7 +493,6 @@ impl Controller {
             false,
         ));
         options.push(option("about", &tr!("About ChessPI"), false, false));
-        options.push(option("close", &tr!("Close"), true, false));
         let message = if self.settings.brightness_percent.is_none() {
             tr!("Brightness and dimming are set on the device.")
         } else {
