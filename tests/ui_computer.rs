@@ -39,6 +39,12 @@ fn the_computer_answers() {
         adapter.get_status().replace('\u{a0}', " "),
         "Computer is thinking…"
     );
+    // Waiting is shown by a dot stepping on a timer, not by redrawing at frame rate.
+    headless::render().expect("a frame");
+    assert!(
+        !app.window().window().has_active_animations(),
+        "no animation while waiting"
+    );
     assert!(
         headless::pump_until(Duration::from_secs(30), || moves(&app) == 2),
         "the computer replied"
