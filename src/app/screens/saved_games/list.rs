@@ -53,6 +53,9 @@ fn result_text(h: &GameHeader) -> String {
         GameResult::WhiteWins => Color::White,
         GameResult::BlackWins => Color::Black,
         GameResult::Draw => return tr!("Draw"),
+        // A network game is stored unfinished only when it was adjourned; its title names the
+        // partner.
+        GameResult::Unknown if h.mode.as_deref() == Some("lan") => return tr!("Adjourned"),
         GameResult::Unknown => return tr!("Unfinished"),
     };
     match h.local {
@@ -214,6 +217,13 @@ mod tests {
         );
         let open = header(GameResult::Unknown, Some(Color::White), "vs-computer");
         assert_eq!(row(&GameSummary::Game(open)).result, "Unfinished");
+        let mut adjourned = header(GameResult::Unknown, Some(Color::Black), "lan");
+        adjourned.white = "Kitchen table".into();
+        let r = row(&GameSummary::Game(adjourned));
+        assert_eq!(
+            (r.choice.title.as_str(), r.result.as_str()),
+            ("You vs Kitchen table", "Adjourned")
+        );
         let draw = header(GameResult::Draw, None, "computer-vs-computer");
         assert_eq!(row(&GameSummary::Game(draw)).result, "Draw");
     }
