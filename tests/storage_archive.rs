@@ -612,8 +612,9 @@ fn an_analysed_timed_game_keeps_its_clocks() {
         .expect("analysis");
     let annotated = archive.annotate(id.game(), &analysis).expect("annotate");
     let text = archive.read_text(&annotated).expect("text");
-    // Each move: its evaluation, then its clock, in one comment as lichess writes them.
-    assert_eq!(text.matches("[%eval ").count(), 4, "{text}");
+    // Each move: its evaluation, then its clock, in one comment as lichess writes them; the
+    // start position's evaluation comes before the first move, without a clock.
+    assert_eq!(text.matches("[%eval ").count(), 5, "{text}");
     assert_eq!(text.matches("[%clk ").count(), 4, "{text}");
     assert!(text.contains("[%clk 0:00:59] }"), "{text}");
     assert!(text.contains("2. g4 $4"), "the blunder is marked: {text}");

@@ -1,7 +1,7 @@
 //! Analysing a game on the device, headless: a fool's mate played by taps, "Analyse" tapped,
 //! the graph drawn, a tap on the graph moves the board, the blunder is marked, "Next mistake"
 //! finds it, the analysis lands in the saved game's PGN and comes back with it without
-//! analysing again; it waits while the screen is dark on battery; a new game cancels it. Slint allows one platform per
+//! analysing again, every move judged as before; it waits while the screen is dark on battery; a new game cancels it. Slint allows one platform per
 //! process, so the scenario runs as one test.
 
 use chesspi::app::boot::headless;
@@ -71,6 +71,24 @@ fn choose(app: &App, id: &str) {
     headless::pump();
 }
 
+/// What the analysis says about each move, and its accuracy line, shown move by move.
+fn verdicts(app: &App) -> Vec<String> {
+    let moves = app.with_controller(|c| c.game().moves().len());
+    let mut said: Vec<String> = (1..=moves)
+        .map(|ply| {
+            app.update_controller(|c| c.graph_tapped(ply as f32 / moves as f32));
+            app.with_controller(|c| c.analysis_view().expect("an analysis").line)
+        })
+        .collect();
+    said.push(
+        app.window()
+            .global::<AnalysisAdapter>()
+            .get_accuracy()
+            .into(),
+    );
+    said
+}
+
 fn stored_pgn(dir: &Path) -> String {
     let games = dir.join("games");
     std::fs::read_dir(&games)
@@ -110,6 +128,11 @@ fn analyse_a_finished_game_and_open_it_again() {
         analysis.get_accuracy().starts_with("Accuracy: White "),
         "{}",
         analysis.get_accuracy()
+    );
+    let shown_before = verdicts(&app);
+    assert!(
+        shown_before[3].starts_with("Qh4#: best move"),
+        "{shown_before:?}"
     );
     let shot = std::env::temp_dir().join("chesspi-analysis.png");
     headless::render()
@@ -214,6 +237,8 @@ fn analyse_a_finished_game_and_open_it_again() {
     app.update_controller(|c| c.action(Action::Analyse));
     assert!(analysis.get_visible());
     assert_eq!(analysis.get_progress(), 1.0, "nothing to analyse again");
+    // Every move is judged as it was before the restart (Qh4# still the best move).
+    assert_eq!(verdicts(&app), shown_before, "{}", stored_pgn(dir.path()));
 
     // A new game, and the saved game opened again: analysed already.
     app.update_controller(|c| c.start(FRIEND, Game::new()));

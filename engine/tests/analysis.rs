@@ -220,7 +220,11 @@ fn mates_are_scored_and_walking_into_one_is_a_blunder() {
     assert_eq!(analysis.moves[3].class, MoveClass::Best);
     let text = flat(&analysis.to_pgn_of(&game).expect("pgn"));
     assert!(text.contains("2. g4 $4 { [%eval #-1] Blunder."), "{text}");
-    assert!(text.contains("2... Qh4# { [%eval #0] } 0-1"), "{text}");
+    // The mate is best; with no NAG to say so, the comment does, for reading back.
+    assert!(
+        text.contains("2... Qh4# { [%eval #0] [%class best] } 0-1"),
+        "{text}"
+    );
 
     // Scholar's mate: White mates in one after 3...Nf6.
     let (_, analysis) = analyse("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0");
@@ -304,14 +308,16 @@ fn annotated_pgn_reads_back_with_an_eval_after_every_move() {
     assert!((white - analysis.white.accuracy.unwrap()).abs() < 0.051);
     assert!(back.tag("BlackACPL").unwrap().parse::<u32>().is_ok());
 
-    // Every main-line move has its `{ [%eval X] }` with the analysed value, in order.
+    // The start position and every main-line move have their `{ [%eval X] }` with the
+    // analysed value, in order.
     let movetext: String = text
         .lines()
         .skip_while(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
+    assert!(movetext.trim_start().starts_with("{ [%eval "), "{text}");
     let evals = main_line_evals(&movetext);
-    let expected: Vec<Eval> = analysis.positions[1..].iter().map(|p| p.eval).collect();
+    let expected: Vec<Eval> = analysis.positions.iter().map(|p| p.eval).collect();
     assert_eq!(evals, expected, "{text}");
     // The Elephant trap: 6. Nxd5?? Nxd5 7. Bxd8 Bb4+ wins back the queen and a piece.
     assert_eq!(analysis.moves[10].class, MoveClass::Blunder, "{text}");
@@ -439,8 +445,8 @@ fn analyze_command_keeps_going_past_a_bad_game() {
     assert_eq!(games[0].result, GameResult::WhiteWins);
     assert_eq!(games[1].result, GameResult::Draw);
     assert!(flat(&out).contains("2... Qg5 $4"), "{out}");
-    // One per main-line move; variations carry none.
-    assert_eq!(out.matches("[%eval ").count(), 5 + 4, "{out}");
+    // One per position (the start, then after each main-line move); variations carry none.
+    assert_eq!(out.matches("[%eval ").count(), 6 + 5, "{out}");
     for game in &games {
         assert!(game.tag("WhiteAccuracy").is_some() && game.tag("BlackAccuracy").is_some());
     }
@@ -495,7 +501,7 @@ fn python_chess_reads_evals_nags_and_variations() {
     let (game, analysis) = analyse("1. e4 e5 2. Nf3 Qg5 3. Nxg5 Bb4 4. Qh5 Bxd2+ *");
     let text = analysis.to_pgn_of(&game).expect("pgn");
     let script = r##"
-import sys, chess.pgn
+import re, sys, chess.pgn
 game = chess.pgn.read_game(sys.stdin)
 assert not game.errors, game.errors
 out = []
@@ -503,8 +509,11 @@ for node in game.mainline():
     score = node.eval()
     white = score.white()
     value = f"#{white.mate()}" if white.is_mate() else str(white.score())
-    out.append(f"{node.san()} {value} {sorted(node.nags)} {len(node.parent.variations) - 1}")
-print(game.headers["WhiteAccuracy"], game.headers["BlackAccuracy"])
+    stored = re.search(r"\[%class (\w+)\]", node.comment)
+    stored = stored.group(1) if stored else "-"
+    out.append(f"{node.san()} {value} {sorted(node.nags)} {len(node.parent.variations) - 1} {stored}")
+start = game.eval().white()
+print(game.headers["WhiteAccuracy"], game.headers["BlackAccuracy"], start.score())
 print("\n".join(out))
 "##;
     let mut child = Command::new("python3")
@@ -527,10 +536,13 @@ print("\n".join(out))
     let stdout = String::from_utf8(output.stdout).unwrap();
     let mut lines = stdout.lines();
     let header = lines.next().unwrap();
+    let Eval::Cp(start) = analysis.positions[0].eval else {
+        panic!("the start is no mate");
+    };
     assert_eq!(
         header,
         format!(
-            "{:.1} {:.1}",
+            "{:.1} {:.1} {start}",
             analysis.white.accuracy.unwrap(),
             analysis.black.accuracy.unwrap()
         )
@@ -547,9 +559,15 @@ print("\n".join(out))
         };
         let nags: Vec<u8> = m.class.nag().into_iter().collect();
         let variations = usize::from(m.class >= MoveClass::Mistake && m.better.is_some());
+        // Best and good moves say which in the comment, bad ones by their NAG.
+        let stored = if m.class.is_bad() {
+            "-"
+        } else {
+            m.class.code()
+        };
         assert_eq!(
             line,
-            format!("{} {value} {nags:?} {variations}", m.san),
+            format!("{} {value} {nags:?} {variations} {stored}", m.san),
             "{text}"
         );
     }

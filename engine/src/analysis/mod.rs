@@ -1,7 +1,9 @@
 //! Game analysis: an evaluation and a best line for every position of a game, each move
 //! classed best / good / inaccuracy / mistake / blunder, and each side's accuracy, by the
 //! engine's own search. [`Analyzer::analyse`] runs the searches; [`GameAnalysis::to_pgn`]
-//! writes the result the way lichess exports it.
+//! writes the result the way lichess exports it, plus what reading it back needs to show the
+//! same verdicts: the start position's `[%eval]` before the first move and `[%class best]` /
+//! `[%class good]` where no NAG names the class.
 //!
 //! # The model (lichess's)
 //! - **Evaluation**: the search score of each position, turned to White's side
@@ -23,7 +25,8 @@
 //!   inaccuracy below -999); letting one's own forced mate go is a blunder (a mistake if
 //!   still above +700, an inaccuracy above +999); a slower mate is no error.
 //! - The move the search itself chose in the position is **best** whatever the evaluation
-//!   of the next position says: the analysis has nothing better to offer.
+//!   of the next position says: the analysis has nothing better to offer. So is a move that
+//!   mates.
 //! - **Accuracy** of a move: `103.1668 * exp(-0.04354 * loss) - 3.1669 + 1`, clamped to
 //!   0..100; of a side: see [`game_accuracy`]. **Average loss**: the mean lichess-scale
 //!   centipawns lost per move (evaluations clamped to ±1000, lichess's ACPL).
@@ -47,7 +50,7 @@ pub use model::{
     ParseEvalError, WIN_SLOPE, class_of_loss, classify, game_accuracy, move_accuracy,
     win_percent_from_cp,
 };
-pub use report::{GameAnalysis, MoveAnalysis, SideSummary};
+pub use report::{GameAnalysis, MoveAnalysis, SideSummary, accuracy_tag};
 
 use crate::moves::Move;
 use crate::pgn::PgnGame;

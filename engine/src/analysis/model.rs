@@ -201,13 +201,40 @@ impl MoveClass {
     pub const fn is_bad(self) -> bool {
         self.nag().is_some()
     }
+
+    /// The word of the `[%class ...]` comment command that stores it (see
+    /// [`GameAnalysis::annotations`](super::GameAnalysis::annotations)).
+    pub const fn code(self) -> &'static str {
+        match self {
+            MoveClass::Best => "best",
+            MoveClass::Good => "good",
+            MoveClass::Inaccuracy => "inaccuracy",
+            MoveClass::Mistake => "mistake",
+            MoveClass::Blunder => "blunder",
+        }
+    }
+
+    /// The class of a [`MoveClass::code`] word.
+    pub fn from_code(code: &str) -> Option<MoveClass> {
+        [
+            MoveClass::Best,
+            MoveClass::Good,
+            MoveClass::Inaccuracy,
+            MoveClass::Mistake,
+            MoveClass::Blunder,
+        ]
+        .into_iter()
+        .find(|c| c.code() == code)
+    }
 }
 
 /// The class of a move by `mover` that changed the evaluation from `before` to `after`.
 /// `played_best`: the move is the one the analysis found best in the position before, which
 /// makes it [`MoveClass::Best`] whatever the evaluations say (it has nothing better to offer).
+/// A move that mates is best too, whichever move the search chose: nothing beats it.
 pub fn classify(before: Eval, after: Eval, mover: Color, played_best: bool) -> MoveClass {
-    if played_best {
+    let mates = matches!(after, Eval::Mate { winner, moves: 0 } if winner == mover);
+    if played_best || mates {
         return MoveClass::Best;
     }
     let (prev_mate, next_mate) = (before.mate_for(mover), after.mate_for(mover));
@@ -455,23 +482,37 @@ mod tests {
             classify(white_mates(2), black_mates(1), White, false),
             MoveClass::Blunder
         );
-        // A slower mate, or mating now, is fine; so is getting out of a lost position.
+        // A slower mate is fine; so is getting out of a lost position.
         assert_eq!(
             classify(white_mates(2), white_mates(5), White, false),
-            MoveClass::Good
-        );
-        assert_eq!(
-            classify(white_mates(1), white_mates(0), White, false),
             MoveClass::Good
         );
         assert_eq!(
             classify(black_mates(3), Eval::Cp(-200), White, false),
             MoveClass::Good
         );
+        // Mating now is best, even where the search chose another mate.
+        assert_eq!(
+            classify(white_mates(1), white_mates(0), White, false),
+            MoveClass::Best
+        );
         assert_eq!(
             classify(Eval::Cp(0), white_mates(0), White, false),
-            MoveClass::Good
+            MoveClass::Best
         );
+        assert_eq!(
+            classify(black_mates(1), black_mates(0), Black, false),
+            MoveClass::Best
+        );
+    }
+
+    #[test]
+    fn class_codes_round_trip() {
+        use MoveClass::*;
+        for class in [Best, Good, Inaccuracy, Mistake, Blunder] {
+            assert_eq!(MoveClass::from_code(class.code()), Some(class));
+        }
+        assert_eq!(MoveClass::from_code("brilliant"), None);
     }
 
     #[test]

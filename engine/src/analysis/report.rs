@@ -4,7 +4,7 @@
 use super::model::{Eval, MoveClass, classify, game_accuracy, move_accuracy};
 use super::{AnalysisError, PositionAnalysis};
 use crate::moves::Move;
-use crate::pgn::{GameResult, MoveAnnotation, PgnGame, write_annotated_game};
+use crate::pgn::{GameResult, MoveAnnotation, PgnGame, write_annotated_game_with_start};
 use crate::position::{IllegalMoveError, Position};
 use crate::san;
 use crate::types::Color;
@@ -114,7 +114,9 @@ impl GameAnalysis {
 
     /// What is written after each move: `[%eval]`, the class's NAG, for a bad move a word
     /// and the better move (`Blunder. Nf3 was best.`), and for mistakes and blunders the
-    /// better line as a variation.
+    /// better line as a variation. A best or good move has no NAG: `[%class best]` or
+    /// `[%class good]` says which, since the evaluations alone cannot (the search's own move
+    /// is best whatever they say), so the stored analysis reads back as it was shown.
     pub fn annotations(&self) -> Vec<MoveAnnotation> {
         let mut pos = self.start;
         let mut notes = Vec::with_capacity(self.moves.len());
@@ -133,6 +135,9 @@ impl GameAnalysis {
                     note.comment.push_str(&san::to_san(&pos, best));
                     note.comment.push_str(" was best.");
                 }
+            } else {
+                note.comment
+                    .push_str(&format!(" [%class {}]", m.class.code()));
             }
             if let (true, Some(line)) = (m.class >= MoveClass::Mistake, &m.better) {
                 note.variations.push(line.clone());
@@ -153,7 +158,7 @@ impl GameAnalysis {
         )];
         for (name, side) in [("White", &self.white), ("Black", &self.black)] {
             if let Some(accuracy) = side.accuracy {
-                tags.push((format!("{name}Accuracy"), format!("{accuracy:.1}")));
+                tags.push((format!("{name}Accuracy"), accuracy_tag(accuracy)));
             }
             if let Some(loss) = side.average_loss {
                 tags.push((format!("{name}ACPL"), format!("{}", loss.round() as i64)));
@@ -196,7 +201,13 @@ impl GameAnalysis {
                 note.comment = format!("{} {kept}", note.comment);
             }
         }
-        write_annotated_game(&all, &self.start, &moves, &notes, result)
+        // The start position's evaluation too: the graph begins with it.
+        let start_comment = self
+            .positions
+            .first()
+            .map(|p| format!("[%eval {}]", p.eval))
+            .unwrap_or_default();
+        write_annotated_game_with_start(&all, &self.start, &start_comment, &moves, &notes, result)
     }
 
     /// [`GameAnalysis::to_pgn`] with the tags and result of the game it analysed.
@@ -220,6 +231,11 @@ impl GameAnalysis {
     ) -> Result<String, IllegalMoveError> {
         self.to_pgn_with(&game.tags, game.result, kept)
     }
+}
+
+/// An accuracy as the `WhiteAccuracy` / `BlackAccuracy` tags write it: percent, one decimal.
+pub fn accuracy_tag(accuracy: f64) -> String {
+    format!("{accuracy:.1}")
 }
 
 /// Makes the best move and the line agree: the line starts with the best move (a line alone

@@ -39,7 +39,27 @@ pub fn write_annotated_game<N: AsRef<str>, V: AsRef<str>>(
     annotations: &[MoveAnnotation],
     result: GameResult,
 ) -> Result<String, IllegalMoveError> {
-    let mut tokens: Vec<String> = Vec::with_capacity(moves.len() * 3);
+    write_annotated_game_with_start(tags, start, "", moves, annotations, result)
+}
+
+/// [`write_annotated_game`] with `start_comment` (if not empty) before the first move: what
+/// is said about the start position (readers such as python-chess give it as the game's
+/// comment).
+///
+/// # Errors
+/// As [`write_annotated_game`].
+pub fn write_annotated_game_with_start<N: AsRef<str>, V: AsRef<str>>(
+    tags: &[(N, V)],
+    start: &Position,
+    start_comment: &str,
+    moves: &[Move],
+    annotations: &[MoveAnnotation],
+    result: GameResult,
+) -> Result<String, IllegalMoveError> {
+    let mut tokens: Vec<String> = Vec::with_capacity(moves.len() * 3 + 1);
+    if !start_comment.is_empty() {
+        tokens.push(format!("{{ {} }}", start_comment.replace('}', ")")));
+    }
     let mut pos = *start;
     // Whether the next Black move needs its number (at the start, after comments/variations).
     let mut needs_number = true;
@@ -139,6 +159,22 @@ mod tests {
             movetext,
             "1. e4 { [%eval 0.17] } 1... e5 $6 { a ) brace } (1... c5 2. Nf3) 2. Nf3 *"
         );
+    }
+
+    #[test]
+    fn a_comment_on_the_start_position_comes_first() {
+        let start = Position::startpos();
+        let main = moves(&start, &["e4"]);
+        let pgn = write_annotated_game_with_start::<&str, &str>(
+            &[],
+            &start,
+            "[%eval 0.20]",
+            &main,
+            &[],
+            GameResult::Unknown,
+        )
+        .unwrap();
+        assert_eq!(pgn.lines().last().unwrap(), "{ [%eval 0.20] } 1. e4 *");
     }
 
     #[test]

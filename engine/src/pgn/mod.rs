@@ -30,7 +30,7 @@ mod lexer;
 mod read;
 mod write;
 
-pub use annotated::{MoveAnnotation, write_annotated_game};
+pub use annotated::{MoveAnnotation, write_annotated_game, write_annotated_game_with_start};
 pub use clock::read_games_with_clocks;
 pub use encoding::decode_text;
 pub use error::{PgnError, PgnErrorKind};

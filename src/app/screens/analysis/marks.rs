@@ -1,9 +1,10 @@
 //! A game's analysis as the review screen uses it, as plain data: the evaluation of every
 //! position (the graph), the class of every move (the marks), the better move at each bad
 //! one, and each side's accuracy. Built from a fresh [`GameAnalysis`] or read back from the
-//! annotated PGN the archive keeps (`{ [%eval 0.17] }`, `$2`, `Nf3 was best.`).
+//! annotated PGN the archive keeps (`{ [%eval 0.17] [%class best] }`, `$2`, `Nf3 was
+//! best.`): both give the same marks, so a restart shows what was shown before it.
 
-use chesspi_engine::analysis::{Eval, GameAnalysis, MoveClass};
+use chesspi_engine::analysis::{Eval, GameAnalysis, MoveClass, accuracy_tag, classify};
 use chesspi_engine::san::parse_san;
 use chesspi_engine::{Color, Move, Position};
 
@@ -38,8 +39,10 @@ impl AnalysisMarks {
                         .filter(|_| m.class.is_bad())
                 })
                 .collect(),
-            white_accuracy: a.white.accuracy,
-            black_accuracy: a.black.accuracy,
+            // As the tags store them: rounded once more for the screen, the same percent
+            // shows after a restart (81.46 would show 81 now and, stored as 81.5, 82 then).
+            white_accuracy: a.white.accuracy.map(as_stored),
+            black_accuracy: a.black.accuracy.map(as_stored),
         }
     }
 
@@ -51,29 +54,24 @@ impl AnalysisMarks {
         moves: &[Move],
         tags: &[(String, String)],
     ) -> Option<AnalysisMarks> {
-        let notes = main_line_notes(text);
+        let (opening, notes) = main_line_notes(text);
         if moves.is_empty() || notes.len() < moves.len() {
             return None;
         }
-        let mut evals = vec![None];
+        // Files written before the start's evaluation was stored have none: unknown.
+        let mut evals = vec![opening.eval.map(|e| mate_now(e, !start.turn()))];
         let mut classes = Vec::with_capacity(moves.len());
         let mut better = Vec::with_capacity(moves.len());
         let mut pos = *start;
         for (note, &mv) in notes.iter().zip(moves) {
-            let eval = match note.eval? {
-                // `#0` (mated now) names no side: the one who just moved gave the mate.
-                Eval::Mate { moves: 0, .. } => Eval::Mate {
-                    winner: pos.turn(),
-                    moves: 0,
-                },
-                other => other,
-            };
+            let mover = pos.turn();
+            let eval = mate_now(note.eval?, mover);
+            let before = evals.last().copied().flatten();
             evals.push(Some(eval));
             let class = note
-                .nags
-                .iter()
-                .find_map(|&n| class_of_nag(n))
-                .unwrap_or(MoveClass::Good);
+                .class
+                .or_else(|| note.nags.iter().find_map(|&n| class_of_nag(n)))
+                .unwrap_or_else(|| unstored_class(before, eval, mover));
             classes.push(class);
             better.push(
                 note.best
@@ -146,6 +144,31 @@ impl AnalysisMarks {
             Color::White => self.white_accuracy,
             Color::Black => self.black_accuracy,
         }
+    }
+}
+
+/// An accuracy as its tag stores it (one decimal).
+fn as_stored(accuracy: f64) -> f64 {
+    accuracy_tag(accuracy).parse().unwrap_or(accuracy)
+}
+
+/// `#0` (mated now) names no side: `winner` gave the mate (the side that just moved).
+fn mate_now(eval: Eval, winner: Color) -> Eval {
+    match eval {
+        Eval::Mate { moves: 0, .. } => Eval::Mate { winner, moves: 0 },
+        other => other,
+    }
+}
+
+/// The class of a move without a NAG in a file written before classes were stored
+/// (`[%class ...]`): best or good, and which one the evaluations cannot always tell, as the
+/// search's own move was best whatever they said. So: what they give when it is best, or
+/// when they call it bad (no NAG, so it was the search's move); good otherwise, and good
+/// without the evaluation before it.
+fn unstored_class(before: Option<Eval>, after: Eval, mover: Color) -> MoveClass {
+    match before.map(|b| classify(b, after, mover, false)) {
+        None | Some(MoveClass::Good) => MoveClass::Good,
+        Some(_) => MoveClass::Best,
     }
 }
 
@@ -256,11 +279,15 @@ struct MoveNote {
     nags: Vec<u8>,
     /// The SAN of "X was best." in the comment.
     best: Option<String>,
+    /// `[%class ...]` in the comment.
+    class: Option<MoveClass>,
 }
 
-/// The notes after each main-line move of the first game in `text`, in order. Comments and
-/// NAGs inside variations are skipped; tag lines are skipped.
-fn main_line_notes(text: &str) -> Vec<MoveNote> {
+/// The note on the start position (the comment before the first move) and the notes after
+/// each main-line move of the first game in `text`, in order. Comments and NAGs inside
+/// variations are skipped; tag lines are skipped.
+fn main_line_notes(text: &str) -> (MoveNote, Vec<MoveNote>) {
+    let mut opening = MoveNote::default();
     let mut notes: Vec<MoveNote> = Vec::new();
     let mut depth = 0usize;
     let mut rest = text;
@@ -270,10 +297,8 @@ fn main_line_notes(text: &str) -> Vec<MoveNote> {
             '[' => rest = rest.split_once('\n').map_or("", |(_, r)| r),
             '{' => {
                 let (comment, after) = rest[1..].split_once('}').unwrap_or((&rest[1..], ""));
-                if depth == 0
-                    && let Some(note) = notes.last_mut()
-                {
-                    read_comment(comment, note);
+                if depth == 0 {
+                    read_comment(comment, notes.last_mut().unwrap_or(&mut opening));
                 }
                 rest = after;
             }
@@ -313,14 +338,19 @@ fn main_line_notes(text: &str) -> Vec<MoveNote> {
             }
         }
     }
-    notes
+    (opening, notes)
 }
 
 fn read_comment(comment: &str, note: &mut MoveNote) {
-    if let Some((_, after)) = comment.split_once("[%eval ")
-        && let Some((value, _)) = after.split_once(']')
-    {
-        note.eval = value.trim().parse().ok();
+    let command = |name: &str| {
+        let (_, after) = comment.split_once(name)?;
+        after.split_once(']').map(|(value, _)| value.trim())
+    };
+    if let Some(value) = command("[%eval ") {
+        note.eval = value.parse().ok();
+    }
+    if let Some(value) = command("[%class ") {
+        note.class = MoveClass::from_code(value);
     }
     if let Some((before, _)) = comment.split_once(" was best") {
         note.best = before.split_whitespace().last().map(str::to_string);
@@ -479,6 +509,41 @@ mod tests {
         assert_eq!(r.better[2], Some(parse_san(&before, "Nc3").unwrap()));
         assert_eq!(r.white_accuracy, Some(81.5));
         assert_eq!(r.black_accuracy, None);
+    }
+
+    #[test]
+    fn stored_classes_and_the_start_evaluation_are_read() {
+        use MoveClass::*;
+        // The classes as stored, whatever the evaluations would say (e5 loses on them).
+        let text = "[Event \"x\"]\n\n{ [%eval 0.15] } 1. e4 { [%eval 0.20] [%class best] } \
+            1... e5 { [%eval 2.00] [%class good] } 2. Nf3 $6 { [%eval 1.80] [%clk 0:01:00] } \
+            2... Nc6 { [%eval 1.90] [%class best] [%clk 0:01:00] } *\n";
+        let game = read_games(text).remove(0).unwrap();
+        let r = AnalysisMarks::from_pgn(text, &game.start, &game.moves, &game.tags).unwrap();
+        assert_eq!(r.classes, [Best, Good, Inaccuracy, Best]);
+        assert_eq!(r.evals[0], Some(Eval::Cp(15)));
+        assert_eq!(r.graph()[0], 15.0 / 600.0);
+    }
+
+    #[test]
+    fn old_files_without_classes_fall_back_to_the_evaluations() {
+        use MoveClass::*;
+        // Written before classes and the start's evaluation were stored. e4: nothing before
+        // it to judge by, good. e5 loses on the evaluations but has no NAG: it was the
+        // search's own move, best. Nf3 and Nc6 lose a little: good. The fool's mate's
+        // Qh4# mates: best.
+        let text = "1. e4 { [%eval 0.20] } 1... e5 { [%eval 2.00] } 2. Nf3 { [%eval 1.80] } \
+            2... Nc6 { [%eval 1.90] } *\n";
+        let game = read_games(text).remove(0).unwrap();
+        let r = AnalysisMarks::from_pgn(text, &game.start, &game.moves, &game.tags).unwrap();
+        assert_eq!(r.classes, [Good, Best, Good, Good]);
+        assert_eq!(r.evals[0], None);
+        assert_eq!(r.graph()[0], 0.0);
+        let text = "1. f3 { [%eval 0.10] } 1... e5 { [%eval 0.20] } 2. g4 $4 { [%eval #-1] } \
+            2... Qh4# { [%eval #0] } 0-1\n";
+        let game = read_games(text).remove(0).unwrap();
+        let r = AnalysisMarks::from_pgn(text, &game.start, &game.moves, &game.tags).unwrap();
+        assert_eq!(r.classes, [Good, Good, Blunder, Best]);
     }
 
     #[test]
