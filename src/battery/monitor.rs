@@ -28,6 +28,8 @@ pub enum BatteryEvent {
     ShuttingDown,
     /// The shutdown command failed; the app keeps running (and the hardware will cut power).
     ShutdownFailed(String),
+    /// The shutdown command ran, but the device was still on a minute later.
+    StillOn,
     /// The configured source found no battery hardware (a bare Pi): no indicator, no
     /// monitor, and never a shutdown for it. Sent once, at start.
     NoBoard,
@@ -57,12 +59,22 @@ impl From<&BatteryConfig> for MonitorSettings {
     }
 }
 
+/// Still running this long after the shutdown command: it did not power off, and the user
+/// is told.
+const SHUTDOWN_PATIENCE: Duration = Duration::from_secs(60);
+
 /// Where the critical-shutdown sequence stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Critical {
     Idle,
-    Pending { deadline: Instant },
-    Done,
+    Pending {
+        deadline: Instant,
+    },
+    /// The shutdown command ran at `at`; `told` once the user heard it did not work.
+    Done {
+        at: Instant,
+        told: bool,
+    },
 }
 
 /// Events from shown statuses: the low warning and the critical shutdown. Pure apart from the
@@ -124,17 +136,35 @@ impl Alarms {
                 Action::None
             }
             Critical::Pending { deadline } if now >= deadline => {
-                self.critical = Critical::Done;
+                self.critical = Critical::Done {
+                    at: now,
+                    told: false,
+                };
                 emit(BatteryEvent::ShuttingDown);
                 Action::RunShutdown
+            }
+            // Still here after the shutdown: recover when the battery does; say it once if it
+            // does not.
+            Critical::Done { .. } if charging || level > BatteryLevel::Critical => {
+                self.critical = Critical::Idle;
+                emit(BatteryEvent::CriticalCancelled);
+                Action::None
+            }
+            Critical::Done { at, told: false } if now >= at + SHUTDOWN_PATIENCE => {
+                self.critical = Critical::Done { at, told: true };
+                emit(BatteryEvent::StillOn);
+                Action::None
             }
             _ => Action::None,
         }
     }
 
+    /// When the monitor must look again whatever the readings: the end of the grace period,
+    /// or the moment a shutdown that did not happen is to be told.
     fn deadline(&self) -> Option<Instant> {
         match self.critical {
             Critical::Pending { deadline } => Some(deadline),
+            Critical::Done { at, told: false } => Some(at + SHUTDOWN_PATIENCE),
             _ => None,
         }
     }
@@ -349,6 +379,22 @@ mod tests {
             step(&mut a, &critical, t + 2 * grace),
             (vec![], Action::None)
         );
+        // A minute after the command the device is still on: said once, not run again.
+        let later = t + grace + SHUTDOWN_PATIENCE;
+        assert_eq!(a.deadline(), Some(later));
+        let (events, action) = step(&mut a, &critical, later);
+        assert_eq!(events, vec![BatteryEvent::StillOn]);
+        assert_eq!(action, Action::None);
+        assert_eq!(step(&mut a, &critical, later + SHUTDOWN_PATIENCE).0, vec![]);
+        // The charger: everything is over, and a later critical level starts again.
+        assert_eq!(
+            step(&mut a, &level(BatteryLevel::Full, Some(true)), later).0,
+            vec![BatteryEvent::CriticalCancelled]
+        );
+        assert!(matches!(
+            step(&mut a, &critical, later).0.as_slice(),
+            [BatteryEvent::Critical { .. }]
+        ));
     }
 
     #[test]

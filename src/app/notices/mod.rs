@@ -242,13 +242,33 @@ impl Notices {
             }
             BatteryEvent::CriticalCancelled => {
                 self.clear(Topic::BatteryCritical);
+                self.clear(Topic::Shutdown);
                 self.inform(tr!("Charging — the device stays on."), now);
             }
             BatteryEvent::ShuttingDown => {
                 self.raise(Topic::BatteryCritical, tr!("Battery empty: switching off…"));
             }
+            // "Switching off…" would stay up forever: say what happened and what to do.
             BatteryEvent::ShutdownFailed(e) => {
-                self.raise(Topic::Shutdown, tr!("Could not switch off: {}", e));
+                self.clear(Topic::BatteryCritical);
+                self.raise(
+                    Topic::Shutdown,
+                    tr!(
+                        "Battery empty, but switching off failed ({}). Connect the charger \
+                         now; the game is saved.",
+                        e
+                    ),
+                );
+            }
+            BatteryEvent::StillOn => {
+                self.clear(Topic::BatteryCritical);
+                self.raise(
+                    Topic::Shutdown,
+                    tr!(
+                        "Battery empty, but the device did not switch off. Connect the \
+                         charger now; the game is saved."
+                    ),
+                );
             }
             BatteryEvent::NoBoard => self.inform(
                 tr!("No battery board found (battery.source): the battery level is not shown."),
@@ -262,6 +282,26 @@ impl Notices {
 mod tests {
     use super::*;
     use crate::battery::BatteryReading;
+
+    #[test]
+    fn a_shutdown_that_did_not_happen_is_told_and_the_charger_ends_it() {
+        let t0 = Instant::now();
+        let mut n = Notices::default();
+        n.battery(
+            &BatteryEvent::Critical {
+                shutdown_in: Duration::from_secs(30),
+            },
+            t0,
+        );
+        n.battery(&BatteryEvent::ShuttingDown, t0);
+        assert!(text(&n, t0).contains("switching off…"));
+        n.battery(&BatteryEvent::StillOn, t0);
+        let said = text(&n, t0);
+        assert!(said.contains("did not switch off"), "{said}");
+        assert!(said.contains("charger"), "what to do: {said}");
+        n.battery(&BatteryEvent::CriticalCancelled, t0);
+        assert!(!text(&n, t0).contains("Battery empty"), "{}", text(&n, t0));
+    }
 
     #[test]
     fn a_bare_pi_is_told_once_and_never_switched_off() {
