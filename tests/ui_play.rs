@@ -237,6 +237,54 @@ fn ui_play() {
     checkmate_ends_the_game();
     new_game_dialog_starts_a_two_player_game();
     a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it();
+    the_move_list_keeps_the_shown_move_in_view();
+}
+
+/// The shown move's row is highlighted (Theme.button-pressed, #4b5463): whether any of it is
+/// in the move list's part of the side panel.
+fn shown_row_in_view() -> bool {
+    let frame = render();
+    (520..680).any(|x| (150..360).any(|y| frame.rgb(x, y) == (0x4b, 0x54, 0x63)))
+}
+
+/// The move list followed the latest move only while nobody flicked it, and lost it when a
+/// notice took room above it.
+fn the_move_list_keeps_the_shown_move_in_view() {
+    // The Ruy Lopez, Closed, Chigorin: 25 plies, 13 rows.
+    let mut game = Game::new();
+    for mv in "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 \
+               e8g8 h2h3 c6a5 b3c2 c7c5 d2d4 d8c7 b1d2 c5d4 c3d4"
+        .split_whitespace()
+    {
+        let mv = game.position().parse_uci_move(mv).expect("move");
+        game.play(mv).expect("legal");
+    }
+    let mut setup = GameSetup::FIRST_START;
+    setup.mode = Mode::Friend;
+    let app = App::new(game, setup).expect("app");
+    app.window().show().expect("window");
+    headless::pump();
+    assert!(shown_row_in_view(), "the latest move");
+    // Review from the start: the first row comes into view, then the last again.
+    app.update_controller(|c| {
+        c.view_saved(c.game().clone(), "White", "Black", None);
+        c.action(Action::ReviewFirst);
+        c.action(Action::ReviewForward);
+    });
+    headless::pump();
+    assert_eq!(app.with_controller(|c| c.focus_row()), Some(0));
+    assert!(shown_row_in_view(), "the first move");
+    app.update_controller(|c| c.action(Action::ReviewLast));
+    headless::pump();
+    assert!(shown_row_in_view(), "the last move again");
+    // The player flicks the list to its top: the shown move goes out of view; the next step
+    // brings it back.
+    headless::drag((600.0, 200.0), (600.0, 340.0)).expect("flick");
+    headless::pump_until(Duration::from_millis(600), || false);
+    assert!(!shown_row_in_view(), "flicked away");
+    app.update_controller(|c| c.action(Action::ReviewBack));
+    headless::pump();
+    assert!(shown_row_in_view(), "back in view after the step");
 }
 
 /// A double tap resigned: the second tap of a double tap on "Resign" landed on "Yes, resign"
