@@ -64,7 +64,7 @@ fn settings_change_the_backlight_and_are_stored() {
     ));
     open_settings(&app);
     let ids: Vec<String> = options(&app).into_iter().map(|o| o.0).collect();
-    assert_eq!(ids, ["close", "language", "book", "about"]);
+    assert_eq!(ids, ["close", "language", "book", "turn", "about"]);
     drop(app);
 
     // A device with a backlight like the official display's.
@@ -155,6 +155,16 @@ fn settings_change_the_backlight_and_are_stored() {
     assert!(!app.with_controller(|c| c.book()));
     pump_until("the stored book setting", PATIENCE, || {
         file.load().settings.opening_book == Some(false)
+    });
+    // Two players: the board turns to the player on move, stored like the rest.
+    choose(&app, "turn");
+    assert!(
+        options(&app)
+            .iter()
+            .any(|o| o.1 == "Two players: board turns")
+    );
+    pump_until("the stored turning setting", PATIENCE, || {
+        file.load().settings.turn_board == Some(true)
     });
     // The admin's file is never written: there is none in this test, and the store is apart.
     choose(&app, "close");

@@ -76,6 +76,8 @@ pub struct DeviceSettings {
     pub language: Option<Language>,
     /// Whether the computer plays from its opening book; `None`: on.
     pub opening_book: Option<bool>,
+    /// Two players on one screen: the board turns to the player on move; `None`: off.
+    pub turn_board: Option<bool>,
 }
 
 /// Why device settings were refused.
@@ -131,6 +133,11 @@ impl DeviceSettings {
     /// Whether the computer plays from its opening book (on unless switched off).
     pub fn book(&self) -> bool {
         self.opening_book.unwrap_or(true)
+    }
+
+    /// Whether the board turns to the player on move in a two-player game (off unless set).
+    pub fn turn_board(&self) -> bool {
+        self.turn_board.unwrap_or(false)
     }
 
     /// The admin config with these settings laid over it.
@@ -270,6 +277,8 @@ struct RawSettings {
     language: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     opening_book: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn_board: Option<bool>,
 }
 
 fn encode(settings: &DeviceSettings) -> String {
@@ -282,6 +291,7 @@ fn encode(settings: &DeviceSettings) -> String {
         blank_after_seconds: settings.blank_after.map(IdleTime::seconds),
         language: settings.language.map(|l| l.code().to_string()),
         opening_book: settings.opening_book,
+        turn_board: settings.turn_board,
     };
     // Plain numbers and strings always serialize; an empty body would load as malformed.
     let body = toml::to_string(&raw).unwrap_or_default();
@@ -331,6 +341,7 @@ fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
     Ok(DeviceSettings {
         language,
         opening_book: raw.opening_book,
+        turn_board: raw.turn_board,
         default_level,
         brightness_percent: raw.brightness_percent,
         dim_after: raw.dim_after_seconds.map(IdleTime::from_seconds),
@@ -352,10 +363,13 @@ mod tests {
             blank_after: Some(IdleTime::After(Duration::from_secs(300))),
             language: Some(Language::German),
             opening_book: Some(false),
+            turn_board: Some(true),
         };
         let text = encode(&all);
         assert_eq!(decode(text.as_bytes()).expect("decode"), all);
         assert!(text.contains("opening_book = false"), "{text}");
+        assert!(text.contains("turn_board = true"), "{text}");
+        assert!(all.turn_board() && !DeviceSettings::default().turn_board());
         assert!(
             !all.book() && DeviceSettings::default().book(),
             "the book is on by default"

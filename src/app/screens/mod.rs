@@ -267,6 +267,8 @@ pub struct Controller {
     clock_held: bool,
     /// Whether the computer plays from its opening book (a device setting).
     book: bool,
+    /// Two players: the board turns to the player on move (a device setting).
+    turn_board: bool,
     /// The host a code was last typed for (to ask again after a wrong code).
     last_code_target: Option<KeyPurpose>,
     /// The partner away this long: the game may be adjourned.
@@ -311,6 +313,7 @@ impl Controller {
             clock_ply: 0,
             clock_held: false,
             book: true,
+            turn_board: false,
             last_code_target: None,
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             analysis: None,
@@ -395,6 +398,7 @@ impl Controller {
         self.promotion = None;
         self.hint = None;
         self.effects.push(Effect::GameChanged);
+        self.turn_to_mover();
         if self.game.is_over() {
             self.cancel_thinking();
             return;
@@ -423,6 +427,19 @@ impl Controller {
                 self.dialog = Some(Dialog::ClaimDraw(termination));
             }
         }
+    }
+
+    /// Two players with the board turning: the player on move sits at the bottom.
+    fn turn_to_mover(&mut self) {
+        if self.turn_board && self.setup.mode == Mode::Friend && self.review.is_none() {
+            self.flipped = self.game.position().turn() == Color::Black;
+        }
+    }
+
+    /// Turns the board to the player on move in a two-player game, or not (from now on).
+    pub fn set_turn_board(&mut self, on: bool) {
+        self.turn_board = on;
+        self.turn_to_mover();
     }
 
     /// Replaces the game (a new game, or one restored from disk).

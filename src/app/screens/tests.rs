@@ -948,3 +948,38 @@ fn the_menus_close_is_first_whatever_else_it_offers() {
     }
     assert!(counts.len() > 2, "menus of several sizes: {counts:?}");
 }
+
+#[test]
+fn two_players_may_have_the_board_turn_to_the_player_on_move() {
+    let mut c = Controller::new(friend());
+    tap(&mut c, "e2");
+    tap(&mut c, "e4");
+    assert!(!c.is_flipped(), "off by default: the board stays");
+    c.set_turn_board(true);
+    assert!(c.is_flipped(), "Black on move sits at the bottom at once");
+    tap(&mut c, "e7");
+    tap(&mut c, "e5");
+    assert!(!c.is_flipped(), "White's turn");
+    let (top, bottom) = c.players();
+    assert_eq!((top.color, bottom.color), (Color::Black, Color::White));
+    // Against the computer the board never turns by itself.
+    let mut vs = Controller::new(GameSetup::FIRST_START);
+    vs.set_turn_board(true);
+    tap(&mut vs, "e2");
+    tap(&mut vs, "e4");
+    assert!(!vs.is_flipped());
+    // The setting is offered.
+    c.action(Action::Menu);
+    c.dialog_option("settings");
+    let labels: Vec<String> = c
+        .dialog_view()
+        .expect("settings")
+        .options
+        .into_iter()
+        .map(|o| o.label)
+        .collect();
+    assert!(
+        labels.contains(&"Two players: board turns".to_string()),
+        "{labels:?}"
+    );
+}

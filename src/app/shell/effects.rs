@@ -151,6 +151,7 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
         super::view::set_mode_views(window);
     }
     s.controller.set_book(device.book());
+    s.controller.set_turn_board(device.turn_board());
     s.controller.set_settings_view(device.view());
     if let Some(saving) = &s.saving {
         saving

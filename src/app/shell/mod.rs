@@ -391,6 +391,7 @@ impl App {
         let mut shell = self.shell.borrow_mut();
         shell.controller.set_settings_view(device.view());
         shell.controller.set_book(device.book());
+        shell.controller.set_turn_board(device.turn_board());
         shell.device = Some(device);
     }
 

@@ -22,6 +22,8 @@ pub enum Setting {
     Language,
     /// The computer's opening book: on or off.
     Book,
+    /// Two players: the board turns to the player on move, or not.
+    TurnBoard,
 }
 
 /// The device settings as the Settings dialog shows them (`None`: not on this device).
@@ -158,6 +160,10 @@ impl Controller {
             }
             (Dialog::Settings, "book") => {
                 self.effects.push(Effect::ChangeSetting(Setting::Book));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "turn") => {
+                self.effects.push(Effect::ChangeSetting(Setting::TurnBoard));
                 self.dialog = Some(Dialog::Settings);
             }
             (Dialog::Settings, "language") => {
@@ -488,6 +494,16 @@ impl Controller {
                 tr!("Opening book: on")
             } else {
                 tr!("Opening book: off")
+            },
+            false,
+            false,
+        ));
+        options.push(option(
+            "turn",
+            &if self.turn_board {
+                tr!("Two players: board turns")
+            } else {
+                tr!("Two players: board stays")
             },
             false,
             false,

@@ -72,6 +72,11 @@ impl DeviceControls {
         self.settings.book()
     }
 
+    /// Whether the board turns to the player on move in a two-player game.
+    pub fn turn_board(&self) -> bool {
+        self.settings.turn_board()
+    }
+
     /// The language the screen speaks now.
     pub fn language(&self) -> Language {
         self.effective().display.language.resolve()
@@ -126,6 +131,8 @@ impl DeviceControls {
             }
             // The shell hands it to the controller, for the computer's next move.
             Setting::Book => self.settings.opening_book = Some(!self.settings.book()),
+            // The shell hands it to the controller, which turns the board at once.
+            Setting::TurnBoard => self.settings.turn_board = Some(!self.settings.turn_board()),
         }
     }
 
