@@ -191,8 +191,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         c.new_game_clock(Some(2));
     });
     shoot(&app, &dir, "new-game-clock.png")?;
-    // The custom control's steppers, at 25+10.
-    app.update_controller(|c| c.new_game_custom_step(15, 10));
+    // The custom control's steppers at their widest values, 180+60.
+    app.update_controller(|c| c.new_game_custom_step(200, 100));
     shoot(&app, &dir, "new-game-custom-clock.png")?;
     app.update_controller(|c| c.new_game_clock(Some(2)));
     app.update_controller(|c| c.new_game_start());
