@@ -63,18 +63,18 @@ fn palette(piece: BoardPiece) -> (f32, f32) {
         .flat_map(|row| (0..6).map(move |index| (row, index)))
         .find(|&(row, index)| PALETTE[row][index] == piece)
         .expect("a piece of the palette");
-    let left = PANEL_LEFT + (PANEL_WIDTH - 301.0) / 2.0;
+    let left = PANEL_LEFT + (PANEL_WIDTH - 303.0) / 2.0;
     (
-        left + index as f32 * 51.0 + 23.0,
-        42.0 + row as f32 * 52.0 + 23.0,
+        left + index as f32 * 51.0 + 24.0,
+        42.0 + row as f32 * 54.0 + 24.0,
     )
 }
 
-const ERASER: (f32, f32) = (PANEL_LEFT + 48.7, 170.0);
-const CLEAR: (f32, f32) = (PANEL_LEFT + 152.0, 170.0);
-const WHITE_TO_MOVE: (f32, f32) = (PANEL_LEFT + 74.5, 224.0);
-const BLACK_TO_MOVE: (f32, f32) = (PANEL_LEFT + 229.5, 224.0);
-const CASTLING_ROW: f32 = 278.0;
+const ERASER: (f32, f32) = (PANEL_LEFT + 48.7, 174.0);
+const CLEAR: (f32, f32) = (PANEL_LEFT + 152.0, 174.0);
+const WHITE_TO_MOVE: (f32, f32) = (PANEL_LEFT + 74.5, 228.0);
+const BLACK_TO_MOVE: (f32, f32) = (PANEL_LEFT + 229.5, 228.0);
+const CASTLING_ROW: f32 = 282.0;
 const CANCEL: (f32, f32) = (PANEL_LEFT + 74.5, 445.0);
 const DONE: (f32, f32) = (PANEL_LEFT + 229.5, 445.0);
 /// When the position is legal: the three ways to play it, full width.
