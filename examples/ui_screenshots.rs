@@ -172,6 +172,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         )),
     );
     shoot(&app, &dir, "notice-warning.png")?;
+    // Over a dialog the notice goes on top, drawn once (not again under the dimmed panel).
+    app.update_controller(|c| c.action(Action::Menu));
+    shoot(&app, &dir, "notice-over-dialog.png")?;
+    app.update_controller(|c| c.dialog_option("close"));
     show_battery_event(
         &app,
         &BatteryEvent::Critical {

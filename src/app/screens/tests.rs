@@ -983,3 +983,26 @@ fn two_players_may_have_the_board_turn_to_the_player_on_move() {
         "{labels:?}"
     );
 }
+
+#[test]
+fn a_wrong_code_is_said_until_the_next_one_is_typed() {
+    use crate::app::screens::Lobby;
+    let mut c = Controller::new(friend());
+    c.join_network("192.168.1.20:7531", None);
+    for key in ["1", "2", "3", "4"] {
+        c.keypad_key(key);
+    }
+    c.keypad_submit();
+    c.lobby_refused(Some(crate::lan::codec::ErrorCode::BadCode), "bad code");
+    let Some(Lobby::Keypad { message, alert, .. }) = c.lobby().cloned() else {
+        panic!("back on the keypad: {:?}", c.lobby());
+    };
+    assert!(alert);
+    assert_eq!(message, "Wrong code — try again");
+    c.keypad_key("5");
+    let Some(Lobby::Keypad { message, alert, .. }) = c.lobby().cloned() else {
+        panic!("the keypad");
+    };
+    assert!(!alert);
+    assert_eq!(message, "The code is shown on the other ChessPI");
+}

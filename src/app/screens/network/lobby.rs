@@ -254,10 +254,7 @@ impl Controller {
     }
 
     fn keypad(&mut self, purpose: KeyPurpose) {
-        let message = match &purpose {
-            KeyPurpose::Code { .. } => tr!("The code is shown on the other ChessPI"),
-            KeyPurpose::Address => tr!("Address of the other ChessPI, e.g. 192.168.1.20"),
-        };
+        let message = keypad_prompt(&purpose);
         self.screen = Screen::Lobby(Lobby::Keypad {
             purpose,
             text: String::new(),
@@ -271,8 +268,8 @@ impl Controller {
         let Some(Lobby::Keypad {
             purpose,
             text,
+            message,
             alert,
-            ..
         }) = self.screen.lobby_mut()
         else {
             return;
@@ -289,7 +286,11 @@ impl Controller {
             }
             _ => return,
         }
-        *alert = false;
+        // Typing again: "Wrong code — try again" has been read; the prompt comes back.
+        if *alert {
+            *alert = false;
+            *message = keypad_prompt(purpose);
+        }
     }
 
     /// OK on the keypad.
@@ -441,6 +442,14 @@ impl Controller {
             options,
             confirmation: false,
         })
+    }
+}
+
+/// What the keypad asks for, before anything goes wrong.
+fn keypad_prompt(purpose: &KeyPurpose) -> String {
+    match purpose {
+        KeyPurpose::Code { .. } => tr!("The code is shown on the other ChessPI"),
+        KeyPurpose::Address => tr!("Address of the other ChessPI, e.g. 192.168.1.20"),
     }
 }
 
