@@ -82,45 +82,7 @@ const DEVICE: &str = "Schachclub Mühlheim Brett Nr 12a";
 /// ui/analysis.slint), to be fixed there: (the state's start, "" for any; the text; what does
 /// not fit). Alternatives go apart by "|"; a text ending in "*" is its start. Remove an
 /// entry once its fix is in: the test prints entries that no longer match.
-const KNOWN: &[(&str, &str, &str)] = &[
-    // ui/side-panel.slint, PlayerLine: a clock of an hour or more ("3:00:00", 24 px bold) is
-    // 103 px wide in a box of 92.
-    (
-        "",
-        "3:00:00|2:59:*",
-        "an H:MM:SS clock is wider than its 92 px box",
-    ),
-    // ui/side-panel.slint, PlayerLine beside a clock: the partner's name (already cut to 14
-    // characters by partner_name) is elided, and its detail "Network" gets 14 px.
-    (
-        "network game|confirm resign (network)|menu (network game",
-        "Wohnzimmer-Sc…|Network|Netzwerk",
-        "beside a clock the partner's name is elided and its detail squeezed",
-    ),
-    // ui/side-panel.slint, the status card: 44 characters stay at 20 px (the smaller size
-    // starts above 44) and need three lines where two fit beside the thinking dots.
-    (
-        "network game|menu (network game",
-        "Connection lost*",
-        "the status needs 3 lines at 20 px",
-    ),
-    // ui/side-panel.slint, StatusBar: "○ Verbindung wird wiederhergestellt …" (276 px) beside
-    // the title: the bar's row needs 361 px of 320 and runs off the screen.
-    (
-        "network game: reconnecting [de]",
-        "○ Verbindung*|(a row's content)|(a column's content)",
-        "the network label is too wide for the status bar",
-    ),
-    // ui/side-panel.slint, the result card: "Wohnzimmer-Sc… gewinnt" (20 px bold) is 300 px,
-    // the card 284.
-    (
-        "network game: the partner wins [de]",
-        "Wohnzimmer-Sc… gewinnt",
-        "the result title is elided",
-    ),
-    // ui/editor.slint: "Grundstellung" (15 px) is 107 px in a button of 93: broken mid-word.
-    ("editor", "Grundstellung", "a word wider than its button"),
-];
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 /// The overflows seen, with the state they were seen in.
 struct Fits {

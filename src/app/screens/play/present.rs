@@ -187,6 +187,10 @@ impl Controller {
             // The colour is the name: "Computer (White)" left no room for the level.
             Mode::Demo => (color_name(color).to_string(), computer),
             Mode::Network { local } if local == color => (tr!("You"), String::new()),
+            // Beside a clock the partner's name needs the room ("Network" is in the status bar).
+            Mode::Network { .. } if self.clock().is_some() => {
+                (self.partner_name().to_string(), String::new())
+            }
             Mode::Network { .. } => (self.partner_name().to_string(), tr!("Network")),
         }
     }
