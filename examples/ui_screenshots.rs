@@ -160,6 +160,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         shoot(&app, &dir, &name)?;
     }
 
+    // Help, from the menu.
+    let help = open(Game::new(), you_white)?;
+    help.update_controller(|c| {
+        c.action(Action::Menu);
+        c.dialog_option("help");
+    });
+    shoot(&help, &dir, "help.png")?;
+
     // Notices: a long warning wraps inside its bar; the critical countdown is red and has no ✕.
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
     show_battery_event(

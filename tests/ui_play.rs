@@ -238,6 +238,29 @@ fn ui_play() {
     new_game_dialog_starts_a_two_player_game();
     a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it();
     the_move_list_keeps_the_shown_move_in_view();
+    help_scrolls_and_closes_by_touch();
+}
+
+/// Help is longer than the screen: a drag scrolls it; Close (top right) goes back to the game.
+fn help_scrolls_and_closes_by_touch() {
+    use chesspi::app::screens::ScreenKind;
+    let app = friend_game(None);
+    app.update_controller(|c| {
+        c.action(Action::Menu);
+        c.dialog_option("help");
+    });
+    assert_eq!(app.with_controller(|c| c.screen()), ScreenKind::Help);
+    let before = render();
+    headless::drag((400.0, 400.0), (400.0, 120.0)).expect("drag");
+    headless::pump_until(Duration::from_millis(600), || false);
+    let after = render();
+    let moved = (0..480)
+        .filter(|&y| before.rgb(200, y) != after.rgb(200, y))
+        .count();
+    assert!(moved > 20, "the page scrolled ({moved} rows changed)");
+    assert_eq!(after.rgb(708, 38), before.rgb(708, 38), "Close stays put");
+    headless::tap(708.0, 38.0).expect("tap");
+    assert_eq!(app.with_controller(|c| c.screen()), ScreenKind::Game);
 }
 
 /// The shown move's row is highlighted (Theme.button-pressed, #4b5463): whether any of it is

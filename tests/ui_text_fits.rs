@@ -27,8 +27,8 @@
 //! - menu: against the computer with every entry (stronger, weaker, switch sides, Shut
 //!   down), in a network game (adjourn); the notes after a level change and a switch of
 //!   sides;
-//! - settings as on the device (brightness, dimming), About, Your record (not kept, and all
-//!   ten levels played);
+//! - settings as on the device (brightness, dimming), About, Help (the whole page), Your record
+//!   (not kept, and all ten levels played);
 //! - New game: each mode (computer, two players, demo, network host and join), without a
 //!   clock and with the custom clock at 180+60; every level's words; the clock presets;
 //! - clock: a game with the custom 180+60 clock, both clocks at 3:00:00;
@@ -383,6 +383,13 @@ fn menu_states(fits: &mut Fits) {
     fits.check(&app, "settings (never dims, brightness elsewhere)");
     app.update_controller(|c| c.dialog_option("about"));
     fits.check(&app, "about");
+    // Help: every paragraph, scrolled or not, at the page's width.
+    app.update_controller(|c| {
+        c.action(Action::Menu);
+        c.dialog_option("help");
+    });
+    fits.check(&app, "help");
+    app.update_controller(|c| c.close_help());
     app.update_controller(|c| {
         c.action(Action::Menu);
         c.dialog_option("stats");

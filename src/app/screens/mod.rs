@@ -23,6 +23,7 @@ pub mod analysis;
 pub mod board_view;
 pub mod dialogs;
 pub mod editor;
+pub mod help;
 pub mod network;
 pub mod new_game;
 pub mod play;
@@ -76,6 +77,8 @@ enum Screen {
     AnalysisBoard(Box<Session>),
     /// The list of saved games.
     SavedGames,
+    /// Help: how to play, the rules, the buttons.
+    Help,
 }
 
 /// Which screen is open, without its state: what the window shows.
@@ -87,6 +90,7 @@ pub enum ScreenKind {
     Editor,
     AnalysisBoard,
     SavedGames,
+    Help,
 }
 
 impl Screen {
@@ -98,6 +102,7 @@ impl Screen {
             Screen::Editor(_) => ScreenKind::Editor,
             Screen::AnalysisBoard(_) => ScreenKind::AnalysisBoard,
             Screen::SavedGames => ScreenKind::SavedGames,
+            Screen::Help => ScreenKind::Help,
         }
     }
 

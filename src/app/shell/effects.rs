@@ -163,7 +163,11 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
 /// After the effects: the clocks, the demo's next game, and the screen (once the change is on
 /// disk).
 pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    let away = s.controller.screen() == ScreenKind::SavedGames || s.power.asleep;
+    // Screens that take the player away from the board stop the clock.
+    let away = matches!(
+        s.controller.screen(),
+        ScreenKind::SavedGames | ScreenKind::Help
+    ) || s.power.asleep;
     s.controller.sync_clock(std::time::Instant::now(), away);
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);

@@ -136,7 +136,11 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     let s = &mut *guard;
     f(&mut s.controller);
     // The clocks first: a move presses its clock before the game is saved with it.
-    let away = s.controller.screen() == ScreenKind::SavedGames || s.power.asleep;
+    // Screens that take the player away from the board stop the clock.
+    let away = matches!(
+        s.controller.screen(),
+        ScreenKind::SavedGames | ScreenKind::Help
+    ) || s.power.asleep;
     s.controller.sync_clock(std::time::Instant::now(), away);
     // Carrying out an effect may lead to more (the network refusing at once, ...).
     loop {

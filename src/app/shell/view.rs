@@ -483,5 +483,6 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::Editor => Screen::Editor,
         ScreenKind::AnalysisBoard => Screen::AnalysisBoard,
         ScreenKind::SavedGames => Screen::SavedGames,
+        ScreenKind::Help => Screen::Help,
     }
 }

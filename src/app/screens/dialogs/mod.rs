@@ -171,6 +171,7 @@ impl Controller {
                 self.dialog = Some(Dialog::Settings);
             }
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
+            (Dialog::Menu, "help") => self.open_help(),
             (Dialog::Menu, "games") => {
                 self.screen = Screen::SavedGames;
                 self.effects.push(Effect::ShowGames);
@@ -454,6 +455,7 @@ impl Controller {
             option("games", &tr!("Saved games"), false, false),
             option("stats", &tr!("Your record"), false, false),
             option("settings", &tr!("Settings"), false, false),
+            option("help", &tr!("Help"), false, false),
         ]);
         if self.shutdown_allowed {
             options.push(option("shutdown", &tr!("Shut down"), false, true));
