@@ -1006,3 +1006,24 @@ fn a_wrong_code_is_said_until_the_next_one_is_typed() {
     assert!(!alert);
     assert_eq!(message, "The code is shown on the other ChessPI");
 }
+
+#[test]
+fn a_mate_before_the_players_first_move_is_a_result_not_an_abort() {
+    // A set-up position: the computer (White) mates at once with Ra8#.
+    let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
+    let mut game = Game::from_position(pos);
+    let mv = game.position().parse_uci_move("a1a8").expect("move");
+    game.play(mv).expect("legal");
+    let black = GameSetup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    };
+    let c = Controller::with_game(game, black);
+    assert!(!c.is_aborted());
+    assert_eq!(
+        c.result().map(|r| (r.title, r.tone)),
+        Some(("The computer wins".to_string(), ResultTone::Lost))
+    );
+}

@@ -9,7 +9,7 @@ use crate::app::screens::words::{
 use crate::app::screens::{Controller, Purpose};
 use crate::lan::session::LinkState;
 use crate::tr;
-use chesspi_engine::game::Outcome;
+use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::san::to_san;
 use chesspi_engine::{Color, Move, Piece};
 
@@ -265,8 +265,14 @@ impl Controller {
     /// rated (the storage's rule, [`crate::storage::stats::player_moved`]), and says so.
     pub fn is_aborted(&self) -> bool {
         match self.setup.mode {
+            // A mate or stalemate from a set-up position is a result, not an abort.
             Mode::Computer { human } => {
-                self.game.is_over() && !crate::storage::stats::player_moved(&self.game, human)
+                self.game.outcome().is_some_and(|o| {
+                    !matches!(
+                        o.termination,
+                        Termination::Checkmate | Termination::Stalemate
+                    )
+                }) && !crate::storage::stats::player_moved(&self.game, human)
             }
             _ => false,
         }
