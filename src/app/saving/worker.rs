@@ -286,14 +286,11 @@ mod tests {
     use crate::app::model::mode::{GameSetup, Mode};
     use crate::app::screens::analysis::worker::AnalysisReport;
     use crate::app::screens::{Action, AnalysisMarks, AnalysisView, Controller, Effect};
-    use chesspi_engine::analysis::{
-        AnalysisLimits, Analyzer, Eval, GameAnalysis, MoveClass, PositionAnalysis,
-    };
+    use chesspi_engine::analysis::{Eval, GameAnalysis, MoveClass, PositionAnalysis};
     use chesspi_engine::game::Game;
     use chesspi_engine::level::Level;
     use chesspi_engine::san::parse_san;
     use chesspi_engine::{Color, Move};
-    use std::sync::atomic::AtomicBool;
 
     const FRIEND: GameSetup = GameSetup {
         mode: Mode::Friend,
@@ -397,20 +394,7 @@ mod tests {
     #[test]
     fn fools_mate_reads_back_as_it_was_shown() {
         let game = game_of(&["f3", "e5", "g4", "Qh4#"]);
-        let limits = AnalysisLimits {
-            nodes: Some(2_000),
-            movetime: None,
-            depth: None,
-        };
-        let analysis = Analyzer::new(limits)
-            .expect("bounded")
-            .analyse(
-                game.initial_position(),
-                game.moves(),
-                &AtomicBool::new(false),
-                &mut |_| {},
-            )
-            .expect("analysed");
+        let analysis = crate::app::screens::analysis::quick_analysis(&game);
         assert_eq!(analysis.moves[3].class, MoveClass::Best, "Qh4# is best");
         assert_same_after_restart(&game, &analysis);
     }

@@ -267,14 +267,32 @@ impl Controller {
     }
 }
 
+/// A small, repeatable analysis of `game` (2,000 nodes a position), for tests here and in
+/// the saver's.
+#[cfg(test)]
+pub(crate) fn quick_analysis(game: &chesspi_engine::game::Game) -> GameAnalysis {
+    let limits = chesspi_engine::analysis::AnalysisLimits {
+        nodes: Some(2_000),
+        movetime: None,
+        depth: None,
+    };
+    chesspi_engine::analysis::Analyzer::new(limits)
+        .expect("bounded")
+        .analyse(
+            game.initial_position(),
+            game.moves(),
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .expect("analysed")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::model::mode::{GameSetup, Mode};
-    use chesspi_engine::analysis::{AnalysisLimits, Analyzer, Progress};
     use chesspi_engine::game::Game;
     use chesspi_engine::level::Level;
-    use std::sync::atomic::AtomicBool;
 
     const FRIEND: GameSetup = GameSetup {
         mode: Mode::Friend,
@@ -309,24 +327,9 @@ mod tests {
     }
 
     fn finished(id: u64, c: &Controller) -> AnalysisReport {
-        let limits = AnalysisLimits {
-            nodes: Some(2_000),
-            movetime: None,
-            depth: None,
-        };
-        let game = c.game();
-        let analysis = Analyzer::new(limits)
-            .expect("bounded")
-            .analyse(
-                game.initial_position(),
-                game.moves(),
-                &AtomicBool::new(false),
-                &mut |_: Progress| {},
-            )
-            .expect("analysed");
         AnalysisReport::Pass {
             id,
-            analysis: Box::new(analysis),
+            analysis: Box::new(quick_analysis(c.game())),
             last: true,
         }
     }
