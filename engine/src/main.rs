@@ -1,5 +1,6 @@
 //! `chesspi-engine`: ChessPI's engine as a UCI program, `chesspi-engine bench`, and
-//! `chesspi-engine analyze FILE.pgn` (see `cli/analyze.rs`).
+//! `chesspi-engine analyze FILE.pgn` (see `cli/analyze.rs`), and `chesspi-engine explain --fen
+//! FEN --move UCI`, the coach's judgement of one move (see `cli/explain.rs`).
 //!
 //! The main thread reads commands; a search runs on its own thread, owning the [`Searcher`]
 //! until it finishes, so `stop`, `isready` and `quit` are answered at once.
@@ -20,6 +21,8 @@ use std::time::Duration;
 
 #[path = "cli/analyze.rs"]
 mod analyze;
+#[path = "cli/explain.rs"]
+mod explain;
 
 const MAX_HASH_MB: usize = 1024;
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
@@ -415,6 +418,9 @@ fn main() {
     if args.first().map(String::as_str) == Some("bench") {
         run_bench(&args[1..]);
         return;
+    }
+    if args.first().map(String::as_str) == Some("explain") {
+        std::process::exit(explain::run(&args[1..]));
     }
     if args.first().map(String::as_str) == Some("analyze") {
         std::process::exit(analyze::run(&args[1..]));

@@ -320,6 +320,21 @@ impl fmt::Display for San {
     }
 }
 
+/// SAN with German piece letters: K, D, T, L, S (König, Dame, Turm, Läufer, Springer).
+/// Castling, squares and `x`, `+`, `#` stay as they are.
+pub fn to_german(english: &str) -> String {
+    english
+        .chars()
+        .map(|c| match c {
+            'Q' => 'D',
+            'R' => 'T',
+            'B' => 'L',
+            'N' => 'S',
+            c => c,
+        })
+        .collect()
+}
+
 /// The SAN of a legal move: piece letter, the least disambiguation that makes it unique
 /// (file, else rank, else both), `x` for captures, `=Q` for promotions, `O-O`/`O-O-O`, and
 /// `+` or `#` when it gives check or mate.

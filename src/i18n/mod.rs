@@ -225,16 +225,7 @@ pub fn san(english: &str) -> String {
 fn san_in(language: Language, english: &str) -> String {
     match language {
         Language::English => english.to_string(),
-        Language::German => english
-            .chars()
-            .map(|c| match c {
-                'Q' => 'D',
-                'R' => 'T',
-                'B' => 'L',
-                'N' => 'S',
-                c => c,
-            })
-            .collect(),
+        Language::German => chesspi_engine::san::to_german(english),
     }
 }
 

@@ -19,6 +19,7 @@ mod quiescence;
 mod tt;
 
 pub use limits::{Clock, SearchLimits};
+pub use ordering::see_ge;
 pub use policy::Weakness;
 
 use crate::eval::network::Accumulators;

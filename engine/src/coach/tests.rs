@@ -1,0 +1,229 @@
+use super::words::{Language, better_move, sentence};
+use super::*;
+use crate::analysis::MoveClass;
+use crate::types::{Role, Square};
+
+fn judge(fen: &str, uci: &str) -> Judgement {
+    let pos = Position::from_fen(fen).expect("fen");
+    let mv = pos.parse_uci_move(uci).expect("move");
+    Coach::default()
+        .judge(&pos, &[], mv, &AtomicBool::new(false))
+        .expect("judged")
+}
+
+fn squares(j: &Judgement) -> Vec<String> {
+    j.reason.squares().iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn a_hanging_queen_is_named_with_its_taker() {
+    // 1. e4 e5 2. Nf3 Qg5??
+    let j = judge(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        "d8g5",
+    );
+    assert_eq!(j.verdict, MoveClass::Blunder);
+    assert_eq!(j.reason.kind(), ReasonKind::Hangs);
+    assert_eq!(squares(&j), ["g5", "f3"]);
+    assert_eq!(
+        sentence(&j, Language::English),
+        "This leaves your queen on g5 hanging: the knight on f3 takes it."
+    );
+    assert_eq!(
+        sentence(&j, Language::German),
+        "Damit hängt deine Dame auf g5: der Springer auf f3 schlägt sie."
+    );
+}
+
+#[test]
+fn walking_into_mate_names_the_mating_move() {
+    // 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6??
+    let j = judge(
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3",
+        "g8f6",
+    );
+    assert_eq!(j.verdict, MoveClass::Blunder);
+    assert!(matches!(j.reason, Reason::Mate { moves: 1, .. }));
+    assert_eq!(squares(&j), ["h5", "f7"]);
+    assert_eq!(
+        sentence(&j, Language::English),
+        "This allows mate in one: Qxf7#."
+    );
+    assert_eq!(
+        sentence(&j, Language::German),
+        "Damit erlaubst du Matt in einem Zug: Dxf7#."
+    );
+    assert!(j.best != j.played);
+}
+
+#[test]
+fn a_knight_fork_of_king_and_rook() {
+    let j = judge("r3k3/7p/8/1N6/8/8/8/4K3 b - - 0 1", "h7h6");
+    assert!(j.is_warning(), "{j:?}");
+    assert_eq!(j.reason.kind(), ReasonKind::Fork, "{j:?}");
+    assert_eq!(squares(&j), ["c7", "e8", "a8"]);
+    assert_eq!(
+        sentence(&j, Language::English),
+        "This allows a fork: Nc7+ attacks your king on e8 and your rook on a8."
+    );
+    assert_eq!(
+        sentence(&j, Language::German),
+        "Damit erlaubst du eine Gabel: Sc7+ greift deinen König auf e8 und deinen Turm auf a8 an."
+    );
+}
+
+#[test]
+fn a_skewer_through_the_king() {
+    // Kc6?? walks onto the diagonal of Be4+, with the rook on a8 behind.
+    let j = judge("r7/7p/8/2k5/8/8/8/1B4K1 b - - 0 1", "c5c6");
+    assert!(j.is_warning(), "{j:?}");
+    assert_eq!(j.reason.kind(), ReasonKind::Skewer, "{j:?}");
+    assert_eq!(squares(&j), ["e4", "c6", "a8"]);
+}
+
+#[test]
+fn giving_a_piece_for_a_pawn_is_a_losing_exchange() {
+    let j = judge("r3k3/pp3p2/8/8/2B5/8/PP6/R3K3 w - - 0 1", "c4f7");
+    assert!(j.is_warning(), "{j:?}");
+    assert_eq!(
+        j.reason,
+        Reason::Exchange {
+            at: Square::F7,
+            net: 2
+        }
+    );
+    assert_eq!(
+        sentence(&j, Language::English),
+        "This loses material in the exchange on f7: 2 pawns' worth in all."
+    );
+}
+
+#[test]
+fn a_missed_mate_in_two() {
+    let j = judge("6k1/5ppp/8/8/3q4/8/5PPP/R5K1 w - - 0 1", "h2h3");
+    assert_eq!(j.verdict, MoveClass::Blunder);
+    assert!(matches!(j.reason, Reason::MissedMate { moves: 2, .. }));
+    assert_eq!(squares(&j), ["a1", "a8"]);
+    assert_eq!(
+        sentence(&j, Language::English),
+        "You had mate in 2, starting with Ra8+."
+    );
+    assert_eq!(
+        sentence(&j, Language::German),
+        "Du hattest Matt in 2 Zügen, beginnend mit Ta8+."
+    );
+}
+
+#[test]
+fn a_missed_queen() {
+    // 1. e4 e5 2. Nf3 Qg5 3. a3?
+    let j = judge(
+        "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "a2a3",
+    );
+    assert_eq!(j.verdict, MoveClass::Blunder);
+    assert_eq!(j.reason.kind(), ReasonKind::MissedWin, "{j:?}");
+    assert_eq!(squares(&j), ["f3", "g5", "g5"]);
+    assert_eq!(
+        sentence(&j, Language::English),
+        "Nxg5 would have won the queen on g5."
+    );
+    assert_eq!(
+        sentence(&j, Language::German),
+        "Sxg5 hätte die Dame auf g5 gewonnen."
+    );
+}
+
+#[test]
+fn a_stalemate_throws_the_win_away() {
+    // Qb7 was mate.
+    let j = judge("k7/7Q/2K5/8/8/8/8/8 w - - 0 1", "h7c7");
+    assert_eq!(j.verdict, MoveClass::Blunder);
+    assert_eq!(j.reason, Reason::Stalemate);
+    assert_eq!(
+        sentence(&j, Language::German),
+        "Das ist Patt: Remis, obwohl du auf Gewinn standest."
+    );
+}
+
+#[test]
+fn the_fiftieth_move_throws_the_win_away() {
+    // h3 would have reset the count.
+    let j = judge("8/8/8/3k4/8/8/7P/Q3K3 w - - 99 80", "e1f2");
+    assert_eq!(j.verdict, MoveClass::Blunder, "{j:?}");
+    assert_eq!(j.reason, Reason::Draw(DrawKind::FiftyMoves));
+}
+
+#[test]
+fn a_good_move_is_not_a_warning() {
+    let j = judge(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        "b8c6",
+    );
+    assert!(j.verdict <= MoveClass::Good);
+    assert!(!j.is_warning());
+    assert_eq!(j.reason, Reason::None);
+    assert!(j.loss < 5.0);
+}
+
+#[test]
+fn show_me_says_where_each_move_leaves_the_player() {
+    let j = judge(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        "d8g5",
+    );
+    let text = better_move(&j, Language::English);
+    assert!(text.ends_with("after your move you are losing."), "{text}");
+    assert!(better_move(&j, Language::German).starts_with("Besser war "));
+}
+
+#[test]
+fn every_stated_piece_is_on_its_square() {
+    // The reasons name pieces the board holds: the mover's for what is lost, the
+    // opponent's for what takes or wins.
+    for (fen, uci) in [
+        (
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "d8g5",
+        ),
+        ("r3k3/7p/8/1N6/8/8/8/4K3 b - - 0 1", "h7h6"),
+    ] {
+        let j = judge(fen, uci);
+        let after = j.position.play(j.played).expect("legal");
+        if let Reason::Hangs { piece, taker } = j.reason {
+            let p = after.piece_at(piece.square).expect("piece");
+            assert_eq!((p.role, p.color), (piece.role, j.mover()));
+            let t = after.piece_at(taker.square).expect("taker");
+            assert_eq!((t.role, t.color), (taker.role, !j.mover()));
+        }
+        if let Reason::Fork { targets, .. } = j.reason {
+            for t in targets {
+                let p = after.piece_at(t.square).expect("target");
+                assert_eq!((p.role, p.color), (t.role, j.mover()));
+                assert_ne!(t.role, Role::Pawn);
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let pos = Position::startpos();
+    let mut coach = Coach::new(1000);
+    let stop = AtomicBool::new(false);
+    let illegal = Move::new(Square::E2, Square::E5, crate::MoveKind::Normal);
+    assert_eq!(
+        coach.judge(&pos, &[], illegal, &stop),
+        Err(CoachError::IllegalMove(illegal))
+    );
+    let mated = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").expect("fen");
+    assert_eq!(
+        coach.judge(&mated, &[], illegal, &stop),
+        Err(CoachError::GameOver)
+    );
+    let e4 = pos.parse_uci_move("e2e4").expect("move");
+    assert_eq!(
+        coach.judge(&pos, &[], e4, &AtomicBool::new(true)),
+        Err(CoachError::Cancelled)
+    );
+}
