@@ -13,6 +13,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::level::Level;
 use serde::{Deserialize, Serialize};
 
@@ -78,6 +79,8 @@ pub struct DeviceSettings {
     pub opening_book: Option<bool>,
     /// Two players on one screen: the board turns to the player on move; `None`: off.
     pub turn_board: Option<bool>,
+    /// The coach of a new game; `None`: off.
+    pub coach: Option<CoachLevel>,
 }
 
 /// Why device settings were refused.
@@ -138,6 +141,11 @@ impl DeviceSettings {
     /// Whether the board turns to the player on move in a two-player game (off unless set).
     pub fn turn_board(&self) -> bool {
         self.turn_board.unwrap_or(false)
+    }
+
+    /// The coach a new game starts with (off unless set).
+    pub fn coach(&self) -> CoachLevel {
+        self.coach.unwrap_or_default()
     }
 
     /// The admin config with these settings laid over it.
@@ -279,6 +287,8 @@ struct RawSettings {
     opening_book: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     turn_board: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    coach: Option<String>,
 }
 
 fn encode(settings: &DeviceSettings) -> String {
@@ -292,6 +302,7 @@ fn encode(settings: &DeviceSettings) -> String {
         language: settings.language.map(|l| l.code().to_string()),
         opening_book: settings.opening_book,
         turn_board: settings.turn_board,
+        coach: settings.coach.map(|c| c.code().to_string()),
     };
     // Plain numbers and strings always serialize; an empty body would load as malformed.
     let body = toml::to_string(&raw).unwrap_or_default();
@@ -338,8 +349,18 @@ fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
             })
         })
         .transpose()?;
+    let coach = raw
+        .coach
+        .map(|code| {
+            CoachLevel::from_code(&code).ok_or(SettingsError::Invalid {
+                key: "coach",
+                message: format!("must be \"off\", \"blunders\" or \"mistakes\", got {code:?}"),
+            })
+        })
+        .transpose()?;
     Ok(DeviceSettings {
         language,
+        coach,
         opening_book: raw.opening_book,
         turn_board: raw.turn_board,
         default_level,
@@ -364,11 +385,14 @@ mod tests {
             language: Some(Language::German),
             opening_book: Some(false),
             turn_board: Some(true),
+            coach: Some(CoachLevel::Mistakes),
         };
         let text = encode(&all);
         assert_eq!(decode(text.as_bytes()).expect("decode"), all);
         assert!(text.contains("opening_book = false"), "{text}");
         assert!(text.contains("turn_board = true"), "{text}");
+        assert!(text.contains("coach = \"mistakes\""), "{text}");
+        assert_eq!(DeviceSettings::default().coach(), CoachLevel::Off);
         assert!(all.turn_board() && !DeviceSettings::default().turn_board());
         assert!(
             !all.book() && DeviceSettings::default().book(),
@@ -393,6 +417,10 @@ mod tests {
             (
                 body.replace("language = \"de\"", "language = \"fr\""),
                 "language",
+            ),
+            (
+                body.replace("coach = \"mistakes\"", "coach = \"always\""),
+                "coach",
             ),
         ];
         for (bad, needle) in cases {

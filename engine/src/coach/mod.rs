@@ -41,6 +41,54 @@ pub const VERIFY_FACTOR: u64 = 2;
 /// Hash table of the coach's searcher: small, the searches are short.
 pub const COACH_HASH_MB: usize = 8;
 
+/// How much the coach says: nothing, blunders only, or mistakes too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CoachLevel {
+    #[default]
+    Off,
+    Blunders,
+    Mistakes,
+}
+
+impl CoachLevel {
+    pub const ALL: [CoachLevel; 3] = [CoachLevel::Off, CoachLevel::Blunders, CoachLevel::Mistakes];
+
+    /// Whether a move of this class stops the game for a warning.
+    pub fn warns(self, verdict: MoveClass) -> bool {
+        match self {
+            CoachLevel::Off => false,
+            CoachLevel::Blunders => verdict >= MoveClass::Blunder,
+            CoachLevel::Mistakes => verdict >= MoveClass::Mistake,
+        }
+    }
+
+    pub fn is_on(self) -> bool {
+        self != CoachLevel::Off
+    }
+
+    /// The word it is stored as.
+    pub const fn code(self) -> &'static str {
+        match self {
+            CoachLevel::Off => "off",
+            CoachLevel::Blunders => "blunders",
+            CoachLevel::Mistakes => "mistakes",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<CoachLevel> {
+        CoachLevel::ALL.into_iter().find(|l| l.code() == code)
+    }
+
+    /// The next value, round.
+    pub fn next(self) -> CoachLevel {
+        match self {
+            CoachLevel::Off => CoachLevel::Blunders,
+            CoachLevel::Blunders => CoachLevel::Mistakes,
+            CoachLevel::Mistakes => CoachLevel::Off,
+        }
+    }
+}
+
 /// Why a move could not be judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CoachError {

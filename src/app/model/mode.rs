@@ -3,6 +3,7 @@
 use crate::app::model::clock::TimeControl;
 use crate::tr;
 use chesspi_engine::Color;
+use chesspi_engine::coach::CoachLevel;
 pub use chesspi_engine::level::Level;
 use std::hash::{BuildHasher, Hasher};
 
@@ -168,6 +169,8 @@ pub struct NewGameForm {
     /// The custom control the steppers show; chosen when `custom_chosen`.
     pub custom: TimeControl,
     pub custom_chosen: bool,
+    /// The coach for the game (against the computer, or two players).
+    pub coach: CoachLevel,
 }
 
 /// The custom control the steppers start from: 10+0.
@@ -194,6 +197,7 @@ impl NewGameForm {
             clock: None,
             custom: DEFAULT_CUSTOM,
             custom_chosen: false,
+            coach: CoachLevel::Off,
         }
     }
 
@@ -348,6 +352,7 @@ mod tests {
             clock: None,
             custom: DEFAULT_CUSTOM,
             custom_chosen: false,
+            coach: CoachLevel::Off,
         };
         let mut seen = [false; 2];
         for _ in 0..200 {

@@ -16,6 +16,8 @@ pub struct CellView {
     pub last_move: bool,
     pub check: bool,
     pub hint: bool,
+    /// A square the coach's warning is about.
+    pub warned: bool,
     pub target: bool,
     pub capture: bool,
     pub file_label: Option<char>,
@@ -29,6 +31,8 @@ pub struct BoardMarks<'a> {
     pub targets: &'a [Move],
     pub last: Option<Move>,
     pub hint: Option<Move>,
+    /// The squares the coach's warning is about.
+    pub warned: &'a [Square],
 }
 
 /// The 64 cells of `pos` in display order (row-major from the top-left); `square_at` maps a
@@ -54,6 +58,7 @@ pub fn board_cells(
             last_move: touches(marks.last, sq),
             check: check == Some(sq),
             hint: touches(marks.hint, sq),
+            warned: marks.warned.contains(&sq),
             target,
             capture: target
                 && (piece.is_some()
@@ -143,6 +148,7 @@ pub fn square_view(cell: &CellView) -> SquareView {
         last_move: cell.last_move,
         check: cell.check,
         hint: cell.hint,
+        warned: cell.warned,
         target: cell.target,
         capture: cell.capture,
         file_label: label(cell.file_label),
@@ -150,9 +156,79 @@ pub fn square_view(cell: &CellView) -> SquareView {
     }
 }
 
+/// Arrows over a board (the analysis's better move, the coach's).
+/// The board's size in the arrow's coordinates: 60 per square.
+pub const BOARD_BOX: f32 = 480.0;
+
+/// An arrow from display cell `from` to `to` (0..63, row-major from the top-left) as SVG
+/// path commands in a [`BOARD_BOX`]-wide box: a shaft and a head whose tip stops short of the
+/// target square's centre.
+pub fn arrow_path(from: usize, to: usize) -> String {
+    const SQUARE: f32 = BOARD_BOX / 8.0;
+    const SHAFT: f32 = 12.0;
+    const HEAD_LEN: f32 = 26.0;
+    const HEAD_WIDTH: f32 = 34.0;
+    const SHORT: f32 = 10.0;
+    let centre = |cell: usize| {
+        (
+            (cell % 8) as f32 * SQUARE + SQUARE / 2.0,
+            (cell / 8) as f32 * SQUARE + SQUARE / 2.0,
+        )
+    };
+    let (fx, fy) = centre(from);
+    let (tx, ty) = centre(to);
+    let len = (tx - fx).hypot(ty - fy);
+    if from == to || len <= HEAD_LEN + SHORT {
+        return String::new();
+    }
+    let (dx, dy) = ((tx - fx) / len, (ty - fy) / len);
+    let (nx, ny) = (-dy, dx);
+    let (tipx, tipy) = (tx - dx * SHORT, ty - dy * SHORT);
+    let (bx, by) = (tipx - dx * HEAD_LEN, tipy - dy * HEAD_LEN);
+    let points = [
+        (fx + nx * SHAFT / 2.0, fy + ny * SHAFT / 2.0),
+        (bx + nx * SHAFT / 2.0, by + ny * SHAFT / 2.0),
+        (bx + nx * HEAD_WIDTH / 2.0, by + ny * HEAD_WIDTH / 2.0),
+        (tipx, tipy),
+        (bx - nx * HEAD_WIDTH / 2.0, by - ny * HEAD_WIDTH / 2.0),
+        (bx - nx * SHAFT / 2.0, by - ny * SHAFT / 2.0),
+        (fx - nx * SHAFT / 2.0, fy - ny * SHAFT / 2.0),
+    ];
+    let mut path = String::new();
+    for (i, (x, y)) in points.iter().enumerate() {
+        path.push_str(if i == 0 { "M " } else { " L " });
+        path.push_str(&format!("{x:.1} {y:.1}"));
+    }
+    path.push_str(" Z");
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arrows_point_from_square_to_square() {
+        // e2 (cell 52) to e4 (cell 36) on an unflipped board: straight up the e-file.
+        let path = arrow_path(52, 36);
+        assert_eq!(
+            path,
+            "M 276.0 390.0 L 276.0 306.0 L 287.0 306.0 L 270.0 280.0 L 253.0 306.0 \
+             L 264.0 306.0 L 264.0 390.0 Z"
+        );
+        // A knight's move ends short of its square's centre, inside the board.
+        let path = arrow_path(62, 45);
+        let numbers: Vec<f32> = path
+            .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        assert_eq!(numbers.len(), 14, "{path}");
+        assert!(
+            numbers.iter().all(|v| (0.0..=BOARD_BOX).contains(v)),
+            "{path}"
+        );
+        assert_eq!(arrow_path(10, 10), "");
+    }
 
     #[test]
     fn every_piece_has_its_own_name_on_screen() {

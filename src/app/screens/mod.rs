@@ -21,6 +21,7 @@
 
 pub mod analysis;
 pub mod board_view;
+pub mod coach;
 pub mod dialogs;
 pub mod editor;
 pub mod help;
@@ -282,6 +283,10 @@ pub struct Controller {
     analysis: Option<analysis::Analysing>,
     /// "Analyse" was chosen for a saved game: analyse it once it is open.
     analyse_on_open: bool,
+    /// The coach in the game on the board.
+    coaching: coach::Coaching,
+    /// The coach a new game starts with (a device setting).
+    coach_default: chesspi_engine::coach::CoachLevel,
     effects: Vec<Effect>,
 }
 
@@ -323,6 +328,8 @@ impl Controller {
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             analysis: None,
             analyse_on_open: false,
+            coaching: coach::Coaching::default(),
+            coach_default: chesspi_engine::coach::CoachLevel::Off,
             effects: Vec::new(),
         };
         c.after_change();
@@ -393,10 +400,12 @@ impl Controller {
         !self.game.is_over()
             && self.review.is_none()
             && self.setup.is_human(self.game.position().turn())
+            && self.coach_advice().is_none()
     }
 
-    /// After every change of the game: clear the board state, ask the computer if it is its
-    /// turn, offer a claimable draw to a person on move.
+    /// After every change of the game: clear the board state, have the coach judge a
+    /// person's move, ask the computer if it is its turn, offer a claimable draw to a person
+    /// on move.
     fn after_change(&mut self) {
         self.selected = None;
         self.press = None;
@@ -404,6 +413,15 @@ impl Controller {
         self.hint = None;
         self.effects.push(Effect::GameChanged);
         self.turn_to_mover();
+        if self.coach_after_move() {
+            return;
+        }
+        self.next_turn();
+    }
+
+    /// The game goes on: the computer is asked for its move, or a person on move is offered
+    /// a claimable draw.
+    fn next_turn(&mut self) {
         if self.game.is_over() {
             self.cancel_thinking();
             return;
@@ -464,7 +482,17 @@ impl Controller {
         self.partner = None;
         self.screen.close(ScreenKind::Lobby);
         self.unrated = false;
+        self.reset_coach(self.coach_default);
         self.set_clock(None);
         self.after_change();
+    }
+
+    /// The coach new games start with (a device setting).
+    pub fn set_coach_default(&mut self, level: chesspi_engine::coach::CoachLevel) {
+        self.coach_default = level;
+    }
+
+    pub fn coach_default(&self) -> chesspi_engine::coach::CoachLevel {
+        self.coach_default
     }
 }

@@ -152,6 +152,7 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
     }
     s.controller.set_book(device.book());
     s.controller.set_turn_board(device.turn_board());
+    s.controller.set_coach_default(device.coach());
     s.controller.set_settings_view(device.view());
     if let Some(saving) = &s.saving {
         saving
@@ -279,7 +280,7 @@ pub(super) fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
                 .pacing_timer
                 .start(slint::TimerMode::SingleShot, wait, move || {
                     with_shell(&shell, &window, |c| {
-                        c.computer_answered(answer.id, answer.reply);
+                        c.computer_answered(answer.id, answer.reply.clone());
                     });
                 });
         } else {

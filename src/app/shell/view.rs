@@ -3,11 +3,12 @@
 
 use crate::app::model::clock::TimeControl;
 use crate::app::model::mode::{ModeChoice, NetworkRole};
-use crate::app::screens::analysis::marks::{area_path, arrow_path, mark};
+use crate::app::screens::analysis::marks::{area_path, mark};
+use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
 use crate::app::screens::{
-    Controller, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, editor,
+    Controller, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, coach, editor,
 };
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
@@ -252,6 +253,7 @@ impl ViewModels {
         refresh_new_game(window, c);
         editor::view::refresh(window, c);
         analysis::board::view::refresh(window, c);
+        coach::view::refresh(window, &c.coach_view());
     }
 
     /// The squares, the selection and the sliding move.
@@ -393,6 +395,8 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
             new_game.set_custom_increment(form.custom.increment.as_secs() as i32);
             new_game.set_colour(form.colour.index());
             new_game.set_show_level(computer || demo);
+            new_game.set_show_coach(computer || form.mode == ModeChoice::Friend);
+            new_game.set_coach(form.coach.is_on());
             new_game.set_level(i32::from(form.level.number()));
             new_game.set_level_text(
                 tr!(

@@ -12,6 +12,7 @@ use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
 use crate::tr;
 use chesspi_engine::Color;
+use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::{Game, GameError, Outcome, Termination};
 
 /// A setting the Settings dialog steps through.
@@ -24,6 +25,8 @@ pub enum Setting {
     Book,
     /// Two players: the board turns to the player on move, or not.
     TurnBoard,
+    /// The coach new games start with: off, blunders, mistakes too.
+    Coach,
 }
 
 /// The device settings as the Settings dialog shows them (`None`: not on this device).
@@ -164,6 +167,10 @@ impl Controller {
             }
             (Dialog::Settings, "turn") => {
                 self.effects.push(Effect::ChangeSetting(Setting::TurnBoard));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "coach") => {
+                self.effects.push(Effect::ChangeSetting(Setting::Coach));
                 self.dialog = Some(Dialog::Settings);
             }
             (Dialog::Settings, "language") => {
@@ -506,6 +513,16 @@ impl Controller {
                 tr!("Two players: board turns")
             } else {
                 tr!("Two players: board stays")
+            },
+            false,
+            false,
+        ));
+        options.push(option(
+            "coach",
+            &match self.coach_default() {
+                CoachLevel::Off => tr!("Coach: off"),
+                CoachLevel::Blunders => tr!("Coach: warns of blunders"),
+                CoachLevel::Mistakes => tr!("Coach: warns of mistakes"),
             },
             false,
             false,

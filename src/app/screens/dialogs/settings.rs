@@ -77,6 +77,11 @@ impl DeviceControls {
         self.settings.turn_board()
     }
 
+    /// The coach a new game starts with.
+    pub fn coach(&self) -> chesspi_engine::coach::CoachLevel {
+        self.settings.coach()
+    }
+
     /// The language the screen speaks now.
     pub fn language(&self) -> Language {
         self.effective().display.language.resolve()
@@ -133,6 +138,8 @@ impl DeviceControls {
             Setting::Book => self.settings.opening_book = Some(!self.settings.book()),
             // The shell hands it to the controller, which turns the board at once.
             Setting::TurnBoard => self.settings.turn_board = Some(!self.settings.turn_board()),
+            // The shell hands it to the controller, for the next new game.
+            Setting::Coach => self.settings.coach = Some(self.settings.coach().next()),
         }
     }
 

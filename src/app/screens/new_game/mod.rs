@@ -4,6 +4,7 @@ use super::{Controller, Effect};
 use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
 use crate::app::screens::{Screen, ScreenKind};
+use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
@@ -18,6 +19,8 @@ impl Controller {
         let mut form = NewGameForm::from_setup(&self.setup);
         // The last game's clock is the next default, like its mode and level.
         form.choose_clock(self.clock.as_ref().map(GameClock::control));
+        // The coach as Settings has it for new games.
+        form.coach = self.coach_default();
         self.screen = Screen::NewGame(form);
     }
 
@@ -74,6 +77,18 @@ impl Controller {
         }
     }
 
+    /// The coach for the new game: on (as Settings has it, or for blunders) or off.
+    pub fn new_game_coach_toggled(&mut self) {
+        let default = self.coach_default();
+        if let Some(form) = self.screen.new_game_mut() {
+            form.coach = match (form.coach.is_on(), default.is_on()) {
+                (true, _) => CoachLevel::Off,
+                (false, true) => default,
+                (false, false) => CoachLevel::Blunders,
+            };
+        }
+    }
+
     pub fn new_game_cancel(&mut self) {
         self.screen.close(ScreenKind::NewGame);
     }
@@ -100,6 +115,7 @@ impl Controller {
             self.effects.push(Effect::LevelChosen(setup.level));
         }
         self.start(setup, game);
+        self.reset_coach(form.coach);
         if let Some(control) = form.clock {
             self.set_clock(Some(GameClock::new(control)));
             // The computer playing White starts on its clock.

@@ -27,6 +27,12 @@ pub enum Action {
     Analyse,
     /// Jump to the next mistake or blunder of the analysed game.
     NextMistake,
+    /// The coach's warning: take the move back.
+    TakeBack,
+    /// The coach's warning: keep the move.
+    PlayOn,
+    /// The coach's warning: draw the better move and say why.
+    ShowMe,
 }
 
 impl Action {
@@ -48,6 +54,9 @@ impl Action {
             Action::SetUp => tr!("Set up"),
             Action::Analyse => tr!("Analyse"),
             Action::NextMistake => tr!("Next mistake"),
+            Action::TakeBack => tr!("Take back"),
+            Action::PlayOn => tr!("Play on"),
+            Action::ShowMe => tr!("Show me"),
         }
     }
 }
@@ -104,6 +113,9 @@ impl Controller {
             Action::NextMistake => self.next_mistake(),
             Action::MoveNow => self.effects.push(Effect::MoveNow),
             Action::SetUp => self.open_editor(),
+            Action::TakeBack => self.coach_take_back(),
+            Action::PlayOn => self.coach_play_on(),
+            Action::ShowMe => self.coach_show_me(),
         }
     }
 
@@ -217,6 +229,17 @@ impl Controller {
                 item(Action::ReviewDone, true, true),
             ]);
             return items;
+        }
+        // The coach's warning: its three choices first, the rest of the game waits.
+        if let Some(advice) = self.coach_advice() {
+            return vec![
+                item(Action::TakeBack, true, true),
+                item(Action::PlayOn, true, false),
+                item(Action::ShowMe, !advice.showing_better, false),
+                item(Action::NewGame, true, false),
+                item(Action::Flip, true, false),
+                item(Action::Menu, true, false),
+            ];
         }
         let can_undo = self.can_reopen() || self.undo_count() > 0 || self.can_ask_takeback();
         if self.game.is_over() {

@@ -2,6 +2,7 @@
 //! requests one at a time, so the UI thread never waits for a search.
 
 use crate::app::screens::{Purpose, Reply, ThinkRequest};
+use chesspi_engine::coach::{Coach, Judgement};
 use chesspi_engine::game::Game;
 use chesspi_engine::search::{Score, SearchLimits, Searcher};
 use std::sync::Arc;
@@ -35,7 +36,7 @@ const DRAW_NODES: u64 = 200_000;
 const DRAW_TIME: Duration = Duration::from_secs(2);
 
 /// The worker's answer to one request.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Answer {
     pub id: u64,
     pub purpose: Purpose,
@@ -127,6 +128,8 @@ impl Drop for ComputerPlayer {
 fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
     let mut searcher = Searcher::new(settings.hash_mb);
     searcher.set_time_cap(settings.max_think_time);
+    // Its own small table: a judgement must not disturb the computer's.
+    let mut coach = Coach::default();
     while let Ok(mut job) = inbox.recv() {
         // Only the newest request matters; earlier ones were cancelled by it.
         while let Ok(newer) = inbox.try_recv() {
@@ -157,6 +160,7 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
             Purpose::DrawOffer => Reply::Draw {
                 accept: accepts_draw(&mut searcher, &request.game, &job.stop),
             },
+            Purpose::Judge => Reply::Judged(judge_last_move(&mut coach, &request.game, &job.stop)),
         };
         if job.discard.load(Ordering::Relaxed) {
             continue;
@@ -167,6 +171,20 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
             reply,
             elapsed: started.elapsed(),
         });
+    }
+}
+
+/// The coach's judgement of the game's last move.
+fn judge_last_move(coach: &mut Coach, game: &Game, stop: &AtomicBool) -> Option<Box<Judgement>> {
+    let ply = game.moves().len().checked_sub(1)?;
+    let positions = game.positions();
+    let history: Vec<u64> = positions[..=ply].iter().map(|p| p.hash()).collect();
+    match coach.judge(&positions[ply], &history, game.moves()[ply], stop) {
+        Ok(judgement) => Some(Box::new(judgement)),
+        Err(e) => {
+            log::warn!("the coach could not judge {}: {e}", game.moves()[ply]);
+            None
+        }
     }
 }
 

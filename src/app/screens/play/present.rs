@@ -9,6 +9,7 @@ use crate::app::screens::words::{
 use crate::app::screens::{Controller, Purpose};
 use crate::lan::session::LinkState;
 use crate::tr;
+use chesspi_engine::analysis::MoveClass;
 use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::san::to_san;
 use chesspi_engine::{Color, Move, Piece};
@@ -111,6 +112,7 @@ impl Controller {
             targets: &targets,
             last,
             hint: self.hint,
+            warned: &self.coach_marks(),
         };
         board_cells(pos, &marks, |col, row| self.square_at(col, row))
     }
@@ -369,6 +371,17 @@ impl Controller {
             // A note from the last step (e.g. "back to the first mistake") comes first.
             return plain(self.note.as_deref().unwrap_or(&self.review_status(ply)));
         }
+        if let Some(advice) = self.coach_advice() {
+            return Status {
+                text: if advice.judgement.verdict >= MoveClass::Blunder {
+                    tr!("Coach: a blunder — take it back?")
+                } else {
+                    tr!("Coach: a mistake — take it back?")
+                },
+                alert: true,
+                thinking: false,
+            };
+        }
         if let Some(result) = self.result() {
             return plain(&format!("{} — {}", result.title, result.reason));
         }
@@ -383,6 +396,7 @@ impl Controller {
         if self.setup.is_computer(turn) {
             let text = match self.setup.mode {
                 Mode::Demo => tr!("{} is thinking…", color_name(turn)),
+                _ if self.coach_is_judging() => tr!("The coach looks at your move…"),
                 _ => tr!("Computer is thinking…"),
             };
             return Status {

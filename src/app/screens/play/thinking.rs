@@ -4,6 +4,7 @@
 use crate::app::screens::{Controller, Effect};
 use crate::tr;
 use chesspi_engine::Move;
+use chesspi_engine::coach::Judgement;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
@@ -16,15 +17,19 @@ pub enum Purpose {
     Hint,
     /// Whether to accept the player's draw offer.
     DrawOffer,
+    /// The coach's judgement of the last move.
+    Judge,
 }
 
 /// The worker's answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
     /// A move (for [`Purpose::Move`] and [`Purpose::Hint`]); `None` when there is none.
     Move(Option<Move>),
     /// The computer's answer to a draw offer.
     Draw { accept: bool },
+    /// The coach's judgement of the last move; `None` when it could not be judged.
+    Judged(Option<Box<Judgement>>),
 }
 
 /// A search for the worker thread.
@@ -68,6 +73,7 @@ impl Controller {
             (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
                 self.note = Some(tr!("The computer declines the draw — play on"));
             }
+            (Purpose::Judge, Reply::Judged(judgement)) => self.coach_judged(judgement),
             _ => {}
         }
     }
@@ -88,7 +94,7 @@ impl Controller {
         self.thinking = Some((id, purpose));
         let clock = match purpose {
             Purpose::Move => self.engine_clock(self.game.position().turn()),
-            Purpose::Hint | Purpose::DrawOffer => None,
+            Purpose::Hint | Purpose::DrawOffer | Purpose::Judge => None,
         };
         self.effects.push(Effect::Think(ThinkRequest {
             id,

@@ -43,6 +43,7 @@ impl Controller {
     fn clock_may_run(&self, away: bool) -> bool {
         !away
             && !self.clock_is_held()
+            && !self.coach_holds_clock()
             && !self.game.is_over()
             && self.viewing.is_none()
             && self.screen.new_game().is_none()

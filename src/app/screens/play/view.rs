@@ -21,6 +21,9 @@ pub fn panel_action(action: Action) -> PanelAction {
         Action::ReviewDone => PanelAction::ReviewDone,
         Action::MoveNow => PanelAction::MoveNow,
         Action::SetUp => PanelAction::SetUp,
+        Action::TakeBack => PanelAction::TakeBack,
+        Action::PlayOn => PanelAction::PlayOn,
+        Action::ShowMe => PanelAction::ShowMe,
         Action::Analyse => PanelAction::Analyse,
         Action::NextMistake => PanelAction::NextMistake,
     }
@@ -43,6 +46,9 @@ pub fn action_of(shown: PanelAction) -> Action {
         PanelAction::ReviewDone => Action::ReviewDone,
         PanelAction::MoveNow => Action::MoveNow,
         PanelAction::SetUp => Action::SetUp,
+        PanelAction::TakeBack => Action::TakeBack,
+        PanelAction::PlayOn => Action::PlayOn,
+        PanelAction::ShowMe => Action::ShowMe,
         PanelAction::Analyse => Action::Analyse,
         PanelAction::NextMistake => Action::NextMistake,
     }
@@ -71,6 +77,9 @@ mod tests {
             PanelAction::SetUp,
             PanelAction::Analyse,
             PanelAction::NextMistake,
+            PanelAction::TakeBack,
+            PanelAction::PlayOn,
+            PanelAction::ShowMe,
         ] {
             assert_eq!(panel_action(action_of(shown)), shown);
         }

@@ -208,6 +208,7 @@ impl Controller {
             targets: &targets,
             last,
             hint: None,
+            warned: &[],
         };
         let cells = board_cells(&pos, &marks, |col, row| display_square(s.flipped, col, row));
         let lines: Vec<LineView> = s

@@ -1,0 +1,85 @@
+//! The coach's warning as the window shows it: the card over the move list, the marked
+//! squares and the arrows (ui/coach.slint).
+
+use crate::app::screens::Controller;
+use crate::app::screens::board_view::arrow_path;
+use crate::app::ui::{AppWindow, CoachAdapter};
+use crate::i18n::{self, Language};
+use crate::tr;
+use chesspi_engine::Square;
+use chesspi_engine::analysis::MoveClass;
+use chesspi_engine::coach::words;
+
+/// The warning in words and marks, for the window.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CoachView {
+    pub visible: bool,
+    pub title: String,
+    pub blunder: bool,
+    pub text: String,
+    pub better: String,
+    /// Display cells (from, to) of the opponent's punishing answer and of the better move.
+    pub threat: Option<(usize, usize)>,
+    pub better_move: Option<(usize, usize)>,
+}
+
+fn coach_language() -> words::Language {
+    match i18n::language() {
+        Language::German => words::Language::German,
+        Language::English => words::Language::English,
+    }
+}
+
+impl Controller {
+    /// The squares the warning is about (none without one).
+    pub fn coach_marks(&self) -> Vec<Square> {
+        self.coach_advice()
+            .map(|a| a.judgement.reason.squares())
+            .unwrap_or_default()
+    }
+
+    /// The warning as the window shows it.
+    pub fn coach_view(&self) -> CoachView {
+        let Some(advice) = self.coach_advice() else {
+            return CoachView::default();
+        };
+        let j = &advice.judgement;
+        let cells = |mv: chesspi_engine::Move| (self.cell_of(mv.from()), self.cell_of(mv.to()));
+        let blunder = j.verdict >= MoveClass::Blunder;
+        CoachView {
+            visible: true,
+            title: if blunder {
+                tr!("Blunder")
+            } else {
+                tr!("Mistake")
+            },
+            blunder,
+            text: words::sentence(j, coach_language()),
+            better: if advice.showing_better {
+                words::better_move(j, coach_language())
+            } else {
+                String::new()
+            },
+            threat: j.refutation.first().copied().map(cells),
+            better_move: advice.showing_better.then(|| cells(j.best)),
+        }
+    }
+}
+
+/// Shows the warning (or hides the card).
+pub fn refresh(window: &AppWindow, view: &CoachView) {
+    use slint::ComponentHandle;
+    let adapter = window.global::<CoachAdapter>();
+    let arrow = |cells: Option<(usize, usize)>| {
+        cells
+            .map(|(from, to)| arrow_path(from, to))
+            .unwrap_or_default()
+    };
+    adapter.set_visible(view.visible);
+    adapter.set_title(view.title.as_str().into());
+    adapter.set_blunder(view.blunder);
+    adapter.set_text(view.text.as_str().into());
+    adapter.set_better(view.better.as_str().into());
+    adapter.set_threat_arrow(arrow(view.threat).into());
+    adapter.set_better_arrow(arrow(view.better_move).into());
+}
