@@ -45,6 +45,8 @@
 //!   play;
 //! - analysis board: its search finished;
 //! - analysis of a game: the graph and verdict, then the next mistake;
+//! - the coach: a hanging piece and a skewer (the longest sentence), each with "Show me";
+//!   Settings with the coach warning of mistakes; New game with the coach on and off;
 //! - notices: the critical battery countdown, a battery fault, a failed shutdown, a
 //!   shutdown that did not happen, low battery, a notice over the New game screen;
 //! - opening: the longest opening name of the data set in each language (after the side
@@ -62,6 +64,7 @@ use chesspi::app::screens::{Action, HostEntry, SavedGameChoice, SettingsView};
 use chesspi::app::ui::{DialogAdapter, GamesAdapter, OptionView, TextFit, TextOverflow};
 use chesspi::battery::{BatteryEvent, BatteryFault, BatteryStatus};
 use chesspi::i18n::Language;
+use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::{Game, Outcome, Termination};
 use chesspi_engine::{Color, Position, Square};
 use slint::{ComponentHandle, Model};
@@ -468,6 +471,17 @@ fn new_game_states(fits: &mut Fits) {
         app.update_controller(|c| c.new_game_custom_step(200, 100));
         fits.check(&app, &format!("new game: {name}, custom clock 180+60"));
     }
+    for mode in ["computer", "friend"] {
+        app.update_controller(|c| {
+            c.new_game_mode(mode);
+            c.new_game_coach_toggled();
+        });
+        let on = app.with_controller(|c| c.new_game_form().is_some_and(|f| f.coach.is_on()));
+        fits.check(
+            &app,
+            &format!("new game: {mode}, coach {}", if on { "on" } else { "off" }),
+        );
+    }
 
     // The custom clock's game: both clocks at 3:00:00.
     app.update_controller(|c| {
@@ -834,6 +848,46 @@ fn editor_states(fits: &mut Fits) {
     fits.check(&app, "editor: ready to play");
 }
 
+/// The coach's warnings: a hanging piece, and the longest sentence (a skewer, in German),
+/// each with "Show me"; Settings with the coach's longest setting.
+fn coach_states(fits: &mut Fits) {
+    let lang = fits.language;
+    for (name, fen, human, from, to) in [
+        (
+            "hangs",
+            "r1bqkbnr/pppp1ppp/8/4p3/2BnP3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            Color::White,
+            "f3",
+            "g5",
+        ),
+        (
+            "skewer",
+            "r7/7p/8/2k5/8/8/8/1B4K1 b - - 0 1",
+            Color::Black,
+            "c5",
+            "c6",
+        ),
+    ] {
+        let app = open(from_fen(fen), you(human, 4), lang);
+        app.update_controller(|c| {
+            c.set_coach_default(CoachLevel::Mistakes);
+            c.set_coach_level(CoachLevel::Mistakes);
+        });
+        tap_move(&app, from, to);
+        pump_until("the coach's warning", || {
+            app.with_controller(|c| c.coach_advice().is_some())
+        });
+        fits.check(&app, &format!("coach: {name}"));
+        app.update_controller(|c| c.action(Action::ShowMe));
+        fits.check(&app, &format!("coach: {name}, show me"));
+        app.update_controller(|c| {
+            c.action(Action::Menu);
+            c.dialog_option("settings");
+        });
+        fits.check(&app, "settings: coach warns of mistakes");
+    }
+}
+
 fn analysis_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"), FRIENDS, lang);
@@ -960,6 +1014,7 @@ fn no_text_is_clipped() {
         network_states(&mut fits);
         editor_states(&mut fits);
         analysis_states(&mut fits);
+        coach_states(&mut fits);
         notice_states(&mut fits);
         opening_states(&mut fits);
     }

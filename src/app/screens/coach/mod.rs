@@ -5,6 +5,8 @@
 //! Games with the coach on are not rated, and the clocks stand while a move is judged or a
 //! warning is open.
 
+#[cfg(test)]
+mod tests;
 pub mod view;
 
 use crate::app::model::mode::Mode;

@@ -5,7 +5,6 @@ use crate::app::screens::Controller;
 use crate::app::screens::board_view::arrow_path;
 use crate::app::ui::{AppWindow, CoachAdapter};
 use crate::i18n::{self, Language};
-use crate::tr;
 use chesspi_engine::Square;
 use chesspi_engine::analysis::MoveClass;
 use chesspi_engine::coach::words;
@@ -14,7 +13,6 @@ use chesspi_engine::coach::words;
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CoachView {
     pub visible: bool,
-    pub title: String,
     pub blunder: bool,
     pub text: String,
     pub better: String,
@@ -48,11 +46,6 @@ impl Controller {
         let blunder = j.verdict >= MoveClass::Blunder;
         CoachView {
             visible: true,
-            title: if blunder {
-                tr!("Blunder")
-            } else {
-                tr!("Mistake")
-            },
             blunder,
             text: words::sentence(j, coach_language()),
             better: if advice.showing_better {
@@ -76,7 +69,6 @@ pub fn refresh(window: &AppWindow, view: &CoachView) {
             .unwrap_or_default()
     };
     adapter.set_visible(view.visible);
-    adapter.set_title(view.title.as_str().into());
     adapter.set_blunder(view.blunder);
     adapter.set_text(view.text.as_str().into());
     adapter.set_better(view.better.as_str().into());

@@ -55,7 +55,7 @@ impl Action {
             Action::Analyse => tr!("Analyse"),
             Action::NextMistake => tr!("Next mistake"),
             Action::TakeBack => tr!("Take back"),
-            Action::PlayOn => tr!("Play on"),
+            Action::PlayOn => tr!("Keep it"),
             Action::ShowMe => tr!("Show me"),
         }
     }

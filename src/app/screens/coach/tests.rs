@@ -1,0 +1,214 @@
+use crate::app::model::clock::{GameClock, TimeControl};
+use crate::app::model::mode::{GameSetup, Mode};
+use crate::app::screens::{Action, Controller, Effect, Purpose, Reply, ThinkRequest};
+use chesspi_engine::coach::{Coach, CoachLevel, ReasonKind};
+use chesspi_engine::game::Game;
+use chesspi_engine::level::Level;
+use chesspi_engine::{Color, Square};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+fn play(c: &mut Controller, from: &str, to: &str) {
+    c.press(Some(sq(from)));
+    c.release(Some(sq(to)), true);
+}
+
+fn requests(c: &mut Controller) -> Vec<ThinkRequest> {
+    c.take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Think(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Answers a judging request as the computer's thread does (a small budget: tests run
+/// unoptimised).
+fn answer_judge(c: &mut Controller, request: &ThinkRequest) {
+    assert_eq!(request.purpose, Purpose::Judge);
+    let game = &request.game;
+    let ply = game.moves().len() - 1;
+    let history: Vec<u64> = game.positions()[..=ply].iter().map(|p| p.hash()).collect();
+    let judgement = Coach::new(20_000)
+        .judge(
+            &game.positions()[ply],
+            &history,
+            game.moves()[ply],
+            &AtomicBool::new(false),
+        )
+        .expect("judged");
+    c.computer_answered(request.id, Reply::Judged(Some(Box::new(judgement))));
+}
+
+/// You (White) against the computer with the coach on, after 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4.
+fn coached() -> Controller {
+    let mut game = Game::new();
+    for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "c6d4"] {
+        let mv = game.position().parse_uci_move(uci).expect("move");
+        game.play(mv).expect("legal");
+    }
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    c.set_coach_default(CoachLevel::Blunders);
+    c.start(GameSetup::FIRST_START, game);
+    c.take_effects();
+    c
+}
+
+#[test]
+fn a_blunder_stops_the_game_until_the_player_chooses() {
+    let mut c = coached();
+    assert!(!c.is_rated(), "a coached game is not rated");
+    // 4. Ng5?? Qxg5: the knight hangs.
+    play(&mut c, "f3", "g5");
+    let asked = requests(&mut c);
+    assert_eq!(asked.len(), 1);
+    assert!(
+        c.coach_is_judging(),
+        "the move is judged, the computer waits"
+    );
+    answer_judge(&mut c, &asked[0]);
+    let advice = c.coach_advice().expect("a warning").clone();
+    assert!(advice.judgement.is_warning());
+    assert_eq!(advice.judgement.reason.kind(), ReasonKind::Hangs);
+    assert!(c.coach_marks().contains(&sq("g5")));
+    assert!(
+        requests(&mut c).is_empty(),
+        "the computer does not answer yet"
+    );
+    let actions: Vec<Action> = c.actions().iter().map(|a| a.action).collect();
+    assert_eq!(
+        &actions[..3],
+        &[Action::TakeBack, Action::PlayOn, Action::ShowMe]
+    );
+    assert!(c.status().alert);
+    let view = c.coach_view();
+    assert!(view.visible && view.blunder && view.threat.is_some());
+    assert!(view.text.contains("g5"), "{}", view.text);
+    // The board takes no move meanwhile.
+    c.press(Some(sq("d2")));
+    assert_eq!(c.selected(), None);
+
+    c.action(Action::ShowMe);
+    let view = c.coach_view();
+    assert!(view.better_move.is_some() && !view.better.is_empty());
+
+    c.action(Action::TakeBack);
+    assert!(c.coach_advice().is_none());
+    assert_eq!(c.game().moves().len(), 6, "the position before the move");
+    assert_eq!(c.game().position().turn(), Color::White);
+    assert!(requests(&mut c).is_empty(), "the player's turn again");
+    // Another move is judged afresh.
+    play(&mut c, "d2", "d3");
+    let asked = requests(&mut c);
+    assert_eq!(asked.len(), 1);
+    answer_judge(&mut c, &asked[0]);
+    assert!(c.coach_advice().is_none(), "d3 is fine");
+    let asked = requests(&mut c);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].purpose, Purpose::Move, "now the computer answers");
+}
+
+#[test]
+fn play_on_keeps_the_move_and_the_computer_answers() {
+    let mut c = coached();
+    play(&mut c, "f3", "g5");
+    let asked = requests(&mut c);
+    answer_judge(&mut c, &asked[0]);
+    assert!(c.coach_advice().is_some());
+    c.action(Action::PlayOn);
+    assert!(c.coach_advice().is_none());
+    assert_eq!(c.game().moves().len(), 7);
+    let asked = requests(&mut c);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].purpose, Purpose::Move);
+}
+
+#[test]
+fn the_clocks_stand_while_the_coach_judges_and_warns() {
+    let mut c = coached();
+    c.set_clock(Some(GameClock::new(
+        TimeControl::new(5, 0).expect("a control"),
+    )));
+    let t0 = Instant::now();
+    c.sync_clock(t0, false);
+    play(&mut c, "f3", "g5");
+    c.sync_clock(t0, false);
+    let asked = requests(&mut c);
+    assert!(c.clock().expect("clock").running().is_none(), "judging");
+    answer_judge(&mut c, &asked[0]);
+    c.sync_clock(t0 + Duration::from_secs(1), false);
+    assert!(
+        c.clock().expect("clock").running().is_none(),
+        "warning open"
+    );
+    let white = c.clock().expect("clock").remaining(Color::White, t0);
+    c.action(Action::TakeBack);
+    c.sync_clock(t0 + Duration::from_secs(30), false);
+    assert_eq!(c.clock().expect("clock").running(), Some(Color::White));
+    let after = c
+        .clock()
+        .expect("clock")
+        .remaining(Color::White, t0 + Duration::from_secs(30));
+    assert_eq!(white, after, "taken back with the time it had");
+}
+
+#[test]
+fn without_the_coach_the_computer_answers_at_once() {
+    let mut c = coached();
+    c.set_coach_level(CoachLevel::Off);
+    play(&mut c, "f3", "g5");
+    let asked = requests(&mut c);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].purpose, Purpose::Move);
+}
+
+#[test]
+fn a_stale_judgement_is_ignored() {
+    let mut c = coached();
+    play(&mut c, "f3", "g5");
+    let asked = requests(&mut c);
+    c.action(Action::Undo);
+    answer_judge(&mut c, &asked[0]);
+    assert!(c.coach_advice().is_none());
+    assert_eq!(c.game().moves().len(), 6);
+}
+
+#[test]
+fn two_players_are_both_coached() {
+    let setup = GameSetup {
+        mode: Mode::Friend,
+        level: Level::DEFAULT,
+    };
+    let mut c = Controller::new(setup);
+    c.set_coach_default(CoachLevel::Blunders);
+    c.start(setup, Game::new());
+    c.take_effects();
+    // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? (Qxf7#): each move judged, the last one warned.
+    for (from, to) in [
+        ("e2", "e4"),
+        ("e7", "e5"),
+        ("d1", "h5"),
+        ("b8", "c6"),
+        ("f1", "c4"),
+        ("g8", "f6"),
+    ] {
+        assert!(c.coach_advice().is_none(), "no warning before {from}{to}");
+        play(&mut c, from, to);
+        let asked = requests(&mut c);
+        assert_eq!(asked.len(), 1, "{from}{to} is judged");
+        answer_judge(&mut c, &asked[0]);
+    }
+    let advice = c.coach_advice().expect("Black is warned too");
+    assert_eq!(advice.judgement.mover(), Color::Black);
+    // White cannot move until Black chooses.
+    c.press(Some(sq("h5")));
+    assert_eq!(c.selected(), None);
+    assert_eq!(c.coach_marks(), [sq("h5"), sq("f7")]);
+    c.action(Action::TakeBack);
+    assert_eq!(c.game().position().turn(), Color::Black);
+}
