@@ -239,6 +239,56 @@ fn ui_play() {
     a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it();
     the_move_list_keeps_the_shown_move_in_view();
     help_scrolls_and_closes_by_touch();
+    the_coach_warns_and_the_player_takes_the_move_back();
+}
+
+/// With the coach on, a blunder tapped on the board stops the game: the warning is shown over
+/// the move list, its squares marked and the punishing answer drawn; "Show me" draws the
+/// better move; "Take back" restores the position before the move, and the next move is
+/// answered by the computer.
+fn the_coach_warns_and_the_player_takes_the_move_back() {
+    use chesspi::app::ui::CoachAdapter;
+    use chesspi_engine::coach::CoachLevel;
+    let game = support::games::game_with("e2e4 e7e5 g1f3 b8c6 f1c4 c6d4");
+    let app = App::new(game, support::ui::against_the_computer(4)).expect("the app starts");
+    app.window().show().expect("show");
+    app.update_controller(|c| {
+        c.set_coach_default(CoachLevel::Blunders);
+        c.set_coach_level(CoachLevel::Blunders);
+    });
+    let before = fen(&app);
+    tap_square(&app, "f3");
+    tap_square(&app, "g5");
+    support::ui::pump_until("the coach's warning", Duration::from_secs(60), || {
+        app.with_controller(|c| c.coach_advice().is_some())
+    });
+    let coach = app.window().global::<CoachAdapter>();
+    assert!(coach.get_visible() && coach.get_blunder());
+    assert_eq!(
+        coach.get_text(),
+        "This leaves your knight on g5 hanging: the queen on d8 takes it."
+    );
+    assert_ne!(coach.get_threat_arrow(), "");
+    let squares = app.window().global::<GameAdapter>().get_squares();
+    let warned = |name: &str| {
+        squares
+            .row_data(cell(&app, name))
+            .is_some_and(|s| s.warned)
+    };
+    assert!(warned("g5") && warned("d8") && !warned("e4"));
+    assert_eq!(app.with_controller(|c| c.game().moves().len()), 7, "no answer yet");
+    press_action(&app, Action::ShowMe);
+    assert_ne!(coach.get_better(), "");
+    assert_ne!(coach.get_better_arrow(), "");
+    press_action(&app, Action::TakeBack);
+    assert!(!coach.get_visible());
+    assert_eq!(fen(&app), before);
+    tap_square(&app, "d2");
+    tap_square(&app, "d3");
+    support::ui::pump_until("the computer's answer", Duration::from_secs(60), || {
+        app.with_controller(|c| c.game().moves().len() == 8)
+    });
+    assert!(!coach.get_visible());
 }
 
 /// Help is longer than the screen: a drag scrolls it; Close (top right) goes back to the game.
