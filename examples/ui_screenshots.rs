@@ -106,6 +106,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     });
     shoot(&app, &dir, "review.png")?;
     analysis(&dir)?;
+    coach(&dir)?;
 
     // Playing Black against the computer, in check: the board is flipped.
     let you_black = GameSetup {
@@ -348,6 +349,28 @@ fn analysis(dir: &Path) -> Result<(), Box<dyn Error>> {
     shoot(&app, dir, "analysis.png")?;
     app.update_controller(|c| c.action(Action::NextMistake));
     shoot(&app, dir, "analysis-mistake.png")?;
+    Ok(())
+}
+
+/// The coach's warning: 4. Ng5?? hangs the knight; then "Show me".
+fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
+    use chesspi_engine::coach::CoachLevel;
+    let app = open(
+        game("e2e4 e7e5 g1f3 b8c6 f1c4 c6d4")?,
+        GameSetup::FIRST_START,
+    )?;
+    app.update_controller(|c| {
+        c.set_coach_default(CoachLevel::Blunders);
+        c.set_coach_level(CoachLevel::Blunders);
+    });
+    tap(&app, "f3")?;
+    tap(&app, "g5")?;
+    headless::pump_until(std::time::Duration::from_secs(60), || {
+        app.with_controller(|c| c.coach_advice().is_some())
+    });
+    shoot(&app, dir, "coach.png")?;
+    app.update_controller(|c| c.action(Action::ShowMe));
+    shoot(&app, dir, "coach-show-me.png")?;
     Ok(())
 }
 
