@@ -5,7 +5,7 @@
 //! the second search already knows the first's tree. The move is classed with the analysis's
 //! model ([`crate::analysis::classify`]: lichess's win probability, the 5 / 10 / 15 point
 //! thresholds and mate rules), and a move the coach would warn about is searched again with
-//! [`VERIFY_FACTOR`] times the budget before the warning stands: most false alarms of a
+//! [`VERIFY_TENTHS`] tenths of the budget before the warning stands: most false alarms of a
 //! shallow search are one evaluation that a deeper look takes back.
 //!
 //! [`Reason`] names the mechanism from the lines the searches found — a piece left hanging,
@@ -30,13 +30,14 @@ use crate::types::Color;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Nodes for each of the two searches of a judgement. About 0.25 s each on a Raspberry Pi 3
+/// Nodes for each of the two searches of a judgement: about 0.2 s each on a Raspberry Pi 3
 /// (docs/BENCHMARKS.md, "The coach"), so a judgement with its verification stays within the
 /// coach's one-second budget there.
-pub const COACH_NODES: u64 = 50_000;
+pub const COACH_NODES: u64 = 40_000;
 
-/// How many times the budget a move the coach would warn about is searched again with.
-pub const VERIFY_FACTOR: u64 = 2;
+/// A move the coach would warn about is searched again with this many nodes per 10 of the
+/// budget.
+pub const VERIFY_TENTHS: u64 = 15;
 
 /// Hash table of the coach's searcher: small, the searches are short.
 pub const COACH_HASH_MB: usize = 8;
@@ -200,7 +201,7 @@ impl Coach {
         self.searcher.clear();
         let mut judgement = self.judge_with(position, &after, &history, mv, self.nodes, stop)?;
         if judgement.is_warning() {
-            let deeper = self.nodes.saturating_mul(VERIFY_FACTOR);
+            let deeper = self.nodes.saturating_mul(VERIFY_TENTHS) / 10;
             let spent = judgement.nodes;
             judgement = self.judge_with(position, &after, &history, mv, deeper, stop)?;
             judgement.nodes += spent;
@@ -242,7 +243,16 @@ impl Coach {
         } else {
             (loss, best, own.line)
         };
-        let reason = if verdict >= MoveClass::Inaccuracy {
+        // An inaccuracy loses too little for a tactic to be the reason: only the better move
+        // is named.
+        let reason = if verdict == MoveClass::Inaccuracy {
+            best_line
+                .first()
+                .map_or(Reason::None, |&best| Reason::BetterMove {
+                    best,
+                    san: crate::san::to_san(position, best),
+                })
+        } else if verdict >= MoveClass::Mistake {
             Reason::find(
                 position,
                 mv,

@@ -18,6 +18,10 @@ use crate::types::{Color, Role, Square};
 /// Material a pattern must win along its line, in pawns, before the coach names it.
 const PATTERN_GAIN: i32 = 2;
 
+/// The longest mate the coach names: a longer one found by a short search may rest on a
+/// defence the search pruned.
+const MAX_NAMED_MATE: i64 = 5;
+
 /// A piece and where it stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {
@@ -210,8 +214,11 @@ impl Reason {
         if was_winning && let Some(kind) = draw_by_rule(after, after_history, refutation) {
             return Reason::Draw(kind);
         }
+        let already_mated = before.mate_for(mover).is_some_and(|n| n < 0);
         if let (Some(n), Some(&first)) = (after_eval.mate_for(mover), refutation.first())
             && n < 0
+            && -n <= MAX_NAMED_MATE
+            && !already_mated
         {
             return Reason::Mate {
                 moves: n.unsigned_abs() as u32,
@@ -221,6 +228,7 @@ impl Reason {
         }
         if let (Some(n), Some(&best)) = (before.mate_for(mover), best_line.first())
             && n > 0
+            && n <= MAX_NAMED_MATE
         {
             return Reason::MissedMate {
                 moves: n as u32,
@@ -289,22 +297,32 @@ fn balance(pos: &Position, side: Color) -> i32 {
     material(pos, side) - material(pos, !side)
 }
 
-/// Material `side` gains along `moves` from `start`, in pawns: the less favourable of the
-/// line's last two positions (the start counting as one), against the start. A line that
-/// stops after a capture its opponent would answer claims nothing for it.
+/// How many of a line's last positions its material is counted over (the least favourable
+/// one counts), and the shortest line that counts at all: a short line says too little about
+/// where the material ends.
+const LINE_TAIL: usize = 3;
+const MIN_LINE: usize = 4;
+
+/// Material `side` gains along `moves` from `start`, in pawns: the least favourable of the
+/// line's last [`LINE_TAIL`] positions, against the start; nothing for a line shorter than
+/// [`MIN_LINE`]. A line that stops after a capture its opponent would answer claims nothing
+/// for it.
 fn line_gain(start: &Position, moves: &[Move], side: Color) -> i32 {
     let initial = balance(start, side);
-    let (mut previous, mut last) = (initial, initial);
+    let mut balances = vec![initial];
     let mut pos = *start;
     for &mv in moves {
         if !pos.is_legal(mv) {
             break;
         }
         pos.play_unchecked(mv);
-        previous = last;
-        last = balance(&pos, side);
+        balances.push(balance(&pos, side));
     }
-    previous.min(last) - initial
+    if balances.len() <= MIN_LINE {
+        return 0;
+    }
+    let tail = &balances[balances.len() - LINE_TAIL..];
+    tail.iter().copied().min().unwrap_or(initial) - initial
 }
 
 /// Material the mover loses, in pawns, in the captures that start with `played` or with the
@@ -367,7 +385,9 @@ fn tactic(
     if let Some(victim) = captured(after, first) {
         let recapture = captured(position, played).is_some() && played.to() == first.to();
         let free = see_ge(after, first, crate::eval::SEE_VALUE[victim.index()]);
-        if free && !recapture && gain >= 1 && net >= 1 {
+        // The piece stays lost in the whole line, not only in the exchange.
+        let lost = material_value(victim).min(PATTERN_GAIN);
+        if free && !recapture && gain >= lost && net >= lost {
             let taker = Placed {
                 role: after.role_at(first.from()).unwrap_or(Role::Pawn),
                 square: first.from(),
@@ -411,7 +431,7 @@ fn tactic(
             });
         }
     }
-    if captured(after, first).is_some() && net >= 1 {
+    if captured(after, first).is_some() && net >= 1 && gain >= 1 {
         return Some(Reason::Exchange {
             at: first.to(),
             net: net as u32,
@@ -497,24 +517,43 @@ fn missed_win(position: &Position, best_line: &[Move]) -> Option<Reason> {
     if line_gain(position, best_line, mover) < PATTERN_GAIN {
         return None;
     }
-    let mut pos = *position;
-    let mut wins: Option<Placed> = None;
-    for (ply, &mv) in best_line.iter().enumerate() {
+    let mut positions = vec![*position];
+    for &mv in best_line {
+        let mut pos = *positions.last().unwrap_or(position);
         if !pos.is_legal(mv) {
             break;
         }
-        if ply % 2 == 0
-            && let Some(role) = captured(&pos, mv)
+        pos.play_unchecked(mv);
+        positions.push(pos);
+    }
+    // The piece won: taken by the mover, not taken back on the same square at once (that
+    // is a trade), and standing on its square from the start (not one that moved there in
+    // the line); the most valuable such piece.
+    let mut wins: Option<Placed> = None;
+    for ply in (0..positions.len() - 1).step_by(2) {
+        let (pos, mv) = (&positions[ply], best_line[ply]);
+        let Some(role) = captured(pos, mv) else {
+            continue;
+        };
+        let square = if mv.is_en_passant() {
+            Square::from_coords(mv.to().file(), mv.from().rank())
+        } else {
+            mv.to()
+        };
+        let traded = best_line.get(ply + 1).is_some_and(|reply| {
+            reply.to() == mv.to() && captured(&positions[ply + 1], *reply).is_some()
+        });
+        let moved_there = best_line[..ply]
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .any(|m| m.to() == square);
+        if !traded
+            && !moved_there
             && wins.is_none_or(|w| material_value(w.role) < material_value(role))
         {
-            let square = if mv.is_en_passant() {
-                Square::from_coords(mv.to().file(), mv.from().rank())
-            } else {
-                mv.to()
-            };
             wins = Some(Placed { role, square });
         }
-        pos.play_unchecked(mv);
     }
     Some(Reason::MissedWin {
         best,
