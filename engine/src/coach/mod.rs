@@ -15,12 +15,14 @@
 //! a German sentence.
 
 mod reason;
+mod threat;
 pub mod words;
 
 #[cfg(test)]
 mod tests;
 
-pub use reason::{DrawKind, Reason, ReasonKind, material_value};
+pub use reason::{DrawKind, Placed, Reason, ReasonKind, material_value};
+pub use threat::{Threat, threat};
 
 use crate::analysis::{Eval, MoveClass, classify};
 use crate::moves::Move;
@@ -279,6 +281,11 @@ impl Coach {
             reason,
             nodes: own.nodes + reply.nodes,
         })
+    }
+
+    /// What the side not on move in `position` threatens (see [`threat()`]).
+    pub fn threat(&mut self, position: &Position, stop: &AtomicBool) -> Option<Threat> {
+        threat(&mut self.searcher, position, self.nodes, stop)
     }
 
     /// Searches `pos` (or reads the verdict of a finished game).

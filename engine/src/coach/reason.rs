@@ -16,11 +16,11 @@ use crate::search::see_ge;
 use crate::types::{Color, Role, Square};
 
 /// Material a pattern must win along its line, in pawns, before the coach names it.
-const PATTERN_GAIN: i32 = 2;
+pub(super) const PATTERN_GAIN: i32 = 2;
 
 /// The longest mate the coach names: a longer one found by a short search may rest on a
 /// defence the search pruned.
-const MAX_NAMED_MATE: i64 = 5;
+pub(super) const MAX_NAMED_MATE: i64 = 5;
 
 /// A piece and where it stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,7 +307,7 @@ const MIN_LINE: usize = 4;
 /// line's last [`LINE_TAIL`] positions, against the start; nothing for a line shorter than
 /// [`MIN_LINE`]. A line that stops after a capture its opponent would answer claims nothing
 /// for it.
-fn line_gain(start: &Position, moves: &[Move], side: Color) -> i32 {
+pub(super) fn line_gain(start: &Position, moves: &[Move], side: Color) -> i32 {
     let initial = balance(start, side);
     let mut balances = vec![initial];
     let mut pos = *start;
@@ -517,21 +517,29 @@ fn missed_win(position: &Position, best_line: &[Move]) -> Option<Reason> {
     if line_gain(position, best_line, mover) < PATTERN_GAIN {
         return None;
     }
-    let mut positions = vec![*position];
-    for &mv in best_line {
-        let mut pos = *positions.last().unwrap_or(position);
+    Some(Reason::MissedWin {
+        best,
+        san: to_san(position, best),
+        wins: won_piece(position, best_line)?,
+    })
+}
+
+/// The piece the side to move in `start` wins along `line`: taken by it, not taken back on
+/// the same square at once (that is a trade), and standing on its square from the start (not
+/// one that moved there in the line); the most valuable such piece.
+pub(super) fn won_piece(start: &Position, line: &[Move]) -> Option<Placed> {
+    let mut positions = vec![*start];
+    for &mv in line {
+        let mut pos = *positions.last().unwrap_or(start);
         if !pos.is_legal(mv) {
             break;
         }
         pos.play_unchecked(mv);
         positions.push(pos);
     }
-    // The piece won: taken by the mover, not taken back on the same square at once (that
-    // is a trade), and standing on its square from the start (not one that moved there in
-    // the line); the most valuable such piece.
     let mut wins: Option<Placed> = None;
     for ply in (0..positions.len() - 1).step_by(2) {
-        let (pos, mv) = (&positions[ply], best_line[ply]);
+        let (pos, mv) = (&positions[ply], line[ply]);
         let Some(role) = captured(pos, mv) else {
             continue;
         };
@@ -540,10 +548,10 @@ fn missed_win(position: &Position, best_line: &[Move]) -> Option<Reason> {
         } else {
             mv.to()
         };
-        let traded = best_line.get(ply + 1).is_some_and(|reply| {
+        let traded = line.get(ply + 1).is_some_and(|reply| {
             reply.to() == mv.to() && captured(&positions[ply + 1], *reply).is_some()
         });
-        let moved_there = best_line[..ply]
+        let moved_there = line[..ply]
             .iter()
             .skip(1)
             .step_by(2)
@@ -555,9 +563,5 @@ fn missed_win(position: &Position, best_line: &[Move]) -> Option<Reason> {
             wins = Some(Placed { role, square });
         }
     }
-    Some(Reason::MissedWin {
-        best,
-        san: to_san(position, best),
-        wins: wins?,
-    })
+    wins
 }

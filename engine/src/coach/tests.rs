@@ -227,3 +227,52 @@ fn bad_input_is_an_error() {
         Err(CoachError::Cancelled)
     );
 }
+
+fn threat_in(fen: &str) -> Option<Threat> {
+    let pos = Position::from_fen(fen).expect("fen");
+    Coach::default().threat(&pos, &AtomicBool::new(false))
+}
+
+#[test]
+fn the_threat_of_mate_is_named() {
+    // 1. e4 e5 2. Bc4 Nc6 3. Qh5: Black to move, White threatens Qxf7#.
+    let threat = threat_in("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3")
+        .expect("a threat");
+    assert!(
+        matches!(threat, Threat::Mate { moves: 1, .. }),
+        "{threat:?}"
+    );
+    assert_eq!(threat.first().to_string(), "h5f7");
+    assert_eq!(
+        threat.sentence(Language::English),
+        "Your opponent threatens mate: Qxf7#."
+    );
+    assert_eq!(
+        threat.sentence(Language::German),
+        "Dein Gegner droht Matt: Dxf7#."
+    );
+}
+
+#[test]
+fn the_threat_to_win_a_rook_is_named() {
+    let threat = threat_in("4k3/pp6/8/8/8/2n5/1P5P/1R2K3 w - - 0 1").expect("a threat");
+    assert_eq!(threat.first().to_string(), "c3b1", "{threat:?}");
+    assert_eq!(
+        threat.sentence(Language::English),
+        "Your opponent threatens Nxb1, winning your rook on b1."
+    );
+    assert_eq!(
+        threat.sentence(Language::German),
+        "Dein Gegner droht Sxb1 und gewinnt deinen Turm auf b1."
+    );
+}
+
+#[test]
+fn no_threat_no_words() {
+    assert_eq!(
+        threat_in("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        None
+    );
+    // In check there is no "if it were the other side's turn".
+    assert_eq!(threat_in("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"), None);
+}

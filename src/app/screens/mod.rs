@@ -449,6 +449,8 @@ impl Controller {
                 self.claim_offered_at = Some(ply);
                 self.dialog = Some(Dialog::ClaimDraw(termination));
             }
+        } else {
+            self.coach_looks_for_threat();
         }
     }
 

@@ -11,7 +11,8 @@ pub mod view;
 
 use crate::app::model::mode::Mode;
 use crate::app::screens::{Controller, Purpose};
-use chesspi_engine::coach::{CoachLevel, Judgement};
+use crate::tr;
+use chesspi_engine::coach::{CoachLevel, Judgement, Threat};
 
 /// The coach's state in the game on the board.
 #[derive(Debug, Clone, Default)]
@@ -21,6 +22,10 @@ pub struct Coaching {
     /// move taken back and played again differently is judged again).
     judged: Option<(usize, u64)>,
     advice: Option<Advice>,
+    /// The opponent's threat shown, and the number of moves it is for.
+    threat: Option<(usize, Threat)>,
+    /// The player asked for the threat (Menu): "nothing" is said too.
+    threat_asked: bool,
 }
 
 /// A warning on screen.
@@ -77,6 +82,15 @@ impl Controller {
         if self.coaching.advice.is_some() {
             // The game changed under the warning (a takeback, a new game): it no longer holds.
             self.coaching.advice = None;
+        }
+        let moves = self.game.moves().len();
+        if self
+            .coaching
+            .threat
+            .as_ref()
+            .is_some_and(|(at, _)| *at != moves)
+        {
+            self.coaching.threat = None;
         }
         if !self.coaching.level.is_on() || !self.coach_applies() || self.review.is_some() {
             return false;
@@ -143,12 +157,72 @@ impl Controller {
         }
     }
 
-    /// A new game: nothing judged yet, no warning, at `level`.
+    /// The opponent's threat shown on the board, if any.
+    pub fn shown_threat(&self) -> Option<&Threat> {
+        self.coaching
+            .threat
+            .as_ref()
+            .filter(|(at, _)| *at == self.game.moves().len() && self.human_to_move())
+            .map(|(_, threat)| threat)
+    }
+
+    /// Whether the player may ask what is threatened: a person on move, in a game against
+    /// the computer or between two.
+    pub(in crate::app::screens) fn can_ask_threat(&self) -> bool {
+        self.coach_applies() && self.human_to_move() && !self.game.position().is_check()
+    }
+
+    /// Whether the player's own question for the threat is being answered.
+    pub(in crate::app::screens) fn coaching_asked_threat(&self) -> bool {
+        self.coaching.threat_asked
+    }
+
+    /// Menu → What is threatened?
+    pub(in crate::app::screens) fn ask_threat(&mut self) {
+        if !self.can_ask_threat() {
+            return;
+        }
+        self.cancel_hint();
+        self.coaching.threat_asked = true;
+        self.request(Purpose::Threat);
+    }
+
+    /// With the coach on, the opponent's move just played: look for its threat.
+    pub(in crate::app::screens) fn coach_looks_for_threat(&mut self) {
+        let moves = self.game.moves().len();
+        let opponent_moved = moves
+            .checked_sub(1)
+            .is_some_and(|i| !self.setup.is_human(self.game.positions()[i].turn()));
+        if self.coaching.level.is_on()
+            && matches!(self.setup.mode, Mode::Computer { .. })
+            && opponent_moved
+            && self.can_ask_threat()
+            && self.thinking.is_none()
+        {
+            self.coaching.threat_asked = false;
+            self.request(Purpose::Threat);
+        }
+    }
+
+    /// The threat search answered.
+    pub(in crate::app::screens) fn threat_found(&mut self, threat: Option<Threat>) {
+        let asked = std::mem::take(&mut self.coaching.threat_asked);
+        match threat {
+            Some(threat) => self.coaching.threat = Some((self.game.moves().len(), threat)),
+            None if asked => self.note = Some(tr!("Nothing is threatened right now")),
+            None => {}
+        }
+    }
+
+    /// A new game (or one brought back) at `level`: no warning; the moves it starts with
+    /// were played before, only new ones are judged.
     pub(in crate::app::screens) fn reset_coach(&mut self, level: CoachLevel) {
         self.coaching = Coaching {
             level,
-            judged: None,
+            judged: Some((self.game.moves().len(), self.game.position().hash())),
             advice: None,
+            threat: None,
+            threat_asked: false,
         };
         if level.is_on() && self.coach_applies() {
             self.unrated = true;

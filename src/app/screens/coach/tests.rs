@@ -101,7 +101,12 @@ fn a_blunder_stops_the_game_until_the_player_chooses() {
     assert!(c.coach_advice().is_none());
     assert_eq!(c.game().moves().len(), 6, "the position before the move");
     assert_eq!(c.game().position().turn(), Color::White);
-    assert!(requests(&mut c).is_empty(), "the player's turn again");
+    assert!(
+        requests(&mut c)
+            .iter()
+            .all(|r| r.purpose == Purpose::Threat),
+        "the player's turn again (the computer's threat looked for, no move)"
+    );
     // Another move is judged afresh.
     play(&mut c, "d2", "d3");
     let asked = requests(&mut c);
@@ -211,4 +216,73 @@ fn two_players_are_both_coached() {
     assert_eq!(c.coach_marks(), [sq("h5"), sq("f7")]);
     c.action(Action::TakeBack);
     assert_eq!(c.game().position().turn(), Color::Black);
+}
+
+/// Answers a threat request as the computer's thread does.
+fn answer_threat(c: &mut Controller, request: &ThinkRequest) {
+    assert_eq!(request.purpose, Purpose::Threat);
+    let threat = Coach::new(20_000).threat(request.game.position(), &AtomicBool::new(false));
+    c.computer_answered(request.id, Reply::Threat(threat));
+}
+
+#[test]
+fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
+    // 1. e4 e5 2. Bc4 Nc6, White (the computer) plays 3. Qh5: Black (you) sees Qxf7# coming.
+    let mut game = Game::new();
+    for uci in ["e2e4", "e7e5", "f1c4", "b8c6"] {
+        let mv = game.position().parse_uci_move(uci).expect("move");
+        game.play(mv).expect("legal");
+    }
+    let you_black = GameSetup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    };
+    let mut c = Controller::new(you_black);
+    c.set_coach_default(CoachLevel::Blunders);
+    c.start(you_black, game);
+    let asked = requests(&mut c);
+    let request = asked.last().expect("the computer is asked");
+    assert_eq!(request.purpose, Purpose::Move);
+    let qh5 = c.game().position().parse_uci_move("d1h5").expect("move");
+    c.computer_answered(request.id, Reply::Move(Some(qh5)));
+    let asked = requests(&mut c);
+    assert_eq!(asked.len(), 1, "the threat is looked for");
+    answer_threat(&mut c, &asked[0]);
+    let status = c.status();
+    assert_eq!(status.text, "Your opponent threatens mate: Qxf7#.");
+    assert!(status.alert);
+    assert!(c.coach_view().threat.is_some(), "the arrow");
+    // Defending takes the words away (the next position has its own).
+    play(&mut c, "d8", "e7");
+    assert!(c.shown_threat().is_none());
+}
+
+#[test]
+fn the_menu_asks_what_is_threatened() {
+    let mut c = coached();
+    c.set_coach_level(CoachLevel::Off);
+    c.action(Action::Menu);
+    let ids: Vec<String> = c
+        .dialog_view()
+        .expect("the menu")
+        .options
+        .iter()
+        .map(|o| o.id.clone())
+        .collect();
+    assert!(ids.iter().any(|id| id == "threat"), "{ids:?}");
+    c.dialog_option("threat");
+    let asked = requests(&mut c);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(c.status().text, "Looking for the threat…");
+    answer_threat(&mut c, &asked[0]);
+    // After 3... Nd4 Black threatens Nxf3+ (a knight for a knight: no material) — nothing
+    // worth naming, or a real threat: either way the player hears back.
+    let status = c.status().text;
+    assert!(
+        status == "Nothing is threatened right now"
+            || status.starts_with("Your opponent threatens"),
+        "{status}"
+    );
 }

@@ -7,7 +7,7 @@ use crate::app::ui::{AppWindow, CoachAdapter};
 use crate::i18n::{self, Language};
 use chesspi_engine::Square;
 use chesspi_engine::analysis::MoveClass;
-use chesspi_engine::coach::words;
+use chesspi_engine::coach::{Threat, words};
 
 /// The warning in words and marks, for the window.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -21,7 +21,8 @@ pub struct CoachView {
     pub better_move: Option<(usize, usize)>,
 }
 
-fn coach_language() -> words::Language {
+/// The coach's words in the screen's language.
+pub fn coach_language() -> words::Language {
     match i18n::language() {
         Language::German => words::Language::German,
         Language::English => words::Language::English,
@@ -29,20 +30,28 @@ fn coach_language() -> words::Language {
 }
 
 impl Controller {
-    /// The squares the warning is about (none without one).
+    /// The squares the warning is about, or the piece a shown threat is after.
     pub fn coach_marks(&self) -> Vec<Square> {
-        self.coach_advice()
-            .map(|a| a.judgement.reason.squares())
-            .unwrap_or_default()
+        if let Some(advice) = self.coach_advice() {
+            return advice.judgement.reason.squares();
+        }
+        match self.shown_threat() {
+            Some(Threat::Wins { wins, .. }) => vec![wins.square],
+            _ => Vec::new(),
+        }
     }
 
     /// The warning as the window shows it.
     pub fn coach_view(&self) -> CoachView {
+        let cells = |mv: chesspi_engine::Move| (self.cell_of(mv.from()), self.cell_of(mv.to()));
         let Some(advice) = self.coach_advice() else {
-            return CoachView::default();
+            // A threat shown: its arrow, no card.
+            return CoachView {
+                threat: self.shown_threat().map(|t| cells(t.first())),
+                ..CoachView::default()
+            };
         };
         let j = &advice.judgement;
-        let cells = |mv: chesspi_engine::Move| (self.cell_of(mv.from()), self.cell_of(mv.to()));
         let blunder = j.verdict >= MoveClass::Blunder;
         CoachView {
             visible: true,

@@ -179,6 +179,7 @@ impl Controller {
             }
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
             (Dialog::Menu, "help") => self.open_help(),
+            (Dialog::Menu, "threat") => self.ask_threat(),
             (Dialog::Menu, "games") => {
                 self.screen = Screen::SavedGames;
                 self.effects.push(Effect::ShowGames);
@@ -454,6 +455,9 @@ impl Controller {
                 ));
             }
             options.push(option("switch", &tr!("Switch sides"), false, false));
+        }
+        if self.can_ask_threat() {
+            options.push(option("threat", &tr!("What is threatened?"), false, false));
         }
         if self.can_adjourn() {
             options.push(option("adjourn", &tr!("Adjourn the game"), false, false));

@@ -161,6 +161,7 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
                 accept: accepts_draw(&mut searcher, &request.game, &job.stop),
             },
             Purpose::Judge => Reply::Judged(judge_last_move(&mut coach, &request.game, &job.stop)),
+            Purpose::Threat => Reply::Threat(coach.threat(request.game.position(), &job.stop)),
         };
         if job.discard.load(Ordering::Relaxed) {
             continue;

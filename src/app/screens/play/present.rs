@@ -426,6 +426,13 @@ impl Controller {
                     thinking: true,
                 };
             }
+            Some((_, Purpose::Threat)) if self.coaching_asked_threat() => {
+                return Status {
+                    text: tr!("Looking for the threat…"),
+                    alert: false,
+                    thinking: true,
+                };
+            }
             Some((_, Purpose::DrawOffer)) => {
                 return Status {
                     text: tr!("The computer considers your draw offer…"),
@@ -439,6 +446,13 @@ impl Controller {
             Mode::Friend => tr!("{} to move", color_name(turn)),
             _ => tr!("Your move"),
         };
+        if let (Some(threat), None) = (self.shown_threat(), self.selected) {
+            return Status {
+                text: threat.sentence(crate::app::screens::coach::view::coach_language()),
+                alert: true,
+                thinking: false,
+            };
+        }
         if let Some(hint) = self.hint {
             return plain(&tr!(
                 "Hint: {} — the blue squares",

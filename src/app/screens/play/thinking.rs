@@ -4,7 +4,7 @@
 use crate::app::screens::{Controller, Effect};
 use crate::tr;
 use chesspi_engine::Move;
-use chesspi_engine::coach::Judgement;
+use chesspi_engine::coach::{Judgement, Threat};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
@@ -19,6 +19,8 @@ pub enum Purpose {
     DrawOffer,
     /// The coach's judgement of the last move.
     Judge,
+    /// What the side not on move threatens.
+    Threat,
 }
 
 /// The worker's answer.
@@ -30,6 +32,8 @@ pub enum Reply {
     Draw { accept: bool },
     /// The coach's judgement of the last move; `None` when it could not be judged.
     Judged(Option<Box<Judgement>>),
+    /// What the side not on move threatens; `None`: nothing worth naming.
+    Threat(Option<Threat>),
 }
 
 /// A search for the worker thread.
@@ -74,6 +78,7 @@ impl Controller {
                 self.note = Some(tr!("The computer declines the draw — play on"));
             }
             (Purpose::Judge, Reply::Judged(judgement)) => self.coach_judged(judgement),
+            (Purpose::Threat, Reply::Threat(threat)) => self.threat_found(threat),
             _ => {}
         }
     }
@@ -94,7 +99,7 @@ impl Controller {
         self.thinking = Some((id, purpose));
         let clock = match purpose {
             Purpose::Move => self.engine_clock(self.game.position().turn()),
-            Purpose::Hint | Purpose::DrawOffer | Purpose::Judge => None,
+            Purpose::Hint | Purpose::DrawOffer | Purpose::Judge | Purpose::Threat => None,
         };
         self.effects.push(Effect::Think(ThinkRequest {
             id,
@@ -112,10 +117,14 @@ impl Controller {
         }
     }
 
-    /// Drops a hint and stops a search for one, or for a draw decision (the player moved on).
+    /// Drops a hint and stops a search for one, or for a draw decision or a threat (the
+    /// player moved on).
     pub(in crate::app::screens) fn cancel_hint(&mut self) {
         self.hint = None;
-        if matches!(self.thinking, Some((_, Purpose::Hint | Purpose::DrawOffer))) {
+        if matches!(
+            self.thinking,
+            Some((_, Purpose::Hint | Purpose::DrawOffer | Purpose::Threat))
+        ) {
             self.cancel_thinking();
         }
     }
