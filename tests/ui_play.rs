@@ -270,13 +270,13 @@ fn the_coach_warns_and_the_player_takes_the_move_back() {
     );
     assert_ne!(coach.get_threat_arrow(), "");
     let squares = app.window().global::<GameAdapter>().get_squares();
-    let warned = |name: &str| {
-        squares
-            .row_data(cell(&app, name))
-            .is_some_and(|s| s.warned)
-    };
+    let warned = |name: &str| squares.row_data(cell(&app, name)).is_some_and(|s| s.warned);
     assert!(warned("g5") && warned("d8") && !warned("e4"));
-    assert_eq!(app.with_controller(|c| c.game().moves().len()), 7, "no answer yet");
+    assert_eq!(
+        app.with_controller(|c| c.game().moves().len()),
+        7,
+        "no answer yet"
+    );
     press_action(&app, Action::ShowMe);
     assert_ne!(coach.get_better(), "");
     assert_ne!(coach.get_better_arrow(), "");

@@ -439,7 +439,10 @@ fn menu_states(fits: &mut Fits) {
 fn new_game_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(Game::new(), you(Color::White, 4), lang);
-    app.update_controller(|c| c.action(Action::NewGame));
+    app.update_controller(|c| {
+        c.set_fitting_level(Level::new(10));
+        c.action(Action::NewGame);
+    });
     for n in 1..=10 {
         app.update_controller(|c| c.new_game_level(Level::new(n).expect("a level")));
         fits.check(&app, &format!("new game: computer, level {n}"));
@@ -471,6 +474,11 @@ fn new_game_states(fits: &mut Fits) {
         app.update_controller(|c| c.new_game_custom_step(200, 100));
         fits.check(&app, &format!("new game: {name}, custom clock 180+60"));
     }
+    app.update_controller(|c| {
+        c.new_game_mode("computer");
+        c.new_game_fitting_level();
+    });
+    fits.check(&app, "new game: the level that fits (10)");
     for mode in ["computer", "friend"] {
         app.update_controller(|c| {
             c.new_game_mode(mode);

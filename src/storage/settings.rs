@@ -81,6 +81,8 @@ pub struct DeviceSettings {
     pub turn_board: Option<bool>,
     /// The coach of a new game; `None`: off.
     pub coach: Option<CoachLevel>,
+    /// New game offers the level that fits the player's rating; `None`: off.
+    pub fitting_level: Option<bool>,
 }
 
 /// Why device settings were refused.
@@ -141,6 +143,11 @@ impl DeviceSettings {
     /// Whether the board turns to the player on move in a two-player game (off unless set).
     pub fn turn_board(&self) -> bool {
         self.turn_board.unwrap_or(false)
+    }
+
+    /// Whether New game starts at the level that fits the player (off unless set).
+    pub fn fitting_level(&self) -> bool {
+        self.fitting_level.unwrap_or(false)
     }
 
     /// The coach a new game starts with (off unless set).
@@ -289,6 +296,8 @@ struct RawSettings {
     turn_board: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     coach: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fitting_level: Option<bool>,
 }
 
 fn encode(settings: &DeviceSettings) -> String {
@@ -303,6 +312,7 @@ fn encode(settings: &DeviceSettings) -> String {
         opening_book: settings.opening_book,
         turn_board: settings.turn_board,
         coach: settings.coach.map(|c| c.code().to_string()),
+        fitting_level: settings.fitting_level,
     };
     // Plain numbers and strings always serialize; an empty body would load as malformed.
     let body = toml::to_string(&raw).unwrap_or_default();
@@ -361,6 +371,7 @@ fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
     Ok(DeviceSettings {
         language,
         coach,
+        fitting_level: raw.fitting_level,
         opening_book: raw.opening_book,
         turn_board: raw.turn_board,
         default_level,
@@ -386,12 +397,15 @@ mod tests {
             opening_book: Some(false),
             turn_board: Some(true),
             coach: Some(CoachLevel::Mistakes),
+            fitting_level: Some(true),
         };
         let text = encode(&all);
         assert_eq!(decode(text.as_bytes()).expect("decode"), all);
         assert!(text.contains("opening_book = false"), "{text}");
         assert!(text.contains("turn_board = true"), "{text}");
         assert!(text.contains("coach = \"mistakes\""), "{text}");
+        assert!(text.contains("fitting_level = true"), "{text}");
+        assert!(all.fitting_level() && !DeviceSettings::default().fitting_level());
         assert_eq!(DeviceSettings::default().coach(), CoachLevel::Off);
         assert!(all.turn_board() && !DeviceSettings::default().turn_board());
         assert!(

@@ -156,6 +156,14 @@ pub struct StatsSummary {
     pub total: Record,
 }
 
+impl StatsSummary {
+    /// The computer level that fits the player: the one whose Elo is nearest the rating, so
+    /// each side wins about half the points. `None` before the first rated game.
+    pub fn fitting_level(&self) -> Option<Level> {
+        (self.rated_games > 0).then(|| Level::nearest_to_elo(self.rating.max(0).unsigned_abs()))
+    }
+}
+
 /// The player's record and rating.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
@@ -425,6 +433,21 @@ fn decode(bytes: &[u8]) -> Result<Stats, StatsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fitting_level_is_the_one_nearest_the_rating() {
+        let mut stats = Stats::new();
+        assert_eq!(stats.summary().fitting_level(), None, "no rated game yet");
+        stats.record(Level::new(4).expect("level"), PlayerResult::Win);
+        let summary = stats.summary();
+        let fits = summary.fitting_level().expect("a level");
+        assert_eq!(fits, Level::nearest_to_elo(summary.rating as u32));
+        // Winning against a strong level, the player is offered a stronger one.
+        for _ in 0..30 {
+            stats.record(Level::new(9).expect("level"), PlayerResult::Win);
+        }
+        assert!(stats.summary().fitting_level().expect("a level") > fits);
+    }
 
     /// Values behind a valid checksum are still checked.
     #[test]

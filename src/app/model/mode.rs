@@ -171,6 +171,8 @@ pub struct NewGameForm {
     pub custom_chosen: bool,
     /// The coach for the game (against the computer, or two players).
     pub coach: CoachLevel,
+    /// `level` is the level that fits the player, chosen as such.
+    pub level_fits: bool,
 }
 
 /// The custom control the steppers start from: 10+0.
@@ -198,6 +200,7 @@ impl NewGameForm {
             custom: DEFAULT_CUSTOM,
             custom_chosen: false,
             coach: CoachLevel::Off,
+            level_fits: false,
         }
     }
 
@@ -353,6 +356,7 @@ mod tests {
             custom: DEFAULT_CUSTOM,
             custom_chosen: false,
             coach: CoachLevel::Off,
+            level_fits: false,
         };
         let mut seen = [false; 2];
         for _ in 0..200 {

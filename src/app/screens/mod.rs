@@ -204,8 +204,9 @@ pub enum Effect {
     DeleteSaved { id: String },
     /// The user stepped a device setting to its next value.
     ChangeSetting(Setting),
-    /// A game against the computer was started at this level: the next one starts there too.
-    LevelChosen(Level),
+    /// A game against the computer was started at this level (`fits`: the level that fits
+    /// the player, chosen as such): the next one starts there too.
+    LevelChosen { level: Level, fits: bool },
     /// The user confirmed shutting the device down (the game is already saved).
     Shutdown,
     /// Send this to the network partner.
@@ -287,6 +288,10 @@ pub struct Controller {
     coaching: coach::Coaching,
     /// The coach a new game starts with (a device setting).
     coach_default: chesspi_engine::coach::CoachLevel,
+    /// The level that fits the player's rating (none before a rated game).
+    fitting_level: Option<Level>,
+    /// New game starts at the fitting level (it was chosen last time).
+    follow_fitting_level: bool,
     effects: Vec<Effect>,
 }
 
@@ -330,6 +335,8 @@ impl Controller {
             analyse_on_open: false,
             coaching: coach::Coaching::default(),
             coach_default: chesspi_engine::coach::CoachLevel::Off,
+            fitting_level: None,
+            follow_fitting_level: false,
             effects: Vec::new(),
         };
         c.after_change();

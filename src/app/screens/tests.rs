@@ -597,7 +597,11 @@ fn move_now_level_change_and_switching_sides_mid_game() {
         })
         .collect();
     assert_eq!(thinks, [5]);
-    assert!(effects.iter().any(|e| matches!(e, Effect::LevelChosen(_))));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::LevelChosen { .. }))
+    );
 
     // Switching sides: the player takes Black (the computer's side, on move) — the board
     // turns and the computer now plays White's next move after the player's.

@@ -252,6 +252,7 @@ impl App {
         }
         new_game.on_start(on(Box::new(|c| c.new_game_start())));
         new_game.on_coach_toggled(on(Box::new(|c| c.new_game_coach_toggled())));
+        new_game.on_fitting_chosen(on(Box::new(|c| c.new_game_fitting_level())));
         {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             new_game.on_clock_chosen(move |i| {

@@ -61,9 +61,10 @@ pub(super) fn run_effects(
                 }
             }
             Effect::ChangeSetting(setting) => change_setting(s, window, setting),
-            Effect::LevelChosen(level) => {
+            Effect::LevelChosen { level, fits } => {
                 if let Some(device) = &mut s.device {
-                    device.choose_level(level);
+                    device.choose_level(level, fits);
+                    s.controller.set_follow_fitting_level(fits);
                     if let Some(saving) = &s.saving {
                         saving
                             .saver

@@ -338,6 +338,8 @@ impl App {
             let mut shell = self.shell.borrow_mut();
             let s = &mut *shell;
             let seq = saver.submit_current(&s.controller);
+            s.controller
+                .set_fitting_level(saver.stats().fitting_level());
             s.saving = Some(Saving {
                 saver,
                 reports,
@@ -399,6 +401,9 @@ impl App {
         // The game brought back was started with the coach new games start with.
         shell.controller.set_coach_default(device.coach());
         shell.controller.set_coach_level(device.coach());
+        shell
+            .controller
+            .set_follow_fitting_level(device.fitting_level());
         shell.device = Some(device);
     }
 

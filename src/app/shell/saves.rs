@@ -155,10 +155,16 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
 /// A save is on disk (or failed): say so, show the change, and take a stored analysis.
 fn saved(rc: &Rc<RefCell<Shell>>, win: &AppWindow, notices: &NoticeBar, report: SaveReport) {
     let mut guard = rc.borrow_mut();
-    let Some(saving) = guard.saving.as_mut() else {
+    let s = &mut *guard;
+    let Some(saving) = s.saving.as_mut() else {
         return;
     };
     saving.saver.note_report(&report);
+    if report.stats.is_some() {
+        // Your record changed: so may the level that fits.
+        s.controller
+            .set_fitting_level(saving.saver.stats().fitting_level());
+    }
     match &report.error {
         Some(error) => notices.raise(Topic::Saving, saving_error_text(error)),
         // Saved again: an earlier failure or slowness is over.

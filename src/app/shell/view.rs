@@ -396,6 +396,12 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
             new_game.set_colour(form.colour.index());
             new_game.set_show_level(computer || demo);
             new_game.set_show_coach(computer || form.mode == ModeChoice::Friend);
+            new_game.set_fitting_level(
+                c.fitting_level()
+                    .filter(|_| computer)
+                    .map_or(0, |l| i32::from(l.number())),
+            );
+            new_game.set_level_fits(form.level_fits);
             new_game.set_coach(form.coach.is_on());
             new_game.set_level(i32::from(form.level.number()));
             new_game.set_level_text(

@@ -286,3 +286,37 @@ fn the_menu_asks_what_is_threatened() {
         "{status}"
     );
 }
+
+#[test]
+fn new_game_offers_the_level_that_fits_and_follows_it() {
+    let mut c = coached();
+    c.action(Action::NewGame);
+    assert_eq!(c.new_game_form().map(|f| f.level_fits), Some(false));
+    c.new_game_fitting_level();
+    assert_eq!(
+        c.new_game_form().map(|f| f.level_fits),
+        Some(false),
+        "none yet"
+    );
+    c.new_game_cancel();
+    c.set_fitting_level(Level::new(6));
+    c.action(Action::NewGame);
+    c.new_game_fitting_level();
+    let form = c.new_game_form().expect("the form");
+    assert_eq!((form.level.number(), form.level_fits), (6, true));
+    c.take_effects();
+    c.new_game_start();
+    assert!(c.take_effects().iter().any(|e| matches!(
+        e,
+        Effect::LevelChosen { level, fits: true } if level.number() == 6
+    )));
+    // Chosen once, the next New game follows the player's rating as it moves on.
+    c.set_follow_fitting_level(true);
+    c.set_fitting_level(Level::new(7));
+    c.action(Action::NewGame);
+    let form = c.new_game_form().expect("the form");
+    assert_eq!((form.level.number(), form.level_fits), (7, true));
+    // A level picked by hand is just that level.
+    c.new_game_level(Level::new(3).expect("level"));
+    assert_eq!(c.new_game_form().map(|f| f.level_fits), Some(false));
+}

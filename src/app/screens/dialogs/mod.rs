@@ -251,7 +251,8 @@ impl Controller {
         };
         self.setup.level = level;
         self.unrated = true;
-        self.effects.push(Effect::LevelChosen(level));
+        self.effects
+            .push(Effect::LevelChosen { level, fits: false });
         self.note = Some(tr!(
             "The computer now plays at level {} — this game is not rated",
             level.number()

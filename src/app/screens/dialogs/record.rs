@@ -25,6 +25,14 @@ pub fn record_text(s: &StatsSummary) -> String {
         s.total.draws,
         s.total.losses
     );
+    if let Some(level) = s.fitting_level() {
+        text.push('\n');
+        text.push_str(&tr!(
+            "The level that fits you: {} (≈{})",
+            level.number(),
+            level.elo()
+        ));
+    }
     for row in s.levels.iter().filter(|r| r.record.games() > 0) {
         text.push('\n');
         text.push_str(&tr!(

@@ -143,8 +143,15 @@ impl DeviceControls {
         }
     }
 
-    /// Remembers the level of the game just started for the next New game.
-    pub fn choose_level(&mut self, level: Level) {
+    /// Remembers the level of the game just started for the next New game, and whether it
+    /// was the level that fits the player (New game then follows the player's rating).
+    pub fn choose_level(&mut self, level: Level, fits: bool) {
         self.settings.default_level = Some(level);
+        self.settings.fitting_level = Some(fits);
+    }
+
+    /// Whether New game starts at the level that fits the player.
+    pub fn fitting_level(&self) -> bool {
+        self.settings.fitting_level()
     }
 }

@@ -21,6 +21,11 @@ impl Controller {
         form.choose_clock(self.clock.as_ref().map(GameClock::control));
         // The coach as Settings has it for new games.
         form.coach = self.coach_default();
+        // The level that fits, when it was chosen last time: it follows the player's rating.
+        if let (true, Some(level)) = (self.follow_fitting_level, self.fitting_level) {
+            form.level = level;
+            form.level_fits = true;
+        }
         self.screen = Screen::NewGame(form);
     }
 
@@ -40,7 +45,33 @@ impl Controller {
     pub fn new_game_level(&mut self, level: Level) {
         if let Some(form) = self.screen.new_game_mut() {
             form.level = level;
+            form.level_fits = false;
         }
+    }
+
+    /// New game → "The level that fits you": the level nearest the player's rating.
+    pub fn new_game_fitting_level(&mut self) {
+        let Some(level) = self.fitting_level else {
+            return;
+        };
+        if let Some(form) = self.screen.new_game_mut() {
+            form.level = level;
+            form.level_fits = true;
+        }
+    }
+
+    /// The level that fits the player's rating (Your record keeps it), once there is one.
+    pub fn set_fitting_level(&mut self, level: Option<Level>) {
+        self.fitting_level = level;
+    }
+
+    pub fn fitting_level(&self) -> Option<Level> {
+        self.fitting_level
+    }
+
+    /// Whether New game starts at the level that fits (a device setting).
+    pub fn set_follow_fitting_level(&mut self, on: bool) {
+        self.follow_fitting_level = on;
     }
 
     /// Network: host a game (`true`) or join one.
@@ -112,7 +143,10 @@ impl Controller {
     pub fn start_new_game(&mut self, form: &NewGameForm, game: Game) {
         let setup = form.to_setup();
         if setup.mode != Mode::Friend {
-            self.effects.push(Effect::LevelChosen(setup.level));
+            self.effects.push(Effect::LevelChosen {
+                level: setup.level,
+                fits: form.level_fits,
+            });
         }
         self.start(setup, game);
         self.reset_coach(form.coach);
