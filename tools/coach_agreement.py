@@ -23,7 +23,7 @@
      Stockfish's line wins the opponent 2 pawns;
    exchange: Stockfish's line wins the opponent 1 pawn (net - 1 reported apart);
    missed_win: the opponent has a piece on squares[2], and the best move (squares[0] to
-     [1]) with Stockfish's line after it wins the mover 2 pawns;
+     [1]) with Stockfish's line after it wins the mover 2 pawns (1 when a pawn is named) and takes on squares[2];
    stalemate: the move stalemates; draw: it leaves a fifty-move draw or too little material
      to mate, else "unverifiable" (repetitions are not in a FEN).
 4. Reports per family of sets and for all: the share of Stockfish's blunders the coach warns
@@ -283,7 +283,10 @@ class Checker:
                 return False, {}, "no such best move or no opponent's piece on squares[2]"
             won, mates, line = self.wins(board, mover, first[0])
             takes = any(chess.Move.from_uci(m).to_square == sq[2] for m in line[::2])
-            return won >= 2 or mates, {"the line takes on squares[2]": takes}, \
+            # As for hangs: a pawn claimed is a pawn won.
+            # The named piece must be the one taken.
+            need = max(1, min(2, VALUE[target.piece_type]))
+            return (won >= need or mates) and takes, {"the line takes on squares[2]": takes}, \
                 f"mover wins {won} on {' '.join(line)}"
         won, mates, line = self.wins(after, opponent)
         why = f"opponent wins {won}{' (mates)' if mates else ''} on {' '.join(line)}"
