@@ -143,11 +143,7 @@ pub fn new_game_id() -> u64 {
     nanos ^ (u64::from(std::process::id()) << 40) ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-fn unix_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
+use super::timestamp::unix_now;
 
 /// What [`AutosaveStore::load`] found.
 #[derive(Debug)]

@@ -2,6 +2,13 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// Seconds since the Unix epoch now (0 on a clock set before 1970).
+pub fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// A UTC date and time to the second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct UtcDateTime {

@@ -23,6 +23,7 @@ use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
 use crate::storage::archive::ArchiveError;
 use crate::storage::export::{ExportError, ExportReport};
+use crate::storage::puzzles::{PuzzleBook, PuzzleStore};
 use crate::storage::settings::SettingsError;
 use crate::storage::stats::RatingChange;
 use crate::storage::{
@@ -67,6 +68,8 @@ pub enum SavingError {
     Replay(GameError),
     Export(ExportError),
     Settings(SettingsError),
+    /// The puzzles could not be written.
+    Puzzles(std::io::Error),
 }
 
 impl fmt::Display for SavingError {
@@ -81,6 +84,7 @@ impl fmt::Display for SavingError {
             SavingError::Replay(e) => e.fmt(f),
             SavingError::Export(e) => e.fmt(f),
             SavingError::Settings(e) => e.fmt(f),
+            SavingError::Puzzles(e) => write!(f, "cannot save the puzzles: {e}"),
         }
     }
 }
@@ -141,6 +145,9 @@ pub enum Report {
     Annotated(Result<(), SavingError>),
     /// Device settings were stored (or why not).
     SettingsSaved(Result<(), SavingError>),
+    /// The player's puzzles changed (new ones from an analysis, a try): all of them, and
+    /// whether they reached the disk.
+    Puzzles(Box<PuzzleBook>, Result<(), SavingError>),
 }
 
 enum Job {
@@ -164,6 +171,11 @@ enum Job {
     Settings {
         settings: DeviceSettings,
         admin: Box<Config>,
+    },
+    PuzzleTried {
+        id: String,
+        solved: bool,
+        now: u64,
     },
     Stop,
 }
@@ -197,6 +209,8 @@ pub struct Saver {
     adopted: Option<GameIdentity>,
     next_seq: u64,
     stats: StatsSummary,
+    /// The player's puzzles as of the last change.
+    puzzles: PuzzleBook,
 }
 
 /// The files the saver keeps, all in one state directory.
@@ -206,6 +220,8 @@ pub struct Stores {
     pub stats_store: StatsStore,
     pub stats: Stats,
     pub settings: SettingsStore,
+    pub puzzle_store: PuzzleStore,
+    pub puzzles: PuzzleBook,
 }
 
 impl Stores {
@@ -230,6 +246,15 @@ impl Stores {
                 r
             ));
         }
+        let puzzle_store = PuzzleStore::new(state_dir);
+        let puzzles = puzzle_store.load();
+        if let Some(r) = &puzzles.recovered {
+            log::error!("puzzles refused: {r}");
+            notices.push(tr!(
+                "Your puzzles could not be read and start again: {}.",
+                r
+            ));
+        }
         (
             Stores {
                 autosave: AutosaveStore::new(state_dir),
@@ -237,6 +262,8 @@ impl Stores {
                 stats_store,
                 stats: load.stats,
                 settings: SettingsStore::new(state_dir),
+                puzzle_store,
+                puzzles: puzzles.book,
             },
             notices,
         )
@@ -256,6 +283,7 @@ impl Saver {
     ) -> std::io::Result<Saver> {
         let (tx, rx) = mpsc::channel();
         let stats = stores.stats.summary();
+        let puzzles = stores.puzzles.clone();
         let thread = std::thread::Builder::new()
             .name("saver".into())
             .spawn(move || save_loop(stores, &rx, on_report))?;
@@ -267,6 +295,7 @@ impl Saver {
             adopted: None,
             next_seq: 1,
             stats,
+            puzzles,
         })
     }
 
@@ -410,6 +439,21 @@ impl Saver {
     /// The player's record as of the last finished game.
     pub fn stats(&self) -> &StatsSummary {
         &self.stats
+    }
+
+    /// The player's puzzles as of the last change.
+    pub fn puzzles(&self) -> &PuzzleBook {
+        &self.puzzles
+    }
+
+    /// Records a try at a puzzle (the schedule is kept on disk by the saver thread).
+    pub fn puzzle_tried(&self, id: String, solved: bool, now: u64) {
+        self.send(Job::PuzzleTried { id, solved, now });
+    }
+
+    /// Takes the saver thread's puzzles into account.
+    pub fn note_puzzles(&mut self, book: &PuzzleBook) {
+        self.puzzles = book.clone();
     }
 
     /// Takes a report from the saver thread into account.

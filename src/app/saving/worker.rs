@@ -67,12 +67,25 @@ pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(R
             Job::Open { id, resume } => Report::Opened(state.open(&id, resume)),
             Job::Delete { id } => Report::Deleted(state.delete(&id)),
             Job::Export => Report::Exported(state.export()),
-            Job::Annotate { game_id, analysis } => Report::Annotated(
-                state
+            Job::Annotate { game_id, analysis } => {
+                let stored = state
                     .archive()
-                    .and_then(|a| a.annotate(game_id, &analysis).map_err(SavingError::Archive))
-                    .map(|id| log::info!("analysis stored in saved game {id}")),
-            ),
+                    .and_then(|a| a.annotate(game_id, &analysis).map_err(SavingError::Archive));
+                match stored {
+                    Ok(id) => {
+                        log::info!("analysis stored in saved game {id}");
+                        if let Some(report) = state.puzzles_from(&id, &analysis) {
+                            on_report(report);
+                        }
+                        Report::Annotated(Ok(()))
+                    }
+                    Err(e) => Report::Annotated(Err(e)),
+                }
+            }
+            Job::PuzzleTried { id, solved, now } => {
+                state.stores.puzzles.record(&id, solved, now);
+                state.puzzles_report()
+            }
             Job::Settings { settings, admin } => Report::SettingsSaved(
                 state
                     .stores
@@ -90,6 +103,45 @@ pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(R
 impl SaverState {
     fn archive(&self) -> Result<&Archive, SavingError> {
         self.stores.archive.as_ref().ok_or(SavingError::NoArchive)
+    }
+
+    /// The puzzles an analysed saved game gives: its player's mistakes and blunders (the
+    /// person at this device; both sides of a game between two at it). A report when any
+    /// were added.
+    fn puzzles_from(
+        &mut self,
+        id: &GameId,
+        analysis: &chesspi_engine::analysis::GameAnalysis,
+    ) -> Option<Report> {
+        let header = self.archive().ok()?.load(id).ok()?.header;
+        let players: Vec<chesspi_engine::Color> = match (header.mode.as_deref(), header.local) {
+            (Some("two-players"), _) => {
+                vec![chesspi_engine::Color::White, chesspi_engine::Color::Black]
+            }
+            (Some("computer-vs-computer"), _) => Vec::new(),
+            (_, Some(local)) => vec![local],
+            (_, None) => Vec::new(),
+        };
+        let now = crate::storage::timestamp::unix_now();
+        let added = self.stores.puzzles.add_from_analysis(
+            analysis,
+            &players,
+            id.as_str(),
+            &header.date,
+            now,
+        );
+        log::info!("{added} puzzles from saved game {id}");
+        (added > 0).then(|| self.puzzles_report())
+    }
+
+    /// Writes the puzzles and reports them.
+    fn puzzles_report(&self) -> Report {
+        let written = self
+            .stores
+            .puzzle_store
+            .save(&self.stores.puzzles)
+            .map_err(SavingError::Puzzles);
+        Report::Puzzles(Box::new(self.stores.puzzles.clone()), written)
     }
 
     /// The game on the board while it is under way: it is not a saved game to list or open

@@ -73,6 +73,30 @@ pub fn board_cells(
     cells
 }
 
+/// The square at display column `col` and row `row` (from the top-left) of a board turned
+/// (`flipped`: Black at the bottom) or not.
+pub fn display_square(flipped: bool, col: usize, row: usize) -> Option<Square> {
+    if col > 7 || row > 7 {
+        return None;
+    }
+    let (file, rank) = if flipped {
+        (7 - col, row)
+    } else {
+        (col, 7 - row)
+    };
+    Square::new(rank * 8 + file)
+}
+
+/// The display cell (0..63, row-major from the top-left) of `sq` on a board turned or not.
+pub fn display_cell(flipped: bool, sq: Square) -> usize {
+    let (file, rank) = (sq.file().index(), sq.rank().index());
+    if flipped {
+        rank * 8 + (7 - file)
+    } else {
+        (7 - rank) * 8 + file
+    }
+}
+
 /// Every piece and how the screen names it.
 const BOARD_PIECES: [(Color, Role, BoardPiece); 12] = [
     (Color::White, Role::Pawn, BoardPiece::WhitePawn),

@@ -31,6 +31,7 @@ pub mod play;
 pub mod saved_games;
 #[cfg(test)]
 mod tests;
+pub mod train;
 pub mod words;
 
 pub use analysis::AnalysisView;
@@ -80,6 +81,8 @@ enum Screen {
     SavedGames,
     /// Help: how to play, the rules, the buttons.
     Help,
+    /// Train: puzzles from the player's own mistakes.
+    Train(Box<train::Training>),
 }
 
 /// Which screen is open, without its state: what the window shows.
@@ -92,6 +95,7 @@ pub enum ScreenKind {
     AnalysisBoard,
     SavedGames,
     Help,
+    Train,
 }
 
 impl Screen {
@@ -104,6 +108,7 @@ impl Screen {
             Screen::AnalysisBoard(_) => ScreenKind::AnalysisBoard,
             Screen::SavedGames => ScreenKind::SavedGames,
             Screen::Help => ScreenKind::Help,
+            Screen::Train(_) => ScreenKind::Train,
         }
     }
 
@@ -224,6 +229,8 @@ pub enum Effect {
     },
     /// Stop the analysis in progress at once.
     CancelAnalysis,
+    /// A puzzle was tried: the saver records it (and keeps the schedule on disk).
+    PuzzleTried { id: String, solved: bool, now: u64 },
     /// Keep a finished analysis with the game: the saved game `saved` (archive id), or the
     /// game on the board when `None`.
     StoreAnalysis {
@@ -288,6 +295,8 @@ pub struct Controller {
     coaching: coach::Coaching,
     /// The coach a new game starts with (a device setting).
     coach_default: chesspi_engine::coach::CoachLevel,
+    /// The player's puzzles (the saver's copy).
+    puzzles: crate::storage::puzzles::PuzzleBook,
     /// The level that fits the player's rating (none before a rated game).
     fitting_level: Option<Level>,
     /// New game starts at the fitting level (it was chosen last time).
@@ -335,6 +344,7 @@ impl Controller {
             analyse_on_open: false,
             coaching: coach::Coaching::default(),
             coach_default: chesspi_engine::coach::CoachLevel::Off,
+            puzzles: crate::storage::puzzles::PuzzleBook::new(),
             fitting_level: None,
             follow_fitting_level: false,
             effects: Vec::new(),

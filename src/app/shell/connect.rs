@@ -10,7 +10,7 @@ use crate::app::model::mode::ColourChoice;
 use crate::app::notices::Topic;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
-use crate::app::screens::{Controller, Dispatch, analysis, editor, help};
+use crate::app::screens::{Controller, Dispatch, analysis, editor, help, train};
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
     NewGameAdapter, StatusAdapter,
@@ -35,6 +35,7 @@ impl App {
         analysis::link::connect(&self.window, &dispatch);
         analysis::board::view::connect(&self.window, &dispatch);
         help::connect(&self.window, &dispatch);
+        train::view::connect(&self.window, &dispatch);
     }
 
     /// Runs a change from a screen's callback (see [`Dispatch`]).

@@ -7,7 +7,7 @@ use super::{DEMO_PAUSE, SAVE_PATIENCE, Shell, pacing, update, with_shell};
 use crate::app::model::mode::Mode;
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
-use crate::app::screens::dialogs::record::record_text;
+use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
 use crate::app::screens::{self, Controller, Effect, ScreenKind, Setting};
 use crate::app::ui::{AppWindow, GamesAdapter};
 use crate::tr;
@@ -74,7 +74,16 @@ pub(super) fn run_effects(
             }
             Effect::ShowStatistics => {
                 let text = match &s.saving {
-                    Some(saving) => record_text(saving.saver.stats()),
+                    Some(saving) => {
+                        let now = crate::storage::timestamp::unix_now();
+                        let puzzles = saving.saver.puzzles().summary(now);
+                        let mut text = record_text(saving.saver.stats());
+                        if let Some(line) = puzzle_record_text(&puzzles) {
+                            text.push('\n');
+                            text.push_str(&line);
+                        }
+                        text
+                    }
                     None => tr!("Your record is not kept: there is no place to store it."),
                 };
                 s.controller.show_info(&tr!("Your record"), &text);
@@ -84,6 +93,11 @@ pub(super) fn run_effects(
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
             Effect::MoveNow => s.computer.move_now(),
+            Effect::PuzzleTried { id, solved, now } => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.puzzle_tried(id, solved, now);
+                }
+            }
             Effect::Analyse { id, start, moves } => {
                 let paused = s.power.pauses_work();
                 s.analysis

@@ -340,6 +340,7 @@ impl App {
             let seq = saver.submit_current(&s.controller);
             s.controller
                 .set_fitting_level(saver.stats().fitting_level());
+            s.controller.set_puzzles(saver.puzzles().clone());
             s.saving = Some(Saving {
                 saver,
                 reports,

@@ -134,6 +134,16 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
             );
         }
         Report::SettingsSaved(Ok(())) => {}
+        Report::Puzzles(book, written) => {
+            if let Err(e) = written {
+                log::error!("puzzles not saved: {e}");
+                notices.raise(Topic::Error, saving_error_text(&e));
+            }
+            if let Some(saving) = rc.borrow_mut().saving.as_mut() {
+                saving.saver.note_puzzles(&book);
+            }
+            update(rc, win, |c| c.set_puzzles(*book));
+        }
         Report::Exported(result) => {
             notices.clear(Topic::Export);
             match result {
@@ -287,5 +297,6 @@ fn saving_error_text(e: &SavingError) -> String {
         SavingError::Replay(e) => e.to_string(),
         SavingError::Export(e) => e.to_string(),
         SavingError::Settings(e) => e.to_string(),
+        SavingError::Puzzles(e) => tr!("Your puzzles could not be saved: {}", e),
     }
 }

@@ -9,6 +9,7 @@ use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
 use crate::app::screens::{
     Controller, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, coach, editor,
+    train,
 };
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
@@ -254,6 +255,7 @@ impl ViewModels {
         editor::view::refresh(window, c);
         analysis::board::view::refresh(window, c);
         coach::view::refresh(window, &c.coach_view());
+        train::view::refresh(window, c);
     }
 
     /// The squares, the selection and the sliding move.
@@ -494,5 +496,6 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::AnalysisBoard => Screen::AnalysisBoard,
         ScreenKind::SavedGames => Screen::SavedGames,
         ScreenKind::Help => Screen::Help,
+        ScreenKind::Train => Screen::Train,
     }
 }

@@ -180,6 +180,7 @@ impl Controller {
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
             (Dialog::Menu, "help") => self.open_help(),
             (Dialog::Menu, "threat") => self.ask_threat(),
+            (Dialog::Menu, "train") => self.open_train(),
             (Dialog::Menu, "games") => {
                 self.screen = Screen::SavedGames;
                 self.effects.push(Effect::ShowGames);
@@ -467,6 +468,15 @@ impl Controller {
             option("games", &tr!("Saved games"), false, false),
             option("stats", &tr!("Your record"), false, false),
             option("settings", &tr!("Settings"), false, false),
+            option(
+                "train",
+                &match self.puzzles_due() {
+                    0 => tr!("Train"),
+                    n => tr!("Train: {} due", n),
+                },
+                false,
+                false,
+            ),
             option("help", &tr!("Help"), false, false),
         ]);
         if self.shutdown_allowed {

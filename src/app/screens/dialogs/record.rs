@@ -3,6 +3,20 @@
 use crate::storage::StatsSummary;
 use crate::{tr, trn};
 
+/// The puzzles' line of "Your record", once one was tried.
+pub fn puzzle_record_text(r: &crate::storage::puzzles::PuzzleRecord) -> Option<String> {
+    (r.tries > 0).then(|| {
+        tr!(
+            "Puzzles: {} of {} solved ({} %), streak {} (best {})",
+            r.solved,
+            r.tries,
+            u64::from(r.solved) * 100 / u64::from(r.tries),
+            r.streak,
+            r.best_streak
+        )
+    })
+}
+
 /// The player's record as the "Your record" dialog shows it.
 pub fn record_text(s: &StatsSummary) -> String {
     if s.rated_games == 0 {

@@ -20,25 +20,12 @@ impl Controller {
 
     /// The square shown at a display cell (column and row from the top-left).
     pub fn square_at(&self, col: usize, row: usize) -> Option<Square> {
-        if col > 7 || row > 7 {
-            return None;
-        }
-        let (file, rank) = if self.flipped {
-            (7 - col, row)
-        } else {
-            (col, 7 - row)
-        };
-        Square::new(rank * 8 + file)
+        crate::app::screens::board_view::display_square(self.flipped, col, row)
     }
 
     /// The display cell (0..63, row-major from the top-left) of a square.
     pub fn cell_of(&self, sq: Square) -> usize {
-        let (file, rank) = (sq.file().index(), sq.rank().index());
-        if self.flipped {
-            rank * 8 + (7 - file)
-        } else {
-            (7 - rank) * 8 + file
-        }
+        crate::app::screens::board_view::display_cell(self.flipped, sq)
     }
 
     /// The legal moves of the piece on `from` (in the current position).

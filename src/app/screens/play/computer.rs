@@ -160,7 +160,9 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
             Purpose::DrawOffer => Reply::Draw {
                 accept: accepts_draw(&mut searcher, &request.game, &job.stop),
             },
-            Purpose::Judge => Reply::Judged(judge_last_move(&mut coach, &request.game, &job.stop)),
+            Purpose::Judge | Purpose::TrainJudge => {
+                Reply::Judged(judge_last_move(&mut coach, &request.game, &job.stop))
+            }
             Purpose::Threat => Reply::Threat(coach.threat(request.game.position(), &job.stop)),
         };
         if job.discard.load(Ordering::Relaxed) {

@@ -21,6 +21,8 @@ pub enum Purpose {
     Judge,
     /// What the side not on move threatens.
     Threat,
+    /// The coach's judgement of a move tried on a puzzle (Train).
+    TrainJudge,
 }
 
 /// The worker's answer.
@@ -79,6 +81,7 @@ impl Controller {
             }
             (Purpose::Judge, Reply::Judged(judgement)) => self.coach_judged(judgement),
             (Purpose::Threat, Reply::Threat(threat)) => self.threat_found(threat),
+            (Purpose::TrainJudge, Reply::Judged(judgement)) => self.train_judged(judgement),
             _ => {}
         }
     }
@@ -99,7 +102,11 @@ impl Controller {
         self.thinking = Some((id, purpose));
         let clock = match purpose {
             Purpose::Move => self.engine_clock(self.game.position().turn()),
-            Purpose::Hint | Purpose::DrawOffer | Purpose::Judge | Purpose::Threat => None,
+            Purpose::Hint
+            | Purpose::DrawOffer
+            | Purpose::Judge
+            | Purpose::Threat
+            | Purpose::TrainJudge => None,
         };
         self.effects.push(Effect::Think(ThinkRequest {
             id,

@@ -50,6 +50,7 @@ impl Controller {
             && self.screen.lobby().is_none()
             && self.screen.editor().is_none()
             && self.screen.analysis_board().is_none()
+            && self.screen.kind() != crate::app::screens::ScreenKind::Train
             && !matches!(
                 self.dialog,
                 Some(

@@ -8,7 +8,7 @@ pub mod link;
 pub mod view;
 pub mod worker;
 
-use crate::app::screens::board_view::{BoardMarks, board_cells};
+use crate::app::screens::board_view::{BoardMarks, board_cells, display_square};
 use crate::app::screens::{CellView, Controller};
 use crate::app::screens::{Screen, ScreenKind};
 use crate::tr;
@@ -253,18 +253,6 @@ impl Controller {
 }
 
 /// The square under display cell (col, row from the top-left).
-fn display_square(flipped: bool, col: usize, row: usize) -> Option<Square> {
-    if col > 7 || row > 7 {
-        return None;
-    }
-    let (file, rank) = if flipped {
-        (7 - col, row)
-    } else {
-        (col, 7 - row)
-    };
-    Square::new(rank * 8 + file)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,460 @@
+//! Train (Menu → Train): the player's own mistakes as puzzles. Each puzzle is the position
+//! before a mistake or blunder of an analysed game; the player finds a better move. The
+//! analysis's best move solves it, and so does any move the coach judges within
+//! [`SOLVED_LOSS`] points of win probability of it. Puzzles come back by a spaced-repetition
+//! schedule (`storage::puzzles`): solved ones later, failed ones soon.
+
+#[cfg(test)]
+mod tests;
+pub mod view;
+
+use super::{Controller, Effect, Purpose, Screen, ScreenKind, ThinkRequest};
+use crate::storage::puzzles::{Puzzle, PuzzleBook, PuzzleRecord};
+use crate::tr;
+use chesspi_engine::coach::Judgement;
+use chesspi_engine::game::Game;
+use chesspi_engine::{Color, Move, MoveKind, Position, Role, Square};
+
+/// A move that loses at most this many points of win probability against the best one
+/// solves a puzzle too.
+pub const SOLVED_LOSS: f64 = 3.0;
+
+/// How a try ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TryResult {
+    /// The analysis's best move.
+    Best,
+    /// Another move, as good within [`SOLVED_LOSS`].
+    AlsoGood(Move),
+    /// A move that loses more.
+    Failed(Move),
+}
+
+impl TryResult {
+    fn solved(self) -> bool {
+        !matches!(self, TryResult::Failed(_))
+    }
+}
+
+/// The Train screen's state.
+#[derive(Debug, Clone)]
+pub struct Training {
+    /// The puzzle on the board (`None`: nothing due).
+    puzzle: Option<Puzzle>,
+    selected: Option<Square>,
+    /// A pawn waits for its promotion piece: from, to.
+    promotion: Option<(Square, Square)>,
+    /// The move tried, waiting for the coach's judgement.
+    judging: Option<Move>,
+    result: Option<TryResult>,
+}
+
+impl Training {
+    fn position(&self) -> Option<Position> {
+        let puzzle = self.puzzle.as_ref()?;
+        let played = match self.result {
+            Some(TryResult::Best) => Some(puzzle.best),
+            Some(TryResult::AlsoGood(mv) | TryResult::Failed(mv)) => Some(mv),
+            None => self.judging,
+        };
+        Some(match played {
+            Some(mv) => puzzle.position.play(mv).unwrap_or(puzzle.position),
+            None => puzzle.position,
+        })
+    }
+
+    /// The player's side sits at the bottom.
+    fn flipped(&self) -> bool {
+        self.puzzle
+            .as_ref()
+            .is_some_and(|p| p.position.turn() == Color::Black)
+    }
+}
+
+/// What the Train screen shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainView {
+    pub cells: [super::CellView; 64],
+    pub flipped: bool,
+    /// Where the puzzle is from and what to find.
+    pub title: String,
+    pub prompt: String,
+    /// After a try: what it was.
+    pub verdict: String,
+    pub solved: Option<bool>,
+    /// Due puzzles, the streak, the share solved.
+    pub record: String,
+    /// The mistake played in the game (before a try), then the best move: display cells.
+    pub arrow: Option<(usize, usize)>,
+    pub arrow_good: bool,
+    pub can_next: bool,
+    pub promotion: Option<Color>,
+    pub thinking: bool,
+}
+
+impl Controller {
+    /// The player's puzzles (the saver's copy, kept current by its reports).
+    pub fn set_puzzles(&mut self, book: PuzzleBook) {
+        self.puzzles = book;
+    }
+
+    pub fn puzzles(&self) -> &PuzzleBook {
+        &self.puzzles
+    }
+
+    /// How many puzzles are due now.
+    pub fn puzzles_due(&self) -> usize {
+        self.puzzles
+            .due_count(crate::storage::timestamp::unix_now())
+    }
+
+    fn training(&self) -> Option<&Training> {
+        match &self.screen {
+            Screen::Train(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn training_mut(&mut self) -> Option<&mut Training> {
+        match &mut self.screen {
+            Screen::Train(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Menu → Train: the first puzzle due (the clock of a game waits meanwhile).
+    pub fn open_train(&mut self) {
+        self.dialog = None;
+        self.cancel_hint();
+        let puzzle = self.next_due_puzzle(None);
+        self.screen = Screen::Train(Box::new(Training {
+            puzzle,
+            selected: None,
+            promotion: None,
+            judging: None,
+            result: None,
+        }));
+    }
+
+    fn next_due_puzzle(&self, not: Option<&str>) -> Option<Puzzle> {
+        let now = crate::storage::timestamp::unix_now();
+        let due = self.puzzles.due(now);
+        // The one just tried comes back later, not at once (unless it is the only one).
+        due.iter()
+            .find(|p| Some(p.id.as_str()) != not)
+            .or(due.first())
+            .map(|p| (*p).clone())
+    }
+
+    /// Train's buttons: "next", "done".
+    pub fn train_button(&mut self, id: &str) {
+        match id {
+            "next" => {
+                let tried = self
+                    .training()
+                    .and_then(|t| t.puzzle.as_ref())
+                    .map(|p| p.id.clone());
+                let puzzle = self.next_due_puzzle(tried.as_deref());
+                if let Some(t) = self.training_mut() {
+                    *t = Training {
+                        puzzle,
+                        selected: None,
+                        promotion: None,
+                        judging: None,
+                        result: None,
+                    };
+                }
+            }
+            "done" => {
+                self.cancel_train_judging();
+                self.screen.close(ScreenKind::Train);
+            }
+            _ => {}
+        }
+    }
+
+    fn cancel_train_judging(&mut self) {
+        if matches!(self.thinking, Some((_, Purpose::TrainJudge))) {
+            self.cancel_thinking();
+        }
+    }
+
+    /// A tap on Train's board (display column and row).
+    pub fn train_tap(&mut self, col: usize, row: usize) {
+        let Some(t) = self.training() else {
+            return;
+        };
+        if t.result.is_some() || t.judging.is_some() || t.promotion.is_some() {
+            return;
+        }
+        let (Some(pos), flipped) = (t.position(), t.flipped()) else {
+            return;
+        };
+        let Some(sq) = super::board_view::display_square(flipped, col, row) else {
+            return;
+        };
+        let own = pos.piece_at(sq).is_some_and(|p| p.color == pos.turn());
+        let selected = t.selected;
+        let Some(t) = self.training_mut() else {
+            return;
+        };
+        if own {
+            t.selected = (selected != Some(sq)).then_some(sq);
+            return;
+        }
+        let Some(from) = selected else {
+            return;
+        };
+        let candidates: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| m.from() == from && m.to() == sq)
+            .collect();
+        match candidates.as_slice() {
+            [] => t.selected = None,
+            [mv] => self.train_try(*mv),
+            _ => t.promotion = Some((from, sq)),
+        }
+    }
+
+    /// The promotion picker's answer on Train's board (`None`: cancelled).
+    pub fn train_choose_promotion(&mut self, role: Option<Role>) {
+        let Some(t) = self.training_mut() else {
+            return;
+        };
+        let Some((from, to)) = t.promotion.take() else {
+            return;
+        };
+        match role {
+            Some(role) => self.train_try(Move::new(from, to, MoveKind::Promotion(role))),
+            None => t.selected = None,
+        }
+    }
+
+    /// A move tried: the best one solves at once; another is judged by the coach.
+    fn train_try(&mut self, mv: Move) {
+        let Some(t) = self.training_mut() else {
+            return;
+        };
+        t.selected = None;
+        let Some(puzzle) = t.puzzle.clone() else {
+            return;
+        };
+        if mv == puzzle.best {
+            self.train_result(TryResult::Best);
+            return;
+        }
+        t.judging = Some(mv);
+        let mut game = Game::from_position(puzzle.position);
+        if game.play(mv).is_err() {
+            t.judging = None;
+            return;
+        }
+        self.cancel_thinking();
+        let id = self.next_request;
+        self.next_request += 1;
+        self.thinking = Some((id, Purpose::TrainJudge));
+        self.effects.push(Effect::Think(ThinkRequest {
+            id,
+            purpose: Purpose::TrainJudge,
+            game,
+            level: self.setup.level,
+            clock: None,
+            book: false,
+        }));
+    }
+
+    /// The coach's judgement of the move tried (`None`: it could not judge it).
+    pub(in crate::app::screens) fn train_judged(&mut self, judgement: Option<Box<Judgement>>) {
+        let Some(mv) = self.training_mut().and_then(|t| t.judging.take()) else {
+            return;
+        };
+        let good = judgement.is_some_and(|j| j.played == mv && j.loss <= SOLVED_LOSS);
+        self.train_result(if good {
+            TryResult::AlsoGood(mv)
+        } else {
+            TryResult::Failed(mv)
+        });
+    }
+
+    fn train_result(&mut self, result: TryResult) {
+        let Some(t) = self.training_mut() else {
+            return;
+        };
+        t.result = Some(result);
+        let Some(id) = t.puzzle.as_ref().map(|p| p.id.clone()) else {
+            return;
+        };
+        let now = crate::storage::timestamp::unix_now();
+        self.puzzles.record(&id, result.solved(), now);
+        self.effects.push(Effect::PuzzleTried {
+            id,
+            solved: result.solved(),
+            now,
+        });
+    }
+
+    /// The Train screen as the window shows it.
+    pub fn train_view(&self) -> Option<TrainView> {
+        let t = self.training()?;
+        let flipped = t.flipped();
+        let now = crate::storage::timestamp::unix_now();
+        let record = record_text(&self.puzzles.summary(now));
+        let Some(puzzle) = &t.puzzle else {
+            return Some(TrainView {
+                cells: self.train_cells(&Position::startpos(), flipped, None, &[]),
+                flipped,
+                title: tr!("Train"),
+                prompt: if self.puzzles.puzzles().is_empty() {
+                    tr!(
+                        "No puzzles yet. Analyse a finished game: your mistakes in it become \
+                         puzzles here."
+                    )
+                } else {
+                    tr!("Nothing due now. Solved puzzles come back after a while.")
+                },
+                verdict: String::new(),
+                solved: None,
+                record,
+                arrow: None,
+                arrow_good: false,
+                can_next: false,
+                promotion: None,
+                thinking: false,
+            });
+        };
+        let pos = t.position().unwrap_or(puzzle.position);
+        let cell = |sq: Square| super::board_view::display_cell(flipped, sq);
+        let cells_of = |mv: Move| (cell(mv.from()), cell(mv.to()));
+        let san = |mv: Move| crate::i18n::san(&chesspi_engine::san::to_san(&puzzle.position, mv));
+        let side = super::words::color_name(puzzle.position.turn());
+        let (verdict, solved, arrow, good) = match t.result {
+            None => (String::new(), None, Some(cells_of(puzzle.mistake)), false),
+            Some(TryResult::Best) => (
+                tr!("Solved: {} is the best move.", san(puzzle.best)),
+                Some(true),
+                Some(cells_of(puzzle.best)),
+                true,
+            ),
+            Some(TryResult::AlsoGood(mv)) => (
+                tr!(
+                    "Solved: {} is good too. The best move was {}.",
+                    san(mv),
+                    san(puzzle.best)
+                ),
+                Some(true),
+                Some(cells_of(puzzle.best)),
+                true,
+            ),
+            Some(TryResult::Failed(mv)) => (
+                tr!(
+                    "Not this time: {} loses too much. The best move was {}.",
+                    san(mv),
+                    san(puzzle.best)
+                ),
+                Some(false),
+                Some(cells_of(puzzle.best)),
+                true,
+            ),
+        };
+        let selected = t.selected;
+        let targets: Vec<Move> = selected
+            .map(|from| {
+                pos.legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.from() == from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let last = match t.result {
+            Some(TryResult::Best) => Some(puzzle.best),
+            Some(TryResult::AlsoGood(mv) | TryResult::Failed(mv)) => Some(mv),
+            None => t.judging,
+        };
+        Some(TrainView {
+            cells: self
+                .train_cells(&pos, flipped, selected, &targets)
+                .map(|mut c| {
+                    c.last_move = false;
+                    c
+                }),
+            flipped,
+            title: tr!("From your game of {}", pgn_date_text(&puzzle.date)),
+            prompt: if puzzle.blunder {
+                tr!(
+                    "{} to move. In the game {} was played here, a blunder: find a better move.",
+                    side,
+                    san(puzzle.mistake)
+                )
+            } else {
+                tr!(
+                    "{} to move. In the game {} was played here, a mistake: find a better move.",
+                    side,
+                    san(puzzle.mistake)
+                )
+            },
+            verdict,
+            solved,
+            record,
+            arrow: arrow.filter(|_| last.is_none() || t.result.is_some()),
+            arrow_good: good,
+            can_next: t.result.is_some(),
+            promotion: t.promotion.map(|_| puzzle.position.turn()),
+            thinking: t.judging.is_some(),
+        })
+        .map(|mut v| {
+            // The move tried stands on the board as the last move.
+            if let Some(mv) = last {
+                for sq in [mv.from(), mv.to()] {
+                    v.cells[cell(sq)].last_move = true;
+                }
+            }
+            v
+        })
+    }
+
+    fn train_cells(
+        &self,
+        pos: &Position,
+        flipped: bool,
+        selected: Option<Square>,
+        targets: &[Move],
+    ) -> [super::CellView; 64] {
+        let marks = super::board_view::BoardMarks {
+            selected,
+            targets,
+            last: None,
+            hint: None,
+            warned: &[],
+        };
+        super::board_view::board_cells(pos, &marks, |col, row| {
+            super::board_view::display_square(flipped, col, row)
+        })
+    }
+}
+
+/// "3 due · streak 2 · 70 % solved".
+fn record_text(r: &PuzzleRecord) -> String {
+    let mut text = tr!("{} due of {}", r.due, r.puzzles);
+    if r.tries > 0 {
+        text.push_str(" · ");
+        text.push_str(&tr!(
+            "streak {} · {} % solved",
+            r.streak,
+            u64::from(r.solved) * 100 / u64::from(r.tries)
+        ));
+    }
+    text
+}
+
+/// A PGN date "2026.11.26" as the language writes it.
+fn pgn_date_text(date: &str) -> String {
+    let parts: Vec<&str> = date.split('.').collect();
+    match (parts.as_slice(), crate::i18n::language()) {
+        ([y, m, d], crate::i18n::Language::German) => format!("{d}.{m}.{y}"),
+        ([y, m, d], crate::i18n::Language::English) => format!("{y}-{m}-{d}"),
+        _ => date.to_string(),
+    }
+}

@@ -1,0 +1,143 @@
+use super::*;
+use crate::app::model::mode::GameSetup;
+use crate::app::screens::{Action, Reply};
+use crate::storage::puzzles::Puzzle;
+use chesspi_engine::coach::Coach;
+use std::sync::atomic::AtomicBool;
+
+/// The puzzle of 1. e4 e5 2. Nf3 Qg5??: Black to move, the mistake Qg5, the best Nc6.
+fn puzzle() -> Puzzle {
+    let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+        .expect("fen");
+    let mistake = pos.parse_uci_move("d8g5").expect("move");
+    let best = pos.parse_uci_move("b8c6").expect("move");
+    Puzzle::new(
+        pos,
+        mistake,
+        best,
+        true,
+        "000001-00000000000000aa",
+        "2026.11.26",
+        0,
+    )
+    .expect("a puzzle")
+}
+
+fn with_puzzle() -> Controller {
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    let mut book = PuzzleBook::new();
+    assert!(book.add(puzzle()));
+    c.set_puzzles(book);
+    c.take_effects();
+    c
+}
+
+/// Taps `from` then `to` on Train's board (Black at the bottom).
+fn tap_move(c: &mut Controller, from: &str, to: &str) {
+    for name in [from, to] {
+        let sq: Square = name.parse().expect("square");
+        let cell = crate::app::screens::board_view::display_cell(true, sq);
+        c.train_tap(cell % 8, cell / 8);
+    }
+}
+
+fn tried(c: &mut Controller) -> Vec<(String, bool)> {
+    c.take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::PuzzleTried { id, solved, .. } => Some((id, solved)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_menu_counts_the_due_puzzles_and_opens_train() {
+    let mut c = with_puzzle();
+    assert_eq!(c.puzzles_due(), 1);
+    c.action(Action::Menu);
+    let label = c
+        .dialog_view()
+        .expect("menu")
+        .options
+        .iter()
+        .find(|o| o.id == "train")
+        .map(|o| o.label.clone());
+    assert_eq!(label.as_deref(), Some("Train: 1 due"));
+    c.dialog_option("train");
+    assert_eq!(c.screen(), ScreenKind::Train);
+    let view = c.train_view().expect("the view");
+    assert!(view.flipped, "Black to move sits at the bottom");
+    assert!(view.prompt.contains("Qg5"), "{}", view.prompt);
+    assert!(
+        view.arrow.is_some() && !view.arrow_good,
+        "the game's mistake drawn"
+    );
+    assert!(!view.can_next);
+}
+
+#[test]
+fn the_best_move_solves_at_once() {
+    let mut c = with_puzzle();
+    c.open_train();
+    tap_move(&mut c, "b8", "c6");
+    let view = c.train_view().expect("view");
+    assert_eq!(view.solved, Some(true));
+    assert_eq!(view.verdict, "Solved: Nc6 is the best move.");
+    assert!(view.can_next && view.arrow_good);
+    let id = puzzle().id;
+    assert_eq!(tried(&mut c), [(id.clone(), true)]);
+    // The local copy moved it on: nothing due now.
+    assert_eq!(c.puzzles_due(), 0);
+    assert_eq!(c.puzzles().get(&id).map(|p| p.box_index), Some(1));
+    // The board takes no more moves until Next.
+    tap_move(&mut c, "g8", "f6");
+    assert!(tried(&mut c).is_empty());
+    c.train_button("next");
+    let view = c.train_view().expect("view");
+    assert!(view.prompt.starts_with("Nothing due"), "{}", view.prompt);
+    c.train_button("done");
+    assert_eq!(c.screen(), ScreenKind::Game);
+}
+
+#[test]
+fn another_move_is_judged_by_the_coach() {
+    for (from, to, solved) in [("g8", "f6", true), ("d8", "g5", false)] {
+        let mut c = with_puzzle();
+        c.open_train();
+        tap_move(&mut c, from, to);
+        let requests: Vec<ThinkRequest> = c
+            .take_effects()
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Think(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(requests.len(), 1);
+        assert_eq!(requests[0].purpose, Purpose::TrainJudge);
+        assert!(c.train_view().expect("view").thinking);
+        let game = &requests[0].game;
+        let judgement = Coach::new(20_000)
+            .judge(
+                &game.positions()[0],
+                &[],
+                game.moves()[0],
+                &AtomicBool::new(false),
+            )
+            .expect("judged");
+        c.computer_answered(requests[0].id, Reply::Judged(Some(Box::new(judgement))));
+        let view = c.train_view().expect("view");
+        assert_eq!(view.solved, Some(solved), "{from}{to}: {}", view.verdict);
+        assert_eq!(tried(&mut c), [(puzzle().id, solved)]);
+    }
+}
+
+#[test]
+fn without_puzzles_train_says_where_they_come_from() {
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    c.open_train();
+    let view = c.train_view().expect("view");
+    assert!(view.prompt.starts_with("No puzzles yet"), "{}", view.prompt);
+    assert_eq!(view.record, "0 due of 0");
+}

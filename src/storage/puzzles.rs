@@ -1,0 +1,723 @@
+//! The player's puzzles: "find the better move" in the positions where the player made a
+//! mistake or a blunder in an analysed game, brought back on a spaced-repetition schedule.
+//!
+//! Schedule: a Leitner system. A new puzzle is in box 0 and due at once. Solved, it moves up a
+//! box (at most to the last) and comes back after [`INTERVAL_DAYS`] of its new box; failed, it
+//! goes back to box 0 and comes back [`RETRY_SECONDS`] later, in the same sitting, so the
+//! right move is practised while the lesson is fresh.
+//!
+//! Stored in `<state>/puzzles.toml` with a checksum line; a damaged file is set aside and the
+//! puzzles restart (reported once), as the statistics do.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use chesspi_engine::analysis::{GameAnalysis, MoveClass};
+use chesspi_engine::{Color, Move, Position};
+use serde::{Deserialize, Serialize};
+
+use super::atomic::write_atomic;
+use super::quarantine::Recovery;
+use super::sealed::{seal, unseal};
+
+/// The puzzles file's name in the state directory.
+pub const PUZZLES_FILE: &str = "puzzles.toml";
+
+const FORMAT_NAME: &str = "chesspi-puzzles";
+const PUZZLES_VERSION: u32 = 1;
+
+/// Days until a puzzle solved in box i (0-based, after moving up) comes back.
+pub const INTERVAL_DAYS: [u64; 6] = [1, 3, 7, 16, 35, 90];
+
+/// A failed puzzle comes back this soon (seconds): in the same sitting, later.
+pub const RETRY_SECONDS: u64 = 600;
+
+/// At most this many puzzles are kept; the oldest solved-most ones go first when full.
+pub const MAX_PUZZLES: usize = 500;
+
+/// The longest game id and date kept (characters): archive ids are far shorter, a PGN date
+/// is `YYYY.MM.DD`. Free text from other files is cut, so one odd game cannot bloat the file.
+const MAX_GAME_CHARS: usize = 64;
+const MAX_DATE_CHARS: usize = 10;
+
+const SECONDS_PER_DAY: u64 = 86_400;
+
+/// One position to solve: the player's move there was a mistake, the analysis knew better.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    /// 16 hex digits: FNV-1a 64 of the FEN, a space and the mistake in UCI, so the same
+    /// mistake in the same position is one puzzle however often it is found.
+    pub id: String,
+    /// The position before the mistake.
+    pub position: Position,
+    /// The move the player played.
+    pub mistake: Move,
+    /// The analysis's best move there.
+    pub best: Move,
+    /// A blunder (else a mistake).
+    pub blunder: bool,
+    /// The archive id of the game it came from.
+    pub game: String,
+    /// The game's PGN date, `YYYY.MM.DD`.
+    pub date: String,
+    /// Leitner box, `0..=INTERVAL_DAYS.len()`.
+    pub box_index: u8,
+    /// When it is due again, seconds since the epoch.
+    pub due_unix: u64,
+    /// Tries at it.
+    pub tries: u32,
+    /// Tries that solved it.
+    pub solved: u32,
+}
+
+impl Puzzle {
+    /// A new puzzle, due at once (box 0, `due_unix = now`). `None` when `mistake` or `best`
+    /// is not legal in `position`, or they are the same move (nothing to find). `game` and
+    /// `date` are cut to 64 and 10 characters.
+    pub fn new(
+        position: Position,
+        mistake: Move,
+        best: Move,
+        blunder: bool,
+        game: &str,
+        date: &str,
+        now_unix: u64,
+    ) -> Option<Puzzle> {
+        if mistake == best || !position.is_legal(mistake) || !position.is_legal(best) {
+            return None;
+        }
+        Some(Puzzle {
+            id: puzzle_id(&position, mistake),
+            position,
+            mistake,
+            best,
+            blunder,
+            game: game.chars().take(MAX_GAME_CHARS).collect(),
+            date: date.chars().take(MAX_DATE_CHARS).collect(),
+            box_index: 0,
+            due_unix: now_unix,
+            tries: 0,
+            solved: 0,
+        })
+    }
+}
+
+/// The id of the puzzle made from `mistake` in `position`.
+fn puzzle_id(position: &Position, mistake: Move) -> String {
+    format!(
+        "{:016x}",
+        fnv1a64(format!("{} {mistake}", position.to_fen()).as_bytes())
+    )
+}
+
+/// FNV-1a, 64 bits: stable across builds and platforms, unlike std's hasher.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// What the Puzzles screen shows about the player's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PuzzleRecord {
+    /// Puzzles kept.
+    pub puzzles: usize,
+    /// Puzzles due now.
+    pub due: usize,
+    /// Tries, all puzzles together (also at puzzles since dropped).
+    pub tries: u32,
+    /// Tries that solved the puzzle.
+    pub solved: u32,
+    /// Solved tries in a row, up to now.
+    pub streak: u32,
+    /// The longest such run.
+    pub best_streak: u32,
+}
+
+/// The player's puzzles and their record.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PuzzleBook {
+    puzzles: Vec<Puzzle>,
+    streak: u32,
+    best_streak: u32,
+    tries: u32,
+    solved: u32,
+}
+
+impl PuzzleBook {
+    /// No puzzles, no tries.
+    pub fn new() -> PuzzleBook {
+        PuzzleBook::default()
+    }
+
+    /// Adds `puzzle` unless one with its id is kept already; true when added. When full
+    /// ([`MAX_PUZZLES`]), first drops the puzzle in the highest box with the latest due date:
+    /// the one the player knows best and would see last.
+    pub fn add(&mut self, puzzle: Puzzle) -> bool {
+        if self.get(&puzzle.id).is_some() {
+            return false;
+        }
+        let by_knowledge = |&i: &usize| (self.puzzles[i].box_index, self.puzzles[i].due_unix);
+        if self.puzzles.len() >= MAX_PUZZLES
+            && let Some(i) = (0..self.puzzles.len()).max_by_key(by_knowledge)
+        {
+            self.puzzles.remove(i);
+        }
+        self.puzzles.push(puzzle);
+        true
+    }
+
+    /// All puzzles, oldest first.
+    pub fn puzzles(&self) -> &[Puzzle] {
+        &self.puzzles
+    }
+
+    /// The puzzles due at `now_unix`, the longest overdue first.
+    pub fn due(&self, now_unix: u64) -> Vec<&Puzzle> {
+        let mut due: Vec<&Puzzle> = self
+            .puzzles
+            .iter()
+            .filter(|p| p.due_unix <= now_unix)
+            .collect();
+        // Stable: puzzles due at the same time keep the order they were found in.
+        due.sort_by_key(|p| p.due_unix);
+        due
+    }
+
+    /// How many puzzles are due at `now_unix`.
+    pub fn due_count(&self, now_unix: u64) -> usize {
+        self.due(now_unix).len()
+    }
+
+    /// The puzzle with this id.
+    pub fn get(&self, id: &str) -> Option<&Puzzle> {
+        self.puzzles.iter().find(|p| p.id == id)
+    }
+
+    /// One try at puzzle `id`. Solved: it moves up a box (at most to the last) and comes back
+    /// [`INTERVAL_DAYS`]`[box_index - 1]` days later. Failed: back to box 0, and it comes back
+    /// [`RETRY_SECONDS`] later. Counts the try, the solve, the streak (solved tries in a row;
+    /// a failure ends it) and the best streak. False (and no change) for an unknown id.
+    pub fn record(&mut self, id: &str, solved: bool, now_unix: u64) -> bool {
+        let Some(puzzle) = self.puzzles.iter_mut().find(|p| p.id == id) else {
+            return false;
+        };
+        puzzle.tries = puzzle.tries.saturating_add(1);
+        self.tries = self.tries.saturating_add(1);
+        if solved {
+            let last = INTERVAL_DAYS.len();
+            let next = (usize::from(puzzle.box_index) + 1).min(last);
+            puzzle.box_index = u8::try_from(next).unwrap_or(u8::MAX);
+            let days = INTERVAL_DAYS[next - 1];
+            puzzle.due_unix = now_unix.saturating_add(days.saturating_mul(SECONDS_PER_DAY));
+            puzzle.solved = puzzle.solved.saturating_add(1);
+            self.solved = self.solved.saturating_add(1);
+            self.streak = self.streak.saturating_add(1);
+            self.best_streak = self.best_streak.max(self.streak);
+        } else {
+            puzzle.box_index = 0;
+            puzzle.due_unix = now_unix.saturating_add(RETRY_SECONDS);
+            self.streak = 0;
+        }
+        true
+    }
+
+    /// The record shown on the Puzzles screen at `now_unix`.
+    pub fn summary(&self, now_unix: u64) -> PuzzleRecord {
+        PuzzleRecord {
+            puzzles: self.puzzles.len(),
+            due: self.due_count(now_unix),
+            tries: self.tries,
+            solved: self.solved,
+            streak: self.streak,
+            best_streak: self.best_streak,
+        }
+    }
+
+    /// Adds the puzzles made from the analysis of one game: each move by one of `players`
+    /// (the colours a person at this device played) classed mistake or blunder, with the
+    /// analysis's better move. The positions are replayed from the analysis's start, stopping
+    /// at a move that is not legal (a damaged analysis gives what it can). Returns how many
+    /// were added; a game analysed twice adds nothing the second time.
+    pub fn add_from_analysis(
+        &mut self,
+        analysis: &GameAnalysis,
+        players: &[Color],
+        game: &str,
+        date: &str,
+        now_unix: u64,
+    ) -> usize {
+        let mut position = analysis.start;
+        let mut added = 0;
+        for m in &analysis.moves {
+            let bad = matches!(m.class, MoveClass::Mistake | MoveClass::Blunder);
+            let best = m.better.as_ref().and_then(|line| line.first().copied());
+            if let (true, true, Some(best)) = (bad, players.contains(&m.mover), best) {
+                let blunder = m.class == MoveClass::Blunder;
+                if let Some(p) = Puzzle::new(position, m.mv, best, blunder, game, date, now_unix) {
+                    added += usize::from(self.add(p));
+                }
+            }
+            match position.play(m.mv) {
+                Ok(next) => position = next,
+                Err(_) => break,
+            }
+        }
+        added
+    }
+}
+
+/// Why a puzzles file was refused.
+#[derive(Debug)]
+pub enum PuzzlesError {
+    /// The file exists but could not be read.
+    Unreadable(io::Error),
+    /// Empty, not text, cut short or damaged (checksum mismatch).
+    Damaged,
+    /// Not TOML of the expected shape.
+    Syntax(String),
+    /// A format or version this build does not read.
+    UnsupportedVersion(String),
+    /// A value is impossible: `key` names the field, `message` what is wrong.
+    Invalid {
+        /// The field, e.g. `"fen"` or `"box"`.
+        key: &'static str,
+        /// What is wrong, naming the puzzle.
+        message: String,
+    },
+}
+
+impl fmt::Display for PuzzlesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreadable(e) => write!(f, "cannot read the puzzles: {e}"),
+            Self::Damaged => write!(f, "the puzzles file is incomplete or damaged"),
+            Self::Syntax(m) => write!(f, "the puzzles file is malformed: {m}"),
+            Self::UnsupportedVersion(v) => {
+                write!(f, "the puzzles file has an unsupported format ({v})")
+            }
+            Self::Invalid { key, message } => {
+                write!(f, "the puzzles file has a bad {key}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PuzzlesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Unreadable(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// What [`PuzzleStore::load`] found.
+#[derive(Debug)]
+pub struct PuzzlesLoad {
+    /// The puzzles to use (none if there was no file or it was refused).
+    pub book: PuzzleBook,
+    /// Set when the file was refused and set aside: the puzzles restarted.
+    pub recovered: Option<Recovery<PuzzlesError>>,
+}
+
+/// Reads and writes `<state>/puzzles.toml`.
+#[derive(Debug, Clone)]
+pub struct PuzzleStore {
+    path: PathBuf,
+}
+
+impl PuzzleStore {
+    /// A store in `state_dir`.
+    pub fn new(state_dir: &Path) -> PuzzleStore {
+        PuzzleStore {
+            path: state_dir.join(PUZZLES_FILE),
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads the puzzles; never fails (see [`PuzzlesLoad`]). No file is no puzzles yet.
+    pub fn load(&self) -> PuzzlesLoad {
+        let read = match std::fs::read(&self.path) {
+            Ok(bytes) => decode(&bytes),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(PuzzleBook::new()),
+            Err(e) => Err(PuzzlesError::Unreadable(e)),
+        };
+        match read {
+            Ok(book) => PuzzlesLoad {
+                book,
+                recovered: None,
+            },
+            Err(reason) => PuzzlesLoad {
+                book: PuzzleBook::new(),
+                recovered: Some(Recovery::set_aside(&self.path, reason)),
+            },
+        }
+    }
+
+    /// Writes the puzzles atomically.
+    ///
+    /// # Errors
+    /// Any I/O error; the previous file is then unchanged.
+    pub fn save(&self, book: &PuzzleBook) -> io::Result<()> {
+        write_atomic(&self.path, encode(book).as_bytes())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBook {
+    format: String,
+    version: u32,
+    tries: u32,
+    solved: u32,
+    streak: u32,
+    best_streak: u32,
+    #[serde(default)]
+    puzzles: Vec<RawPuzzle>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPuzzle {
+    id: String,
+    fen: String,
+    mistake: String,
+    best: String,
+    blunder: bool,
+    game: String,
+    date: String,
+    #[serde(rename = "box")]
+    box_index: u8,
+    due: u64,
+    tries: u32,
+    solved: u32,
+}
+
+fn encode(book: &PuzzleBook) -> String {
+    let raw = RawBook {
+        format: FORMAT_NAME.to_string(),
+        version: PUZZLES_VERSION,
+        tries: book.tries,
+        solved: book.solved,
+        streak: book.streak,
+        best_streak: book.best_streak,
+        puzzles: book
+            .puzzles
+            .iter()
+            .map(|p| RawPuzzle {
+                id: p.id.clone(),
+                fen: p.position.to_fen(),
+                mistake: p.mistake.to_string(),
+                best: p.best.to_string(),
+                blunder: p.blunder,
+                game: p.game.clone(),
+                date: p.date.clone(),
+                box_index: p.box_index,
+                // TOML integers are signed 64-bit; no real date comes near the limit.
+                due: p.due_unix.min(i64::MAX.unsigned_abs()),
+                tries: p.tries,
+                solved: p.solved,
+            })
+            .collect(),
+    };
+    // Plain numbers and strings always serialize; an empty body would load as malformed.
+    let body = toml::to_string(&raw).unwrap_or_default();
+    seal(&format!("# ChessPI puzzles. Do not edit.\n{body}"))
+}
+
+fn invalid(key: &'static str, message: String) -> PuzzlesError {
+    PuzzlesError::Invalid { key, message }
+}
+
+fn decode(bytes: &[u8]) -> Result<PuzzleBook, PuzzlesError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| PuzzlesError::Damaged)?;
+    let body = unseal(text).ok_or(PuzzlesError::Damaged)?;
+    let raw: RawBook = toml::from_str(body)
+        .map_err(|e| PuzzlesError::Syntax(e.message().trim_end().to_string()))?;
+    if raw.format != FORMAT_NAME || raw.version != PUZZLES_VERSION {
+        return Err(PuzzlesError::UnsupportedVersion(format!(
+            "{} version {}",
+            raw.format, raw.version
+        )));
+    }
+    if raw.puzzles.len() > MAX_PUZZLES {
+        let n = raw.puzzles.len();
+        return Err(invalid("puzzles", format!("{n}, more than {MAX_PUZZLES}")));
+    }
+    // A streak counts solved tries: none can exceed the solves, nor the solves the tries.
+    let (tries, solved, streak, best) = (raw.tries, raw.solved, raw.streak, raw.best_streak);
+    if streak > best || best > solved || solved > tries {
+        let m = format!("streak {streak}, best {best}, solved {solved}, tries {tries}");
+        return Err(invalid("record", m));
+    }
+    let mut seen = HashSet::new();
+    let mut puzzles = Vec::with_capacity(raw.puzzles.len());
+    for (i, r) in raw.puzzles.into_iter().enumerate() {
+        let p =
+            decode_puzzle(r).map_err(|(key, m)| invalid(key, format!("puzzle {}: {m}", i + 1)))?;
+        if !seen.insert(p.id.clone()) {
+            return Err(invalid("id", format!("puzzle {}: {} twice", i + 1, p.id)));
+        }
+        puzzles.push(p);
+    }
+    Ok(PuzzleBook {
+        puzzles,
+        streak: raw.streak,
+        best_streak: raw.best_streak,
+        tries: raw.tries,
+        solved: raw.solved,
+    })
+}
+
+/// One stored puzzle, checked: on error, the field and what is wrong with it.
+fn decode_puzzle(r: RawPuzzle) -> Result<Puzzle, (&'static str, String)> {
+    let position = Position::from_fen(&r.fen).map_err(|e| ("fen", format!("{}: {e}", r.fen)))?;
+    let mistake = position
+        .parse_uci_move(&r.mistake)
+        .map_err(|e| ("mistake", e.to_string()))?;
+    let best = position
+        .parse_uci_move(&r.best)
+        .map_err(|e| ("best", e.to_string()))?;
+    if mistake == best {
+        return Err(("best", format!("{best} is the mistake itself")));
+    }
+    // The id is derived; one that does not match was edited or belongs elsewhere.
+    let id = puzzle_id(&position, mistake);
+    if r.id != id {
+        return Err(("id", format!("{} where {id} was expected", r.id)));
+    }
+    if r.game.chars().count() > MAX_GAME_CHARS {
+        return Err(("game", format!("longer than {MAX_GAME_CHARS} characters")));
+    }
+    if r.date.chars().count() > MAX_DATE_CHARS {
+        return Err(("date", format!("longer than {MAX_DATE_CHARS} characters")));
+    }
+    if usize::from(r.box_index) > INTERVAL_DAYS.len() {
+        let last = INTERVAL_DAYS.len();
+        return Err(("box", format!("{}, beyond the last ({last})", r.box_index)));
+    }
+    if r.solved > r.tries {
+        return Err(("solved", format!("{} of {} tries", r.solved, r.tries)));
+    }
+    Ok(Puzzle {
+        id,
+        position,
+        mistake,
+        best,
+        blunder: r.blunder,
+        game: r.game,
+        date: r.date,
+        box_index: r.box_index,
+        due_unix: r.due,
+        tries: r.tries,
+        solved: r.solved,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chesspi_engine::analysis::{AnalysisLimits, Analyzer};
+    use std::sync::atomic::AtomicBool;
+
+    const NOW: u64 = 1_700_000_000;
+    const DAY: u64 = SECONDS_PER_DAY;
+
+    /// The puzzle after 1. e4: the mistake `mistake`, the better move `best` (both Black's).
+    fn puzzle(mistake: &str, best: &str) -> Puzzle {
+        let pos = Position::startpos()
+            .play(Position::startpos().parse_uci_move("e2e4").expect("e4"))
+            .expect("play");
+        let m = pos.parse_uci_move(mistake).expect("mistake");
+        let b = pos.parse_uci_move(best).expect("best");
+        Puzzle::new(pos, m, b, true, "g1", "2024.05.01", NOW).expect("puzzle")
+    }
+
+    /// Two puzzles, the first solved once.
+    fn book_of_two() -> PuzzleBook {
+        let mut book = PuzzleBook::new();
+        assert!(book.add(puzzle("g7g5", "e7e5")));
+        assert!(book.add(puzzle("f7f6", "c7c5")));
+        book.record(&book.puzzles()[0].id.clone(), true, NOW);
+        book
+    }
+
+    #[test]
+    fn round_trips_through_encode_and_the_store() {
+        let book = book_of_two();
+        assert_eq!(decode(encode(&book).as_bytes()).expect("decode"), book);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = PuzzleStore::new(dir.path());
+        let empty = store.load();
+        assert!(empty.recovered.is_none() && empty.book == PuzzleBook::new());
+        store.save(&book).expect("save");
+        let loaded = store.load();
+        assert!(loaded.recovered.is_none());
+        assert_eq!(loaded.book, book);
+    }
+
+    /// Damage and impossible values behind a valid checksum are refused and set aside.
+    #[test]
+    fn damaged_files_are_refused_and_set_aside() {
+        let sealed = encode(&book_of_two());
+        let body = unseal(&sealed).expect("sealed");
+        let mut flipped = sealed.clone().into_bytes();
+        flipped[40] ^= 0x01;
+        let edit = |from: &str, to: &str| seal(&body.replace(from, to)).into_bytes();
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (flipped, "damaged"),
+            (sealed.as_bytes()[..sealed.len() / 2].to_vec(), "damaged"),
+            (edit("version = 1", "version = 2"), "version 2"),
+            (edit("\"g7g5\"", "\"g7g4\""), "bad mistake"),
+            (edit("\"e7e5\"", "\"e2e4\""), "bad best"),
+            (edit("box = 1", "box = 7"), "bad box"),
+            (edit("rnbqkbnr/", "rnbqkbnx/"), "bad fen"),
+            (edit("\nstreak = 1", "\nstreak = 2"), "bad record"),
+            (edit("tries = 1\n", "tries = 1\nextra = 1\n"), "malformed"),
+        ];
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = PuzzleStore::new(dir.path());
+        for (bytes, needle) in cases {
+            let err = decode(&bytes).expect_err(needle);
+            assert!(err.to_string().contains(needle), "{err} lacks {needle}");
+            std::fs::write(store.path(), &bytes).expect("write");
+            let load = store.load();
+            assert_eq!(load.book, PuzzleBook::new());
+            let recovery = load.recovered.expect("set aside");
+            assert!(recovery.quarantined_path.expect("moved").exists());
+            assert!(!store.path().exists());
+        }
+        let mistake = decode(&edit("\"g7g5\"", "\"g7g4\""));
+        assert!(matches!(
+            mistake,
+            Err(PuzzlesError::Invalid { key: "mistake", .. })
+        ));
+    }
+
+    #[test]
+    fn the_schedule_moves_up_and_falls_back() {
+        let mut book = PuzzleBook::new();
+        let p = puzzle("g7g5", "e7e5");
+        let id = p.id.clone();
+        book.add(p);
+        assert_eq!(book.due(NOW).len(), 1, "due at once");
+        assert_eq!(book.due_count(NOW - 1), 0);
+        let mut now = NOW;
+        for (i, days) in INTERVAL_DAYS.iter().chain(&[90, 90]).enumerate() {
+            assert!(book.record(&id, true, now));
+            let p = book.get(&id).expect("kept");
+            assert_eq!(usize::from(p.box_index), (i + 1).min(INTERVAL_DAYS.len()));
+            assert_eq!(p.due_unix, now + days * DAY);
+            now = p.due_unix;
+        }
+        assert!(book.record(&id, false, now));
+        let p = book.get(&id).expect("kept");
+        assert_eq!((p.box_index, p.due_unix), (0, now + RETRY_SECONDS));
+        assert_eq!((p.tries, p.solved), (9, 8));
+        book.record(&id, true, now);
+        let record = book.summary(now);
+        assert_eq!((record.tries, record.solved), (10, 9));
+        assert_eq!((record.streak, record.best_streak), (1, 8));
+        assert_eq!((record.puzzles, record.due), (1, 0));
+        let before = book.clone();
+        assert!(!book.record("0123456789abcdef", true, now));
+        assert_eq!(book, before, "an unknown id changes nothing");
+        // The longest overdue first: the failed one before the one solved earlier.
+        let mut book = book_of_two();
+        let (first, second) = (book.puzzles()[0].id.clone(), book.puzzles()[1].id.clone());
+        book.record(&second, false, NOW);
+        let due: Vec<&str> = book
+            .due(NOW + 2 * DAY)
+            .iter()
+            .map(|p| p.id.as_str())
+            .collect();
+        assert_eq!(due, [second.as_str(), first.as_str()]);
+    }
+
+    #[test]
+    fn add_dedupes_and_drops_the_best_known_when_full() {
+        let mut book = PuzzleBook::new();
+        assert!(book.add(puzzle("g7g5", "e7e5")));
+        let same = puzzle("g7g5", "c7c5");
+        assert!(!book.add(same), "same position and mistake");
+        // Fill with distinct puzzles: the same mistake in positions that differ by the clock.
+        let start = Position::startpos();
+        let e4 = start.parse_uci_move("e2e4").expect("e4");
+        let d4 = start.parse_uci_move("d2d4").expect("d4");
+        for n in 1..MAX_PUZZLES {
+            let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 {n}");
+            let pos = Position::from_fen(&fen).expect("fen");
+            assert!(book.add(Puzzle::new(pos, e4, d4, false, "g", "", NOW).expect("new")));
+        }
+        assert_eq!(book.puzzles().len(), MAX_PUZZLES);
+        let known = book.puzzles()[7].id.clone();
+        let also = book.puzzles()[8].id.clone();
+        book.record(&known, true, NOW);
+        book.record(&known, true, NOW);
+        book.record(&also, true, NOW);
+        book.record(&also, true, NOW - 100);
+        assert!(book.add(puzzle("f7f6", "c7c5")));
+        assert_eq!(book.puzzles().len(), MAX_PUZZLES);
+        assert!(book.get(&also).is_some(), "same box, due sooner");
+        assert!(book.get(&known).is_none(), "highest box, due latest");
+    }
+
+    #[test]
+    fn new_refuses_illegal_or_identical_moves() {
+        let start = Position::startpos();
+        let e4 = start.parse_uci_move("e2e4").expect("e4");
+        let after = start.play(e4).expect("play");
+        let e5 = after.parse_uci_move("e7e5").expect("e5");
+        let new = |mistake, best| Puzzle::new(start, mistake, best, false, "g", "", NOW);
+        assert!(new(e4, e5).is_none(), "best illegal");
+        assert!(new(e5, e4).is_none(), "mistake illegal");
+        assert!(new(e4, e4).is_none(), "same move");
+        let e3 = start.parse_uci_move("e2e3").expect("e3");
+        let long_game = "x".repeat(80);
+        let p =
+            Puzzle::new(start, e4, e3, false, &long_game, "2024.05.01 extra", NOW).expect("legal");
+        assert_eq!((p.game.len(), p.date.as_str()), (64, "2024.05.01"));
+        assert_eq!((p.box_index, p.due_unix, p.id.len()), (0, NOW, 16));
+    }
+
+    #[test]
+    fn puzzles_come_from_the_players_blunders() {
+        let start = Position::startpos();
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for uci in ["e2e4", "e7e5", "g1f3", "d8g5", "f3g5"] {
+            let mv = pos.parse_uci_move(uci).expect("legal");
+            pos = pos.play(mv).expect("play");
+            moves.push(mv);
+        }
+        let nodes = Some(2000);
+        let limits = AnalysisLimits {
+            nodes,
+            movetime: None,
+            depth: None,
+        };
+        let mut analyzer = Analyzer::new(limits).expect("analyzer");
+        let analysis = analyzer
+            .analyse(&start, &moves, &AtomicBool::new(false), &mut |_| {})
+            .expect("analysis");
+        let mut white = PuzzleBook::new();
+        let added = white.add_from_analysis(&analysis, &[Color::White], "g", "2024.05.01", NOW);
+        assert_eq!(added, 0, "White played well");
+        assert!(white.puzzles().is_empty());
+        let mut black = PuzzleBook::new();
+        let added = black.add_from_analysis(&analysis, &[Color::Black], "g", "2024.05.01", NOW);
+        assert!(added >= 1);
+        let qg5 = black.puzzles().iter().find(|p| p.mistake == moves[3]);
+        let qg5 = qg5.expect("a puzzle for Qg5");
+        assert!(qg5.blunder && qg5.position.is_legal(qg5.best));
+        let again = black.add_from_analysis(&analysis, &[Color::Black], "g", "", NOW);
+        assert_eq!(again, 0, "already kept");
+    }
+}
