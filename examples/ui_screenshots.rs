@@ -107,6 +107,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     shoot(&app, &dir, "review.png")?;
     analysis(&dir)?;
     coach(&dir)?;
+    train(&dir)?;
 
     // Playing Black against the computer, in check: the board is flipped.
     let you_black = GameSetup {
@@ -371,6 +372,34 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
     shoot(&app, dir, "coach.png")?;
     app.update_controller(|c| c.action(Action::ShowMe));
     shoot(&app, dir, "coach-show-me.png")?;
+    Ok(())
+}
+
+/// Train: a puzzle from the player's game (4... Qg5?? of 1. e4 e5 2. Nf3), then a wrong try.
+fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
+    use chesspi::storage::puzzles::{Puzzle, PuzzleBook};
+    let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")?;
+    let mistake = pos.parse_uci_move("d8g5")?;
+    let best = pos.parse_uci_move("b8c6")?;
+    let puzzle = Puzzle::new(pos, mistake, best, true, "game", "2026.11.26", 0)
+        .ok_or("the puzzle")?;
+    let mut book = PuzzleBook::new();
+    book.add(puzzle);
+    let app = open(Game::new(), GameSetup::FIRST_START)?;
+    app.update_controller(|c| {
+        c.set_puzzles(book);
+        c.open_train();
+    });
+    shoot(&app, dir, "train.png")?;
+    for name in ["f8", "c5"] {
+        let sq: Square = name.parse().map_err(|_| "square")?;
+        let (x, y) = square_center(sq, true);
+        headless::tap(x, y)?;
+    }
+    headless::pump_until(std::time::Duration::from_secs(60), || {
+        app.with_controller(|c| c.train_view().is_some_and(|v| v.solved.is_some()))
+    });
+    shoot(&app, dir, "train-tried.png")?;
     Ok(())
 }
 

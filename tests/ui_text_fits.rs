@@ -45,6 +45,7 @@
 //!   play;
 //! - analysis board: its search finished;
 //! - analysis of a game: the graph and verdict, then the next mistake;
+//! - Train: no puzzles yet, a blunder to find, solved, failed;
 //! - the coach: a hanging piece and a skewer (the longest sentence), each with "Show me";
 //!   Settings with the coach warning of mistakes; New game with the coach on and off;
 //! - notices: the critical battery countdown, a battery fault, a failed shutdown, a
@@ -896,6 +897,39 @@ fn coach_states(fits: &mut Fits) {
     }
 }
 
+/// Train: no puzzles yet, a puzzle (a blunder), then solved and failed tries.
+fn train_states(fits: &mut Fits) {
+    use chesspi::storage::puzzles::{Puzzle, PuzzleBook};
+    let lang = fits.language;
+    let app = open(Game::new(), you(Color::White, 4), lang);
+    app.update_controller(|c| c.open_train());
+    fits.check(&app, "train: no puzzles yet");
+    let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+        .expect("fen");
+    let mv = |uci: &str| pos.parse_uci_move(uci).expect("move");
+    let puzzle = Puzzle::new(pos, mv("d8g5"), mv("b8c6"), true, "game", "2026.11.26", 0)
+        .expect("a puzzle");
+    for (name, from, to) in [("solved", "b8", "c6"), ("failed", "d8", "g5")] {
+        let mut book = PuzzleBook::new();
+        book.add(puzzle.clone());
+        app.update_controller(|c| {
+            c.set_puzzles(book);
+            c.train_button("done");
+            c.open_train();
+        });
+        fits.check(&app, "train: a blunder to find");
+        let flipped = app.with_controller(|c| c.train_view().is_some_and(|v| v.flipped));
+        for name in [from, to] {
+            let (x, y) = square_center(sq(name), flipped);
+            headless::tap(x, y).expect("tap");
+        }
+        pump_until("the try's verdict", || {
+            app.with_controller(|c| c.train_view().is_some_and(|v| v.solved.is_some()))
+        });
+        fits.check(&app, &format!("train: {name}"));
+    }
+}
+
 fn analysis_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"), FRIENDS, lang);
@@ -1023,6 +1057,7 @@ fn no_text_is_clipped() {
         editor_states(&mut fits);
         analysis_states(&mut fits);
         coach_states(&mut fits);
+        train_states(&mut fits);
         notice_states(&mut fits);
         opening_states(&mut fits);
     }

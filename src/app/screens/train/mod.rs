@@ -50,13 +50,20 @@ pub struct Training {
 }
 
 impl Training {
+    /// The move on the board: the one tried while it is judged, a solving one after; a
+    /// failed try is taken back, so the best move's arrow stands where it is played.
+    fn shown_move(&self) -> Option<Move> {
+        match self.result {
+            Some(TryResult::Best) => self.puzzle.as_ref().map(|p| p.best),
+            Some(TryResult::AlsoGood(mv)) => Some(mv),
+            Some(TryResult::Failed(_)) => None,
+            None => self.judging,
+        }
+    }
+
     fn position(&self) -> Option<Position> {
         let puzzle = self.puzzle.as_ref()?;
-        let played = match self.result {
-            Some(TryResult::Best) => Some(puzzle.best),
-            Some(TryResult::AlsoGood(mv) | TryResult::Failed(mv)) => Some(mv),
-            None => self.judging,
-        };
+        let played = self.shown_move();
         Some(match played {
             Some(mv) => puzzle.position.play(mv).unwrap_or(puzzle.position),
             None => puzzle.position,
@@ -368,11 +375,7 @@ impl Controller {
                     .collect()
             })
             .unwrap_or_default();
-        let last = match t.result {
-            Some(TryResult::Best) => Some(puzzle.best),
-            Some(TryResult::AlsoGood(mv) | TryResult::Failed(mv)) => Some(mv),
-            None => t.judging,
-        };
+        let last = t.shown_move();
         Some(TrainView {
             cells: self
                 .train_cells(&pos, flipped, selected, &targets)
