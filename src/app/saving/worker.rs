@@ -522,4 +522,59 @@ mod tests {
         );
         assert_same_after_restart(&game, &analysis);
     }
+
+    /// An analysis stored with a saved game gives puzzles of the player's mistakes (the
+    /// person's side only), written to disk and reported; the same analysis again adds none.
+    #[test]
+    fn a_stored_analysis_makes_puzzles_of_the_players_mistakes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (stores, notices) = Stores::open(dir.path());
+        assert!(notices.is_empty(), "{notices:?}");
+        // You (Black) against the computer: 2... Qg5?? 3. Nxg5.
+        let game = game_of(&["e4", "e5", "Nf3", "Qg5", "Nxg5"]);
+        let mut saved = SavedGame::new(
+            GameMode::VsComputer {
+                human: Color::Black,
+                level: Level::DEFAULT,
+            },
+            game.clone(),
+        );
+        saved.rated = false;
+        let archive = stores.archive.as_ref().expect("archive");
+        archive.store(&saved).expect("store");
+        let analysis = crate::app::screens::analysis::quick_analysis(&game);
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..2 {
+            tx.send(Job::Annotate {
+                game_id: saved.id,
+                analysis: Box::new(analysis.clone()),
+            })
+            .expect("send");
+        }
+        tx.send(Job::Stop).expect("send");
+        let reports = std::sync::Mutex::new(Vec::new());
+        save_loop(stores, &rx, |r| reports.lock().expect("lock").push(r));
+        let reports = reports.into_inner().expect("lock");
+        let books: Vec<_> = reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Puzzles(book, written) => Some((book.clone(), written.is_ok())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            books.len(),
+            1,
+            "puzzles once: the second analysis adds none"
+        );
+        let (book, written) = &books[0];
+        assert!(written);
+        assert_eq!(book.puzzles().len(), 1, "Black's Qg5 only");
+        let puzzle = &book.puzzles()[0];
+        assert_eq!(puzzle.mistake.to_string(), "d8g5");
+        assert!(puzzle.blunder);
+        let on_disk = crate::storage::puzzles::PuzzleStore::new(dir.path()).load();
+        assert!(on_disk.recovered.is_none());
+        assert_eq!(on_disk.book, **book);
+    }
 }
