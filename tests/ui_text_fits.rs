@@ -907,8 +907,8 @@ fn train_states(fits: &mut Fits) {
     let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
         .expect("fen");
     let mv = |uci: &str| pos.parse_uci_move(uci).expect("move");
-    let puzzle = Puzzle::new(pos, mv("d8g5"), mv("b8c6"), true, "game", "2026.11.26", 0)
-        .expect("a puzzle");
+    let puzzle =
+        Puzzle::new(pos, mv("d8g5"), mv("b8c6"), true, "game", "2026.11.26", 0).expect("a puzzle");
     for (name, from, to) in [("solved", "b8", "c6"), ("failed", "d8", "g5")] {
         let mut book = PuzzleBook::new();
         book.add(puzzle.clone());

@@ -148,6 +148,17 @@ pub enum Report {
     /// The player's puzzles changed (new ones from an analysis, a try): all of them, and
     /// whether they reached the disk.
     Puzzles(Box<PuzzleBook>, Result<(), SavingError>),
+    /// A saved game to analyse in the background: its game id, start position and moves;
+    /// `None` when every one is analysed.
+    Unanalysed(Option<Box<UnanalysedGame>>),
+}
+
+/// A saved game without an analysis ([`Report::Unanalysed`]).
+#[derive(Debug, Clone)]
+pub struct UnanalysedGame {
+    pub game_id: u64,
+    pub start: chesspi_engine::Position,
+    pub moves: Vec<chesspi_engine::Move>,
 }
 
 enum Job {
@@ -176,6 +187,10 @@ enum Job {
         id: String,
         solved: bool,
         now: u64,
+    },
+    /// The newest finished game with a person playing and no analysis, not in `skip`.
+    FindUnanalysed {
+        skip: Vec<u64>,
     },
     Stop,
 }
@@ -407,6 +422,15 @@ impl Saver {
         self.send(Job::Annotate { game_id, analysis });
     }
 
+    /// Writes a finished analysis into the newest stored file of game `game_id`.
+    pub fn annotate_game(
+        &self,
+        game_id: u64,
+        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
+    ) {
+        self.send(Job::Annotate { game_id, analysis });
+    }
+
     /// Asks for a saved game, to review or to play on ([`Report::Opened`]).
     pub fn open(&self, id: String, resume: bool) {
         self.send(Job::Open { id, resume });
@@ -449,6 +473,11 @@ impl Saver {
     /// Records a try at a puzzle (the schedule is kept on disk by the saver thread).
     pub fn puzzle_tried(&self, id: String, solved: bool, now: u64) {
         self.send(Job::PuzzleTried { id, solved, now });
+    }
+
+    /// Asks for the newest saved game that has no analysis yet ([`Report::Unanalysed`]).
+    pub fn find_unanalysed(&self, skip: Vec<u64>) {
+        self.send(Job::FindUnanalysed { skip });
     }
 
     /// Takes the saver thread's puzzles into account.

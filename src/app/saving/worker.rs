@@ -82,6 +82,7 @@ pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(R
                     Err(e) => Report::Annotated(Err(e)),
                 }
             }
+            Job::FindUnanalysed { skip } => Report::Unanalysed(state.unanalysed(&skip)),
             Job::PuzzleTried { id, solved, now } => {
                 state.stores.puzzles.record(&id, solved, now);
                 state.puzzles_report()
@@ -132,6 +133,37 @@ impl SaverState {
         );
         log::info!("{added} puzzles from saved game {id}");
         (added > 0).then(|| self.puzzles_report())
+    }
+
+    /// The newest finished game of the archive that a person played (so it can give
+    /// puzzles) and that has no analysis, leaving out `skip` and the game on the board.
+    fn unanalysed(&self, skip: &[u64]) -> Option<Box<super::UnanalysedGame>> {
+        let archive = self.archive().ok()?;
+        let on_board = self.on_board();
+        archive.list().ok()?.into_iter().find_map(|summary| {
+            let crate::storage::GameSummary::Game(header) = summary else {
+                return None;
+            };
+            let game_id = header.id.game();
+            let person = !matches!(header.mode.as_deref(), Some("computer-vs-computer"));
+            if header.is_unfinished()
+                || !person
+                || header.plies == 0
+                || skip.contains(&game_id)
+                || Some(game_id) == on_board
+            {
+                return None;
+            }
+            let pgn = archive.load(&header.id).ok()?.pgn;
+            let analysed = pgn.tags.iter().any(|(name, _)| name.ends_with("Accuracy"));
+            (!analysed).then(|| {
+                Box::new(super::UnanalysedGame {
+                    game_id,
+                    start: pgn.start,
+                    moves: pgn.moves,
+                })
+            })
+        })
     }
 
     /// Writes the puzzles and reports them.

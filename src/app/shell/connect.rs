@@ -54,7 +54,7 @@ impl App {
             if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
                 rc.borrow_mut().power.asleep = asleep;
                 w.global::<StatusAdapter>().set_screen_asleep(asleep);
-                power_changed(&rc.borrow());
+                power_changed(&mut rc.borrow_mut(), &w);
             }
         });
         let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
@@ -62,7 +62,7 @@ impl App {
             if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
                 rc.borrow_mut().power.charging = charging;
                 w.global::<StatusAdapter>().set_battery_charging(charging);
-                power_changed(&rc.borrow());
+                power_changed(&mut rc.borrow_mut(), &w);
             }
         });
     }
@@ -73,6 +73,9 @@ impl App {
         let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
         analysis.on_report_ready(move || {
             let Some(rc) = shell.upgrade() else { return };
+            if let Some(w) = window.upgrade() {
+                super::background::received(&mut rc.borrow_mut(), &w);
+            }
             let reports = rc.borrow().analysis.take_reports();
             if !reports.is_empty() {
                 with_shell(&shell, &window, |c| {
@@ -318,8 +321,9 @@ impl App {
 }
 
 /// Tells the workers whether to pause after a power change.
-fn power_changed(s: &Shell) {
+fn power_changed(s: &mut Shell, window: &crate::app::ui::AppWindow) {
     let paused = s.power.pauses_work();
     s.analysis.power_changed(paused);
     s.board_link.power_changed(paused);
+    super::background::poke(s, window);
 }

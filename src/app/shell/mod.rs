@@ -2,6 +2,7 @@
 //! links, the saver — wired together. It carries out the controller's effects and shows its
 //! state; what a tap or a move means is the screens' business.
 
+mod background;
 mod connect;
 pub mod effects;
 mod saves;
@@ -101,6 +102,8 @@ struct Shell {
     analysis: AnalysisLink,
     /// The analysis board's search thread, while the board is open.
     board_link: BoardLink,
+    /// Saved games analysed in the background (for puzzles).
+    background: background::Background,
 }
 
 /// What the device last reported of its power: kept here, not read back from the window.
@@ -119,6 +122,17 @@ impl Power {
     }
 }
 
+/// What changes when someone uses the device (or a game goes on): the game, its moves, the
+/// screen, a dialog. A change holds back the background work on a desktop.
+fn activity(c: &Controller) -> (u64, usize, ScreenKind, bool) {
+    (
+        c.game_serial(),
+        c.game().moves().len(),
+        c.screen(),
+        c.dialog().is_some(),
+    )
+}
+
 /// [`update`] from a callback: nothing once the app is gone.
 fn with_shell(
     shell: &Weak<RefCell<Shell>>,
@@ -134,6 +148,7 @@ fn with_shell(
 fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Controller)) {
     let mut guard = shell.borrow_mut();
     let s = &mut *guard;
+    let activity_before = activity(&s.controller);
     f(&mut s.controller);
     // The clocks first: a move presses its clock before the game is saved with it.
     // Screens that take the player away from the board stop the clock.
@@ -157,6 +172,9 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
         && s.controller.lobby().is_none()
     {
         net.leave();
+    }
+    if activity(&s.controller) != activity_before {
+        background::touched(s, shell, window);
     }
     effects::after_effects(s, shell, window);
 }
@@ -269,6 +287,7 @@ impl App {
             power: Power::default(),
             analysis: AnalysisLink::default(),
             board_link: BoardLink::default(),
+            background: background::Background::default(),
         }));
         let app = App { window, shell };
         app.connect();
@@ -349,6 +368,11 @@ impl App {
                 games: Vec::new(),
                 watchdog: slint::Timer::default(),
             });
+        }
+        // The desktop's idle time starts: background analysis may follow.
+        {
+            let mut shell = self.shell.borrow_mut();
+            background::touched(&mut shell, &self.shell, &self.window);
         }
         Ok(())
     }

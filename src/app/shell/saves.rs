@@ -134,6 +134,10 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
             );
         }
         Report::SettingsSaved(Ok(())) => {}
+        Report::Unanalysed(game) => {
+            let mut guard = rc.borrow_mut();
+            super::background::found(&mut guard, win, game);
+        }
         Report::Puzzles(book, written) => {
             if let Err(e) = written {
                 log::error!("puzzles not saved: {e}");
