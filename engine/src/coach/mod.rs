@@ -41,6 +41,9 @@ pub const COACH_NODES: u64 = 40_000;
 /// budget.
 pub const VERIFY_TENTHS: u64 = 15;
 
+/// How far the coach follows a line (its principal variation lengthened from the table).
+const LINE_PLIES: usize = 12;
+
 /// Hash table of the coach's searcher: small, the searches are short.
 pub const COACH_HASH_MB: usize = 8;
 
@@ -320,6 +323,9 @@ impl Coach {
         if line.first() != found.best_move.as_ref() {
             line = found.best_move.into_iter().collect();
         }
+        // The reasons read material along the line: a line cut short by a table hit says
+        // too little.
+        self.searcher.extend_line(pos, &mut line, LINE_PLIES);
         Ok(Look {
             eval: Eval::from_score(found.score, pos.turn()),
             line,

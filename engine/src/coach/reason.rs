@@ -300,7 +300,7 @@ fn balance(pos: &Position, side: Color) -> i32 {
 /// How many of a line's last positions its material is counted over (the least favourable
 /// one counts), and the shortest line that counts at all: a short line says too little about
 /// where the material ends.
-const LINE_TAIL: usize = 3;
+const LINE_TAIL: usize = 2;
 const MIN_LINE: usize = 4;
 
 /// Material `side` gains along `moves` from `start`, in pawns: the least favourable of the

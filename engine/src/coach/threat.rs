@@ -116,11 +116,12 @@ pub fn threat(
         return None;
     }
     let first = found.best_move?;
-    let line = if found.pv.first() == Some(&first) {
+    let mut line = if found.pv.first() == Some(&first) {
         found.pv
     } else {
         vec![first]
     };
+    searcher.extend_line(&passed, &mut line, 12);
     let san = to_san(&passed, first);
     let threatener = passed.turn();
     match Eval::from_score(found.score, threatener).mate_for(threatener) {

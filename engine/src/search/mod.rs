@@ -200,6 +200,37 @@ impl Searcher {
     }
 }
 
+impl Searcher {
+    /// Lengthens `line` (moves from `root`) with the best moves the transposition table holds
+    /// after it, up to `max` moves: a search's principal variation stops where a table hit
+    /// cut it short. Stops at a move that is not legal or a position seen before.
+    pub fn extend_line(&self, root: &Position, line: &mut Vec<Move>, max: usize) {
+        let mut pos = *root;
+        let mut seen = vec![pos.hash()];
+        for &mv in line.iter() {
+            if !pos.is_legal(mv) {
+                return;
+            }
+            pos.play_unchecked(mv);
+            seen.push(pos.hash());
+        }
+        while line.len() < max {
+            let Some(mv) = self.tt.probe(pos.hash(), 0).and_then(|e| e.mv) else {
+                return;
+            };
+            if !pos.is_legal(mv) {
+                return;
+            }
+            pos.play_unchecked(mv);
+            if seen.contains(&pos.hash()) {
+                return;
+            }
+            seen.push(pos.hash());
+            line.push(mv);
+        }
+    }
+}
+
 impl Default for Searcher {
     fn default() -> Self {
         Searcher::new(DEFAULT_HASH_MB)
