@@ -32,7 +32,7 @@ pub fn unseal(text: &str) -> Option<&str> {
 }
 
 /// FNV-1a, 64 bits: detects accidental damage, which is all that is needed here.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);
