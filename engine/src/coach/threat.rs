@@ -2,13 +2,12 @@
 //! null-move idea), named only when its line mates or wins material.
 
 use super::reason::{MAX_NAMED_MATE, PATTERN_GAIN, Placed, line_gain, material_value, won_piece};
-use super::words::Language;
+use super::words::{self, Language};
 use crate::analysis::Eval;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::san::{to_german, to_san};
 use crate::search::{SearchLimits, Searcher};
-use crate::types::Role;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A threat of the side not on move.
@@ -47,7 +46,7 @@ impl Threat {
             }
             (Threat::Wins { san, wins, .. }, Language::English) => format!(
                 "Your opponent threatens {san}, winning your {} on {}.",
-                piece_en(wins.role),
+                words::piece_en(wins.role),
                 wins.square
             ),
             (Threat::Mate { moves: 1, san, .. }, Language::German) => {
@@ -60,32 +59,10 @@ impl Threat {
             (Threat::Wins { san, wins, .. }, Language::German) => format!(
                 "Dein Gegner droht {} und gewinnt {} auf {}.",
                 to_german(san),
-                piece_de_accusative(wins.role),
+                words::piece_de(wins.role).yours_accusative(),
                 wins.square
             ),
         }
-    }
-}
-
-fn piece_en(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
-}
-
-fn piece_de_accusative(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "deinen Bauern",
-        Role::Knight => "deinen Springer",
-        Role::Bishop => "deinen Läufer",
-        Role::Rook => "deinen Turm",
-        Role::Queen => "deine Dame",
-        Role::King => "deinen König",
     }
 }
 

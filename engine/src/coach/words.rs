@@ -97,7 +97,7 @@ impl Standing {
     }
 }
 
-fn piece_en(role: Role) -> &'static str {
+pub(super) fn piece_en(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawn",
         Role::Knight => "knight",
@@ -109,14 +109,14 @@ fn piece_en(role: Role) -> &'static str {
 }
 
 /// German nouns with the forms the sentences need.
-struct Noun {
+pub(super) struct Noun {
     noun: &'static str,
     /// Accusative singular (der Bauer → den Bauern).
     accusative: &'static str,
     feminine: bool,
 }
 
-fn piece_de(role: Role) -> Noun {
+pub(super) fn piece_de(role: Role) -> Noun {
     let (noun, accusative, feminine) = match role {
         Role::Pawn => ("Bauer", "Bauern", false),
         Role::Knight => ("Springer", "Springer", false),
@@ -143,7 +143,7 @@ impl Noun {
     }
 
     /// "deinen Läufer", "deine Dame".
-    fn yours_accusative(&self) -> String {
+    pub(super) fn yours_accusative(&self) -> String {
         format!(
             "{} {}",
             if self.feminine { "deine" } else { "deinen" },
