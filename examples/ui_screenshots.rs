@@ -372,6 +372,23 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
     shoot(&app, dir, "coach.png")?;
     app.update_controller(|c| c.action(Action::ShowMe));
     shoot(&app, dir, "coach-show-me.png")?;
+
+    // Menu → What is threatened? as Black after 1. e4 e5 2. Bc4 Nc6 3. Qh5: Qxf7#.
+    let you_black = GameSetup {
+        mode: Mode::Computer {
+            human: Color::Black,
+        },
+        level: Level::DEFAULT,
+    };
+    let app = open(game("e2e4 e7e5 f1c4 b8c6 d1h5")?, you_black)?;
+    app.update_controller(|c| {
+        c.action(Action::Menu);
+        c.dialog_option("threat");
+    });
+    headless::pump_until(std::time::Duration::from_secs(60), || {
+        app.with_controller(|c| c.shown_threat().is_some())
+    });
+    shoot(&app, dir, "threat.png")?;
     Ok(())
 }
 
@@ -381,8 +398,8 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
     let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")?;
     let mistake = pos.parse_uci_move("d8g5")?;
     let best = pos.parse_uci_move("b8c6")?;
-    let puzzle = Puzzle::new(pos, mistake, best, true, "game", "2026.11.26", 0)
-        .ok_or("the puzzle")?;
+    let puzzle =
+        Puzzle::new(pos, mistake, best, true, "game", "2026.11.26", 0).ok_or("the puzzle")?;
     let mut book = PuzzleBook::new();
     book.add(puzzle);
     let app = open(Game::new(), GameSetup::FIRST_START)?;

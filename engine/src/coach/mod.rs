@@ -39,7 +39,7 @@ pub const COACH_NODES: u64 = 40_000;
 
 /// A move the coach would warn about is searched again with this many nodes per 10 of the
 /// budget.
-pub const VERIFY_TENTHS: u64 = 15;
+pub const VERIFY_TENTHS: u64 = 13;
 
 /// How far the coach follows a line (its principal variation lengthened from the table).
 const LINE_PLIES: usize = 12;
