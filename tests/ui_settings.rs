@@ -64,7 +64,7 @@ fn settings_change_the_backlight_and_are_stored() {
     ));
     open_settings(&app);
     let ids: Vec<String> = options(&app).into_iter().map(|o| o.0).collect();
-    assert_eq!(ids, ["close", "language", "book", "turn", "about"]);
+    assert_eq!(ids, ["close", "language", "book", "turn", "coach", "about"]);
     drop(app);
 
     // A device with a backlight like the official display's.
@@ -166,6 +166,21 @@ fn settings_change_the_backlight_and_are_stored() {
     pump_until("the stored turning setting", PATIENCE, || {
         file.load().settings.turn_board == Some(true)
     });
+    // The coach new games start with: off, blunders, mistakes — stored, and New game starts
+    // with it on.
+    choose(&app, "coach");
+    assert!(
+        options(&app)
+            .iter()
+            .any(|o| o.1 == "Coach: warns of blunders")
+    );
+    pump_until("the stored coach", PATIENCE, || {
+        file.load().settings.coach == Some(chesspi_engine::coach::CoachLevel::Blunders)
+    });
+    assert_eq!(
+        app.with_controller(|c| c.coach_default()),
+        chesspi_engine::coach::CoachLevel::Blunders
+    );
     // The admin's file is never written: there is none in this test, and the store is apart.
     choose(&app, "close");
 
