@@ -498,6 +498,42 @@ fn usb_mounts_are_found_one_or_two_levels_down() {
 }
 
 #[test]
+fn pgn_files_are_found_at_the_top_of_a_stick_and_one_folder_down() {
+    use chesspi::storage::export::{MAX_PGN_FILES, find_mounts, pgn_files_on};
+    let media = tempfile::tempdir().expect("media");
+    let root = media.path();
+    for d in ["STICK/Chess", "STICK/a/b", "OTHER"] {
+        fs::create_dir_all(root.join(d)).expect("mkdir");
+    }
+    for f in [
+        "STICK/games.pgn",
+        "STICK/Chess/old.PGN",
+        "STICK/notes.txt",
+        "STICK/a/b/too-deep.pgn",
+        "OTHER/x.pgn",
+    ] {
+        fs::write(root.join(f), b"[Event \"x\"]\n\n1. e4 *\n").expect("write");
+    }
+    let sticks = find_mounts(root, |_| true);
+    assert_eq!(sticks, [root.join("OTHER"), root.join("STICK")]);
+    assert_eq!(
+        pgn_files_on(&sticks),
+        [
+            root.join("OTHER/x.pgn"),
+            root.join("STICK/Chess/old.PGN"),
+            root.join("STICK/games.pgn"),
+        ]
+    );
+    // A stick full of files lists the first ones only (they become buttons).
+    let many = root.join("MANY");
+    fs::create_dir_all(&many).expect("mkdir");
+    for i in 0..MAX_PGN_FILES + 5 {
+        fs::write(many.join(format!("{i:02}.pgn")), b"*").expect("write");
+    }
+    assert_eq!(pgn_files_on(&[many]).len(), MAX_PGN_FILES);
+}
+
+#[test]
 fn a_timed_game_carries_its_time_control_and_clocks_for_python_chess() {
     use std::time::Duration;
     let dir = tempfile::tempdir().expect("tempdir");

@@ -32,9 +32,10 @@
 //! - New game: each mode (computer, two players, demo, network host and join), without a
 //!   clock and with the custom clock at 180+60; every level's words; the clock presets;
 //! - clock: a game with the custom 180+60 clock, both clocks at 3:00:00;
-//! - saved games: none yet, and a list of six (a network partner's name of 32 characters,
-//!   three-digit move counts, the longest terminations), with a USB stick in, a game's
-//!   choices (unfinished; a damaged file) and the delete confirmation;
+//! - saved games: none yet (and the files of a USB stick to import from), and a list of six
+//!   (a network partner's name of 32 characters, three-digit move counts, the longest
+//!   terminations), with a USB stick in, a game's choices (unfinished; a damaged file) and
+//!   the delete confirmation;
 //! - network: hosting (a device name of 32 characters, three addresses), joining without
 //!   discovery, the list of four hosts with long names, the keypad for a code and for an
 //!   address (the longest address, a wrong one), connecting, not reachable, refused (another
@@ -554,6 +555,15 @@ fn saved_games_states(fits: &mut Fits) {
     let games = app.window().global::<GamesAdapter>();
     pump_until("the list", || games.get_message() != games_reading());
     fits.check(&app, "saved games: none yet");
+    // From USB stick: the longest file names a dialog button takes.
+    games.set_can_import(true);
+    app.update_controller(|c| {
+        c.show_usb_files(vec![
+            "SCHACHCLUB-2026/Vereinsmeisterschaft-Runde-07.pgn".to_string(),
+            "KINGSTON/games.pgn".to_string(),
+        ])
+    });
+    fits.check(&app, "saved games: from a USB stick");
     drop(app);
 
     let archive = chesspi::storage::Archive::open(&state).expect("archive");

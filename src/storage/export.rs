@@ -95,6 +95,14 @@ pub fn find_usb_mounts(media_root: &Path) -> Vec<PathBuf> {
 
 /// [`find_usb_mounts`] with the mount test given (so it can be tested without mounting).
 pub fn find_writable_mounts(media_root: &Path, is_mount: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut found = find_mounts(media_root, is_mount);
+    found.retain(|d| is_writable(d));
+    found
+}
+
+/// Mounted file systems under `media_root`, read-only ones too, sorted by path; `is_mount`
+/// says what counts as mounted.
+pub fn find_mounts(media_root: &Path, is_mount: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for dir in subdirectories(media_root) {
         if is_mount(&dir) {
@@ -104,8 +112,48 @@ pub fn find_writable_mounts(media_root: &Path, is_mount: impl Fn(&Path) -> bool)
             found.extend(subdirectories(&dir).into_iter().filter(|d| is_mount(d)));
         }
     }
-    found.retain(|d| is_writable(d));
     found.sort();
+    found
+}
+
+/// The most PGN files listed from the sticks: the dialog shows them as buttons.
+pub const MAX_PGN_FILES: usize = 12;
+
+/// The PGN files (`*.pgn`, any case) on the USB sticks mounted under `media_root`, read-only
+/// sticks too: at the top of each stick and one folder down, sorted by path, at most
+/// [`MAX_PGN_FILES`].
+pub fn find_usb_pgn_files(media_root: &Path) -> Vec<PathBuf> {
+    pgn_files_on(&find_mounts(media_root, is_mount_point))
+}
+
+/// The PGN files at the top of each of `sticks` and one folder down (see
+/// [`find_usb_pgn_files`]).
+pub fn pgn_files_on(sticks: &[PathBuf]) -> Vec<PathBuf> {
+    let is_pgn =
+        |p: &Path| p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let files_in = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| is_pgn(p))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut found: Vec<PathBuf> = sticks
+        .iter()
+        .flat_map(|stick| {
+            let mut files = files_in(stick);
+            for dir in subdirectories(stick) {
+                files.extend(files_in(&dir));
+            }
+            files
+        })
+        .collect();
+    found.sort();
+    found.truncate(MAX_PGN_FILES);
     found
 }
 

@@ -130,10 +130,17 @@ pub enum Opened {
 pub enum Report {
     /// A save finished.
     Saved(SaveReport),
-    /// The saved games, newest first, and the USB sticks an export could go to.
+    /// The saved games, newest first, the USB sticks an export could go to, and the PGN
+    /// files on the sticks.
     Games {
         games: Result<Vec<GameSummary>, SavingError>,
         usb: Vec<PathBuf>,
+        pgn_files: Vec<PathBuf>,
+    },
+    /// A PGN file was imported (or why not).
+    Imported {
+        file: PathBuf,
+        result: Result<crate::storage::archive::ImportReport, SavingError>,
     },
     /// A saved game was read.
     Opened(Result<Opened, SavingError>),
@@ -188,6 +195,10 @@ enum Job {
         solved: bool,
         now: u64,
     },
+    /// Import the games of a PGN file into the archive.
+    Import {
+        file: PathBuf,
+    },
     /// The newest finished game with a person playing and no analysis, not in `skip`.
     FindUnanalysed {
         skip: Vec<u64>,
@@ -237,6 +248,38 @@ pub struct Stores {
     pub settings: SettingsStore,
     pub puzzle_store: PuzzleStore,
     pub puzzles: PuzzleBook,
+    /// Where USB sticks are mounted.
+    pub usb: UsbMedia,
+}
+
+/// Where USB sticks are mounted: `/media` (usbmount's `/media/<label>`, udisks2's
+/// `/media/<user>/<label>`). Tests point it at a folder of their own, whose folders count
+/// as sticks without being mount points.
+#[derive(Debug, Clone)]
+pub struct UsbMedia {
+    pub root: PathBuf,
+    pub any_folder_is_a_stick: bool,
+}
+
+impl Default for UsbMedia {
+    fn default() -> UsbMedia {
+        UsbMedia {
+            root: PathBuf::from(crate::storage::export::DEFAULT_MEDIA_ROOT),
+            any_folder_is_a_stick: false,
+        }
+    }
+}
+
+impl UsbMedia {
+    /// The PGN files on the sticks (read-only ones too).
+    pub fn pgn_files(&self) -> Vec<PathBuf> {
+        use crate::storage::export::{find_mounts, find_usb_pgn_files, pgn_files_on};
+        if self.any_folder_is_a_stick {
+            pgn_files_on(&find_mounts(&self.root, |_| true))
+        } else {
+            find_usb_pgn_files(&self.root)
+        }
+    }
 }
 
 impl Stores {
@@ -279,6 +322,7 @@ impl Stores {
                 settings: SettingsStore::new(state_dir),
                 puzzle_store,
                 puzzles: puzzles.book,
+                usb: UsbMedia::default(),
             },
             notices,
         )
@@ -403,6 +447,12 @@ impl Saver {
     /// Asks for the saved games list ([`Report::Games`]).
     pub fn list_games(&self) {
         self.send(Job::ListGames);
+    }
+
+    /// Imports the games of a PGN file (a USB stick's) into Saved games
+    /// ([`Report::Imported`]).
+    pub fn import(&self, file: PathBuf) {
+        self.send(Job::Import { file });
     }
 
     /// Writes a finished analysis into the saved game `saved` (an archive id), or into the

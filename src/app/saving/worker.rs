@@ -1,10 +1,9 @@
 //! The saver thread: its jobs carried out one by one, each answered with a [`Report`].
 
-use std::path::Path;
 use std::sync::mpsc::Receiver;
 
 use super::{Job, Opened, Report, SaveReport, SavingError, Stores};
-use crate::storage::export::{DEFAULT_MEDIA_ROOT, ExportReport};
+use crate::storage::export::ExportReport;
 use crate::storage::stats::RatingChange;
 use crate::storage::{Archive, GameId, GameMode, SavedGame, export_all, find_usb_mounts};
 
@@ -82,6 +81,12 @@ pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(R
                     Err(e) => Report::Annotated(Err(e)),
                 }
             }
+            Job::Import { file } => Report::Imported {
+                result: state
+                    .archive()
+                    .and_then(|a| a.import_file(&file).map_err(SavingError::Archive)),
+                file,
+            },
             Job::FindUnanalysed { skip } => Report::Unanalysed(state.unanalysed(&skip)),
             Job::PuzzleTried { id, solved, now } => {
                 state.stores.puzzles.record(&id, solved, now);
@@ -198,7 +203,8 @@ impl SaverState {
                     })
                     .map_err(SavingError::Archive)
             }),
-            usb: find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT)),
+            usb: find_usb_mounts(&self.stores.usb.root),
+            pgn_files: self.stores.usb.pgn_files(),
         }
     }
 
@@ -235,10 +241,7 @@ impl SaverState {
 
     fn export(&self) -> Result<ExportReport, SavingError> {
         let archive = self.archive()?;
-        let Some(stick) = find_usb_mounts(Path::new(DEFAULT_MEDIA_ROOT))
-            .into_iter()
-            .next()
-        else {
+        let Some(stick) = find_usb_mounts(&self.stores.usb.root).into_iter().next() else {
             return Err(SavingError::NoUsbStick);
         };
         let report = export_all(archive, &stick).map_err(SavingError::Export)?;

@@ -229,6 +229,8 @@ pub enum Effect {
     },
     /// Stop the analysis in progress at once.
     CancelAnalysis,
+    /// Import the PGN file `index` of the USB sticks' list (Saved games → From USB stick).
+    ImportPgn { index: usize },
     /// A puzzle was tried: the saver records it (and keeps the schedule on disk).
     PuzzleTried { id: String, solved: bool, now: u64 },
     /// Keep a finished analysis with the game: the saved game `saved` (archive id), or the

@@ -316,6 +316,21 @@ impl App {
                 }
             });
         }
+        {
+            let shell = Rc::downgrade(&self.shell);
+            let window = self.window.as_weak();
+            games.on_import(move || {
+                let Some(rc) = shell.upgrade() else { return };
+                // The files as the dialog names them: the stick's folder and the file.
+                let names: Vec<String> = rc
+                    .borrow()
+                    .saving
+                    .as_ref()
+                    .map(|s| s.usb_pgn.iter().map(|p| usb_file_name(p)).collect())
+                    .unwrap_or_default();
+                with_shell(&shell, &window, |c| c.show_usb_files(names));
+            });
+        }
         games.on_close(self.on(Box::new(|c| c.close_saved_games())));
     }
 }
@@ -326,4 +341,15 @@ fn power_changed(s: &mut Shell, window: &crate::app::ui::AppWindow) {
     s.analysis.power_changed(paused);
     s.board_link.power_changed(paused);
     super::background::poke(s, window);
+}
+
+/// A file on a USB stick as a person reads it: its folder and its name ("STICK/games.pgn").
+fn usb_file_name(path: &std::path::Path) -> String {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    match path.parent().and_then(|p| p.file_name()) {
+        Some(dir) => format!("{}/{name}", dir.to_string_lossy()),
+        None => name,
+    }
 }

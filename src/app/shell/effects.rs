@@ -93,6 +93,17 @@ pub(super) fn run_effects(
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
             Effect::MoveNow => s.computer.move_now(),
+            Effect::ImportPgn { index } => match &s.saving {
+                Some(saving) => match saving.usb_pgn.get(index) {
+                    Some(file) => {
+                        s.notices
+                            .inform(tr!("Reading the games from the USB stick…"));
+                        saving.saver.import(file.clone());
+                    }
+                    None => log::warn!("no PGN file {index} on the USB sticks"),
+                },
+                None => log::warn!("an import without saved games"),
+            },
             Effect::PuzzleTried { id, solved, now } => {
                 if let Some(saving) = &s.saving {
                     saving.saver.puzzle_tried(id, solved, now);

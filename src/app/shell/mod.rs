@@ -203,6 +203,8 @@ struct Saving {
     awaiting: Option<u64>,
     /// The saved games list as last shown.
     games: Vec<SavedGameChoice>,
+    /// The PGN files on the USB sticks, as last listed (Saved games → From USB stick).
+    usb_pgn: Vec<std::path::PathBuf>,
     /// Shows the game anyway if a save never reports back (see [`SAVE_PATIENCE`]).
     watchdog: slint::Timer,
     /// When a running clock was last saved between moves (see [`CLOCK_CHECKPOINT`]).
@@ -366,6 +368,7 @@ impl App {
                 awaiting: seq,
                 clock_saved: None,
                 games: Vec::new(),
+                usb_pgn: Vec::new(),
                 watchdog: slint::Timer::default(),
             });
         }

@@ -97,7 +97,18 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
     let games_screen = win.global::<GamesAdapter>();
     match report {
         Report::Saved(report) => saved(rc, win, &notices, report),
-        Report::Games { games, usb } => show_games(rc, &games_screen, &games, &usb),
+        Report::Games {
+            games,
+            usb,
+            pgn_files,
+        } => show_games(rc, &games_screen, &games, &usb, pgn_files),
+        Report::Imported { file, result } => {
+            let text = import_text(&file, &result);
+            if let Some(saving) = &rc.borrow().saving {
+                saving.saver.list_games();
+            }
+            update(rc, win, |c| c.show_info(&tr!("From USB stick"), &text));
+        }
         Report::Opened(Ok(Opened::Review {
             game,
             header,
@@ -202,6 +213,7 @@ fn show_games(
     games_screen: &GamesAdapter,
     games: &Result<Vec<GameSummary>, SavingError>,
     usb: &[PathBuf],
+    pgn_files: Vec<PathBuf>,
 ) {
     let rows: Vec<_> = match games {
         Ok(list) => list.iter().map(games::row).collect(),
@@ -213,6 +225,7 @@ fn show_games(
         Ok(_) => "".into(),
     });
     games_screen.set_can_export(!usb.is_empty() && !rows.is_empty());
+    games_screen.set_can_import(!pgn_files.is_empty());
     let views: Vec<GameRowView> = rows
         .iter()
         .map(|r| GameRowView {
@@ -225,7 +238,39 @@ fn show_games(
     games_screen.set_games(ModelRc::new(VecModel::from(views)));
     if let Some(saving) = rc.borrow_mut().saving.as_mut() {
         saving.games = rows.into_iter().map(|r| r.choice).collect();
+        saving.usb_pgn = pgn_files;
     }
+}
+
+/// What an import did, in the user's words: the games added, and each game refused with why
+/// (the first five).
+fn import_text(
+    file: &std::path::Path,
+    result: &Result<crate::storage::archive::ImportReport, SavingError>,
+) -> String {
+    let name = file
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let report = match result {
+        Ok(report) => report,
+        Err(e) => return tr!("{} could not be read: {}", name, saving_error_text(e)),
+    };
+    let mut text = trn!(
+        "{} game from {} is in Saved games.",
+        "{} games from {} are in Saved games.",
+        report.imported.len(),
+        name
+    );
+    const SHOWN: usize = 5;
+    for error in report.failed.iter().take(SHOWN) {
+        text.push('\n');
+        text.push_str(&tr!("Not added: {}", error));
+    }
+    if report.failed.len() > SHOWN {
+        text.push('\n');
+        text.push_str(&tr!("… and {} more not added", report.failed.len() - SHOWN));
+    }
+    text
 }
 
 /// A saved game opened to play on: its setup, clocks and network partner restored.

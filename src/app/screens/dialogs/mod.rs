@@ -70,6 +70,9 @@ pub enum Dialog {
         title: String,
         message: String,
     },
+    /// Saved games → From USB stick: the PGN files found on the sticks, as the list names
+    /// them; one is chosen to import.
+    UsbFiles(Vec<String>),
 }
 
 /// A saved game picked from the list.
@@ -203,6 +206,15 @@ impl Controller {
             (Dialog::SavedGame(g), "delete") => self.dialog = Some(Dialog::ConfirmDelete(g)),
             (Dialog::ConfirmDelete(g), "delete") => {
                 self.effects.push(Effect::DeleteSaved { id: g.id });
+            }
+            (Dialog::UsbFiles(files), id) => {
+                if let Some(index) = id
+                    .strip_prefix("file")
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|&i| i < files.len())
+                {
+                    self.effects.push(Effect::ImportPgn { index });
+                }
             }
             (Dialog::Menu | Dialog::Adjourn, "adjourn") => self.adjourn(),
             (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
@@ -426,6 +438,18 @@ impl Controller {
                 message.clone(),
                 vec![option("close", &tr!("Close"), true, false)],
             ),
+            Dialog::UsbFiles(files) => view(
+                &tr!("From USB stick"),
+                tr!("Choose a PGN file: its games are added to Saved games."),
+                std::iter::once(option("close", &tr!("Close"), true, false))
+                    .chain(
+                        files
+                            .iter()
+                            .enumerate()
+                            .map(|(i, name)| option(&format!("file{i}"), name, false, false)),
+                    )
+                    .collect(),
+            ),
         })
     }
 
@@ -588,6 +612,12 @@ impl Controller {
             message: message.to_string(),
         });
     }
+
+    /// Saved games → From USB stick: the PGN files found on the sticks (as the list names
+    /// them), one to be chosen for import.
+    pub fn show_usb_files(&mut self, names: Vec<String>) {
+        self.dialog = Some(Dialog::UsbFiles(names));
+    }
 }
 
 fn saved_game_view(g: &SavedGameChoice) -> DialogView {
@@ -616,7 +646,7 @@ fn saved_game_view(g: &SavedGameChoice) -> DialogView {
     view(&g.title, message, options)
 }
 
-fn option(id: &'static str, label: &str, primary: bool, danger: bool) -> DialogOption {
+fn option(id: &str, label: &str, primary: bool, danger: bool) -> DialogOption {
     DialogOption {
         id: id.to_string(),
         label: label.to_string(),
