@@ -169,7 +169,11 @@ impl Controller {
     /// Whether the player may ask what is threatened: a person on move, in a game against
     /// the computer or between two.
     pub(in crate::app::screens) fn can_ask_threat(&self) -> bool {
-        self.coach_applies() && self.human_to_move() && !self.game.position().is_check()
+        // Not while the last move is judged (two players): the worker does one search.
+        self.coach_applies()
+            && self.human_to_move()
+            && !self.game.position().is_check()
+            && !self.coach_is_judging()
     }
 
     /// Whether the player's own question for the threat is being answered.

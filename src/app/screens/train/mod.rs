@@ -47,6 +47,9 @@ pub struct Training {
     /// The move tried, waiting for the coach's judgement.
     judging: Option<Move>,
     result: Option<TryResult>,
+    /// A judgement stopped the game's own search (the computer's move, the coach's look at
+    /// the player's): the game takes it up again when Train closes.
+    interrupted: bool,
 }
 
 impl Training {
@@ -140,6 +143,7 @@ impl Controller {
             promotion: None,
             judging: None,
             result: None,
+            interrupted: false,
         }));
     }
 
@@ -163,18 +167,20 @@ impl Controller {
                     .map(|p| p.id.clone());
                 let puzzle = self.next_due_puzzle(tried.as_deref());
                 if let Some(t) = self.training_mut() {
-                    *t = Training {
-                        puzzle,
-                        selected: None,
-                        promotion: None,
-                        judging: None,
-                        result: None,
-                    };
+                    t.puzzle = puzzle;
+                    t.selected = None;
+                    t.promotion = None;
+                    t.judging = None;
+                    t.result = None;
                 }
             }
             "done" => {
                 self.cancel_train_judging();
+                let interrupted = self.training().is_some_and(|t| t.interrupted);
                 self.screen.close(ScreenKind::Train);
+                if interrupted {
+                    self.after_change();
+                }
             }
             _ => {}
         }
@@ -257,6 +263,13 @@ impl Controller {
         if game.play(mv).is_err() {
             t.judging = None;
             return;
+        }
+        // The worker does one search at a time: the game's own waits until Train closes.
+        let game_search = self
+            .thinking
+            .is_some_and(|(_, p)| matches!(p, Purpose::Move | Purpose::Judge));
+        if let Some(t) = self.training_mut() {
+            t.interrupted |= game_search;
         }
         self.cancel_thinking();
         let id = self.next_request;
