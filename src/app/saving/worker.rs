@@ -140,8 +140,9 @@ impl SaverState {
         (added > 0).then(|| self.puzzles_report())
     }
 
-    /// The newest finished game of the archive that a person played (so it can give
-    /// puzzles) and that has no analysis, leaving out `skip` and the game on the board.
+    /// The newest finished game of the archive that a person at this device played (so it
+    /// can give puzzles) and that has no analysis, leaving out `skip` and the game on the
+    /// board.
     fn unanalysed(&self, skip: &[u64]) -> Option<Box<super::UnanalysedGame>> {
         let archive = self.archive().ok()?;
         let on_board = self.on_board();
@@ -150,7 +151,8 @@ impl SaverState {
                 return None;
             };
             let game_id = header.id.game();
-            let person = !matches!(header.mode.as_deref(), Some("computer-vs-computer"));
+            // Games imported from elsewhere have no player of this device: no puzzles.
+            let person = header.mode.as_deref() == Some("two-players") || header.local.is_some();
             if header.is_unfinished()
                 || !person
                 || header.plies == 0
