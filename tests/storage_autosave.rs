@@ -508,6 +508,34 @@ fn the_turned_board_is_kept() {
     assert!(!restored(&mut AutosaveStore::new(dir.path())).flipped);
 }
 
+/// The game's coach comes back with it (a power cut loses nothing the user saw); a value the
+/// app never writes is refused.
+#[test]
+fn the_games_coach_is_kept() {
+    use chesspi_engine::coach::CoachLevel;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = AutosaveStore::new(dir.path());
+    let mut saved = game_of(2);
+    assert_eq!(restored_after(&mut store, &saved).coach, CoachLevel::Off);
+    saved.coach = CoachLevel::Mistakes;
+    assert_eq!(
+        restored_after(&mut store, &saved).coach,
+        CoachLevel::Mistakes
+    );
+    let body = body_of(&saved);
+    assert!(body.contains("coach = \"mistakes\""), "{body}");
+    let bad = seal(&body.replace("\"mistakes\"", "\"always\""));
+    assert!(matches!(
+        decode(bad.as_bytes()),
+        Err(AutosaveError::BadValue { key: "coach", .. })
+    ));
+}
+
+fn restored_after(store: &mut AutosaveStore, saved: &SavedGame) -> SavedGame {
+    store.save(saved).expect("save");
+    restored(&mut AutosaveStore::new(store.path().parent().expect("dir")))
+}
+
 /// A game without a computer (two players, a network game) has no level of its own: after a
 /// restart the device keeps the level it starts with (the configured default), so the next
 /// game against the computer is offered at it, not at the built-in default.

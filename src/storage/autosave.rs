@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::{Game, Outcome, Termination};
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, FenError, Position};
@@ -111,6 +112,8 @@ pub struct SavedGame {
     /// Whether the game counts for the player's rating: not when the level was changed or
     /// the sides were switched during it.
     pub rated: bool,
+    /// The coach in this game (off unless it was on).
+    pub coach: CoachLevel,
 }
 
 impl SavedGame {
@@ -124,6 +127,7 @@ impl SavedGame {
             clocks: None,
             flipped: false,
             rated: true,
+            coach: CoachLevel::Off,
         }
     }
 
@@ -396,6 +400,7 @@ pub fn encode(game: &SavedGame, sequence: u64) -> String {
         }),
         flipped: game.flipped,
         unrated: !game.rated,
+        coach: game.coach.is_on().then(|| game.coach.code().to_string()),
     };
     // Serializing plain strings and numbers cannot fail; fall back to an empty body (which
     // loads as a checksum-valid but malformed file) rather than panic.
@@ -543,6 +548,8 @@ struct RawAutosave {
     flipped: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     unrated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    coach: Option<String>,
 }
 
 /// The mode as a flat table: `kind` says which other keys apply.
@@ -743,6 +750,13 @@ impl RawAutosave {
                 .map(Duration::from_millis)
                 .collect(),
         });
+        let coach = match self.coach.as_deref() {
+            None => CoachLevel::Off,
+            Some(code) => CoachLevel::from_code(code).ok_or_else(|| AutosaveError::BadValue {
+                key: "coach",
+                message: format!("{code:?} is not off, blunders or mistakes"),
+            })?,
+        };
         Ok(SavedGame {
             id,
             started_unix: self.started_unix,
@@ -751,6 +765,7 @@ impl RawAutosave {
             clocks,
             flipped: self.flipped,
             rated: !self.unrated,
+            coach,
         })
     }
 }

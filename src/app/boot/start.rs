@@ -75,6 +75,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     let mut flipped = false;
     let mut rated = true;
     let mut clocks = None;
+    let mut coach = chesspi_engine::coach::CoachLevel::Off;
     // `--new`: the game to start once the game in progress is restored (and then stored).
     let requested = match &options.new_game {
         Some(new) => Some((
@@ -100,6 +101,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
             flipped = restored.flipped;
             rated = restored.rated;
             clocks = restored.clocks.clone();
+            coach = restored.coach;
             (
                 restored.game,
                 restored.setup,
@@ -122,7 +124,11 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         return Ok(());
     };
     apply_language(language);
-    app.update_controller(|c| restore_view(c, flipped, rated, clocks));
+    app.update_controller(|c| {
+        restore_view(c, flipped, rated, clocks);
+        // The game's own coach, as it was (Settings' choice is for new games).
+        c.set_coach_level(coach);
+    });
     // A network game cut off knows its partner before the first save: that save must keep
     // the partner and how to reach it, or a second power cut before the next move would lose
     // the game. (`--lan-*` asks for another network game instead.)

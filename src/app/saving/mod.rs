@@ -212,6 +212,7 @@ pub struct SaveExtras {
     pub flipped: bool,
     pub rated: bool,
     pub clocks: Option<crate::storage::Clocks>,
+    pub coach: chesspi_engine::coach::CoachLevel,
 }
 
 impl Default for SaveExtras {
@@ -220,6 +221,7 @@ impl Default for SaveExtras {
             flipped: false,
             rated: true,
             clocks: None,
+            coach: chesspi_engine::coach::CoachLevel::Off,
         }
     }
 }
@@ -392,6 +394,7 @@ impl Saver {
             clocks: extras.clocks,
             flipped: extras.flipped,
             rated: extras.rated,
+            coach: extras.coach,
         };
         self.tx
             .send(Job::Save {
@@ -431,6 +434,7 @@ impl Saver {
             flipped: c.is_flipped(),
             rated: c.is_rated(),
             clocks,
+            coach: c.coach_level(),
         };
         self.submit_mode(c.game_serial(), mode, c.game(), extras)
     }

@@ -89,6 +89,8 @@ pub struct Restored {
     pub flipped: bool,
     /// Whether the game still counts for the rating.
     pub rated: bool,
+    /// The coach in the game.
+    pub coach: chesspi_engine::coach::CoachLevel,
     /// The clocks as saved (they do not run while the device is off).
     pub clocks: Option<crate::storage::Clocks>,
 }
@@ -114,6 +116,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, GameSetup)) -> Restor
         lan: None,
         flipped: false,
         rated: true,
+        coach: chesspi_engine::coach::CoachLevel::Off,
         clocks: None,
     };
     match store.load() {
@@ -177,6 +180,7 @@ fn from_saved(
             lan,
             flipped: saved.flipped,
             rated: saved.rated,
+            coach: saved.coach,
             clocks: saved.clocks,
         }),
         None => {

@@ -426,9 +426,7 @@ impl App {
         shell.controller.set_settings_view(device.view());
         shell.controller.set_book(device.book());
         shell.controller.set_turn_board(device.turn_board());
-        // The game brought back was started with the coach new games start with.
         shell.controller.set_coach_default(device.coach());
-        shell.controller.set_coach_level(device.coach());
         shell
             .controller
             .set_follow_fitting_level(device.fitting_level());
