@@ -95,7 +95,6 @@ impl Controller {
         if !self.coaching.level.is_on() || !self.coach_applies() || self.review.is_some() {
             return false;
         }
-        let moves = self.game.moves().len();
         let Some(before) = moves.checked_sub(1).map(|i| self.game.positions()[i]) else {
             return false;
         };
