@@ -21,7 +21,7 @@ pub mod words;
 #[cfg(test)]
 mod tests;
 
-pub use reason::{DrawKind, Placed, Reason, ReasonKind, material_value};
+pub use reason::{DrawKind, Placed, Reason, ReasonKind, material, material_value};
 pub use threat::{Threat, threat};
 
 use crate::analysis::{Eval, MoveClass, classify};

@@ -286,7 +286,8 @@ fn worth(role: Role) -> i32 {
     }
 }
 
-fn material(pos: &Position, side: Color) -> i32 {
+/// The material `side` has on the board, in pawns.
+pub fn material(pos: &Position, side: Color) -> i32 {
     Role::ALL
         .iter()
         .map(|&role| material_value(role) * pos.pieces(side, role).count() as i32)

@@ -3,7 +3,7 @@
 
 use crate::tr;
 use chesspi_engine::game::{Outcome, Termination};
-use chesspi_engine::{Color, Piece, Position, Role};
+use chesspi_engine::{Color, Piece, Role};
 
 pub fn color_name(color: Color) -> String {
     match color {
@@ -61,23 +61,8 @@ pub fn termination_reason(termination: Termination) -> String {
     }
 }
 
-/// Pawn-unit values for the material balance.
-pub fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 0,
-    }
-}
-
-pub fn material(pos: &Position, color: Color) -> i32 {
-    Role::ALL
-        .iter()
-        .map(|&r| value(r) * pos.pieces(color, r).count() as i32)
-        .sum()
-}
+/// Pawn-unit values for the material balance (the coach's: one table).
+pub use chesspi_engine::coach::{material, material_value as value};
 
 /// What `color` captured in the game's first `ply` moves, weakest first — read from the
 /// moves themselves, so a pawn promoted is not counted as taken (it left the board by
