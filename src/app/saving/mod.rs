@@ -237,7 +237,7 @@ pub struct Saver {
     adopted: Option<GameIdentity>,
     next_seq: u64,
     stats: StatsSummary,
-    /// The player's puzzles as of the last change.
+    /// The player's puzzles as read at the start (later ones come in reports).
     puzzles: PuzzleBook,
 }
 
@@ -519,7 +519,7 @@ impl Saver {
         &self.stats
     }
 
-    /// The player's puzzles as of the last change.
+    /// The player's puzzles as read at the start; each change comes as [`Report::Puzzles`].
     pub fn puzzles(&self) -> &PuzzleBook {
         &self.puzzles
     }
@@ -532,11 +532,6 @@ impl Saver {
     /// Asks for the newest saved game that has no analysis yet ([`Report::Unanalysed`]).
     pub fn find_unanalysed(&self, skip: Vec<u64>) {
         self.send(Job::FindUnanalysed { skip });
-    }
-
-    /// Takes the saver thread's puzzles into account.
-    pub fn note_puzzles(&mut self, book: &PuzzleBook) {
-        self.puzzles = book.clone();
     }
 
     /// Takes a report from the saver thread into account.

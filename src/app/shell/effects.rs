@@ -76,7 +76,7 @@ pub(super) fn run_effects(
                 let text = match &s.saving {
                     Some(saving) => {
                         let now = crate::storage::timestamp::unix_now();
-                        let puzzles = saving.saver.puzzles().summary(now);
+                        let puzzles = s.controller.puzzles().summary(now);
                         let mut text = record_text(saving.saver.stats());
                         if let Some(line) = puzzle_record_text(&puzzles) {
                             text.push('\n');

@@ -154,9 +154,6 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 log::error!("puzzles not saved: {e}");
                 notices.raise(Topic::Error, saving_error_text(&e));
             }
-            if let Some(saving) = rc.borrow_mut().saving.as_mut() {
-                saving.saver.note_puzzles(&book);
-            }
             update(rc, win, |c| c.set_puzzles(*book));
         }
         Report::Exported(result) => {
