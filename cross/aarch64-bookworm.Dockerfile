@@ -19,7 +19,7 @@ RUN dpkg --add-architecture arm64 \
       gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross \
       binutils-aarch64-linux-gnu qemu-user \
       libc6:arm64 libinput-dev:arm64 libudev-dev:arm64 libxkbcommon-dev:arm64 \
-      libgbm-dev:arm64 \
+      libgbm-dev:arm64 libasound2-dev:arm64 \
  && rm -rf /var/lib/apt/lists/* \
  && mkdir -p /usr/libexec/qemu-binfmt \
  && ln -sf /usr/bin/qemu-aarch64 /usr/libexec/qemu-binfmt/aarch64-binfmt-P

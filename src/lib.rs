@@ -10,4 +10,5 @@ pub mod config;
 pub mod i18n;
 pub mod lan;
 pub mod power;
+pub mod sound;
 pub mod storage;

@@ -1,0 +1,119 @@
+//! Mixes what plays now into the device's blocks: the cues sound together (a move and the
+//! check after it), spoken clips one after another, all at the volume of the moment.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Cues sounding at once; a further one fades the oldest out.
+const MAX_CUES: usize = 3;
+/// How long a cue pushed out takes to fade, seconds: long enough not to click.
+const FADE_SECONDS: f32 = 0.01;
+
+struct Voice {
+    samples: Arc<[f32]>,
+    pos: usize,
+    /// Samples left of a fade-out, and its length.
+    fading: Option<(usize, usize)>,
+}
+
+impl Voice {
+    fn new(samples: Arc<[f32]>) -> Voice {
+        Voice {
+            samples,
+            pos: 0,
+            fading: None,
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.pos >= self.samples.len() || self.fading.is_some_and(|(left, _)| left == 0)
+    }
+
+    fn next(&mut self) -> f32 {
+        let Some(&s) = self.samples.get(self.pos) else {
+            return 0.0;
+        };
+        self.pos += 1;
+        match &mut self.fading {
+            Some((left, length)) => {
+                *left = left.saturating_sub(1);
+                s * (*left as f32 / *length as f32)
+            }
+            None => s,
+        }
+    }
+}
+
+pub struct Mixer {
+    rate: u32,
+    cues: Vec<Voice>,
+    speech: VecDeque<Voice>,
+    gain: f32,
+}
+
+impl Mixer {
+    pub fn new(rate: u32, gain: f32) -> Mixer {
+        Mixer {
+            rate,
+            cues: Vec::new(),
+            speech: VecDeque::new(),
+            gain,
+        }
+    }
+
+    pub fn set_gain(&mut self, gain: f32) {
+        self.gain = gain;
+    }
+
+    pub fn add_cue(&mut self, samples: Arc<[f32]>) {
+        let fade = ((self.rate as f32 * FADE_SECONDS) as usize).max(1);
+        let sounding = self.cues.iter().filter(|v| v.fading.is_none()).count();
+        if sounding >= MAX_CUES
+            && let Some(oldest) = self.cues.iter_mut().find(|v| v.fading.is_none())
+        {
+            oldest.fading = Some((fade, fade));
+        }
+        self.cues.push(Voice::new(samples));
+    }
+
+    pub fn add_speech(&mut self, samples: Vec<f32>) {
+        self.speech.push_back(Voice::new(samples.into()));
+    }
+
+    /// Whether anything is left to play.
+    pub fn busy(&self) -> bool {
+        !self.cues.is_empty() || !self.speech.is_empty()
+    }
+
+    /// Fills `out` with the next samples (silence where nothing plays).
+    pub fn fill(&mut self, out: &mut [i16]) {
+        for o in out.iter_mut() {
+            let mut sum: f32 = self.cues.iter_mut().map(Voice::next).sum();
+            if let Some(voice) = self.speech.front_mut() {
+                sum += voice.next();
+                if voice.done() {
+                    self.speech.pop_front();
+                }
+            }
+            *o = to_i16(limit(sum * self.gain));
+        }
+        self.cues.retain(|v| !v.done());
+    }
+}
+
+/// A soft limiter: unchanged up to 0.8, then bent smoothly towards 1.0, so overlapping
+/// cues never wrap around or clip hard.
+fn limit(x: f32) -> f32 {
+    const KNEE: f32 = 0.8;
+    let a = x.abs();
+    if a <= KNEE {
+        return x;
+    }
+    let over = (a - KNEE) / (1.0 - KNEE);
+    let bent = KNEE + (1.0 - KNEE) * (over / (1.0 + over));
+    bent.copysign(x)
+}
+
+fn to_i16(x: f32) -> i16 {
+    (x.clamp(-1.0, 1.0) * f32::from(i16::MAX)).round() as i16
+}
