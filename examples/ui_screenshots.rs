@@ -266,12 +266,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         c.action(Action::Menu);
     });
     shoot(&app, &dir, "menu.png")?;
-    // Settings as on the device: brightness, dimming, language.
+    // Settings as on the device: brightness, dimming, language, sound.
     app.update_controller(|c| {
         c.set_settings_view(SettingsView {
             brightness_percent: Some(80),
             dim_after: Some(Some(std::time::Duration::from_secs(120))),
             language: chesspi::i18n::language(),
+            volume: chesspi::sound::Volume::DEFAULT,
+            speak_moves: chesspi::sound::SpeakMoves::Opponent,
+            speaker: chesspi::sound::SpeakerState::Ready,
         });
         c.dialog_option("settings");
     });

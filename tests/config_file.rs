@@ -54,6 +54,19 @@ fn defaults_have_the_documented_values() {
     assert_eq!(c.power.shutdown_command.args, vec!["poweroff".to_string()]);
     assert_eq!(c.storage.state_dir, None);
     assert_eq!(c.logging.level, LogLevel::Info);
+    assert_eq!(c.sound.device, "default");
+}
+
+#[test]
+fn the_sound_device_is_an_alsa_name() {
+    let c = parse("[sound]\ndevice = \"plughw:CARD=Headphones\"\n").expect("valid");
+    assert_eq!(c.sound.device, "plughw:CARD=Headphones");
+    for bad in ["\"\"", "\"   \"", "\"a\\nb\""] {
+        let e = invalid(&format!("[sound]\ndevice = {bad}\n"));
+        assert!(e.to_string().contains("sound.device"), "{e}");
+    }
+    let e = invalid("[sound]\nvolume = 3\n");
+    assert!(e.to_string().contains("volume"), "{e}");
 }
 
 #[test]

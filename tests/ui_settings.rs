@@ -1,5 +1,6 @@
 //! The Settings dialog on a device: brightness and dimming change the (fake sysfs) backlight at
-//! once and are stored in the state directory; the level of a new game is remembered. On a
+//! once and are stored in the state directory; the level of a new game is remembered; the
+//! volume and spoken moves play through a real ALSA device (alsa-lib's `file` plugin). On a
 //! desktop, without a backlight, the dialog offers no light settings.
 
 use chesspi::app::boot::headless;
@@ -9,6 +10,7 @@ use chesspi::app::ui::{DialogAdapter, NewGameAdapter};
 use chesspi::app::{App, screens::Action};
 use chesspi::config::Config;
 use chesspi::power::{IdleSettings, PowerSettings, PowerWatcher, SysfsBacklight};
+use chesspi::sound::{Sound, SpeakMoves, SpeakerState, Volume};
 use chesspi::storage::{DeviceSettings, SettingsStore};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -64,7 +66,12 @@ fn settings_change_the_backlight_and_are_stored() {
     ));
     open_settings(&app);
     let ids: Vec<String> = options(&app).into_iter().map(|o| o.0).collect();
-    assert_eq!(ids, ["close", "language", "book", "turn", "coach", "about"]);
+    assert_eq!(
+        ids,
+        [
+            "close", "language", "book", "turn", "coach", "sound", "speak", "about"
+        ]
+    );
     drop(app);
 
     // A device with a backlight like the official display's.
@@ -181,6 +188,51 @@ fn settings_change_the_backlight_and_are_stored() {
         app.with_controller(|c| c.coach_default()),
         chesspi_engine::coach::CoachLevel::Blunders
     );
+    // Sound, through ALSA into a file: each volume step plays a test sound at once and is
+    // stored; after the loudest comes off. Spoken moves step the same way, with a sample.
+    let out = state.path().join("sound.raw");
+    let sound = Sound::start(
+        &format!("file:FILE={},FORMAT=raw", out.display()),
+        Volume::DEFAULT,
+    );
+    app.enable_sound(sound.clone());
+    pump_until("the sound device open", PATIENCE, || {
+        sound.speaker() == SpeakerState::Ready
+    });
+    let label = |app: &App, id: &str| options(app).into_iter().find(|o| o.0 == id).map(|o| o.1);
+    let written = || fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    let before = written();
+    choose(&app, "sound");
+    assert_eq!(label(&app, "sound").as_deref(), Some("Sound: 60 %"));
+    pump_until("the test sound", PATIENCE, || written() > before + 4000);
+    pump_until("the stored volume", PATIENCE, || {
+        file.load().settings.volume == Some(Volume::nearest(60))
+    });
+    for expected in ["Sound: 80 %", "Sound: 100 %", "Sound: off"] {
+        choose(&app, "sound");
+        assert_eq!(label(&app, "sound").as_deref(), Some(expected));
+    }
+    pump_until("the stored mute", PATIENCE, || {
+        file.load().settings.volume == Some(Volume::MUTE)
+    });
+    choose(&app, "sound");
+    assert_eq!(label(&app, "sound").as_deref(), Some("Sound: 20 %"));
+    assert_eq!(label(&app, "speak").as_deref(), Some("Speak moves: off"));
+    let before = written();
+    choose(&app, "speak");
+    assert_eq!(
+        label(&app, "speak").as_deref(),
+        Some("Speak moves: opponent's")
+    );
+    pump_until("the stored speech setting", PATIENCE, || {
+        file.load().settings.speak_moves == Some(SpeakMoves::Opponent)
+    });
+    // The sample ("Knight f3") is most of a second of speech.
+    pump_until("the spoken sample", PATIENCE, || {
+        written() > before + 2 * 22_050 / 2
+    });
+    choose(&app, "speak");
+    assert_eq!(label(&app, "speak").as_deref(), Some("Speak moves: all"));
     // The admin's file is never written: there is none in this test, and the store is apart.
     choose(&app, "close");
 

@@ -44,7 +44,8 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
         program: "true".into(),
         args: Vec::new(),
     });
-    let monitor = start_battery(&app, &config, shutdown).expect("the file source opens");
+    let monitor = start_battery(&app, &config, shutdown, chesspi::sound::Sound::silent())
+        .expect("the file source opens");
     pump_until("high and charging", PATIENCE, || {
         status.get_battery_visible() && status.get_battery_level() == 3
     });

@@ -371,6 +371,9 @@ fn menu_states(fits: &mut Fits) {
             brightness_percent: Some(100),
             dim_after: Some(Some(Duration::from_secs(600))),
             language: lang,
+            volume: chesspi::sound::Volume::nearest(100),
+            speak_moves: chesspi::sound::SpeakMoves::Opponent,
+            speaker: chesspi::sound::SpeakerState::Ready,
         });
         c.action(Action::Menu);
         c.dialog_option("settings");
@@ -381,6 +384,9 @@ fn menu_states(fits: &mut Fits) {
             brightness_percent: None,
             dim_after: Some(None),
             language: lang,
+            volume: chesspi::sound::Volume::MUTE,
+            speak_moves: chesspi::sound::SpeakMoves::All,
+            speaker: chesspi::sound::SpeakerState::Missing,
         });
         c.action(Action::Menu);
         c.dialog_option("settings");

@@ -9,6 +9,7 @@ mod error;
 mod lan;
 mod logging;
 mod raw;
+mod sound;
 
 use crate::i18n::Language;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use std::time::Duration;
 pub use error::ConfigError;
 pub use lan::{DEFAULT_ADJOURN_AFTER, DEFAULT_LAN_PORT, LanConfig, PairingCode};
 pub use logging::{LogLevel, init_logging};
+pub use sound::SoundConfig;
 
 use raw::{RawConfig, RawPin};
 
@@ -40,6 +42,8 @@ pub struct Config {
     pub logging: LoggingConfig,
     /// LAN play.
     pub lan: LanConfig,
+    /// Sound output.
+    pub sound: SoundConfig,
 }
 
 /// Which backlight to drive.
@@ -409,6 +413,7 @@ fn validate(raw: RawConfig) -> Result<Config, Violation> {
             })?,
         },
         lan: lan::validate(raw.lan)?,
+        sound: sound::validate(raw.sound)?,
     })
 }
 

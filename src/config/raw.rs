@@ -2,6 +2,7 @@
 //! turned into the domain types of `super` before anyone else sees it.
 
 use super::lan::RawLan;
+use super::sound::RawSound;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, Default)]
@@ -14,6 +15,7 @@ pub(super) struct RawConfig {
     pub storage: RawStorage,
     pub logging: RawLogging,
     pub lan: RawLan,
+    pub sound: RawSound,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]

@@ -161,13 +161,14 @@ impl SpeakMoves {
 }
 
 /// Whether there is something to play sound on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SpeakerState {
     /// The device is being opened (the first moments after start).
     Opening,
     /// Sound plays.
     Ready,
     /// No sound device: ChessPI runs silently.
+    #[default]
     Missing,
 }
 
@@ -188,6 +189,8 @@ pub struct Sound {
     player: Option<Sender<Command>>,
     speech: Option<Sender<speech::Request>>,
     state: Arc<AtomicU8>,
+    /// Which moves are spoken ([`SpeakMoves`] as its index), for whoever holds a handle.
+    speak: Arc<AtomicU8>,
 }
 
 impl Sound {
@@ -227,6 +230,7 @@ impl Sound {
             player,
             speech,
             state,
+            speak: Arc::default(),
         }
     }
 
@@ -236,6 +240,7 @@ impl Sound {
             player: None,
             speech: None,
             state: Arc::new(AtomicU8::new(SpeakerState::Missing as u8)),
+            speak: Arc::default(),
         }
     }
 
@@ -257,6 +262,19 @@ impl Sound {
         if let Some(tx) = &self.player {
             let _ = tx.send(Command::Volume(volume));
         }
+    }
+
+    /// Which moves are spoken (a device setting, kept here for every thread that speaks).
+    pub fn speak_moves(&self) -> SpeakMoves {
+        SpeakMoves::ALL[usize::from(self.speak.load(Ordering::Relaxed)).min(2)]
+    }
+
+    pub fn set_speak_moves(&self, speak: SpeakMoves) {
+        let index = SpeakMoves::ALL
+            .iter()
+            .position(|&s| s == speak)
+            .unwrap_or(0);
+        self.speak.store(index as u8, Ordering::Relaxed);
     }
 
     pub fn speaker(&self) -> SpeakerState {

@@ -13,6 +13,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::sound::{SpeakMoves, Volume};
 use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::level::Level;
 use serde::{Deserialize, Serialize};
@@ -83,6 +84,10 @@ pub struct DeviceSettings {
     pub coach: Option<CoachLevel>,
     /// New game offers the level that fits the player's rating; `None`: off.
     pub fitting_level: Option<bool>,
+    /// How loud sounds and speech are; `None`: [`Volume::DEFAULT`].
+    pub volume: Option<Volume>,
+    /// Which moves are spoken; `None`: none.
+    pub speak_moves: Option<SpeakMoves>,
 }
 
 /// Why device settings were refused.
@@ -153,6 +158,16 @@ impl DeviceSettings {
     /// The coach a new game starts with (off unless set).
     pub fn coach(&self) -> CoachLevel {
         self.coach.unwrap_or_default()
+    }
+
+    /// How loud ChessPI plays (modest unless set).
+    pub fn volume(&self) -> Volume {
+        self.volume.unwrap_or_default()
+    }
+
+    /// Which moves are spoken (none unless set).
+    pub fn speak_moves(&self) -> SpeakMoves {
+        self.speak_moves.unwrap_or_default()
     }
 
     /// The admin config with these settings laid over it.
@@ -298,6 +313,10 @@ struct RawSettings {
     coach: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     fitting_level: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    volume_percent: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    speak_moves: Option<String>,
 }
 
 fn encode(settings: &DeviceSettings) -> String {
@@ -313,6 +332,8 @@ fn encode(settings: &DeviceSettings) -> String {
         turn_board: settings.turn_board,
         coach: settings.coach.map(|c| c.code().to_string()),
         fitting_level: settings.fitting_level,
+        volume_percent: settings.volume.map(Volume::percent),
+        speak_moves: settings.speak_moves.map(|s| s.key().to_string()),
     };
     // Plain numbers and strings always serialize; an empty body would load as malformed.
     let body = toml::to_string(&raw).unwrap_or_default();
@@ -368,9 +389,30 @@ fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
             })
         })
         .transpose()?;
+    let volume = raw
+        .volume_percent
+        .map(|p| match Volume::nearest(p) {
+            v if v.percent() == p => Ok(v),
+            _ => Err(SettingsError::Invalid {
+                key: "volume_percent",
+                message: format!("must be one of {:?}, got {p}", Volume::STEPS),
+            }),
+        })
+        .transpose()?;
+    let speak_moves = raw
+        .speak_moves
+        .map(|key| {
+            SpeakMoves::from_key(&key).ok_or(SettingsError::Invalid {
+                key: "speak_moves",
+                message: format!("must be \"off\", \"opponent\" or \"all\", got {key:?}"),
+            })
+        })
+        .transpose()?;
     Ok(DeviceSettings {
         language,
         coach,
+        volume,
+        speak_moves,
         fitting_level: raw.fitting_level,
         opening_book: raw.opening_book,
         turn_board: raw.turn_board,
@@ -398,8 +440,14 @@ mod tests {
             turn_board: Some(true),
             coach: Some(CoachLevel::Mistakes),
             fitting_level: Some(true),
+            volume: Some(Volume::nearest(80)),
+            speak_moves: Some(SpeakMoves::Opponent),
         };
         let text = encode(&all);
+        assert!(text.contains("volume_percent = 80"), "{text}");
+        assert!(text.contains("speak_moves = \"opponent\""), "{text}");
+        assert_eq!(DeviceSettings::default().volume(), Volume::DEFAULT);
+        assert_eq!(DeviceSettings::default().speak_moves(), SpeakMoves::Off);
         assert_eq!(decode(text.as_bytes()).expect("decode"), all);
         assert!(text.contains("opening_book = false"), "{text}");
         assert!(text.contains("turn_board = true"), "{text}");
@@ -435,6 +483,14 @@ mod tests {
             (
                 body.replace("coach = \"mistakes\"", "coach = \"always\""),
                 "coach",
+            ),
+            (
+                body.replace("volume_percent = 80", "volume_percent = 85"),
+                "volume_percent",
+            ),
+            (
+                body.replace("speak_moves = \"opponent\"", "speak_moves = \"loud\""),
+                "speak_moves",
             ),
         ];
         for (bad, needle) in cases {

@@ -161,6 +161,12 @@ impl RunningApp {
     /// `config`, with `STATE_DIRECTORY` set to `state` and without `RUST_LOG`.
     pub fn start(screen: &Screen, state: &Path, config: &str, args: &[&str]) -> RunningApp {
         let config_file = state.join("test-config.toml");
+        // Silent unless the test asks for sound: ALSA's null device takes and drops it all.
+        let config = if config.contains("[sound]") {
+            config.to_string()
+        } else {
+            format!("{config}\n[sound]\ndevice = \"null\"\n")
+        };
         std::fs::write(&config_file, config).expect("write config");
         let mut child = chesspi()
             .arg("--config")

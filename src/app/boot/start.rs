@@ -2,6 +2,7 @@
 //! battery, backlight and power key around the window. Each service reports on its own thread
 //! and reaches the screen through the event loop.
 
+use crate::sound::{Cue, Sound, SpeakMoves, spoken};
 use crate::tr;
 use std::path::PathBuf;
 
@@ -147,9 +148,13 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         app.enable_shutdown(shutdown.clone());
     }
     start_network(&app, &config, options, lan_resume);
-    let _battery = start_battery(&app, &config, shutdown);
+    // Sound opens its device on its own thread: the first frame does not wait for it.
+    let sound = Sound::start(&config.sound.device, device_settings.volume());
+    sound.set_speak_moves(device_settings.speak_moves());
+    let _battery = start_battery(&app, &config, shutdown, sound.clone());
     let power = start_power(&app, &config);
     app.enable_device(DeviceControls::new(device_settings, admin, power));
+    app.enable_sound(sound);
     if !notes.is_empty() {
         let text = notes.join("\n\n");
         app.update_controller(|c| c.show_info(&tr!("Please note"), &text));
@@ -292,15 +297,27 @@ fn keep_unfinished_autosave(dir: &std::path::Path) {
     }
 }
 
-/// Starts the battery monitor; its events reach the status bar.
+/// Starts the battery monitor; its events reach the status bar, and its warnings `sound`.
 pub fn start_battery(
     app: &App,
     config: &Config,
     shutdown: ShutdownCommand,
+    sound: Sound,
 ) -> Option<BatteryMonitor> {
     let window = app.window().as_weak();
     let notices = app.notices().sender();
     start_monitor(&config.battery, shutdown, move |event| {
+        match &event {
+            BatteryEvent::LowWarning => sound.play(Cue::BatteryLow),
+            BatteryEvent::Critical { .. } => {
+                sound.play(Cue::BatteryCritical);
+                if sound.speak_moves() != SpeakMoves::Off {
+                    let language = crate::i18n::language();
+                    sound.say(spoken::battery_critical_words(language), language);
+                }
+            }
+            _ => {}
+        }
         if let BatteryEvent::Changed(status) = &event {
             let status = status.clone();
             let _ = window.upgrade_in_event_loop(move |w| show_battery_level(&w, &status));

@@ -191,6 +191,9 @@ impl Screen {
 /// Something the app shell must do for the controller.
 #[derive(Debug, Clone)]
 pub enum Effect {
+    /// A sound that no change of state shows: a tap the board could not take as a move.
+    /// (Moves, results and the rest are heard from the state itself, see the shell.)
+    Sound(crate::sound::Cue),
     /// Search on the worker thread; the answer comes back through
     /// [`Controller::computer_answered`] with the same id.
     Think(ThinkRequest),

@@ -93,6 +93,7 @@ pub(super) fn run_effects(
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
             Effect::MoveNow => s.computer.move_now(),
+            Effect::Sound(cue) => s.hearing.sound().play(cue),
             Effect::ImportPgn { index } => match &s.saving {
                 Some(saving) => match saving.usb_pgn.get(index) {
                     Some(file) => {
@@ -179,7 +180,24 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
     s.controller.set_book(device.book());
     s.controller.set_turn_board(device.turn_board());
     s.controller.set_coach_default(device.coach());
-    s.controller.set_settings_view(device.view());
+    match setting {
+        Setting::Volume => {
+            s.hearing.sound().set_volume(device.volume());
+            s.hearing.sound().play(crate::sound::Cue::Test);
+        }
+        Setting::SpeakMoves => {
+            s.hearing.sound().set_speak_moves(device.speak_moves());
+            if device.speak_moves() != crate::sound::SpeakMoves::Off {
+                // A sample, so the player hears what it sounds like.
+                let language = crate::i18n::language();
+                let text = crate::sound::spoken::san_words("Nf3", language);
+                s.hearing.sound().say(text, language);
+            }
+        }
+        _ => {}
+    }
+    s.controller
+        .set_settings_view(device.view(s.hearing.sound().speaker()));
     if let Some(saving) = &s.saving {
         saving
             .saver
@@ -216,7 +234,7 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
         .as_ref()
         .is_none_or(|saving| saving.awaiting.is_none())
     {
-        s.models.refresh(window, &s.controller);
+        super::show(s, window);
     }
 }
 

@@ -5,6 +5,7 @@
 mod background;
 mod connect;
 pub mod effects;
+mod hearing;
 mod saves;
 pub mod view;
 
@@ -104,6 +105,8 @@ struct Shell {
     board_link: BoardLink,
     /// Saved games analysed in the background (for puzzles).
     background: background::Background,
+    /// Sounds and spoken moves.
+    hearing: hearing::Hearing,
 }
 
 /// What the device last reported of its power: kept here, not read back from the window.
@@ -177,6 +180,19 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
         background::touched(s, shell, window);
     }
     effects::after_effects(s, shell, window);
+}
+
+/// Shows the controller's state, and sounds what changed.
+fn show(s: &mut Shell, window: &AppWindow) {
+    if let Some(device) = &s.device
+        && s.controller.dialog() == Some(&crate::app::screens::Dialog::Settings)
+    {
+        // The sound device may have been found (or not) since the dialog's view was made.
+        let view = device.view(s.hearing.sound().speaker());
+        s.controller.set_settings_view(view);
+    }
+    s.models.refresh(window, &s.controller);
+    s.hearing.heard(&s.controller, std::time::Instant::now());
 }
 
 /// Reconnects the network game on the board with `peer` (restored after a restart, or
@@ -290,6 +306,7 @@ impl App {
             analysis: AnalysisLink::default(),
             board_link: BoardLink::default(),
             background: background::Background::default(),
+            hearing: hearing::Hearing::new(crate::sound::Sound::silent()),
         }));
         let app = App { window, shell };
         app.connect();
@@ -423,7 +440,9 @@ impl App {
     /// Lets the Settings dialog change the device's settings through `device`.
     pub fn enable_device(&self, device: DeviceControls) {
         let mut shell = self.shell.borrow_mut();
-        shell.controller.set_settings_view(device.view());
+        let speaker = shell.hearing.sound().speaker();
+        shell.controller.set_settings_view(device.view(speaker));
+        shell.hearing.sound().set_speak_moves(device.speak_moves());
         shell.controller.set_book(device.book());
         shell.controller.set_turn_board(device.turn_board());
         shell.controller.set_coach_default(device.coach());
@@ -431,6 +450,18 @@ impl App {
             .controller
             .set_follow_fitting_level(device.fitting_level());
         shell.device = Some(device);
+    }
+
+    /// Plays sounds and speaks through `sound` (call after [`App::enable_device`]: the
+    /// volume and spoken moves are device settings).
+    pub fn enable_sound(&self, sound: crate::sound::Sound) {
+        let mut guard = self.shell.borrow_mut();
+        let shell = &mut *guard;
+        if let Some(device) = &shell.device {
+            sound.set_volume(device.volume());
+            sound.set_speak_moves(device.speak_moves());
+        }
+        shell.hearing = hearing::Hearing::new(sound);
     }
 
     /// Ignores touches on the board while `gate` is closed (the screen is waking up).

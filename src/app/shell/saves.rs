@@ -65,7 +65,7 @@ pub(super) fn save_overdue(
             Topic::Saving,
             tr!("Saving is slow: the last move may not be on disk yet."),
         );
-        s.models.refresh(&win, &s.controller);
+        super::show(s, &win);
     }
 }
 
@@ -88,7 +88,7 @@ pub(super) fn receive_save_reports(shell: &Weak<RefCell<Shell>>, window: &slint:
         .as_ref()
         .is_some_and(|saving| saving.awaiting.is_none())
     {
-        s.models.refresh(&win, &s.controller);
+        super::show(s, &win);
     }
 }
 

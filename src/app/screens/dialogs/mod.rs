@@ -10,6 +10,7 @@ use crate::app::model::mode::Mode;
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
+use crate::sound::{SpeakMoves, SpeakerState};
 use crate::tr;
 use chesspi_engine::Color;
 use chesspi_engine::coach::CoachLevel;
@@ -25,6 +26,10 @@ pub enum Setting {
     Book,
     /// Two players: the board turns to the player on move, or not.
     TurnBoard,
+    /// Sound: the next volume step (after the loudest, off).
+    Volume,
+    /// Spoken moves: off, the opponent's, all.
+    SpeakMoves,
     /// The coach new games start with: off, blunders, mistakes too.
     Coach,
 }
@@ -37,6 +42,10 @@ pub struct SettingsView {
     pub dim_after: Option<Option<std::time::Duration>>,
     /// The screen's language (every device has this one).
     pub language: crate::i18n::Language,
+    pub volume: crate::sound::Volume,
+    pub speak_moves: crate::sound::SpeakMoves,
+    /// Whether a sound device was found.
+    pub speaker: crate::sound::SpeakerState,
 }
 
 /// The open dialog, if any.
@@ -170,6 +179,15 @@ impl Controller {
             }
             (Dialog::Settings, "turn") => {
                 self.effects.push(Effect::ChangeSetting(Setting::TurnBoard));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "sound") => {
+                self.effects.push(Effect::ChangeSetting(Setting::Volume));
+                self.dialog = Some(Dialog::Settings);
+            }
+            (Dialog::Settings, "speak") => {
+                self.effects
+                    .push(Effect::ChangeSetting(Setting::SpeakMoves));
                 self.dialog = Some(Dialog::Settings);
             }
             (Dialog::Settings, "coach") => {
@@ -562,6 +580,22 @@ impl Controller {
                 CoachLevel::Off => tr!("Coach: off"),
                 CoachLevel::Blunders => tr!("Coach: warns of blunders"),
                 CoachLevel::Mistakes => tr!("Coach: warns of mistakes"),
+            },
+            false,
+            false,
+        ));
+        let sound = match self.settings.speaker {
+            SpeakerState::Missing => tr!("Sound: no speaker found"),
+            _ if self.settings.volume.is_mute() => tr!("Sound: off"),
+            _ => tr!("Sound: {} %", self.settings.volume.percent()),
+        };
+        options.push(option("sound", &sound, false, false));
+        options.push(option(
+            "speak",
+            &match self.settings.speak_moves {
+                SpeakMoves::Off => tr!("Speak moves: off"),
+                SpeakMoves::Opponent => tr!("Speak moves: opponent's"),
+                SpeakMoves::All => tr!("Speak moves: all"),
             },
             false,
             false,

@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::i18n::Language;
 use crate::power::idle::IdleSettings;
 use crate::power::watcher::PowerWatcher;
+use crate::sound::{SpeakMoves, SpeakerState, Volume};
 use crate::storage::{DeviceSettings, IdleTime};
 use chesspi_engine::level::Level;
 use std::time::Duration;
@@ -50,21 +51,34 @@ impl DeviceControls {
         self.settings.effective(&self.admin).0
     }
 
-    /// What the Settings dialog shows.
-    pub fn view(&self) -> SettingsView {
+    /// What the Settings dialog shows, with `speaker` as the sound thread found it.
+    pub fn view(&self, speaker: SpeakerState) -> SettingsView {
         let display = self.effective().display;
-        let language = display.language.resolve();
+        let sound_and_language = SettingsView {
+            language: display.language.resolve(),
+            volume: self.settings.volume(),
+            speak_moves: self.settings.speak_moves(),
+            speaker,
+            ..SettingsView::default()
+        };
         if self.power.is_none() {
-            return SettingsView {
-                language,
-                ..SettingsView::default()
-            };
+            return sound_and_language;
         }
         SettingsView {
             brightness_percent: Some(display.brightness_percent),
             dim_after: Some(display.dim_after),
-            language,
+            ..sound_and_language
         }
+    }
+
+    /// How loud sounds are.
+    pub fn volume(&self) -> Volume {
+        self.settings.volume()
+    }
+
+    /// Which moves are spoken.
+    pub fn speak_moves(&self) -> SpeakMoves {
+        self.settings.speak_moves()
     }
 
     /// Whether the computer plays from its opening book.
@@ -138,6 +152,11 @@ impl DeviceControls {
             Setting::Book => self.settings.opening_book = Some(!self.settings.book()),
             // The shell hands it to the controller, which turns the board at once.
             Setting::TurnBoard => self.settings.turn_board = Some(!self.settings.turn_board()),
+            // The shell hands these to the sound thread.
+            Setting::Volume => self.settings.volume = Some(self.settings.volume().next()),
+            Setting::SpeakMoves => {
+                self.settings.speak_moves = Some(self.settings.speak_moves().next());
+            }
             // The shell hands it to the controller, for the next new game.
             Setting::Coach => self.settings.coach = Some(self.settings.coach().next()),
         }

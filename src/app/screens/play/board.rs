@@ -74,7 +74,10 @@ impl Controller {
             });
             self.selected = Some(sq);
         } else {
-            self.selected = None;
+            // A piece was picked and this square is no move for it.
+            if self.selected.take().is_some() {
+                self.refuse_move();
+            }
         }
     }
 
@@ -89,11 +92,12 @@ impl Controller {
         }
         if dragged {
             // A drop on a legal target moves; anywhere else the piece goes back, still selected.
-            if let Some(to) = square
-                && to != press.square
-                && self.is_target(press.square, to)
-            {
-                self.move_from_to(press.square, to);
+            match square {
+                Some(to) if to != press.square && self.is_target(press.square, to) => {
+                    self.move_from_to(press.square, to);
+                }
+                Some(to) if to != press.square => self.refuse_move(),
+                _ => {}
             }
         } else if square == Some(press.square) && press.was_selected {
             self.selected = None;
@@ -112,6 +116,13 @@ impl Controller {
             // Several moves between the same squares: a promotion; ask which piece.
             _ => self.promotion = Some((from, to)),
         }
+    }
+
+    /// The move tried is not legal: a soft sound says so (the piece simply stays).
+    fn refuse_move(&mut self) {
+        self.effects.push(crate::app::screens::Effect::Sound(
+            crate::sound::Cue::Illegal,
+        ));
     }
 
     /// The promotion picker's answer; `None` cancels (the pawn stays selected).
