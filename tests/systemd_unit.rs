@@ -125,7 +125,7 @@ fn unit_has_the_device_settings() {
     for expected in [
         "ExecStart=/usr/bin/chesspi",
         "User=chesspi",
-        "SupplementaryGroups=video render input gpio",
+        "SupplementaryGroups=video render input gpio audio",
         "Conflicts=getty@tty1.service",
         "Restart=always",
         "StateDirectory=chesspi",
@@ -257,6 +257,8 @@ fn drm_core_is_loaded_before_the_service_starts() {
     let unit = unit_text();
     let lines: Vec<&str> = unit.lines().map(str::trim).collect();
     assert!(lines.contains(&"DeviceAllow=char-drm rw"));
+    // Sound likewise: ALSA's core registers "alsa" in /proc/devices.
+    assert!(lines.contains(&"DeviceAllow=char-alsa rw"));
     let listed = |key: &str| -> Vec<&str> {
         lines
             .iter()
@@ -265,11 +267,13 @@ fn drm_core_is_loaded_before_the_service_starts() {
             .collect()
     };
     for key in ["Wants=", "After="] {
-        assert!(
-            listed(key).contains(&"modprobe@drm.service"),
-            "no {key}modprobe@drm.service: {:?}",
-            listed(key)
-        );
+        for unit in ["modprobe@drm.service", "modprobe@snd.service"] {
+            assert!(
+                listed(key).contains(&unit),
+                "no {key}{unit}: {:?}",
+                listed(key)
+            );
+        }
     }
 }
 
