@@ -759,6 +759,155 @@ def battery(start_ref, timings):
         dev.kill()
 
 
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def sealed(body):
+    """A state file as the app writes it (src/storage/sealed.rs): the text, then its checksum."""
+    return body + f"# fnv1a64 {fnv1a64(body.encode()):016x}\n"
+
+
+def wav_frames(path):
+    """QEMU's WAV so far (the header's sizes are only written at exit): the first channel's
+    samples and the rate."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 44 or data[:4] != b"RIFF":
+        return [], 0
+    channels, rate = struct.unpack_from("<HI", data, 22)
+    start = data.find(b"data") + 8
+    body = data[start:]
+    count = len(body) // (2 * channels)
+    samples = struct.unpack_from(f"<{count * channels}h", body)
+    return list(samples[::channels]), rate
+
+
+def stretches(samples, rate):
+    """Stretches of sound (seconds each) and their loudness (RMS): runs above a small level,
+    broken by 20 ms of near-silence."""
+    out, start, quiet, gap = [], None, 0, max(1, rate // 50)
+    for i, s in enumerate(samples):
+        if abs(s) > 64:
+            quiet = 0
+            if start is None:
+                start = i
+        elif start is not None:
+            quiet += 1
+            if quiet >= gap:
+                seg = samples[start:i - quiet + 1]
+                rms = (sum(x * x for x in seg) / max(1, len(seg))) ** 0.5
+                out.append((len(seg) / rate, rms))
+                start, quiet = None, 0
+    if start is not None:
+        seg = samples[start:]
+        rms = (sum(x * x for x in seg) / max(1, len(seg))) ** 0.5
+        out.append((len(seg) / rate, rms))
+    return out
+
+
+def sound(start_ref, timings):
+    """A sound card (virtio-sound into a WAV): the service may use it, the player's move
+    sounds, and with Speak moves on the computer's move is spoken (espeak-ng in the image)."""
+    disk = os.path.join(OUT, "disk-sound.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    wav = os.path.join(OUT, "sound.wav")
+    if os.path.exists(wav):
+        os.unlink(wav)
+    dev = Device(disk, "sound", extra=("--sound", wav))
+    took, png = dev.wait_for_screen(start_ref, "sound-board")
+    check("sound: the board on the screen", took is not None,
+          f"{took:.1f} s after QEMU started" if took else f"closest difference {png}")
+    if took is None:
+        dev.kill()
+        return
+    _, out = dev.sh("cat /proc/asound/cards; modinfo -F filename snd-virtio 2>&1 | tail -1")
+    check("sound: the guest's kernel found the card (snd-virtio)", "virtio" in out.lower(),
+          out.strip())
+    opened = journal_grep(dev, "sound:")
+    check("sound: the service opened it (audio group, char-alsa)",
+          re.search(r'sound: "default" at \d+ Hz', opened) is not None, opened)
+    denials = journal_denials(dev)
+    check("sound: nothing denied", denials == "", denials)
+    # Speak the computer's moves, at full volume: the settings as the app stores them.
+    settings = sealed("# ChessPI settings changed on the device (written by ChessPI; the admin's "
+                      "configuration is /etc/chesspi/chesspi.toml). Do not edit.\n"
+                      "format = \"chesspi-settings\"\nversion = 1\nvolume_percent = 100\n"
+                      "speak_moves = \"opponent\"\n")
+    b64 = __import__("base64").b64encode(settings.encode()).decode()
+    dev.sh("systemctl stop chesspi && echo " + b64 + " | base64 -d > /var/lib/chesspi/settings.toml"
+           " && chown chesspi:chesspi /var/lib/chesspi/settings.toml && systemctl start chesspi")
+    took, _ = dev.wait_for_screen(start_ref, "sound-again", patience=120)
+    check("sound: the app back with the new settings", took is not None)
+    time.sleep(2)
+    before = len(wav_frames(wav)[0])
+    dev.qmp.touch([centre("e2")], 1)
+    time.sleep(0.4)
+    dev.qmp.touch([centre("e4")], 2)
+    deadline, found, rate = time.time() + 60, [], 0
+    while time.time() < deadline:
+        time.sleep(1)
+        samples, rate = wav_frames(wav)
+        found = stretches(samples[before:], rate) if rate else []
+        if any(sec > 0.3 for sec, _ in found[1:]):
+            time.sleep(2)
+            samples, rate = wav_frames(wav)
+            found = stretches(samples[before:], rate)
+            break
+    shown = ", ".join(f"{sec * 1000:.0f} ms at rms {rms:.0f}" for sec, rms in found)
+    check("sound: the move's knock in QEMU's WAV (short, audible)",
+          bool(found) and 0.04 <= found[0][0] <= 0.2 and found[0][1] > 300, shown)
+    check("sound: the computer's move spoken after it (a stretch of speech over 0.3 s)",
+          any(sec > 0.3 for sec, _ in found[1:]), shown)
+    timings["sound_stretches"] = shown
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(60):
+        dev.kill()
+
+
+def usb(start_ref, timings):
+    """A USB stick with a PGN (FAT, QEMU usb-storage): mounted under /media/<label> by
+    itself, writable by the service's user; pulled, the mount goes."""
+    disk = os.path.join(OUT, "disk-usb.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    stick = os.path.join(OUT, "stick.img")
+    if os.path.exists(stick):
+        os.unlink(stick)
+    subprocess.run(["mkfs.vfat", "-n", "GAMES", "-C", stick, str(16 * 1024)], check=True,
+                   capture_output=True)
+    pgn = os.path.join(OUT, "stick.pgn")
+    with open(pgn, "w") as f:
+        f.write('[Event "Stick"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n'
+                '1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n')
+    subprocess.run(["mcopy", "-i", stick, pgn, "::/games.pgn"], check=True)
+    dev = Device(disk, "usb", extra=("--usb-stick", stick))
+    took, png = dev.wait_for_screen(start_ref, "usb-board")
+    check("usb: the board on the screen", took is not None,
+          f"{took:.1f} s after QEMU started" if took else f"closest difference {png}")
+    if took is None:
+        dev.kill()
+        return
+    _, out = dev.sh("for i in $(seq 60); do mountpoint -q /media/GAMES && break; sleep 0.5; done;"
+                    " findmnt -n -o SOURCE,FSTYPE,OPTIONS /media/GAMES; ls -l /media/GAMES")
+    check("usb: the stick is mounted under /media/GAMES by itself",
+          "vfat" in out and "games.pgn" in out, out.strip())
+    _, out = dev.sh("nsenter -t $(systemctl show -p MainPID --value chesspi) -m "
+                    "setpriv --reuid=chesspi --regid=chesspi --clear-groups "
+                    "sh -c 'cat /media/GAMES/games.pgn | head -1; echo x > /media/GAMES/w.txt && echo written'")
+    check("usb: the service sees the stick and may write to it (export)",
+          "[Event" in out and "written" in out, out.strip())
+    dev.qmp.call("device_del", id="stick")
+    _, out = dev.sh("for i in $(seq 30); do mountpoint -q /media/GAMES || break; sleep 0.5; done;"
+                    " mountpoint /media/GAMES; true")
+    check("usb: pulled, it is unmounted", "not a mountpoint" in out, out.strip())
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(60):
+        dev.kill()
+
+
 def late_drm_control(start_ref, timings):
     """The same late driver with modprobe@drm.service masked, as on a system before the fix:
     the DRM core is missing when the service starts, so DeviceAllow=char-drm allows nothing
@@ -795,7 +944,8 @@ def main():
     pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
     empty_dark = square_pixels(start_ref, "e3")
 
-    stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control"]
+    stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control",
+                              "sound", "usb"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
@@ -807,6 +957,10 @@ def main():
         late_drm(start_ref, timings)
     if "late-drm-control" in stages:
         late_drm_control(start_ref, timings)
+    if "sound" in stages:
+        sound(start_ref, timings)
+    if "usb" in stages:
+        usb(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")
