@@ -285,12 +285,52 @@ impl Sound {
         }
     }
 
+    /// A handle whose cues and sentences are only recorded (tests of what sounds when).
+    #[cfg(test)]
+    pub(crate) fn recorder() -> (Sound, Recorder) {
+        let (player, cues) = mpsc::channel();
+        let (speech, said) = mpsc::channel();
+        let sound = Sound {
+            player: Some(player),
+            speech: Some(speech),
+            state: Arc::new(AtomicU8::new(SpeakerState::Ready as u8)),
+            speak: Arc::default(),
+        };
+        (sound, Recorder { cues, said })
+    }
+
     /// Ends the player thread after what it has (tests).
     #[cfg(test)]
     fn stop(&self) {
         if let Some(tx) = &self.player {
             let _ = tx.send(Command::Stop);
         }
+    }
+}
+
+/// What a [`Sound::recorder`] handle was asked to play and say.
+#[cfg(test)]
+pub(crate) struct Recorder {
+    cues: mpsc::Receiver<Command>,
+    said: mpsc::Receiver<speech::Request>,
+}
+
+#[cfg(test)]
+impl Recorder {
+    /// The cues since the last call.
+    pub(crate) fn cues(&self) -> Vec<Cue> {
+        self.cues
+            .try_iter()
+            .filter_map(|c| match c {
+                Command::Cue(cue) => Some(cue),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The sentences since the last call.
+    pub(crate) fn said(&self) -> Vec<String> {
+        self.said.try_iter().map(|r| r.text).collect()
     }
 }
 

@@ -21,6 +21,8 @@ struct Shown {
     over: bool,
     /// The network partner: `Some(true)` while connected.
     partner: Option<bool>,
+    /// A saved game is shown in place of the game (reviewed: it makes no sound).
+    viewing: bool,
 }
 
 impl Shown {
@@ -30,6 +32,7 @@ impl Shown {
             plies: c.game().moves().len(),
             over: c.game().is_over(),
             partner: c.partner().map(|p| p.link == LinkState::Connected),
+            viewing: c.is_viewing_saved(),
         }
     }
 }
@@ -65,9 +68,10 @@ impl Hearing {
             return;
         };
         let setup = c.setup();
-        if shown.serial == before.serial && shown.plies == before.plies + 1 {
+        let same_game = shown.serial == before.serial && !shown.viewing && !before.viewing;
+        if same_game && shown.plies == before.plies + 1 {
             self.moved(c, setup, shown.over && !before.over);
-        } else if shown.serial == before.serial && shown.over && !before.over {
+        } else if same_game && shown.over && !before.over {
             // Ended without a move: resigned, flag fallen, draw agreed, partner gone.
             if let Some(outcome) = c.game().outcome() {
                 self.ended(setup, outcome, true);
@@ -169,8 +173,116 @@ fn result_cue(setup: GameSetup, outcome: Outcome) -> Cue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::model::mode::Level;
     use chesspi_engine::Color;
     use chesspi_engine::game::Termination;
+
+    fn tap(c: &mut Controller, name: &str) {
+        let sq = name.parse().expect("a square");
+        c.press(Some(sq));
+        c.release(Some(sq), false);
+    }
+
+    fn friend() -> Controller {
+        Controller::new(GameSetup {
+            mode: Mode::Friend,
+            level: Level::DEFAULT,
+        })
+    }
+
+    #[test]
+    fn each_move_sounds_as_what_it_is_and_is_spoken_as_asked() {
+        let (sound, heard) = Sound::recorder();
+        sound.set_speak_moves(SpeakMoves::All);
+        let mut hearing = Hearing::new(sound);
+        let mut c = friend();
+        let now = Instant::now();
+        hearing.heard(&c, now);
+        assert!(heard.cues().is_empty(), "the first screen is silent");
+        // 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ 4. Be2 ... castling later.
+        let moves = [
+            ("e2", "e4", Cue::Move, "e4"),
+            ("d7", "d5", Cue::Move, "d5"),
+            ("e4", "d5", Cue::Capture, "e takes d5"),
+            ("d8", "d5", Cue::Capture, "Queen takes d5"),
+            ("g1", "f3", Cue::Move, "Knight f3"),
+            ("d5", "e5", Cue::Check, "Queen e5, check"),
+            ("f1", "e2", Cue::Move, "Bishop e2"),
+            ("e5", "e4", Cue::Move, "Queen e4"),
+            ("e1", "g1", Cue::Castle, "short castle"),
+        ];
+        for (from, to, cue, words) in moves {
+            tap(&mut c, from);
+            tap(&mut c, to);
+            hearing.heard(&c, now);
+            assert_eq!(heard.cues(), vec![cue], "{from}{to}");
+            assert_eq!(heard.said(), vec![words.to_string()], "{from}{to}");
+        }
+        // A refresh with nothing new is silent.
+        hearing.heard(&c, now);
+        assert!(heard.cues().is_empty() && heard.said().is_empty());
+        // Taking back is silent too.
+        c.action(crate::app::screens::Action::Undo);
+        hearing.heard(&c, now);
+        assert!(heard.cues().is_empty());
+    }
+
+    #[test]
+    fn mate_sounds_the_check_and_the_result_and_says_the_result() {
+        let (sound, heard) = Sound::recorder();
+        sound.set_speak_moves(SpeakMoves::Opponent);
+        let mut hearing = Hearing::new(sound.clone());
+        let mut c = friend();
+        let now = Instant::now();
+        hearing.heard(&c, now);
+        for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+            tap(&mut c, from);
+            tap(&mut c, to);
+            hearing.heard(&c, now);
+        }
+        // Two people at the screen: no move is the opponent's to speak; the result is said.
+        assert_eq!(heard.said(), vec!["Black wins".to_string()]);
+        let cues = heard.cues();
+        assert_eq!(cues[cues.len() - 2..], [Cue::Check, Cue::Won], "{cues:?}");
+        // All: the mate and the result in one sentence.
+        sound.set_speak_moves(SpeakMoves::All);
+        let mut c = friend();
+        let mut hearing = Hearing::new(sound);
+        hearing.heard(&c, now);
+        for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+            tap(&mut c, from);
+            tap(&mut c, to);
+            hearing.heard(&c, now);
+        }
+        assert_eq!(
+            heard.said().last().map(String::as_str),
+            Some("Queen h4, checkmate. Black wins")
+        );
+    }
+
+    #[test]
+    fn a_refused_try_and_a_saved_game_opened() {
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound);
+        let mut c = friend();
+        let now = Instant::now();
+        hearing.heard(&c, now);
+        // A pawn picked, then a square it cannot reach: the controller asks for the soft note.
+        tap(&mut c, "e2");
+        tap(&mut c, "e5");
+        let refused = c
+            .take_effects()
+            .into_iter()
+            .any(|e| matches!(e, crate::app::screens::Effect::Sound(Cue::Illegal)));
+        assert!(refused);
+        // A saved game one move longer shown in place of the game: no move sound.
+        let mut saved = chesspi_engine::game::Game::new();
+        let e4 = saved.position().legal_moves().iter().copied().next();
+        saved.play(e4.expect("a move")).expect("legal");
+        c.view_saved(saved, "You", "Level 2", None);
+        hearing.heard(&c, now);
+        assert!(heard.cues().is_empty(), "{:?}", heard.cues());
+    }
 
     #[test]
     fn results_sound_from_the_players_side() {
