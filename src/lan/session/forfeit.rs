@@ -5,7 +5,8 @@
 
 use super::{ConnId, LocalError, Role, Session};
 use crate::lan::codec::{Message, Resume};
-use chesspi_engine::game::{Game, Outcome};
+use chesspi_engine::Color;
+use chesspi_engine::game::{Game, Outcome, Termination};
 use std::time::{Duration, Instant};
 
 /// How long the partner must be away before a forfeit may be claimed, unless the app sets
@@ -121,4 +122,11 @@ impl Session {
         self.set_link(super::LinkState::Closed);
         false
     }
+}
+
+/// Whether `local` won `game` by forfeit: restored after a restart, the claim is still ours
+/// to tell (and a host's game in progress must not replace it).
+pub(super) fn won_by_forfeit(game: &Game, local: Color) -> bool {
+    game.outcome()
+        .is_some_and(|o| o.termination == Termination::Abandonment && o.winner == Some(local))
 }

@@ -417,6 +417,7 @@ impl Session {
         s.partner = Some(saved.partner);
         s.link = LinkState::Lost;
         s.restored = true;
+        s.forfeit_claimed = forfeit::won_by_forfeit(&s.game, s.local);
         s
     }
 
@@ -445,6 +446,7 @@ impl Session {
         s.partner = Some(saved.partner);
         s.link = LinkState::Lost;
         s.restored = true;
+        s.forfeit_claimed = forfeit::won_by_forfeit(&s.game, s.local);
         s
     }
 

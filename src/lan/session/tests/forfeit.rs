@@ -93,6 +93,21 @@ fn the_guest_claims_and_a_host_that_was_off_learns_it() {
 }
 
 #[test]
+fn a_guest_restarted_after_its_claim_still_tells_it() {
+    let mut p = apart();
+    p.now += AWAY;
+    p.guest.claim_forfeit(p.now).unwrap();
+    let saved = p.guest.saved().unwrap();
+    p.guest = Session::restore_guest("Guesty", saved, timing());
+    assert!(p.guest.forfeit_claimed());
+    // The host's player was away as long: it takes the claim the restarted guest repeats.
+    p.host.tick(p.now);
+    p.connect();
+    assert_eq!(p.host.game().outcome(), forfeit_win(Color::Black));
+    p.assert_same_game();
+}
+
+#[test]
 fn the_guest_claims_and_a_host_that_waited_as_long_takes_it() {
     let mut p = apart();
     p.now += AWAY;
