@@ -325,7 +325,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     });
     shoot(&app, &dir, "network-game.png")?;
-    // The partner gone for longer than `lan.adjourn_after_seconds`: adjourn or keep waiting.
+    // The partner gone for longer than `lan.adjourn_after_seconds`: adjourn, claim the win
+    // or keep waiting.
     app.update_controller(|c| {
         c.network_link(chesspi::lan::session::LinkState::Lost);
         c.partner_away_check(std::time::Instant::now() + std::time::Duration::from_secs(600));

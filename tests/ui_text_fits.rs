@@ -23,9 +23,9 @@
 //!   claim), each confirmation (resign against the computer, between two players and in a
 //!   network game; shut down; delete a saved game), a draw offered between two players, a
 //!   draw to claim (threefold, 50 moves), the partner's draw offer and takeback request,
-//!   adjourn;
+//!   adjourn, claim the win or keep waiting;
 //! - menu: against the computer with every entry (stronger, weaker, switch sides, Shut
-//!   down), in a network game (adjourn); the notes after a level change and a switch of
+//!   down), in a network game (adjourn, claim the win); the notes after a level change and a switch of
 //!   sides;
 //! - settings as on the device (brightness, dimming), About, Help (the whole page), Your record
 //!   (not kept, and all ten levels played);
@@ -40,7 +40,7 @@
 //!   discovery, the list of four hosts with long names, the keypad for a code and for an
 //!   address (the longest address, a wrong one), connecting, not reachable, refused (another
 //!   version), a game with a partner of 32 characters (thinking, connection lost,
-//!   reconnecting, partner left, the partner wins);
+//!   reconnecting, partner left, the partner wins, won by forfeit);
 //! - position editor: the start position (four castling rights), the longest refusal (more
 //!   pieces than promotions allow), no king and no castling rights, the position ready to
 //!   play;
@@ -834,6 +834,28 @@ fn network_states(fits: &mut Fits) {
         })
     });
     fits.check(&app, "network game: the partner wins");
+    app.update_controller(|c| {
+        c.network_paired(
+            PARTNER,
+            Color::White,
+            game("e2e4"),
+            chesspi::storage::LanLink {
+                game_id: "5d41402abc4b2a77".into(),
+                host: None,
+            },
+            None,
+        );
+        c.network_link(chesspi::lan::session::LinkState::Lost);
+        c.network_game_over(Outcome {
+            winner: Some(Color::White),
+            termination: Termination::Abandonment,
+        });
+    });
+    assert_eq!(
+        app.with_controller(|c| c.game().outcome().map(|o| o.winner)),
+        Some(Some(Color::White))
+    );
+    fits.check(&app, "network game: won by forfeit");
 }
 
 fn editor_states(fits: &mut Fits) {

@@ -50,6 +50,10 @@ pub enum OfferKind {
 pub struct Resume {
     pub game: String,
     pub ply: u32,
+    /// Added to v1: the guest claimed the win by forfeit while the host was away
+    /// (docs/PROTOCOL.md §6). Older hosts ignore it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forfeit: bool,
 }
 
 /// The `code` of an `error` message. Codes this side does not know are kept as text.
@@ -175,7 +179,8 @@ pub struct Welcome {
     /// Added to v1: the clocks of a timed game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockMsg>,
-    /// Added to v1: `"time"` when `result` came from a fallen flag.
+    /// Added to v1: `"time"` when `result` came from a fallen flag, `"abandoned"` when the
+    /// host won by forfeit (the guest was away too long).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination: Option<String>,
 }
@@ -462,7 +467,8 @@ mod tests {
             h.resume,
             Some(Resume {
                 game: "g".into(),
-                ply: 3
+                ply: 3,
+                forfeit: false,
             })
         );
         assert_eq!(
@@ -509,6 +515,19 @@ mod tests {
     }
 
     #[test]
+    fn a_resume_says_forfeit_only_when_claimed() {
+        let resume = |forfeit| Resume {
+            game: "g".into(),
+            ply: 2,
+            forfeit,
+        };
+        let plain = serde_json::to_string(&resume(false)).unwrap();
+        assert_eq!(plain, r#"{"game":"g","ply":2}"#);
+        let claimed = serde_json::to_string(&resume(true)).unwrap();
+        assert_eq!(claimed, r#"{"game":"g","ply":2,"forfeit":true}"#);
+    }
+
+    #[test]
     fn every_message_round_trips() {
         let all = [
             Message::Hello(Hello {
@@ -518,6 +537,17 @@ mod tests {
                 resume: Some(Resume {
                     game: "id".into(),
                     ply: 7,
+                    forfeit: true,
+                }),
+            }),
+            Message::Hello(Hello {
+                protocol: 1,
+                name: "n".into(),
+                code: "0042".into(),
+                resume: Some(Resume {
+                    game: "id".into(),
+                    ply: 7,
+                    forfeit: false,
                 }),
             }),
             Message::Welcome(Welcome {

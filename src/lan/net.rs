@@ -66,6 +66,8 @@ pub enum Command {
         accept: bool,
     },
     Resign,
+    /// The partner has been away long enough: we win by forfeit.
+    ClaimForfeit,
     /// Say bye and stop for good.
     Leave,
 }
@@ -461,6 +463,7 @@ impl Worker {
             Command::Offer(what) => self.session.offer(what),
             Command::Answer { accept } => self.session.answer(accept),
             Command::Resign => self.session.resign(),
+            Command::ClaimForfeit => self.session.claim_forfeit(Instant::now()).map(|_| ()),
             Command::Leave => {
                 self.session.leave();
                 Ok(())

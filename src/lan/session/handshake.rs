@@ -14,6 +14,7 @@ impl Session {
         let resume = self.is_paired().then(|| Resume {
             game: self.game_id.clone(),
             ply: self.ply_count(),
+            forfeit: self.forfeit_claimed,
         });
         let hello = Hello {
             protocol: PROTOCOL_VERSION,
@@ -41,8 +42,12 @@ impl Session {
             termination: self
                 .game
                 .outcome()
-                .filter(|o| o.termination == Termination::Time)
-                .map(|_| "time".to_string()),
+                .and_then(|o| match o.termination {
+                    Termination::Time => Some("time"),
+                    Termination::Abandonment => Some("abandoned"),
+                    _ => None,
+                })
+                .map(str::to_string),
         }
     }
 
@@ -61,6 +66,8 @@ impl Session {
                     resume.ply,
                     self.ply_count()
                 );
+                // Judged before the guest counts as connected again.
+                self.take_forfeit_claim(&resume, now);
                 self.partner = Some(name);
                 self.mark_playing(id, now);
                 // The welcome carries every move: our move in flight is delivered by it.
@@ -117,7 +124,7 @@ impl Session {
 
     /// Guest: the host accepted us and sent the whole game.
     pub(super) fn on_welcome(&mut self, id: ConnId, w: Welcome, now: Instant) {
-        let welcomed = game_from_welcome(&w).and_then(|game| {
+        let welcomed = game_from_welcome(&w, self.forfeit_claimed).and_then(|game| {
             let clock = w.clock.as_ref().map(LanClock::from_msg).transpose()?;
             Ok((game, clock))
         });
@@ -152,6 +159,9 @@ impl Session {
                 ErrorCode::UnknownGame,
                 "the host has another game".into(),
             );
+            return;
+        }
+        if !self.welcome_after_claim(id, &host_game) {
             return;
         }
         self.partner = Some(name);
@@ -225,8 +235,9 @@ impl Session {
     }
 }
 
-/// Rebuilds the host's game from its welcome.
-fn game_from_welcome(w: &Welcome) -> Result<Game, String> {
+/// Rebuilds the host's game from its welcome. `claimed`: we claimed the win by forfeit, so
+/// the host may confirm it.
+fn game_from_welcome(w: &Welcome, claimed: bool) -> Result<Game, String> {
     let start = Position::from_fen(&w.start).map_err(|e| format!("bad start FEN: {e}"))?;
     let mut game = Game::from_position(start);
     for (i, text) in w.moves.iter().enumerate() {
@@ -240,11 +251,10 @@ fn game_from_welcome(w: &Welcome) -> Result<Game, String> {
         && !game.is_over()
     {
         // Results the moves do not explain came from a resignation or an agreed draw.
-        let on_time = w.termination.as_deref() == Some("time");
-        let (decisive, drawn) = if on_time {
-            (Termination::Time, Termination::Time)
-        } else {
-            (Termination::Resignation, Termination::Agreement)
+        let (decisive, drawn) = match w.termination.as_deref() {
+            Some("time") => (Termination::Time, Termination::Time),
+            Some("abandoned") => (Termination::Abandonment, Termination::Abandonment),
+            _ => (Termination::Resignation, Termination::Agreement),
         };
         let outcome = match result.as_str() {
             "1-0" => Outcome::win(Color::White, decisive),
@@ -252,6 +262,13 @@ fn game_from_welcome(w: &Welcome) -> Result<Game, String> {
             "1/2-1/2" => Outcome::draw(drawn),
             other => return Err(format!("bad result `{other}`")),
         };
+        // A forfeit is the host's win over us (we were away), ours only when we claimed it,
+        // and never a draw.
+        let you = Color::from(w.you);
+        let fits = outcome.winner == Some(!you) || (claimed && outcome.winner == Some(you));
+        if decisive == Termination::Abandonment && !fits {
+            return Err(format!("`abandoned` with result `{result}` does not fit"));
+        }
         game.set_outcome(outcome).map_err(|e| e.to_string())?;
     }
     Ok(game)

@@ -5,6 +5,7 @@
 //! The session outlives connections: a dropped link keeps the game, and a new connection
 //! resumes it (by game id and ply, see docs/PROTOCOL.md).
 
+mod forfeit;
 mod handshake;
 mod play;
 #[cfg(test)]
@@ -17,6 +18,8 @@ use chesspi_engine::{Color, Move};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::time::{Duration, Instant};
+
+pub use forfeit::DEFAULT_FORFEIT_AFTER;
 
 /// Longest partner name kept (characters); longer ones are cut.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -253,6 +256,10 @@ pub enum LocalError {
     NothingToTakeBack,
     /// The session was closed (bye or refusal).
     Closed,
+    /// A forfeit is claimed only against a partner who is not connected.
+    PartnerConnected,
+    /// A forfeit is claimed only once the partner has been away long enough.
+    TooSoon,
 }
 
 impl fmt::Display for LocalError {
@@ -267,6 +274,8 @@ impl fmt::Display for LocalError {
             LocalError::NoOffer => "there is no offer to answer",
             LocalError::NothingToTakeBack => "there is no move to take back",
             LocalError::Closed => "the network game is closed",
+            LocalError::PartnerConnected => "the partner is connected",
+            LocalError::TooSoon => "the partner has not been away long enough",
         })
     }
 }
@@ -331,6 +340,15 @@ pub struct Session {
     flag_unsent: bool,
     /// The clocks of a timed game: the host's choice, sent in `welcome`.
     clock: Option<LanClock>,
+    /// The partner away this long: a forfeit may be claimed (ours or the partner's).
+    forfeit_after: Duration,
+    /// Since when the partner has had no connection (noted by `tick`).
+    away_since: Option<Instant>,
+    /// Restored from a save and not connected since: this device was away itself, for a
+    /// time it cannot know.
+    restored: bool,
+    /// We won by forfeit (the partner away too long): a guest says so when it gets back.
+    forfeit_claimed: bool,
     our_offer: Option<OfferKind>,
     their_offer: Option<OfferKind>,
     conns: BTreeMap<ConnId, Conn>,
@@ -356,6 +374,10 @@ impl Session {
             resign_unsent: false,
             flag_unsent: false,
             clock: None,
+            forfeit_after: DEFAULT_FORFEIT_AFTER,
+            away_since: None,
+            restored: false,
+            forfeit_claimed: false,
             our_offer: None,
             their_offer: None,
             conns: BTreeMap::new(),
@@ -394,6 +416,8 @@ impl Session {
         s.game = saved.game;
         s.partner = Some(saved.partner);
         s.link = LinkState::Lost;
+        s.restored = true;
+        s.forfeit_claimed = forfeit::won_by_forfeit(&s.game, s.local);
         s
     }
 
@@ -421,6 +445,8 @@ impl Session {
         s.local = saved.local;
         s.partner = Some(saved.partner);
         s.link = LinkState::Lost;
+        s.restored = true;
+        s.forfeit_claimed = forfeit::won_by_forfeit(&s.game, s.local);
         s
     }
 
@@ -584,7 +610,8 @@ impl Session {
         }
     }
 
-    /// Time passed: sends pings, closes silent connections.
+    /// Time passed: sends pings, closes silent connections, notes since when the partner
+    /// is away.
     pub fn tick(&mut self, now: Instant) {
         let mut silent = Vec::new();
         let mut ping = Vec::new();
@@ -613,6 +640,7 @@ impl Session {
             );
             self.close(id);
         }
+        self.note_away(now);
     }
 
     /// The earliest time [`Session::tick`] has something to do.
@@ -762,6 +790,8 @@ impl Session {
             conn.last_ping = now;
         }
         self.active = Some(id);
+        self.away_since = None;
+        self.restored = false;
         self.set_link(LinkState::Connected);
     }
 }

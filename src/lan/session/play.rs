@@ -204,7 +204,7 @@ impl Session {
         }
     }
 
-    fn announce_end(&mut self) {
+    pub(super) fn announce_end(&mut self) {
         if let Some(outcome) = self.game.outcome() {
             self.event(Event::GameOver(outcome));
         }
@@ -344,7 +344,7 @@ impl Session {
         Ok(())
     }
 
-    fn check_open(&self) -> Result<(), LocalError> {
+    pub(super) fn check_open(&self) -> Result<(), LocalError> {
         if self.closed {
             Err(LocalError::Closed)
         } else if !self.is_paired() {

@@ -64,7 +64,8 @@ pub enum Dialog {
     ClaimDraw(Termination),
     /// The network partner offers a draw or asks for a takeback.
     PartnerOffer(OfferKind),
-    /// The partner has been away long enough: adjourn the game or keep waiting.
+    /// The partner has been away long enough: adjourn the game, claim the win, or keep
+    /// waiting.
     Adjourn,
     /// The power key or the menu asked to turn the device off.
     ConfirmShutdown,
@@ -235,6 +236,7 @@ impl Controller {
                 }
             }
             (Dialog::Menu | Dialog::Adjourn, "adjourn") => self.adjourn(),
+            (Dialog::Menu | Dialog::Adjourn, "forfeit") => self.claim_forfeit(),
             (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
             (Dialog::ConfirmShutdown, "shutdown") => {
                 self.cancel_thinking();
@@ -448,6 +450,7 @@ impl Controller {
                 ),
                 vec![
                     option("adjourn", &tr!("Adjourn the game"), true, false),
+                    option("forfeit", &tr!("Claim the win"), false, false),
                     option("wait", &tr!("Keep waiting"), false, false),
                 ],
             ),
@@ -505,6 +508,7 @@ impl Controller {
         }
         if self.can_adjourn() {
             options.push(option("adjourn", &tr!("Adjourn the game"), false, false));
+            options.push(option("forfeit", &tr!("Claim the win"), false, false));
         }
         options.extend([
             option("games", &tr!("Saved games"), false, false),

@@ -96,7 +96,8 @@ impl Network {
             NetworkEffect::Browse => self.browse(c),
             NetworkEffect::Join { target, code, .. } => {
                 self.stop();
-                let session = Session::guest(&self.name, &code, Timing::default());
+                let session = Session::guest(&self.name, &code, Timing::default())
+                    .with_forfeit_after(self.config.adjourn_after);
                 match LanHandle::join(session, &target, NetOptions::default(), self.wake()) {
                     Ok(handle) => {
                         self.lan = Some(handle);
@@ -126,7 +127,8 @@ impl Network {
             PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
         };
         let session = Session::host(&self.name, code, local, Game::new(), Timing::default())
-            .with_clock(clock.map(|tc| LanClock::new(tc.base, tc.increment)));
+            .with_clock(clock.map(|tc| LanClock::new(tc.base, tc.increment)))
+            .with_forfeit_after(self.config.adjourn_after);
         let code = session.code().to_string();
         let listen = self.config.listen_addrs();
         match LanHandle::host(session, &listen, NetOptions::default(), self.wake()) {
@@ -204,13 +206,15 @@ impl Network {
                     PairingCode::Fixed(code) => CodeChoice::Fixed(code.clone()),
                 };
                 let session = Session::restore_host(&self.name, code, saved, Timing::default())
-                    .with_clock(clock);
+                    .with_clock(clock)
+                    .with_forfeit_after(self.config.adjourn_after);
                 let listen = self.config.listen_addrs();
                 LanHandle::host(session, &listen, NetOptions::default(), self.wake())
             }
             Some(target) => {
-                let session =
-                    Session::restore_guest(&self.name, saved, Timing::default()).with_clock(clock);
+                let session = Session::restore_guest(&self.name, saved, Timing::default())
+                    .with_clock(clock)
+                    .with_forfeit_after(self.config.adjourn_after);
                 LanHandle::join(session, target, NetOptions::default(), self.wake())
             }
         };
@@ -264,6 +268,7 @@ impl Network {
             LanRequest::Offer(what) => Command::Offer(what),
             LanRequest::Answer { accept } => Command::Answer { accept },
             LanRequest::Resign => Command::Resign,
+            LanRequest::ClaimForfeit => Command::ClaimForfeit,
         });
     }
 

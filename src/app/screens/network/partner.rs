@@ -25,6 +25,25 @@ pub enum LanRequest {
     Resign,
     /// Our time ran out (timed games).
     Flag,
+    /// The partner has been away long enough: we win by forfeit.
+    ClaimForfeit,
+}
+
+/// The partner not connected: since when, and whether for long enough
+/// (`lan.adjourn_after_seconds`) that the player may adjourn the game or claim the win.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Away {
+    pub since: Instant,
+    pub long_enough: bool,
+}
+
+impl Away {
+    fn now() -> Away {
+        Away {
+            since: Instant::now(),
+            long_enough: false,
+        }
+    }
 }
 
 /// The partner of a network game, as this screen knows it.
@@ -36,10 +55,8 @@ pub struct Partner {
     pub our_offer: Option<OfferKind>,
     /// How to find the partner again after a restart (saved with the game).
     pub resume: LanLink,
-    /// Since when the partner is not connected (`None` while connected).
-    pub away_since: Option<Instant>,
-    /// The partner has been away long enough: the player may adjourn the game.
-    pub may_adjourn: bool,
+    /// The partner not connected (`None` while connected).
+    pub away: Option<Away>,
 }
 
 impl Controller {
@@ -98,8 +115,7 @@ impl Controller {
             link: LinkState::Connected,
             our_offer: None,
             resume,
-            away_since: None,
-            may_adjourn: false,
+            away: None,
         });
         // The host's clocks (a new game starts untimed without them).
         if !same_game || clock.is_some() {
@@ -115,8 +131,7 @@ impl Controller {
                 link: LinkState::Lost,
                 our_offer: None,
                 resume,
-                away_since: Some(Instant::now()),
-                may_adjourn: false,
+                away: Some(Away::now()),
             });
         }
     }
@@ -126,13 +141,13 @@ impl Controller {
         if let Some(p) = self.partner.as_mut() {
             p.link = link;
             if link == LinkState::Connected {
-                p.away_since = None;
-                p.may_adjourn = false;
+                // Back: no adjourning, no claiming the win.
+                p.away = None;
                 if self.dialog == Some(Dialog::Adjourn) {
                     self.dialog = None;
                 }
-            } else if p.away_since.is_none() {
-                p.away_since = Some(Instant::now());
+            } else if p.away.is_none() {
+                p.away = Some(Away::now());
             }
             if link != LinkState::Connected {
                 // What the status line said of the partner ("declines the draw", ...) is
@@ -259,20 +274,21 @@ impl Controller {
     /// When the player may adjourn the game on the board, if the partner is away and it is
     /// not yet allowed (the shell wakes [`Controller::partner_away_check`] then).
     pub fn adjourn_due(&self) -> Option<Instant> {
-        let p = self.partner()?;
-        if p.may_adjourn || self.game.is_over() {
+        let away = self.partner()?.away?;
+        if away.long_enough || self.game.is_over() {
             return None;
         }
-        Some(p.away_since? + self.adjourn_after)
+        Some(away.since + self.adjourn_after)
     }
 
-    /// The partner has been away long enough: offer to adjourn (once; the menu keeps it).
+    /// The partner has been away long enough: offer to adjourn or claim the win (once; the
+    /// menu keeps it).
     pub fn partner_away_check(&mut self, now: Instant) {
         if self.adjourn_due().is_none_or(|due| due > now) {
             return;
         }
-        if let Some(p) = self.partner.as_mut() {
-            p.may_adjourn = true;
+        if let Some(away) = self.partner.as_mut().and_then(|p| p.away.as_mut()) {
+            away.long_enough = true;
         }
         let busy = self.dialog.is_some()
             || self.screen.new_game().is_some()
@@ -283,9 +299,23 @@ impl Controller {
         }
     }
 
-    /// Whether the game on the board may be adjourned now.
+    /// Whether the game on the board may be adjourned, or its win claimed, now: the partner
+    /// not connected, for long enough, and the game still on.
     pub(in crate::app::screens) fn can_adjourn(&self) -> bool {
-        self.partner().is_some_and(|p| p.may_adjourn) && !self.game.is_over()
+        self.partner().is_some_and(|p| {
+            p.link != LinkState::Connected && p.away.is_some_and(|a| a.long_enough)
+        }) && !self.game.is_over()
+    }
+
+    /// Claims the win: the partner has been away long enough. The network session ends
+    /// the game (won by abandonment) and reports it as any end; if the partner is back
+    /// meanwhile it refuses, and the game goes on.
+    pub(in crate::app::screens) fn claim_forfeit(&mut self) {
+        if !self.can_adjourn() {
+            return;
+        }
+        self.dialog = None;
+        self.lan(LanRequest::ClaimForfeit);
     }
 
     /// Adjourns the network game: the shell stops the network without a goodbye (the
@@ -344,5 +374,122 @@ impl Controller {
         let positions = self.game.positions();
         let ours = (0..self.game.moves().len()).any(|i| positions[i].turn() == local);
         ready && ours && !self.game.is_over()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::screens::Action;
+    use chesspi_engine::game::Termination;
+    use chesspi_engine::level::Level;
+    use std::time::Duration;
+
+    fn paired(local: Color) -> Controller {
+        let mut c = Controller::new(GameSetup {
+            mode: Mode::Network { local },
+            level: Level::DEFAULT,
+        });
+        let link = LanLink {
+            game_id: "g".into(),
+            host: None,
+        };
+        c.network_paired("Kitchen", local, Game::new(), link, None);
+        c.set_adjourn_after(Duration::from_secs(60));
+        c.take_effects();
+        c
+    }
+
+    /// Whether the controller asked the network to claim the win.
+    fn claimed(c: &mut Controller) -> bool {
+        c.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Lan(LanRequest::ClaimForfeit)))
+    }
+
+    fn menu_ids(c: &mut Controller) -> Vec<String> {
+        c.action(Action::Menu);
+        let ids = c
+            .dialog_view()
+            .expect("the menu")
+            .options
+            .into_iter()
+            .map(|o| o.id)
+            .collect();
+        c.dialog_option("close");
+        c.take_effects();
+        ids
+    }
+
+    #[test]
+    fn the_win_is_claimed_only_while_the_partner_is_away_long_enough() {
+        let mut c = paired(Color::White);
+        // Connected: nothing to claim, by any way.
+        c.claim_forfeit();
+        assert!(!claimed(&mut c));
+        assert!(!menu_ids(&mut c).contains(&"forfeit".to_string()));
+        assert_eq!(c.adjourn_due(), None);
+
+        c.network_link(LinkState::Lost);
+        c.claim_forfeit();
+        assert!(!claimed(&mut c), "not away long enough yet");
+        let due = c.adjourn_due().expect("due once away");
+        c.partner_away_check(due - Duration::from_millis(1));
+        assert_eq!(c.dialog(), None);
+        c.partner_away_check(due);
+        assert_eq!(c.dialog(), Some(&Dialog::Adjourn));
+        let ids: Vec<_> = c
+            .dialog_view()
+            .expect("the offer")
+            .options
+            .into_iter()
+            .map(|o| o.id)
+            .collect();
+        assert_eq!(ids, ["adjourn", "forfeit", "wait"]);
+
+        // Back before the player chose: the offer goes, and a late tap claims nothing.
+        c.network_link(LinkState::Connected);
+        assert_eq!(c.dialog(), None);
+        c.claim_forfeit();
+        assert!(!claimed(&mut c));
+        assert!(!menu_ids(&mut c).contains(&"forfeit".to_string()));
+        assert!(c.partner().is_some_and(|p| p.away.is_none()));
+
+        // Gone again: the time counts afresh; then the menu keeps the choice.
+        c.network_link(LinkState::Reconnecting);
+        let due = c.adjourn_due().expect("due again");
+        c.partner_away_check(due);
+        c.dialog_option("wait");
+        assert!(menu_ids(&mut c).contains(&"forfeit".to_string()));
+        c.action(Action::Menu);
+        c.dialog_option("forfeit");
+        assert!(claimed(&mut c));
+        assert_eq!(c.dialog(), None);
+        // The session ends the game; then there is nothing left to claim.
+        c.network_game_over(Outcome::win(Color::White, Termination::Abandonment));
+        c.take_effects();
+        c.claim_forfeit();
+        assert!(!claimed(&mut c));
+        assert_eq!(c.adjourn_due(), None);
+    }
+
+    #[test]
+    fn a_win_by_forfeit_says_who_was_away() {
+        let mut c = paired(Color::Black);
+        c.network_link(LinkState::Lost);
+        c.network_game_over(Outcome::win(Color::Black, Termination::Abandonment));
+        let card = c.result().expect("the result");
+        assert_eq!(
+            (card.title.as_str(), card.reason.as_str()),
+            ("You win!", "your partner left")
+        );
+
+        let mut c = paired(Color::Black);
+        c.network_game_over(Outcome::win(Color::White, Termination::Abandonment));
+        let card = c.result().expect("the result");
+        assert_eq!(
+            (card.title.as_str(), card.reason.as_str()),
+            ("Kitchen wins", "you were away too long")
+        );
     }
 }

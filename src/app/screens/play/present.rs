@@ -258,9 +258,22 @@ impl Controller {
         }
         Some(ResultCard {
             title: self.result_title(outcome),
-            reason: reason_text(outcome),
+            reason: self.result_reason(outcome),
             tone: self.result_tone(outcome),
         })
+    }
+
+    /// Why the game ended; a network game won by forfeit says who was away.
+    fn result_reason(&self, outcome: Outcome) -> String {
+        match (outcome.termination, self.setup.mode) {
+            (Termination::Abandonment, Mode::Network { local })
+                if outcome.winner == Some(local) =>
+            {
+                tr!("your partner left")
+            }
+            (Termination::Abandonment, Mode::Network { .. }) => tr!("you were away too long"),
+            _ => reason_text(outcome),
+        }
     }
 
     /// A game against the computer that ended before the player's first move: it is not

@@ -265,6 +265,7 @@ fn a_partner_back_on_a_new_connection_replaces_the_old_one() {
     let resume = Resume {
         game: p.host.game_id().to_string(),
         ply: 1,
+        forfeit: false,
     };
     p.host.connection_opened(ConnId(7), p.now);
     p.raw_line(ConnId(7), &hello("wrong code is fine", Some(resume)));

@@ -2,6 +2,7 @@
 //! Handshake and play here; heartbeat, flood and reconnection in `link`.
 
 mod clock;
+mod forfeit;
 mod link;
 mod robust;
 
@@ -256,6 +257,7 @@ fn a_second_guest_is_busy_and_a_strange_game_unknown() {
     let resume = Resume {
         game: "nope".into(),
         ply: 0,
+        forfeit: false,
     };
     p.host.connection_opened(ConnId(10), p.now);
     p.raw_line(ConnId(10), &hello(&code, Some(resume)));
