@@ -206,15 +206,16 @@ impl Sound {
     }
 
     /// The same over any output and speech engine (tests use memory and a fake voice).
+    /// `open` is called again when the device is missing (not there at start, or gone).
     pub fn start_with(
-        open: impl FnOnce() -> Result<Box<dyn Output>, output::OutputError> + Send + 'static,
+        open: impl FnMut() -> Result<Box<dyn Output>, output::OutputError> + Send + 'static,
         volume: Volume,
         voice: impl speech::Voice + Send + 'static,
     ) -> Sound {
         let state = Arc::new(AtomicU8::new(SpeakerState::Opening as u8));
         let (tx, rx) = mpsc::channel();
         let rate = Arc::new(std::sync::atomic::AtomicU32::new(0));
-        let player = player::spawn(open, rx, volume, state.clone(), rate.clone());
+        let player = player::spawn(Box::new(open), rx, volume, state.clone(), rate.clone());
         let player = match player {
             Ok(()) => Some(tx.clone()),
             Err(e) => {

@@ -11,12 +11,19 @@ use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
-/// After a device error, the next sound tries to open it again no sooner than this (a USB
-/// speaker plugged back in).
-const REOPEN_AFTER: Duration = Duration::from_secs(5);
+/// Without a device (none at start, or it failed), a sound tries to open it again no sooner
+/// than this after the last try: a USB speaker plugged in later is found.
+const REOPEN_AFTER: Duration = if cfg!(test) {
+    Duration::from_millis(50)
+} else {
+    Duration::from_secs(5)
+};
+
+/// Opens the sound device; called again after it went missing.
+pub(super) type Open = Box<dyn FnMut() -> Result<Box<dyn Output>, OutputError> + Send>;
 
 pub(super) fn spawn(
-    open: impl FnOnce() -> Result<Box<dyn Output>, OutputError> + Send + 'static,
+    open: Open,
     commands: Receiver<Command>,
     volume: Volume,
     state: Arc<AtomicU8>,
@@ -28,58 +35,105 @@ pub(super) fn spawn(
         .map(|_| ())
 }
 
+/// The device, opened when it can be.
+struct Device {
+    open: Open,
+    output: Option<Box<dyn Output>>,
+    tried: Option<Instant>,
+    /// The last failure was logged: a missing device is said once, not at every move.
+    said_missing: bool,
+    state: Arc<AtomicU8>,
+    rate: Arc<AtomicU32>,
+}
+
+impl Device {
+    /// The open device, trying to open it if it is time to.
+    fn get(&mut self) -> Option<&mut Box<dyn Output>> {
+        let due = self.tried.is_none_or(|t| t.elapsed() >= REOPEN_AFTER);
+        if self.output.is_none() && due {
+            self.tried = Some(Instant::now());
+            match (self.open)() {
+                Ok(o) => {
+                    self.rate.store(o.rate(), Ordering::Relaxed);
+                    self.state.store(SpeakerState::Ready as u8, Ordering::Relaxed);
+                    if self.said_missing {
+                        log::info!("sound: a device was found");
+                    }
+                    self.said_missing = false;
+                    self.output = Some(o);
+                }
+                Err(e) => {
+                    if !self.said_missing {
+                        log::warn!("sound: {e}; ChessPI runs silently");
+                        self.said_missing = true;
+                    }
+                    self.rate.store(0, Ordering::Relaxed);
+                    self.state.store(SpeakerState::Missing as u8, Ordering::Relaxed);
+                }
+            }
+        }
+        self.output.as_mut()
+    }
+
+    /// Writing failed: the device is closed and looked for again later.
+    fn failed(&mut self, e: &OutputError) {
+        log::warn!("sound: {e}");
+        self.said_missing = true;
+        self.output = None;
+        self.tried = Some(Instant::now());
+        self.rate.store(0, Ordering::Relaxed);
+        self.state.store(SpeakerState::Missing as u8, Ordering::Relaxed);
+    }
+}
+
 fn run(
-    open: impl FnOnce() -> Result<Box<dyn Output>, OutputError>,
+    open: Open,
     commands: Receiver<Command>,
     volume: Volume,
     state: Arc<AtomicU8>,
-    rate_out: Arc<AtomicU32>,
+    rate: Arc<AtomicU32>,
 ) {
-    let mut output = match open() {
-        Ok(o) => o,
-        Err(e) => {
-            log::warn!("sound: {e}; ChessPI runs silently");
-            state.store(SpeakerState::Missing as u8, Ordering::Relaxed);
-            // Drain the channel so senders never notice; nothing is played.
-            while commands.recv().is_ok() {}
-            return;
-        }
+    let mut device = Device {
+        open,
+        output: None,
+        tried: None,
+        said_missing: false,
+        state,
+        rate,
     };
-    let rate = output.rate();
-    rate_out.store(rate, Ordering::Relaxed);
-    state.store(SpeakerState::Ready as u8, Ordering::Relaxed);
-    let clips: HashMap<Cue, Arc<[f32]>> = Cue::ALL
-        .into_iter()
-        .map(|c| (c, synth::clip(c, rate).into()))
-        .collect();
+    // At once, so the Settings know and the first move's sound is not late.
+    device.get();
     let mut player = Player {
-        mixer: Mixer::new(rate, volume.gain()),
-        clips,
+        mixer: Mixer::new(crate::sound::SAMPLE_RATE, volume.gain()),
+        clips: HashMap::new(),
+        rate: 0,
         volume,
         stopping: false,
     };
-    let mut block = vec![0_i16; output.block()];
-    let mut failed_at: Option<Instant> = None;
+    let mut block = Vec::new();
 
     while !player.stopping {
         let Ok(command) = commands.recv() else {
             return;
         };
+        let Some(output) = device.get() else {
+            // No device: the command counts (the volume), the sound is dropped.
+            player.take(command);
+            player.mixer = Mixer::new(crate::sound::SAMPLE_RATE, player.volume.gain());
+            continue;
+        };
+        player.ready_for(output.rate());
+        block.resize(output.block(), 0);
         player.take(command);
         if !player.mixer.busy() {
             continue;
         }
-        if failed_at.is_some_and(|t| t.elapsed() < REOPEN_AFTER) {
-            player.mixer = Mixer::new(rate, player.volume.gain());
-            continue;
-        }
         match play_burst(output.as_mut(), &mut player, &mut block, &commands) {
-            Ok(true) => failed_at = None,
+            Ok(true) => {}
             Ok(false) => return,
             Err(e) => {
-                log::warn!("sound: {e}");
-                failed_at = Some(Instant::now());
-                player.mixer = Mixer::new(rate, player.volume.gain());
+                device.failed(&e);
+                player.mixer = Mixer::new(player.rate, player.volume.gain());
             }
         }
     }
@@ -88,12 +142,26 @@ fn run(
 /// The player thread's state between commands.
 struct Player {
     mixer: Mixer,
+    /// The cues at `rate`.
     clips: HashMap<Cue, Arc<[f32]>>,
+    rate: u32,
     volume: Volume,
     stopping: bool,
 }
 
 impl Player {
+    /// Makes the cues (again) for a device at `rate` Hz.
+    fn ready_for(&mut self, rate: u32) {
+        if rate != self.rate {
+            self.rate = rate;
+            self.clips = Cue::ALL
+                .into_iter()
+                .map(|c| (c, synth::clip(c, rate).into()))
+                .collect();
+            self.mixer = Mixer::new(rate, self.volume.gain());
+        }
+    }
+
     fn take(&mut self, command: Command) {
         let mute = self.volume.is_mute();
         match command {

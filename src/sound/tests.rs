@@ -78,7 +78,7 @@ fn start(volume: Volume) -> (Sound, Recorded) {
     let sound = Sound::start_with(
         move || {
             Ok(Box::new(Memory {
-                recorded: r,
+                recorded: r.clone(),
                 open: false,
             }) as Box<dyn Output>)
         },
@@ -247,6 +247,41 @@ fn no_device_means_silence_and_says_so() {
     sound.play(Cue::Move);
     sound.say("e4".into(), Language::English);
     assert_eq!(Sound::silent().speaker(), SpeakerState::Missing);
+}
+
+#[test]
+fn a_speaker_plugged_in_later_is_found_at_the_next_sound() {
+    let recorded = Recorded::default();
+    let r = recorded.clone();
+    let mut tries = 0;
+    let sound = Sound::start_with(
+        move || {
+            tries += 1;
+            if tries == 1 {
+                return Err(OutputError::Open {
+                    device: "default".into(),
+                    cause: "no card".into(),
+                });
+            }
+            Ok(Box::new(Memory {
+                recorded: r.clone(),
+                open: false,
+            }) as Box<dyn Output>)
+        },
+        Volume::DEFAULT,
+        Hum,
+    );
+    let start = Instant::now();
+    while sound.speaker() != SpeakerState::Missing {
+        assert!(start.elapsed() < Duration::from_secs(5));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // Too soon after the failed try: dropped, not retried.
+    sound.play(Cue::Move);
+    std::thread::sleep(Duration::from_millis(100));
+    sound.play(Cue::Move);
+    assert_eq!(recorded.wait_bursts(1).len(), 1);
+    assert_eq!(sound.speaker(), SpeakerState::Ready);
 }
 
 #[test]
