@@ -57,9 +57,21 @@ const BUFFER_US: u32 = 40_000;
 
 impl AlsaOutput {
     pub fn open(device: &str) -> Result<AlsaOutput, OutputError> {
-        let open_error = |e: alsa::Error| OutputError::Open {
-            device: device.to_string(),
-            cause: e.to_string(),
+        // alsa-lib writes its own complaints to stderr: caught here (for this thread) and put
+        // in the one error we log, instead of a journal line at every try.
+        let said = alsa::Output::local_error_handler().ok();
+        let open_error = |e: alsa::Error| {
+            let detail = said
+                .as_ref()
+                .map(|s| s.borrow().to_string().trim().replace('\n', "; "))
+                .filter(|d| !d.is_empty());
+            OutputError::Open {
+                device: device.to_string(),
+                cause: match detail {
+                    Some(d) => format!("{e} ({d})"),
+                    None => e.to_string(),
+                },
+            }
         };
         let pcm = PCM::new(device, Direction::Playback, false).map_err(open_error)?;
         let (rate, channels, block) = {
