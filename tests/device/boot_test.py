@@ -909,6 +909,59 @@ def usb(start_ref, timings):
         dev.kill()
 
 
+def grow(start_ref, timings):
+    """The Raspberry Pi card image on a bigger card: QEMU boots chesspi-pi3.img (its own
+    partition table; the kernel and initrd given directly, root=LABEL=root finds /dev/vda2)
+    made 512 MiB larger. The first boot grows the root partition and its file system to the
+    end of the card; a power cut early in that boot and a second boot change nothing."""
+    img = os.path.join(OUT, "grow.img")
+    shutil.copyfile(os.path.join(DEVICE, "chesspi-pi3.img"), img)
+    extra = 512 * 1024 * 1024
+    with open(img, "r+b") as f:
+        f.truncate(os.path.getsize(img) + extra)
+    # A power cut while the first boot runs (kernel, services, the grow itself).
+    cut = random.uniform(8, 30)
+    dev = Device(img, "grow-cut")
+    time.sleep(cut)
+    dev.kill()
+    dev = Device(img, "grow")
+    took, png = dev.wait_for_screen(start_ref, "grow-board")
+    check("grow: the card image boots (after a power cut at %.1f s)" % cut, took is not None,
+          f"{took:.1f} s after QEMU started" if took else f"closest difference {png}")
+    if took is None:
+        dev.kill()
+        return
+    _, out = dev.sh("systemctl is-active chesspi-grow-root; findmnt -n -o SOURCE /;"
+                    " cat /sys/class/block/vda/size /sys/class/block/vda2/start"
+                    " /sys/class/block/vda2/size; df -B1 --output=size / | tail -1")
+    words = out.split()
+    try:
+        disk, start, size, fs = (int(w) for w in words[-4:])
+    except ValueError:
+        check("grow: sizes read", False, out.strip())
+        dev.kill()
+        return
+    before = os.path.getsize(os.path.join(DEVICE, "rootfs.ext4"))
+    check("grow: the root partition reaches the end of the card",
+          "active" in words[0] and "/dev/vda2" in out and disk - (start + size) < 8192,
+          f"disk {disk} sectors, vda2 {start}+{size}")
+    check("grow: the file system grew by the card's extra 512 MiB",
+          fs > before + extra * 0.9, f"{fs} bytes, was {before}")
+    timings["grow_fs_bytes"] = fs
+    # Again: nothing left to do.
+    dev.console.send("poweroff\n")
+    dev.wait_off(60) or dev.kill()
+    dev = Device(img, "grow2")
+    took, _ = dev.wait_for_screen(start_ref, "grow2-board")
+    _, out = dev.sh("journalctl -b -u chesspi-grow-root -o cat | grep -ciE 'growing partition'; "
+                    "df -B1 --output=size / | tail -1")
+    words = out.split()
+    check("grow: the next boot finds nothing to grow", took is not None and len(words) >= 2
+          and words[-2] == "0" and int(words[-1]) == fs, out.strip())
+    dev.console.send("poweroff\n")
+    dev.wait_off(60) or dev.kill()
+
+
 def late_drm_control(start_ref, timings):
     """The same late driver with modprobe@drm.service masked, as on a system before the fix:
     the DRM core is missing when the service starts, so DeviceAllow=char-drm allows nothing
@@ -946,7 +999,7 @@ def main():
     empty_dark = square_pixels(start_ref, "e3")
 
     stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control",
-                              "sound", "usb"]
+                              "sound", "usb", "grow"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
@@ -962,6 +1015,8 @@ def main():
         sound(start_ref, timings)
     if "usb" in stages:
         usb(start_ref, timings)
+    if "grow" in stages:
+        grow(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")
