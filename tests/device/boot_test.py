@@ -531,11 +531,12 @@ def power_key(start_ref, pawn_light, timings):
             {"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": "power"}}}])
     time.sleep(3)
     dialog = dev.shot("dialog")
-    red = dialog[2][253][300 * 3:300 * 3 + 3]  # the "Shut down" button
+    # The red "Shut down" button, wherever the dialog puts it.
+    button = red_button(dialog)
     check("power key: the app asks before shutting down (logind leaves the key alone)",
-          dev.proc.poll() is None and board_diff(dialog, before) > 30
-          and red[0] > 180 and red[1] < 130, f"button colour {tuple(red)}")
-    dev.qmp.touch([(300, 253)], 3)
+          dev.proc.poll() is None and board_diff(dialog, before) > 30 and button is not None,
+          f"the red button at {button}")
+    dev.qmp.touch([button or (256, 130)], 3)
     started = time.time()
     check("power key: Shut down powers the device off", dev.wait_off(90),
           f"{time.time() - started:.1f} s")
@@ -592,6 +593,17 @@ BATTERY_LEVELS = [
 ]
 THEME = {"accent": (91, 180, 80), "warning": (224, 165, 38), "danger": (217, 83, 79)}
 STATUS_BAR = 26  # the side panel's status bar: the top 26 px right of the board
+
+
+def red_button(png):
+    """The centre of the largest red area (a danger button such as Shut down), or None."""
+    rows = png[2]
+    hits = [(x, y) for y in range(0, len(rows), 4) for x in range(0, 800, 4)
+            if rows[y][x * 3] > 180 and rows[y][x * 3 + 1] < 130 and rows[y][x * 3 + 2] < 130]
+    if len(hits) < 50:  # a button is about 270x50 px: some 800 samples
+        return None
+    xs, ys = sorted(h[0] for h in hits), sorted(h[1] for h in hits)
+    return xs[len(xs) // 2], ys[len(ys) // 2]
 
 
 def near(pixel, colour, tolerance=30):
