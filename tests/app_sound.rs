@@ -177,12 +177,15 @@ fn moves_sound_the_computers_move_is_spoken_and_off_is_silence() {
     std::thread::sleep(Duration::from_millis(500));
     let all = samples(&out);
     let later = sounds(&all[first.len()..]);
-    let longest = later.iter().map(|s| s.len()).max().unwrap_or(0);
+    let lengths: Vec<usize> = later.iter().map(|s| s.len()).collect();
+    // The computer's knock (as long as ours), then its move spoken: words with pauses
+    // between them, over 0.3 s of sound in all.
     assert!(
-        longest > 22_050 * 3 / 10,
-        "no stretch of speech: {:?}",
-        later.iter().map(|s| s.len()).collect::<Vec<_>>()
+        lengths.len() >= 2 && lengths[0] == knock.len(),
+        "the computer's knock first: {lengths:?}"
     );
+    let speech: usize = lengths[1..].iter().sum();
+    assert!(speech > 22_050 * 3 / 10, "too little speech: {lengths:?}");
 
     // A second move, for a second delay.
     let before = samples(&out).len();
