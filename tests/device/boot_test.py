@@ -933,21 +933,25 @@ def grow(start_ref, timings):
     extra = 512 * 1024 * 1024
     with open(img, "r+b") as f:
         f.truncate(os.path.getsize(img) + extra)
-    # A power cut while the first boot runs (kernel, services, the grow itself).
-    cut = random.uniform(8, 30)
+    # A power cut the moment systemd says it starts growing (the console shows it), so the
+    # cut falls in or right before the grow.
     dev = Device(img, "grow-cut")
-    time.sleep(cut)
+    seen = dev.console.wait_for(r"Starting.*Grow the root", BOOT_PATIENCE)
+    cut = time.time() - dev.started
     dev.kill()
     dev = Device(img, "grow")
     took, png = dev.wait_for_screen(start_ref, "grow-board")
-    check("grow: the card image boots (after a power cut at %.1f s)" % cut, took is not None,
+    check("grow: the card image boots after a power cut as the grow started (%.1f s)" % cut,
+          seen and took is not None,
           f"{took:.1f} s after QEMU started" if took else f"closest difference {png}")
     if took is None:
         dev.kill()
         return
+    # The file system's own size: its block count times its block size.
     _, out = dev.sh("systemctl is-active chesspi-grow-root; findmnt -n -o SOURCE /;"
                     " cat /sys/class/block/vda/size /sys/class/block/vda2/start"
-                    " /sys/class/block/vda2/size; df -B1 --output=size / | tail -1")
+                    " /sys/class/block/vda2/size; dumpe2fs -h /dev/vda2 2>/dev/null"
+                    " | awk -F: '/^Block count/{c=$2} /^Block size/{b=$2} END{printf \"%.0f\\n\", c*b}'")
     words = out.split()
     try:
         disk, start, size, fs = (int(w) for w in words[-4:])
@@ -959,8 +963,8 @@ def grow(start_ref, timings):
     check("grow: the root partition reaches the end of the card",
           "active" in words[0] and "/dev/vda2" in out and disk - (start + size) < 8192,
           f"disk {disk} sectors, vda2 {start}+{size}")
-    check("grow: the file system grew by the card's extra 512 MiB",
-          fs > before + extra * 0.9, f"{fs} bytes, was {before}")
+    check("grow: the file system fills the grown partition (512 MiB more than it was)",
+          fs == size * 512 and fs == before + extra, f"{fs} bytes, was {before}")
     timings["grow_fs_bytes"] = fs
     # Again: nothing left to do.
     dev.console.send("poweroff\n")
@@ -968,10 +972,11 @@ def grow(start_ref, timings):
     dev = Device(img, "grow2")
     took, _ = dev.wait_for_screen(start_ref, "grow2-board")
     _, out = dev.sh("journalctl -b -u chesspi-grow-root -o cat | grep -ciE 'growing partition'; "
-                    "df -B1 --output=size / | tail -1")
+                    "dumpe2fs -h /dev/vda2 2>/dev/null"
+                    " | awk -F: '/^Block count/{c=$2} /^Block size/{b=$2} END{printf \"%.0f\\n\", c*b}'")
     words = out.split()
     check("grow: the next boot finds nothing to grow", took is not None and len(words) >= 2
-          and words[-2] == "0" and int(words[-1]) == fs, out.strip())
+          and words[-2] == "0" and words[-1] == str(fs), out.strip())
     dev.console.send("poweroff\n")
     dev.wait_off(60) or dev.kill()
 
