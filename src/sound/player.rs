@@ -55,7 +55,8 @@ impl Device {
             match (self.open)() {
                 Ok(o) => {
                     self.rate.store(o.rate(), Ordering::Relaxed);
-                    self.state.store(SpeakerState::Ready as u8, Ordering::Relaxed);
+                    self.state
+                        .store(SpeakerState::Ready as u8, Ordering::Relaxed);
                     if self.said_missing {
                         log::info!("sound: a device was found");
                     }
@@ -68,7 +69,8 @@ impl Device {
                         self.said_missing = true;
                     }
                     self.rate.store(0, Ordering::Relaxed);
-                    self.state.store(SpeakerState::Missing as u8, Ordering::Relaxed);
+                    self.state
+                        .store(SpeakerState::Missing as u8, Ordering::Relaxed);
                 }
             }
         }
@@ -82,7 +84,8 @@ impl Device {
         self.output = None;
         self.tried = Some(Instant::now());
         self.rate.store(0, Ordering::Relaxed);
-        self.state.store(SpeakerState::Missing as u8, Ordering::Relaxed);
+        self.state
+            .store(SpeakerState::Missing as u8, Ordering::Relaxed);
     }
 }
 
