@@ -446,7 +446,7 @@ impl Controller {
                 &tr!("{} is not back", self.partner_name()),
                 tr!(
                     "Adjourn the game: it goes to Saved games, and either of you can play it on \
-                     later with the same partner. Or keep waiting here."
+                     later with the same partner. Or claim the win, or keep waiting here."
                 ),
                 vec![
                     option("adjourn", &tr!("Adjourn the game"), true, false),
