@@ -5,23 +5,21 @@ use super::*;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Everything written, in bursts (one per start .. finish).
+/// Everything written, in bursts (one per start .. finish), and whether each has finished.
 #[derive(Clone, Default)]
-struct Recorded(Arc<Mutex<Vec<Vec<i16>>>>);
+struct Recorded(Arc<Mutex<Vec<(Vec<i16>, bool)>>>);
 
 impl Recorded {
     fn bursts(&self) -> Vec<Vec<i16>> {
-        self.0.lock().unwrap().clone()
+        self.0.lock().unwrap().iter().map(|b| b.0.clone()).collect()
     }
 
+    /// The bursts once `n` of them have finished (the device drained).
     fn wait_bursts(&self, n: usize) -> Vec<Vec<i16>> {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(10) {
-            let b = self.bursts();
-            if b.len() >= n && b[n - 1].is_empty() {
-                // The n-th burst is open but still empty: keep waiting.
-            } else if b.len() >= n {
-                return b;
+            if self.0.lock().unwrap().iter().filter(|b| b.1).count() >= n {
+                return self.bursts();
             }
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -44,17 +42,18 @@ impl Output for Memory {
     fn start(&mut self) -> Result<(), OutputError> {
         assert!(!self.open, "started twice");
         self.open = true;
-        self.recorded.0.lock().unwrap().push(Vec::new());
+        self.recorded.0.lock().unwrap().push((Vec::new(), false));
         Ok(())
     }
     fn write(&mut self, samples: &[i16]) -> Result<(), OutputError> {
         assert!(self.open, "written before start");
         let mut r = self.recorded.0.lock().unwrap();
-        r.last_mut().unwrap().extend_from_slice(samples);
+        r.last_mut().unwrap().0.extend_from_slice(samples);
         Ok(())
     }
     fn finish(&mut self) -> Result<(), OutputError> {
         self.open = false;
+        self.recorded.0.lock().unwrap().last_mut().unwrap().1 = true;
         Ok(())
     }
 }
