@@ -981,6 +981,69 @@ def grow(start_ref, timings):
     dev.wait_off(60) or dev.kill()
 
 
+def splash_share(png):
+    """How much of the screen is the boot screen's background (#22262e), and whether the
+    knight's colour (#f0d9b5) is in the middle."""
+    rows = png[2]
+    bg = knight = total = 0
+    for y in range(0, 480, 6):
+        for x in range(0, 800, 6):
+            p = rows[y][x * 3:x * 3 + 3]
+            total += 1
+            if near(p, (34, 38, 46), 12):
+                bg += 1
+            if 250 < x < 550 and 90 < y < 260 and near(p, (240, 217, 181), 30):
+                knight += 1
+    return bg / total, knight
+
+
+def splash(start_ref, timings):
+    """The boot screen: from QEMU's start, a screendump every quarter second; the first
+    picture that is not black must be ChessPI's boot screen (plymouth with its theme, from
+    the initrd), well before the board; the app then draws over it."""
+    disk = os.path.join(OUT, "disk-splash.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    # The Pi's command line for the screen (cmdline.txt): the boot screen, on the display even
+    # though the kernel's console is serial, and no cursor. With plymouth on the serial
+    # console ignored, the test's serial shell does not come up: this stage only looks.
+    dev = Device(disk, "splash",
+                 append="splash plymouth.ignore-serial-consoles vt.global_cursor_default=0")
+    first, first_png, shown, board = None, None, None, None
+    deadline = time.time() + BOOT_PATIENCE
+    while time.time() < deadline and board is None:
+        try:
+            png = dev.qmp.screendump(os.path.join(OUT, "splash-now.png"))
+        except (RuntimeError, AssertionError):
+            time.sleep(0.25)
+            continue
+        t = time.time() - dev.started
+        if png[0] != 800 or png[1] != 480:
+            # No mode set yet: QEMU's own placeholder surface.
+            time.sleep(0.25)
+            continue
+        rows = png[2]
+        lit = any(max(rows[y][x * 3:x * 3 + 3]) > 24 for y in range(0, 480, 16)
+                  for x in range(0, 800, 16))
+        if lit and first is None:
+            first, first_png = t, png
+            shutil.copyfile(os.path.join(OUT, "splash-now.png"), os.path.join(OUT, "splash-first.png"))
+        share, knight = splash_share(png)
+        if shown is None and share > 0.8 and knight > 20:
+            shown = t
+            shutil.copyfile(os.path.join(OUT, "splash-now.png"), os.path.join(OUT, "splash-shown.png"))
+        if board_diff(png, start_ref) <= 3.0:
+            board = t
+        time.sleep(0.25)
+    detail = f"first lit frame {first and round(first, 1)} s, boot screen {shown and round(shown, 1)} s, board {board and round(board, 1)} s after QEMU started"
+    check("splash: the first picture is ChessPI's boot screen", first is not None
+          and shown is not None and shown - first < 1.0, detail)
+    check("splash: it shows well before the board (5 s or more)", shown is not None
+          and board is not None and board - shown >= 5, detail)
+    timings["splash"] = {"first_lit_s": first and round(first, 1), "boot_screen_s": shown and round(shown, 1),
+                         "board_s": board and round(board, 1)}
+    dev.kill()
+
+
 def late_drm_control(start_ref, timings):
     """The same late driver with modprobe@drm.service masked, as on a system before the fix:
     the DRM core is missing when the service starts, so DeviceAllow=char-drm allows nothing
@@ -1018,7 +1081,7 @@ def main():
     empty_dark = square_pixels(start_ref, "e3")
 
     stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control",
-                              "sound", "usb", "grow"]
+                              "sound", "usb", "grow", "splash"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
@@ -1036,6 +1099,8 @@ def main():
         usb(start_ref, timings)
     if "grow" in stages:
         grow(start_ref, timings)
+    if "splash" in stages:
+        splash(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")
