@@ -5,9 +5,12 @@ use super::*;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Everything written, in bursts (one per start .. finish), and whether each has finished.
+/// One burst's samples, and whether it has finished (the device drained).
+type Burst = (Vec<i16>, bool);
+
+/// Everything written, in bursts (one per start .. finish).
 #[derive(Clone, Default)]
-struct Recorded(Arc<Mutex<Vec<(Vec<i16>, bool)>>>);
+struct Recorded(Arc<Mutex<Vec<Burst>>>);
 
 impl Recorded {
     fn bursts(&self) -> Vec<Vec<i16>> {
