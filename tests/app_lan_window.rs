@@ -13,22 +13,11 @@ use chesspi::storage::autosave::AUTOSAVE_FILE;
 use chesspi_engine::{Color, Square};
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::app_process::{NO_BATTERY, RunningApp, Screen};
+use support::app_process::{NO_BATTERY, RunningApp, Screen, installed};
 use support::lan_peer::{Peer, free_port};
-
-/// Whether `program` can be started at all.
-fn installed(program: &str, arg: &str) -> bool {
-    Command::new(program)
-        .arg(arg)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
 
 /// `chesspi --lan-host --color white` on `screen`, hosting on 127.0.0.1:`port` with code 2468.
 fn start_host(screen: &Screen, state: &Path, port: u16) -> RunningApp {

@@ -18,20 +18,10 @@ use chesspi::storage::autosave::AUTOSAVE_FILE;
 use chesspi::storage::{DeviceSettings, SettingsStore};
 use chesspi_engine::Square;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::app_process::{NO_BATTERY, RunningApp, Screen};
-
-fn installed(program: &str, arg: &str) -> bool {
-    Command::new(program)
-        .arg(arg)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
+use support::app_process::{NO_BATTERY, RunningApp, Screen, installed};
 
 /// The samples written so far.
 fn samples(file: &Path) -> Vec<i16> {

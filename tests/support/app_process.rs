@@ -15,6 +15,16 @@ use std::time::{Duration, Instant};
 /// A config file's text that turns the battery off: a desktop has none to read.
 pub const NO_BATTERY: &str = "[battery]\nsource = \"none\"\n";
 
+/// Whether `program` can be started at all (`arg` such as "--version" makes it return).
+pub fn installed(program: &str, arg: &str) -> bool {
+    Command::new(program)
+        .arg(arg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
 /// The `chesspi` binary this test was built with, not yet started.
 pub fn chesspi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_chesspi"))
