@@ -304,7 +304,6 @@ pub fn start_battery(
     shutdown: ShutdownCommand,
     sound: Sound,
 ) -> Option<BatteryMonitor> {
-    let window = app.window().as_weak();
     let notices = app.notices().sender();
     start_monitor(&config.battery, shutdown, move |event| {
         match &event {
@@ -318,11 +317,16 @@ pub fn start_battery(
             }
             _ => {}
         }
-        if let BatteryEvent::Changed(status) = &event {
-            let status = status.clone();
-            let _ = window.upgrade_in_event_loop(move |w| show_battery_level(&w, &status));
+        // The indicator and the notice a change raises or ends are shown in one step.
+        match &event {
+            BatteryEvent::Changed(status) => {
+                let status = status.clone();
+                notices.send_with(NoticeMsg::Battery(event), move |w| {
+                    show_battery_level(w, &status)
+                });
+            }
+            _ => notices.send(NoticeMsg::Battery(event)),
         }
-        notices.send(NoticeMsg::Battery(event));
     })
 }
 

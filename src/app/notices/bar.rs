@@ -155,8 +155,15 @@ pub struct NoticeSender {
 
 impl NoticeSender {
     pub fn send(&self, msg: NoticeMsg) {
+        self.send_with(msg, |_| {});
+    }
+
+    /// Sends `msg` and runs `first` on the UI thread in the same step, just before the notice
+    /// is taken in: what `first` shows and the notice appear together, never one frame apart.
+    pub fn send_with(&self, msg: NoticeMsg, first: impl FnOnce(&AppWindow) + Send + 'static) {
         if self.tx.send(msg).is_ok() {
-            let _ = self.window.upgrade_in_event_loop(|w| {
+            let _ = self.window.upgrade_in_event_loop(move |w| {
+                first(&w);
                 w.global::<StatusAdapter>().invoke_notices_pending();
             });
         }
