@@ -12,3 +12,4 @@ pub mod lan;
 pub mod power;
 pub mod sound;
 pub mod storage;
+pub mod wifi;

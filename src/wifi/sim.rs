@@ -1,0 +1,138 @@
+//! A simulated radio with networks in range, for tests and for trying the Wi-Fi screen on a
+//! desktop: it checks passwords, keeps the ones that worked, and can be slow like a real join.
+
+use super::{JoinError, Network, Passphrase, Security, Ssid, Wifi, WifiError, WifiState};
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// An access point of the simulation.
+#[derive(Debug, Clone)]
+pub struct SimNetwork {
+    pub ssid: Ssid,
+    pub strength: u8,
+    /// `None`: open.
+    pub password: Option<String>,
+}
+
+#[derive(Debug, Default)]
+struct Air {
+    networks: Vec<SimNetwork>,
+    /// Names whose password is kept.
+    known: Vec<Ssid>,
+    current: Option<Ssid>,
+    scans: u32,
+}
+
+/// The simulated radio. Clones share the same air, so a test can change what is in range
+/// while the app holds the radio.
+#[derive(Debug, Clone, Default)]
+pub struct SimulatedWifi {
+    air: Arc<Mutex<Air>>,
+    join_time: Duration,
+}
+
+impl SimulatedWifi {
+    pub fn new(networks: Vec<SimNetwork>) -> SimulatedWifi {
+        SimulatedWifi {
+            air: Arc::new(Mutex::new(Air {
+                networks,
+                ..Air::default()
+            })),
+            join_time: Duration::ZERO,
+        }
+    }
+
+    /// Joins take `time`, as a real one's handshake and address do.
+    pub fn with_join_time(mut self, time: Duration) -> SimulatedWifi {
+        self.join_time = time;
+        self
+    }
+
+    /// How often a scan was asked for.
+    pub fn scans(&self) -> u32 {
+        self.air().scans
+    }
+
+    /// The names whose passwords are kept.
+    pub fn known(&self) -> Vec<Ssid> {
+        self.air().known.clone()
+    }
+
+    fn air(&self) -> std::sync::MutexGuard<'_, Air> {
+        self.air.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn address() -> IpAddr {
+        IpAddr::V4(Ipv4Addr::new(192, 168, 4, 23))
+    }
+}
+
+impl Wifi for SimulatedWifi {
+    fn state(&mut self) -> WifiState {
+        match &self.air().current {
+            Some(ssid) => WifiState::Connected {
+                ssid: ssid.clone(),
+                address: Some(Self::address()),
+            },
+            None => WifiState::Disconnected,
+        }
+    }
+
+    fn scan(&mut self) -> Result<(), WifiError> {
+        self.air().scans += 1;
+        Ok(())
+    }
+
+    fn networks(&mut self) -> Result<Vec<Network>, WifiError> {
+        let air = self.air();
+        Ok(super::tidy(
+            air.networks
+                .iter()
+                .map(|n| Network {
+                    ssid: n.ssid.clone(),
+                    strength: n.strength,
+                    security: if n.password.is_some() {
+                        Security::Password
+                    } else {
+                        Security::Open
+                    },
+                    known: air.known.contains(&n.ssid),
+                    active: air.current.as_ref() == Some(&n.ssid),
+                })
+                .collect(),
+        ))
+    }
+
+    fn join(&mut self, ssid: &Ssid, password: Option<&Passphrase>) -> Result<WifiState, JoinError> {
+        std::thread::sleep(self.join_time);
+        let mut air = self.air();
+        let Some(network) = air.networks.iter().find(|n| n.ssid == *ssid).cloned() else {
+            return Err(JoinError::NotFound);
+        };
+        let known = air.known.contains(ssid);
+        match (&network.password, password) {
+            (None, _) => {}
+            (Some(_), None) if known => {}
+            (Some(expected), Some(given)) if given.as_str() == expected => {}
+            _ => return Err(JoinError::WrongPassword),
+        }
+        if !known {
+            air.known.push(ssid.clone());
+        }
+        air.current = Some(ssid.clone());
+        Ok(WifiState::Connected {
+            ssid: ssid.clone(),
+            address: Some(Self::address()),
+        })
+    }
+
+    fn forget(&mut self, ssid: &Ssid) -> Result<(), WifiError> {
+        let mut air = self.air();
+        air.known.retain(|k| k != ssid);
+        if air.current.as_ref() == Some(ssid) {
+            air.current = None;
+        }
+        Ok(())
+    }
+}
