@@ -67,6 +67,11 @@ impl WifiWorker {
         })
     }
 
+    /// A handle for sending requests from elsewhere (a timer).
+    pub fn sender(&self) -> Sender<WifiRequest> {
+        self.tx.clone().expect("the channel is open until drop")
+    }
+
     pub fn send(&self, request: WifiRequest) {
         if let Some(tx) = &self.tx {
             let _ = tx.send(request);

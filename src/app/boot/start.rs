@@ -205,6 +205,11 @@ fn start_network(
     lan_resume: Option<(String, crate::storage::LanLink)>,
 ) {
     app.enable_network(config.lan.clone());
+    // Settings → Wi-Fi asks NetworkManager (on the device, on Raspberry Pi OS, on a desktop
+    // that runs it); nothing is asked until the screen is opened.
+    if let Err(e) = app.enable_wifi(Box::new(crate::wifi::nm::NetworkManager::new())) {
+        log::error!("cannot start the Wi-Fi thread: {e}");
+    }
     // A game asked for on the command line (`--new`, `--lan-*`) replaces the one cut off.
     if let (Some((peer, link)), None, None) = (lan_resume, &options.lan, &options.new_game) {
         app.resume_network(&peer, link);

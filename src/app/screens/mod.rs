@@ -32,6 +32,7 @@ pub mod saved_games;
 #[cfg(test)]
 mod tests;
 pub mod train;
+pub mod wifi;
 pub mod words;
 
 pub use analysis::AnalysisView;
@@ -83,6 +84,8 @@ enum Screen {
     Help,
     /// Train: puzzles from the player's own mistakes.
     Train(Box<train::Training>),
+    /// Settings → Wi-Fi.
+    Wifi(Box<wifi::WifiScreen>),
 }
 
 /// Which screen is open, without its state: what the window shows.
@@ -96,6 +99,7 @@ pub enum ScreenKind {
     SavedGames,
     Help,
     Train,
+    Wifi,
 }
 
 impl Screen {
@@ -109,6 +113,7 @@ impl Screen {
             Screen::SavedGames => ScreenKind::SavedGames,
             Screen::Help => ScreenKind::Help,
             Screen::Train(_) => ScreenKind::Train,
+            Screen::Wifi(_) => ScreenKind::Wifi,
         }
     }
 
@@ -242,6 +247,8 @@ pub enum Effect {
         saved: Option<String>,
         analysis: Box<chesspi_engine::analysis::GameAnalysis>,
     },
+    /// Ask the Wi-Fi thread; its reports come back through [`Controller::wifi_report`].
+    Wifi(crate::wifi::worker::WifiRequest),
 }
 
 /// The state of the game screen.
@@ -270,6 +277,8 @@ pub struct Controller {
     serial: u64,
     /// Whether the menu offers to shut the device down (the device build, not a desktop).
     shutdown_allowed: bool,
+    /// Whether Settings offers Wi-Fi (the app has a Wi-Fi thread).
+    wifi_allowed: bool,
     /// Set while a saved game is reviewed; holds the current game.
     viewing: Option<Viewing>,
     settings: SettingsView,
@@ -333,6 +342,7 @@ impl Controller {
             claim_offered_at: None,
             note: None,
             serial: 0,
+            wifi_allowed: false,
             shutdown_allowed: false,
             viewing: None,
             settings: SettingsView::default(),

@@ -10,10 +10,10 @@ use crate::app::model::mode::ColourChoice;
 use crate::app::notices::Topic;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
-use crate::app::screens::{Controller, Dispatch, analysis, editor, help, train};
+use crate::app::screens::{Controller, Dispatch, analysis, editor, help, train, wifi};
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
-    NewGameAdapter, StatusAdapter,
+    NewGameAdapter, StatusAdapter, WifiAdapter,
 };
 use crate::tr;
 use chesspi_engine::level::Level;
@@ -36,6 +36,7 @@ impl App {
         analysis::board::view::connect(&self.window, &dispatch);
         help::connect(&self.window, &dispatch);
         train::view::connect(&self.window, &dispatch);
+        wifi::view::connect(&self.window, &dispatch);
     }
 
     /// Runs a change from a screen's callback (see [`Dispatch`]).
@@ -81,6 +82,24 @@ impl App {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
                         c.analysis_report(report);
+                    }
+                });
+            }
+        });
+        let adapter = self.window.global::<WifiAdapter>();
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        adapter.on_report_ready(move || {
+            let Some(rc) = shell.upgrade() else { return };
+            let reports = rc
+                .borrow()
+                .wifi
+                .as_ref()
+                .map(|link| link.take_reports())
+                .unwrap_or_default();
+            if !reports.is_empty() {
+                with_shell(&shell, &window, |c| {
+                    for report in reports {
+                        c.wifi_report(report);
                     }
                 });
             }

@@ -123,6 +123,10 @@ pub(super) fn run_effects(
                     None => log::info!("the analysis is not stored: games are not saved here"),
                 }
             }
+            Effect::Wifi(request) => match &s.wifi {
+                Some(link) => link.send(request),
+                None => log::warn!("a Wi-Fi request without the Wi-Fi thread: {request:?}"),
+            },
             Effect::Lan(request) => match &s.network {
                 Some(net) => net.request(request, s.controller.clock_after_last_move()),
                 None => log::warn!("a network request without network play: {request:?}"),
@@ -216,6 +220,9 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     s.controller.sync_clock(std::time::Instant::now(), away);
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
+    if let Some(link) = &s.wifi {
+        link.screen_open(s.controller.screen() == ScreenKind::Wifi);
+    }
     s.board_link
         .sync(&s.controller, window, s.power.pauses_work());
     if s.controller.setup().mode == Mode::Demo

@@ -18,6 +18,7 @@ use crate::app::screens::analysis::link::AnalysisLink;
 use crate::app::screens::dialogs::settings::DeviceControls;
 use crate::app::screens::network::lan::Network;
 use crate::app::screens::play::computer::{self, Answer, ComputerPlayer};
+use crate::app::screens::wifi::link::WifiLink;
 use crate::app::screens::{Controller, ScreenKind};
 use crate::app::ui::{AppWindow, GameAdapter};
 use chesspi_engine::FenError;
@@ -107,6 +108,8 @@ struct Shell {
     background: background::Background,
     /// Sounds and spoken moves.
     hearing: hearing::Hearing,
+    /// The Wi-Fi thread; `None` until [`App::enable_wifi`].
+    wifi: Option<WifiLink>,
 }
 
 /// What the device last reported of its power: kept here, not read back from the window.
@@ -307,6 +310,7 @@ impl App {
             board_link: BoardLink::default(),
             background: background::Background::default(),
             hearing: hearing::Hearing::new(crate::sound::Sound::silent()),
+            wifi: None,
         }));
         let app = App { window, shell };
         app.connect();
@@ -462,6 +466,18 @@ impl App {
             sound.set_speak_moves(device.speak_moves());
         }
         shell.hearing = hearing::Hearing::new(sound);
+    }
+
+    /// Offers Settings → Wi-Fi, done by `wifi` on its own thread.
+    ///
+    /// # Errors
+    /// The thread cannot be started.
+    pub fn enable_wifi(&self, wifi: Box<dyn crate::wifi::Wifi>) -> std::io::Result<()> {
+        let link = WifiLink::start(&self.window, wifi)?;
+        let mut shell = self.shell.borrow_mut();
+        shell.wifi = Some(link);
+        shell.controller.allow_wifi();
+        Ok(())
     }
 
     /// Ignores touches on the board while `gate` is closed (the screen is waking up).

@@ -9,7 +9,7 @@ use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
 use crate::app::screens::{
     Controller, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, coach, editor,
-    train,
+    train, wifi,
 };
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
@@ -256,6 +256,7 @@ impl ViewModels {
         analysis::board::view::refresh(window, c);
         coach::view::refresh(window, &c.coach_view());
         train::view::refresh(window, c);
+        wifi::view::refresh(window, c);
     }
 
     /// The squares, the selection and the sliding move.
@@ -497,5 +498,6 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::SavedGames => Screen::SavedGames,
         ScreenKind::Help => Screen::Help,
         ScreenKind::Train => Screen::Train,
+        ScreenKind::Wifi => Screen::Wifi,
     }
 }

@@ -165,6 +165,7 @@ impl Controller {
             (Dialog::Menu, "weaker") => self.change_level(-1),
             (Dialog::Menu, "switch") => self.switch_sides(),
             (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
+            (Dialog::Settings, "wifi") if self.wifi_allowed() => self.open_wifi(),
             (Dialog::Settings, "brightness") => {
                 self.effects
                     .push(Effect::ChangeSetting(Setting::Brightness));
@@ -604,6 +605,9 @@ impl Controller {
             false,
             false,
         ));
+        if self.wifi_allowed() {
+            options.push(option("wifi", &tr!("Wi-Fi…"), false, false));
+        }
         options.push(option("about", &tr!("About ChessPI"), false, false));
         let message = if self.settings.brightness_percent.is_none() {
             tr!("Brightness and dimming are set on the device.")

@@ -1,0 +1,256 @@
+use super::WifiPageKind;
+use crate::app::model::mode::GameSetup;
+use crate::app::screens::{Action, Controller, Dialog, Effect, ScreenKind};
+use crate::wifi::worker::{WifiReport, WifiRequest};
+use crate::wifi::{JoinError, Network, Security, Ssid, WifiState};
+use std::net::{IpAddr, Ipv4Addr};
+
+fn ssid(name: &str) -> Ssid {
+    Ssid::new(name.as_bytes()).unwrap()
+}
+
+fn network(name: &str, security: Security, known: bool, active: bool) -> Network {
+    Network {
+        ssid: ssid(name),
+        strength: 60,
+        security,
+        known,
+        active,
+    }
+}
+
+fn requests(c: &mut Controller) -> Vec<WifiRequest> {
+    c.take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Wifi(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Wi-Fi screen opened from Settings, with `networks` heard.
+fn opened(networks: Vec<Network>) -> Controller {
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    c.allow_wifi();
+    c.action(Action::Menu);
+    c.dialog_option("settings");
+    c.dialog_option("wifi");
+    assert_eq!(c.screen(), ScreenKind::Wifi);
+    assert!(matches!(requests(&mut c)[..], [WifiRequest::Scan]));
+    c.wifi_report(WifiReport::Looked {
+        state: WifiState::Disconnected,
+        networks: Ok(networks),
+    });
+    c
+}
+
+fn type_text(c: &mut Controller, text: &str) {
+    for ch in text.chars() {
+        if ch.is_ascii_uppercase() {
+            c.wifi_key("shift");
+        }
+        c.wifi_key(&format!("c:{ch}"));
+    }
+}
+
+#[test]
+fn settings_offers_wifi_only_with_a_wifi_thread() {
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    c.action(Action::Menu);
+    c.dialog_option("settings");
+    let ids = |c: &Controller| -> Vec<String> {
+        c.dialog_view()
+            .unwrap()
+            .options
+            .into_iter()
+            .map(|o| o.id)
+            .collect()
+    };
+    assert!(!ids(&c).contains(&"wifi".to_string()));
+    c.dialog_option("wifi");
+    assert_eq!(c.screen(), ScreenKind::Game, "nothing to open");
+    c.allow_wifi();
+    c.dialog = Some(Dialog::Settings);
+    assert!(ids(&c).contains(&"wifi".to_string()));
+}
+
+#[test]
+fn joining_a_new_network_with_a_typed_password() {
+    let mut c = opened(vec![
+        network("Home", Security::Password, false, false),
+        network("Cafe", Security::Open, false, false),
+    ]);
+    let view = c.wifi_view().unwrap();
+    assert_eq!(view.status, "Not connected.");
+    assert_eq!(view.rows[0].name, "Home");
+    assert_eq!(view.rows[0].detail, "Password");
+    c.wifi_row(0);
+    assert_eq!(c.wifi_view().unwrap().page, WifiPageKind::Password);
+    assert_eq!(c.wifi_view().unwrap().title, "Password for Home");
+    type_text(&mut c, "Short1");
+    c.wifi_button("submit");
+    let view = c.wifi_view().unwrap();
+    assert!(
+        view.alert && view.message.contains("at least 8"),
+        "{view:?}"
+    );
+    assert!(requests(&mut c).is_empty(), "nothing sent");
+    assert_eq!(view.password, "••••••", "hidden while typed");
+    c.wifi_button("show");
+    assert_eq!(c.wifi_view().unwrap().password, "Short1");
+    type_text(&mut c, "23!");
+    c.wifi_button("submit");
+    match &requests(&mut c)[..] {
+        [
+            WifiRequest::Join {
+                ssid: s,
+                password: Some(p),
+            },
+        ] => {
+            assert_eq!(*s, ssid("Home"));
+            assert_eq!(p.as_str(), "Short123!");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(c.wifi_view().unwrap().page, WifiPageKind::Working);
+    assert_eq!(c.wifi_view().unwrap().message, "Joining Home…");
+    // Refused: back to the password as typed, with why.
+    c.wifi_report(WifiReport::Joined {
+        ssid: ssid("Home"),
+        result: Err(JoinError::WrongPassword),
+    });
+    let view = c.wifi_view().unwrap();
+    assert_eq!(view.page, WifiPageKind::Password);
+    assert!(view.alert && view.message.contains("did not accept the password"));
+    c.wifi_button("show");
+    assert_eq!(c.wifi_view().unwrap().password, "Short123!");
+    c.wifi_key("delete");
+    assert_eq!(
+        c.wifi_view().unwrap().message,
+        "",
+        "a new try clears the complaint"
+    );
+    c.wifi_key("c:?");
+    c.wifi_button("submit");
+    assert_eq!(requests(&mut c).len(), 1);
+    let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 7));
+    c.wifi_report(WifiReport::Joined {
+        ssid: ssid("Home"),
+        result: Ok(WifiState::Connected {
+            ssid: ssid("Home"),
+            address: Some(address),
+        }),
+    });
+    let view = c.wifi_view().unwrap();
+    assert_eq!(view.page, WifiPageKind::List);
+    assert_eq!(view.status, "Connected to Home · 10.0.0.7");
+    assert_eq!(view.message, "Joined Home.");
+}
+
+#[test]
+fn an_open_network_joins_at_once_and_an_enterprise_one_is_explained() {
+    let mut c = opened(vec![
+        network("Cafe", Security::Open, false, false),
+        network("Office", Security::Unsupported, false, false),
+    ]);
+    c.wifi_row(0);
+    assert!(matches!(
+        &requests(&mut c)[..],
+        [WifiRequest::Join { password: None, .. }]
+    ));
+    c.wifi_report(WifiReport::Joined {
+        ssid: ssid("Cafe"),
+        result: Err(JoinError::Timeout),
+    });
+    let view = c.wifi_view().unwrap();
+    assert_eq!(view.page, WifiPageKind::List);
+    assert!(view.alert && view.message.contains("did not answer in time"));
+    c.wifi_row(1);
+    assert!(requests(&mut c).is_empty());
+    assert!(c.wifi_view().unwrap().message.contains("enterprise"));
+}
+
+#[test]
+fn a_saved_network_is_joined_or_forgotten() {
+    let mut c = opened(vec![
+        network("Home", Security::Password, true, true),
+        network("Work", Security::Password, true, false),
+    ]);
+    assert_eq!(c.wifi_view().unwrap().rows[0].detail, "Connected");
+    assert_eq!(c.wifi_view().unwrap().rows[1].detail, "Saved");
+    c.wifi_row(0);
+    let view = c.wifi_view().unwrap();
+    assert_eq!(view.page, WifiPageKind::Chosen);
+    assert!(!view.can_join, "already on it");
+    c.wifi_button("join");
+    assert!(requests(&mut c).is_empty());
+    c.wifi_button("back");
+    c.wifi_row(1);
+    assert!(c.wifi_view().unwrap().can_join);
+    c.wifi_button("join");
+    assert!(matches!(
+        &requests(&mut c)[..],
+        [WifiRequest::Join { password: None, .. }]
+    ));
+    c.wifi_report(WifiReport::Joined {
+        ssid: ssid("Work"),
+        result: Ok(WifiState::Connected {
+            ssid: ssid("Work"),
+            address: None,
+        }),
+    });
+    c.wifi_row(1);
+    c.wifi_button("forget");
+    assert!(matches!(&requests(&mut c)[..], [WifiRequest::Forget(s)] if *s == ssid("Work")));
+    assert_eq!(c.wifi_view().unwrap().message, "Forgetting Work…");
+    c.wifi_report(WifiReport::Forgot {
+        ssid: ssid("Work"),
+        result: Ok(()),
+    });
+    assert_eq!(c.wifi_view().unwrap().message, "Work forgotten.");
+    assert_eq!(c.wifi_view().unwrap().page, WifiPageKind::List);
+}
+
+#[test]
+fn close_returns_to_settings_and_later_reports_are_ignored() {
+    let mut c = opened(Vec::new());
+    assert_eq!(c.wifi_view().unwrap().message, "No networks found yet.");
+    c.wifi_button("scan");
+    assert!(matches!(&requests(&mut c)[..], [WifiRequest::Scan]));
+    c.wifi_button("close");
+    assert_eq!(c.screen(), ScreenKind::Game);
+    assert_eq!(c.dialog(), Some(&Dialog::Settings));
+    c.wifi_report(WifiReport::Looked {
+        state: WifiState::NoRadio,
+        networks: Ok(Vec::new()),
+    });
+    assert!(c.wifi_view().is_none());
+}
+
+#[test]
+fn the_state_line_says_what_the_device_has() {
+    let mut c = opened(Vec::new());
+    for (state, line) in [
+        (
+            WifiState::NoManager("no bus".into()),
+            "Wi-Fi cannot be set up here: NetworkManager does not answer.",
+        ),
+        (WifiState::NoRadio, "This device has no Wi-Fi."),
+        (WifiState::Off, "Wi-Fi is switched off."),
+        (WifiState::Connecting(ssid("Home")), "Joining Home…"),
+        (
+            WifiState::Connected {
+                ssid: ssid("Home"),
+                address: None,
+            },
+            "Connected to Home · no address yet",
+        ),
+    ] {
+        c.wifi_report(WifiReport::Looked {
+            state,
+            networks: Ok(Vec::new()),
+        });
+        assert_eq!(c.wifi_view().unwrap().status, line);
+    }
+}
