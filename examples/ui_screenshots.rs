@@ -170,6 +170,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     });
     shoot(&help, &dir, "help.png")?;
 
+    // Settings → Wi-Fi: the list, a saved network chosen, the password on the keyboard.
+    let wifi = open(Game::new(), you_white)?;
+    wifi_screens(&wifi, &dir)?;
+
     // Notices: a long warning wraps inside its bar; the critical countdown is red and has no ✕.
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
     show_battery_event(
@@ -467,5 +471,56 @@ fn saved_games(dir: &Path) -> Result<(), Box<dyn Error>> {
     shoot(&app, dir, "saved-games.png")?;
     drop(app);
     std::fs::remove_dir_all(&state)?;
+    Ok(())
+}
+
+fn wifi_screens(app: &App, dir: &Path) -> Result<(), Box<dyn Error>> {
+    use chesspi::wifi::worker::WifiReport;
+    use chesspi::wifi::{Network, Security, Ssid, WifiState};
+    let ssid = |name: &str| Ssid::new(name.as_bytes()).expect("a name");
+    let network = |name: &str, strength, security, known, active| Network {
+        ssid: ssid(name),
+        strength,
+        security,
+        known,
+        active,
+    };
+    app.update_controller(|c| {
+        c.allow_wifi();
+        c.open_wifi();
+        c.wifi_report(WifiReport::Looked {
+            state: WifiState::Connected {
+                ssid: ssid("Chess club"),
+                address: Some([192, 168, 4, 23].into()),
+            },
+            networks: Ok(vec![
+                network("Chess club", 90, Security::Password, true, true),
+                network("Cafe Zugzwang", 64, Security::Open, false, false),
+                network("FRITZ!Box 7530 XY", 40, Security::Password, false, false),
+                network("Library", 20, Security::Password, true, false),
+                network("eduroam", 35, Security::Unsupported, false, false),
+            ]),
+        });
+    });
+    shoot(app, dir, "wifi.png")?;
+    app.update_controller(|c| c.wifi_row(0));
+    shoot(app, dir, "wifi-chosen.png")?;
+    app.update_controller(|c| {
+        c.wifi_button("back");
+        c.wifi_row(2);
+        for key in [
+            "shift", "c:K", "c:n", "c:i", "c:g", "c:h", "c:t", "symbols", "c:#",
+        ] {
+            c.wifi_key(key);
+        }
+        c.wifi_key("letters");
+        c.wifi_key("c:7");
+    });
+    shoot(app, dir, "wifi-password.png")?;
+    app.update_controller(|c| {
+        c.wifi_button("show");
+        c.wifi_key("symbols");
+    });
+    shoot(app, dir, "wifi-symbols.png")?;
     Ok(())
 }

@@ -22,6 +22,7 @@ struct Air {
     known: Vec<Ssid>,
     current: Option<Ssid>,
     scans: u32,
+    looks: u32,
 }
 
 /// The simulated radio. Clones share the same air, so a test can change what is in range
@@ -54,6 +55,11 @@ impl SimulatedWifi {
         self.air().scans
     }
 
+    /// How often the state was asked for.
+    pub fn looks(&self) -> u32 {
+        self.air().looks
+    }
+
     /// The names whose passwords are kept.
     pub fn known(&self) -> Vec<Ssid> {
         self.air().known.clone()
@@ -70,7 +76,9 @@ impl SimulatedWifi {
 
 impl Wifi for SimulatedWifi {
     fn state(&mut self) -> WifiState {
-        match &self.air().current {
+        let mut air = self.air();
+        air.looks += 1;
+        match &air.current {
             Some(ssid) => WifiState::Connected {
                 ssid: ssid.clone(),
                 address: Some(Self::address()),

@@ -3,8 +3,9 @@
 (scripts/device-run) and uses it as a person would, through QMP only: looks at the KMS screen
 (screendump), touches it (virtio-multitouch events). The serial console's root shell
 (chesspi.test_console) is used only to read what the system says about itself (journal, unit
-state, processes), to load the display driver late, and in the battery step to set up the
-emulated GPIO and write the comparators' levels into its registers.
+state, processes), to load the display driver late, in the battery step to set up the
+emulated GPIO and write the comparators' levels into its registers, and in the wifi-card step
+to run simulated radios and an access point.
 
 Run by scripts/test-device; Python 3 standard library only. Pictures go to
 target/device/test/. Exit status 0 when every check passed.
@@ -1069,6 +1070,204 @@ def late_drm_control(start_ref, timings):
         dev.kill()
 
 
+# Wi-Fi from the SD card: the test's access point, run inside the guest. mac80211_hwsim gives
+# two simulated radios; one goes into the network namespace "ap" and becomes a WPA2 access
+# point there (wpa_supplicant's AP mode, mode=2: no hostapd in the image) with a DHCP server
+# (dnsmasq from dnsmasq-base), the other waits in the namespace "hold" until the access point
+# is up and then comes back: to NetworkManager, a radio appearing. It prints the station's
+# interface and the moment (guest clock) the radio appeared.
+WIFI_SSID = "ChessPI-test"
+WIFI_PSK = "e4-e5-Nf3-Nc6"
+WIFI_AP_SCRIPT = r"""set -e
+psk=$1
+modprobe mac80211_hwsim radios=2
+for i in $(seq 100); do [ "$(ls /sys/class/ieee80211 | wc -l)" -ge 2 ] && break; sleep 0.1; done
+set -- $(ls /sys/class/ieee80211 | sort -V | tail -n 2)
+sta=$1 ap=$2
+ip netns add ap
+ip netns add hold
+iw phy "$ap" set netns name ap
+iw phy "$sta" set netns name hold
+apif=$(ip netns exec ap iw dev | awk '/Interface/{print $2; exit}')
+printf 'ctrl_interface=/run/wifi-ap\nnetwork={\n ssid="ChessPI-test"\n mode=2\n frequency=2437\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
+  "$psk" > /run/wifi-ap.conf
+ip netns exec ap ip link set lo up
+ip netns exec ap wpa_supplicant -B -D nl80211 -i "$apif" -c /run/wifi-ap.conf -f /run/wifi-ap.log
+for i in $(seq 100); do ip netns exec ap iw dev "$apif" info | grep -q 'type AP' && break; sleep 0.2; done
+ip netns exec ap iw dev "$apif" info | grep -E 'type|channel'
+ip netns exec ap ip addr add 192.168.77.1/24 dev "$apif"
+ip netns exec ap dnsmasq --conf-file=/dev/null --port=0 --interface="$apif" --bind-interfaces \
+  --dhcp-range=192.168.77.10,192.168.77.50,1h --dhcp-leasefile=/run/wifi-ap.leases \
+  --pid-file=/run/wifi-ap-dnsmasq.pid --user=root --log-dhcp --log-facility=/run/wifi-ap-dnsmasq.log
+appeared=$(date +%s.%N)
+ip netns exec hold iw phy "$sta" set netns 1
+staif=$(iw dev | awk '/Interface/{print $2; exit}')
+echo "station $staif appeared $appeared"
+"""
+
+
+def wifi_card_image(path, password, country="de"):
+    """The SD card's boot partition as QEMU sees it with --boot-disk: a FAT image labelled
+    CHESSBOOT with chesspi.txt (as a person may write it: Windows line ends, a comment,
+    spaces, a lower-case country) and the test's access-point script."""
+    if os.path.exists(path):
+        os.unlink(path)
+    subprocess.run(["mkfs.vfat", "-n", "CHESSBOOT", "-C", path, str(8 * 1024)], check=True,
+                   capture_output=True)
+    txt = os.path.join(OUT, "chesspi.txt")
+    with open(txt, "w", newline="") as f:
+        f.write(f"# the test's network\r\ncountry = {country}\r\nssid={WIFI_SSID}\r\n"
+                f"password={password}\r\n")
+    ap = os.path.join(OUT, "wifi-ap.sh")
+    with open(ap, "w") as f:
+        f.write(WIFI_AP_SCRIPT)
+    subprocess.run(["mcopy", "-o", "-i", path, txt, "::/chesspi.txt"], check=True)
+    subprocess.run(["mcopy", "-o", "-i", path, ap, "::/wifi-ap.sh"], check=True)
+
+
+def marked(out, mark="W| "):
+    """The lines of a serial answer that the guest marked (kernel messages interleave)."""
+    return "\n".join(line[len(mark):] for line in out.splitlines() if line.startswith(mark))
+
+
+def wifi_card_journal(dev):
+    """chesspi-wifi-card's result and journal, once it has run."""
+    dev.sh("for i in $(seq 240); do [ \"$(systemctl show -p ExecMainExitTimestampMonotonic"
+           " --value chesspi-wifi-card)\" != 0 ] && break; sleep 0.5; done", timeout=180)
+    _, out = dev.sh("systemctl show -p Result --value chesspi-wifi-card | sed 's/^/W| /';"
+                    " journalctl -b -u chesspi-wifi-card -o cat | sed 's/^/W| /'")
+    return marked(out)
+
+
+def wifi_access_point(dev):
+    """The simulated radios and the access point (WIFI_AP_SCRIPT, from the card): the
+    station's interface and when (guest clock) its radio appeared, or None."""
+    _, out = dev.sh(f"sh /boot/firmware/wifi-ap.sh '{WIFI_PSK}' 2>&1 | sed 's/^/W| /'",
+                    timeout=120)
+    ap = marked(out)
+    m = re.search(r"station (\S+) appeared ([\d.]+)", ap)
+    return (m.group(1), float(m.group(2)), ap) if m and "type AP" in ap else (None, None, ap)
+
+
+def wifi_card(start_ref, timings):
+    """Wi-Fi from the SD card: chesspi.txt on the boot partition (a second disk labelled
+    CHESSBOOT) is applied at boot through NetworkManager; with simulated radios
+    (mac80211_hwsim) and a WPA2 access point in the guest, NetworkManager joins by itself.
+    The file's hash is remembered (a re-run does nothing); an edited file (a wrong password)
+    is applied at the next boot and NetworkManager reports the failure."""
+    disk = os.path.join(OUT, "disk-wifi.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    card = os.path.join(OUT, "wifi-card.img")
+    wifi_card_image(card, WIFI_PSK)
+    # An Ethernet card too (its peer socket is nobody's): it must stay with systemd-networkd.
+    eth = ("--net-peer",
+           os.path.join(OUT, "wifi-eth.sock") + ":" + os.path.join(OUT, "wifi-nobody.sock"))
+    dev = Device(disk, "wifi", extra=("--boot-disk", card, *eth))
+    took, png = dev.wait_for_screen(start_ref, "wifi-board")
+    check("wifi: the board on the screen (NetworkManager in the image)", took is not None,
+          f"{took:.1f} s after QEMU started" if took else f"closest difference {png}")
+    dev.sh("dmesg -n 1", timeout=BOOT_PATIENCE)  # kernel messages off the shell's answers
+    journal = wifi_card_journal(dev)
+    check("wifi: chesspi.txt applied at boot",
+          journal.startswith("success") and
+          f'applied chesspi.txt: country DE, network "{WIFI_SSID}" (WPA2)' in journal, journal)
+    _, out = dev.sh("findmnt -n -o FSTYPE /boot/firmware | sed 's/^/W| /'; "
+                    "sed 's/^/W| /' /etc/modprobe.d/chesspi-wifi-country.conf; "
+                    "stat -c 'W| %a %U %s' /var/lib/chesspi-wifi/applied-sha256; "
+                    "nmcli -t -f NAME,TYPE,AUTOCONNECT connection show | sed 's/^/W| /'; "
+                    "nmcli -t -f 802-11-wireless.ssid,802-11-wireless-security.key-mgmt "
+                    "connection show chesspi-card | sed 's/^/W| /'; "
+                    f"echo \"W| password in the journal: $(journalctl -b | grep -cF '{WIFI_PSK}')\"; "
+                    "nmcli -t -f DEVICE,TYPE,STATE device | sed 's/^/W| /'; "
+                    "networkctl list --no-legend --no-pager | sed 's/^/W| /'; "
+                    "echo \"W| wait-online: $(systemctl is-enabled NetworkManager-wait-online) "
+                    "$(systemctl is-active NetworkManager-wait-online)\"")
+    state = marked(out)
+    check("wifi: the country for later boots, the hash remembered, the NetworkManager connection",
+          "vfat" in state and "ieee80211_regdom=DE" in state
+          and "chesspi-card:802-11-wireless:yes" in state
+          and f"802-11-wireless.ssid:{WIFI_SSID}" in state and "wpa-psk" in state
+          and re.search(r"^600 root 65$", state, re.M) is not None, state)
+    check("wifi: the password is nowhere in the journal", "password in the journal: 0" in state,
+          state)
+    check("wifi: Ethernet stays with systemd-networkd (NetworkManager leaves it unmanaged), "
+          "NetworkManager-wait-online out of the boot",
+          re.search(r"^(en\w+|eth\d+):ethernet:unmanaged$", state, re.M) is not None
+          and re.search(r"(en\w+|eth\d+)\s+ether\s+\S+\s+(configur|degraded)", state) is not None
+          and "wait-online: disabled inactive" in state, state)
+    # The access point, then the station's radio appears: NetworkManager must join by itself.
+    staif, appeared, ap = wifi_access_point(dev)
+    check("wifi: simulated radios, the WPA2 access point up in its namespace", staif is not None,
+          ap)
+    if staif is None:
+        dev.kill()
+        return
+    _, out = dev.sh(f"for i in $(seq 600); do nmcli -t -f GENERAL.STATE device show {staif}"
+                    f" | grep -q '^GENERAL.STATE:100' && ip -4 -o addr show {staif}"
+                    f" | grep -q 192.168.77. && break; sleep 0.2; done;"
+                    f" echo \"W| at $(date +%s.%N)\";"
+                    f" nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION device show {staif}"
+                    f" | sed 's/^/W| /'; ip -4 -o addr show {staif} | sed 's/^/W| /';"
+                    f" iw reg get | head -n 3 | sed 's/^/W| /'", timeout=240)
+    joined = marked(out)
+    m = re.search(r"at ([\d.]+)", joined)
+    took = float(m.group(1)) - appeared if m else None
+    ok = ("GENERAL.STATE:100" in joined and "CONNECTION:chesspi-card" in joined
+          and "192.168.77." in joined)
+    check(f"wifi: NetworkManager joins {WIFI_SSID} by itself from the card's file and gets an "
+          "address", ok, f"{took:.1f} s from the radio appearing; {joined}" if took else joined)
+    check("wifi: the regulatory country is the card's", "country DE" in joined, joined)
+    if ok:
+        timings["wifi_join_s"] = round(took, 1)
+    # The same file again (a re-run, as at every boot): nothing is applied.
+    _, out = dev.sh("systemctl start chesspi-wifi-card; journalctl -b -u chesspi-wifi-card"
+                    " -o cat | tail -n 1 | sed 's/^/W| /'; nmcli -t -f NAME connection show"
+                    " | grep -c '^chesspi-card$' | sed 's/^/W| count /'")
+    again = marked(out)
+    check("wifi: the same file is not applied again (its hash is remembered)",
+          "already applied" in again and "count 1" in again, again)
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(90):
+        dev.kill()
+    # The file edited (a wrong password): applied at the next boot; NetworkManager fails.
+    wifi_card_image(card, "not-the-password")
+    dev = Device(disk, "wifi2", extra=("--boot-disk", card, *eth))
+    dev.sh("dmesg -n 1", timeout=BOOT_PATIENCE)
+    journal = wifi_card_journal(dev)
+    _, out = dev.sh("echo \"W| cfg80211 at boot: $(cat"
+                    " /sys/module/cfg80211/parameters/ieee80211_regdom 2>/dev/null)\";"
+                    " nmcli -t -f NAME connection show | grep -c '^chesspi-card$'"
+                    " | sed 's/^/W| count /'")
+    state = marked(out)
+    check("wifi: the edited file is applied at the next boot, the connection replaced",
+          journal.startswith("success") and "applied chesspi.txt" in journal
+          and "count 1" in state, journal + "\n" + state)
+    check("wifi: the country from the modprobe option at the next boot",
+          "cfg80211 at boot: DE" in state, state)
+    staif, appeared, ap = wifi_access_point(dev)
+    if staif is None:
+        check("wifi: the access point again", False, ap)
+        dev.kill()
+        return
+    _, out = dev.sh(f"for i in $(seq 600); do journalctl -b -u NetworkManager -o cat | grep -qE"
+                    f" 'device \\({staif}\\).*-> failed' && break; sleep 0.3; done;"
+                    f" echo \"W| at $(date +%s.%N)\"; journalctl -b -u NetworkManager -o cat"
+                    f" | grep -E '\\({staif}\\).*(need-auth|-> failed|secrets)' | head -n 6"
+                    f" | sed 's/^/W| /'; nmcli -t -f GENERAL.STATE device show {staif}"
+                    f" | sed 's/^/W| /'", timeout=240)
+    failed = marked(out)
+    m = re.search(r"at ([\d.]+)", failed)
+    took = float(m.group(1)) - appeared if m else None
+    ok = "-> failed" in failed and "GENERAL.STATE:100" not in failed
+    check("wifi: a wrong password: NetworkManager's failure, no connection", ok,
+          f"{took:.1f} s from the radio appearing; {failed}" if took else failed)
+    if ok:
+        timings["wifi_wrong_password_failed_s"] = round(took, 1)
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(90):
+        dev.kill()
+
+
 def main():
     global HOST_APP
     os.makedirs(OUT, exist_ok=True)
@@ -1081,7 +1280,7 @@ def main():
     empty_dark = square_pixels(start_ref, "e3")
 
     stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control",
-                              "sound", "usb", "grow", "splash"]
+                              "sound", "usb", "grow", "splash", "wifi-card"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
@@ -1101,6 +1300,8 @@ def main():
         grow(start_ref, timings)
     if "splash" in stages:
         splash(start_ref, timings)
+    if "wifi-card" in stages:
+        wifi_card(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")

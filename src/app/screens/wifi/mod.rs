@@ -230,6 +230,12 @@ impl Controller {
                 let waiting = typed.is_some();
                 match result {
                     Ok(state) => {
+                        // The list shows it at once, before the next look.
+                        for n in &mut w.networks {
+                            n.active = n.ssid == ssid;
+                            n.known |= n.active;
+                        }
+                        w.networks.sort_by_key(|n| !n.active);
                         w.state = state;
                         w.show(tr!("Joined {}.", ssid), false);
                         if waiting {
