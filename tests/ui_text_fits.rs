@@ -936,6 +936,100 @@ fn coach_states(fits: &mut Fits) {
 }
 
 /// Train: no puzzles yet, a puzzle (a blunder), then solved and failed tries.
+fn wifi_states(fits: &mut Fits) {
+    use chesspi::wifi::worker::WifiReport;
+    use chesspi::wifi::{JoinError, Network, Security, Ssid, WifiState};
+    let lang = fits.language;
+    let app = open(Game::new(), you(Color::White, 4), lang);
+    // The longest name a network may have, and the longest words of the screen.
+    let long = Ssid::new("W".repeat(32)).expect("a name");
+    let network = |ssid: &Ssid, security, known, active| Network {
+        ssid: ssid.clone(),
+        strength: 50,
+        security,
+        known,
+        active,
+    };
+    app.update_controller(|c| {
+        c.allow_wifi();
+        c.open_wifi();
+        c.wifi_report(WifiReport::Looked {
+            state: WifiState::Connected {
+                ssid: long.clone(),
+                address: Some("fd12:3456:789a:1:abcd:ef01:2345:6789".parse().expect("ip")),
+            },
+            networks: Ok(vec![
+                network(&long, Security::Password, true, true),
+                network(
+                    &Ssid::new("Saved").unwrap(),
+                    Security::Password,
+                    true,
+                    false,
+                ),
+                network(
+                    &Ssid::new("Office").unwrap(),
+                    Security::Unsupported,
+                    false,
+                    false,
+                ),
+                network(&Ssid::new("Open").unwrap(), Security::Open, false, false),
+                network(&Ssid::new("New").unwrap(), Security::Password, false, false),
+            ]),
+        });
+        c.wifi_row(2);
+    });
+    fits.check(&app, "wifi: the list, an enterprise network explained");
+    app.update_controller(|c| c.wifi_row(0));
+    fits.check(&app, "wifi: the current network chosen");
+    app.update_controller(|c| {
+        c.wifi_button("back");
+        c.wifi_row(4);
+        c.wifi_key("c:x");
+        c.wifi_button("submit");
+    });
+    fits.check(&app, "wifi: a password too short");
+    app.update_controller(|c| {
+        c.wifi_button("show");
+        c.wifi_key("symbols");
+    });
+    fits.check(&app, "wifi: symbols, password shown");
+    for error in [
+        JoinError::WrongPassword,
+        JoinError::Timeout,
+        JoinError::Failed("Connection activation failed: (7) Secrets were required".into()),
+    ] {
+        app.update_controller(|c| {
+            for _ in 0..8 {
+                c.wifi_key("c:x");
+            }
+            c.wifi_button("submit");
+            c.wifi_report(WifiReport::Joined {
+                ssid: Ssid::new("New").unwrap(),
+                result: Err(error.clone()),
+            });
+        });
+        fits.check(&app, &format!("wifi: join failed ({error:?})"));
+        app.update_controller(|c| {
+            c.wifi_button("back");
+            c.wifi_row(4);
+        });
+    }
+    for state in [
+        WifiState::NoManager("no bus".into()),
+        WifiState::NoRadio,
+        WifiState::Off,
+    ] {
+        app.update_controller(|c| {
+            c.wifi_button("back");
+            c.wifi_report(WifiReport::Looked {
+                state: state.clone(),
+                networks: Ok(Vec::new()),
+            });
+        });
+        fits.check(&app, &format!("wifi: {state:?}"));
+    }
+}
+
 fn train_states(fits: &mut Fits) {
     use chesspi::storage::puzzles::{Puzzle, PuzzleBook};
     let lang = fits.language;
@@ -1096,6 +1190,7 @@ fn no_text_is_clipped() {
         analysis_states(&mut fits);
         coach_states(&mut fits);
         train_states(&mut fits);
+        wifi_states(&mut fits);
         notice_states(&mut fits);
         opening_states(&mut fits);
     }

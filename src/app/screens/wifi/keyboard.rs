@@ -2,6 +2,8 @@
 //! ASCII symbol (what WPA2 passwords may hold), space, delete. Its state and layout live here;
 //! ui/wifi.slint draws the keys it is given and reports which was tapped.
 
+use crate::tr;
+
 /// Which keys the letter rows show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layer {
@@ -122,7 +124,7 @@ impl Keyboard {
                 fourth.push(key("⌫", "delete", 2, false));
                 rows.push(fourth);
                 let mut last: Vec<Key> = SYMBOLS[3].chars().take(2).map(char_key).collect();
-                last.push(key("space", "space", 10, false));
+                last.push(key(&tr!("space"), "space", 10, false));
                 last.extend(SYMBOLS[3].chars().skip(2).map(char_key));
                 rows.push(last);
             }
@@ -147,7 +149,7 @@ impl Keyboard {
                 rows.push(vec![
                     key("?123", "symbols", 4, false),
                     char_key(','),
-                    key("space", "space", 10, false),
+                    key(&tr!("space"), "space", 10, false),
                     char_key('.'),
                     char_key('-'),
                 ]);
