@@ -195,15 +195,39 @@ fn polkit_rule_allows_only_power_off_for_chesspi() {
     );
 }
 
-/// Runs the polkit rule in JavaScript with a stand-in `polkit` object, where `node` is
-/// installed: only the two power-off actions, only for `chesspi`, answer "yes".
 #[test]
-fn polkit_rule_answers_as_intended_when_run() {
-    if Command::new("node").arg("--version").output().is_err() {
-        eprintln!("skipped: node not installed, the polkit rule was only checked as text");
-        return;
-    }
-    const HARNESS: &str = r#"
+fn polkit_wifi_rule_allows_only_scanning_joining_and_forgetting_for_chesspi() {
+    let text = fs::read_to_string(repo_file("systemd/51-chesspi-wifi.rules")).expect("rule");
+    let code: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(code.contains("subject.user == \"chesspi\""));
+    let actions: Vec<&str> = code
+        .split("action.id == \"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "org.freedesktop.NetworkManager.wifi.scan",
+            "org.freedesktop.NetworkManager.network-control",
+            "org.freedesktop.NetworkManager.settings.modify.system"
+        ]
+    );
+    assert_eq!(code.matches("polkit.Result.YES").count(), 1);
+    assert!(!code.contains("isInGroup"));
+    let manifest = fs::read_to_string(repo_file("Cargo.toml")).expect("Cargo.toml");
+    assert!(
+        manifest.contains("[\"systemd/51-chesspi-wifi.rules\", \"usr/share/polkit-1/rules.d/\""),
+        "the .deb installs it"
+    );
+}
+
+/// A polkit rule file run by node with a stand-in `polkit`: one answer per "user action" line.
+const HARNESS: &str = r#"
         const fs = require("fs");
         let rule = null;
         const polkit = { Result: { YES: "yes", NO: "no" }, addRule: f => { rule = f; } };
@@ -213,6 +237,58 @@ fn polkit_rule_answers_as_intended_when_run() {
             console.log(String(rule({ id }, { user, isInGroup: () => true })));
         }
     "#;
+
+fn run_rule(file: &str, cases: &[&str]) -> Vec<String> {
+    let out = Command::new("node")
+        .arg("-e")
+        .arg(HARNESS)
+        .arg(repo_file(file))
+        .args(cases)
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn polkit_wifi_rule_answers_as_intended_when_run() {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("skipped: node not installed, the polkit rule was only checked as text");
+        return;
+    }
+    let nm = "org.freedesktop.NetworkManager";
+    let cases = [
+        (format!("chesspi {nm}.wifi.scan"), "yes"),
+        (format!("chesspi {nm}.network-control"), "yes"),
+        (format!("chesspi {nm}.settings.modify.system"), "yes"),
+        (format!("chesspi {nm}.wifi.share.protected"), "undefined"),
+        (format!("chesspi {nm}.enable-disable-wifi"), "undefined"),
+        (
+            format!("chesspi {nm}.settings.modify.global-dns"),
+            "undefined",
+        ),
+        (format!("pi {nm}.network-control"), "undefined"),
+    ];
+    let lines: Vec<&str> = cases.iter().map(|(c, _)| c.as_str()).collect();
+    let expected: Vec<&str> = cases.iter().map(|(_, a)| *a).collect();
+    assert_eq!(run_rule("systemd/51-chesspi-wifi.rules", &lines), expected);
+}
+
+/// Runs the polkit rule in JavaScript with a stand-in `polkit` object, where `node` is
+/// installed: only the two power-off actions, only for `chesspi`, answer "yes".
+#[test]
+fn polkit_rule_answers_as_intended_when_run() {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("skipped: node not installed, the polkit rule was only checked as text");
+        return;
+    }
     let cases = [
         ("chesspi org.freedesktop.login1.power-off", "yes"),
         (
