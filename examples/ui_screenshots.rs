@@ -307,6 +307,45 @@ fn main() -> Result<(), Box<dyn Error>> {
         c.host_network(Color::White);
     });
     shoot(&app, &dir, "network-hosting.png")?;
+    // No router: the host's hotspot, and the guest's list with it.
+    {
+        use chesspi::wifi::worker::WifiReport;
+        use chesspi::wifi::{Network, Security, WifiState, hotspot_ssid};
+        app.update_controller(|c| {
+            c.allow_wifi();
+            c.dialog_option("hotspot");
+            c.wifi_report(WifiReport::HotspotOpened {
+                ssid: hotspot_ssid("Kitchen table"),
+                result: Ok(WifiState::Disconnected),
+            });
+        });
+        shoot(&app, &dir, "network-hotspot.png")?;
+        app.update_controller(|c| {
+            c.dialog_option("cancel");
+            c.action(Action::NewGame);
+            c.new_game_mode("network");
+            c.new_game_network(false);
+            c.new_game_start();
+            c.wifi_report(WifiReport::Looked {
+                state: WifiState::Disconnected,
+                networks: Ok(vec![Network {
+                    ssid: hotspot_ssid("Kitchen table"),
+                    strength: 80,
+                    security: Security::Password,
+                    known: false,
+                    active: false,
+                }]),
+            });
+        });
+        shoot(&app, &dir, "network-join-hotspot.png")?;
+        app.update_controller(|c| {
+            c.dialog_option("hotspot:0");
+            for k in "4071".chars() {
+                c.keypad_key(&k.to_string());
+            }
+        });
+        shoot(&app, &dir, "network-hotspot-password.png")?;
+    }
     app.update_controller(|c| {
         c.lobby_cancel();
         c.join_network("192.168.1.20:7531", None);

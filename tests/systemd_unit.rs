@@ -196,7 +196,7 @@ fn polkit_rule_allows_only_power_off_for_chesspi() {
 }
 
 #[test]
-fn polkit_wifi_rule_allows_only_scanning_joining_and_forgetting_for_chesspi() {
+fn polkit_wifi_rule_allows_only_scanning_joining_forgetting_and_a_wpa2_hotspot_for_chesspi() {
     let text = fs::read_to_string(repo_file("systemd/51-chesspi-wifi.rules")).expect("rule");
     let code: String = text
         .lines()
@@ -214,7 +214,8 @@ fn polkit_wifi_rule_allows_only_scanning_joining_and_forgetting_for_chesspi() {
         [
             "org.freedesktop.NetworkManager.wifi.scan",
             "org.freedesktop.NetworkManager.network-control",
-            "org.freedesktop.NetworkManager.settings.modify.system"
+            "org.freedesktop.NetworkManager.settings.modify.system",
+            "org.freedesktop.NetworkManager.wifi.share.protected"
         ]
     );
     assert_eq!(code.matches("polkit.Result.YES").count(), 1);
@@ -268,7 +269,8 @@ fn polkit_wifi_rule_answers_as_intended_when_run() {
         (format!("chesspi {nm}.wifi.scan"), "yes"),
         (format!("chesspi {nm}.network-control"), "yes"),
         (format!("chesspi {nm}.settings.modify.system"), "yes"),
-        (format!("chesspi {nm}.wifi.share.protected"), "undefined"),
+        (format!("chesspi {nm}.wifi.share.protected"), "yes"),
+        (format!("chesspi {nm}.wifi.share.open"), "undefined"),
         (format!("chesspi {nm}.enable-disable-wifi"), "undefined"),
         (
             format!("chesspi {nm}.settings.modify.global-dns"),

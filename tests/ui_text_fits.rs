@@ -708,6 +708,53 @@ fn network_states(fits: &mut Fits) {
         )
     });
     fits.check(&app, "network: hosting");
+    // The hotspot for a game without a router: opening, open (name and password), failed.
+    {
+        use chesspi::wifi::worker::WifiReport;
+        use chesspi::wifi::{JoinError, WifiState, hotspot_ssid};
+        app.update_controller(|c| {
+            c.allow_wifi();
+            c.dialog_option("hotspot");
+        });
+        fits.check(&app, "network: hosting, the hotspot opening");
+        app.update_controller(|c| {
+            c.wifi_report(WifiReport::HotspotOpened {
+                ssid: hotspot_ssid(DEVICE),
+                result: Ok(WifiState::Disconnected),
+            })
+        });
+        fits.check(&app, "network: hosting with a hotspot");
+        app.update_controller(|c| {
+            c.dialog_option("cancel");
+            c.host_network(Color::White);
+            c.lobby_hosting(DEVICE, "4821", &[]);
+            c.dialog_option("hotspot");
+            c.wifi_report(WifiReport::HotspotOpened {
+                ssid: hotspot_ssid(DEVICE),
+                result: Err(JoinError::Failed(
+                    "Connection activation failed: (53) The Wi-Fi network could not be found"
+                        .into(),
+                )),
+            })
+        });
+        fits.check(&app, "network: hosting, the hotspot failed");
+        app.update_controller(|c| {
+            c.dialog_option("cancel");
+            c.host_network(Color::White);
+        });
+        pump_until("hosting again", || !app.network_addrs().is_empty());
+        app.update_controller(|c| {
+            c.lobby_hosting(
+                DEVICE,
+                "4821",
+                &[
+                    "192.168.178.123:47531".to_string(),
+                    "172.31.255.254:47531".to_string(),
+                    "169.254.123.234:47531".to_string(),
+                ],
+            )
+        });
+    }
     app.update_controller(|c| {
         c.dialog_option("cancel");
         c.action(Action::NewGame);
@@ -737,6 +784,69 @@ fn network_states(fits: &mut Fits) {
         );
     });
     fits.check(&app, "network: four hosts");
+    // Two hosts and two hotspots (the longest names), then a hotspot's password.
+    {
+        use chesspi::wifi::worker::WifiReport;
+        use chesspi::wifi::{Network, Security, WifiState, hotspot_ssid};
+        app.update_controller(|c| {
+            c.keypad_cancel();
+            c.dialog_option("cancel");
+            c.action(Action::NewGame);
+            c.new_game_mode("network");
+            c.new_game_network(false);
+            c.new_game_start();
+            c.lobby_hosts(
+                [PARTNER, DEVICE]
+                    .iter()
+                    .map(|name| HostEntry {
+                        name: name.to_string(),
+                        host_colour: Some(Color::White),
+                        target: "127.0.0.1:9".to_string(),
+                    })
+                    .collect(),
+            );
+            let hotspot = |name: &str| Network {
+                ssid: hotspot_ssid(name),
+                strength: 60,
+                security: Security::Password,
+                known: false,
+                active: false,
+            };
+            c.wifi_report(WifiReport::Looked {
+                state: WifiState::Disconnected,
+                networks: Ok(vec![hotspot(PARTNER), hotspot("Küchentisch")]),
+            });
+        });
+        fits.check(&app, "network: two hosts and two hotspots");
+        app.update_controller(|c| c.dialog_option("hotspot:2"));
+        fits.check(&app, "network: keypad for a hotspot's password");
+        app.update_controller(|c| {
+            for k in "12345678".chars() {
+                c.keypad_key(&k.to_string());
+            }
+        });
+        fits.check(&app, "network: keypad, hotspot password typed");
+        app.update_controller(|c| {
+            c.keypad_cancel();
+            // The four hosts again, for the steps below.
+            let hosts = [
+                (PARTNER, Some(Color::White)),
+                (DEVICE, Some(Color::Black)),
+                ("Küchentisch im Garten", Some(Color::Black)),
+                ("Opas Schachbrett", Some(Color::White)),
+            ];
+            c.lobby_hosts(
+                hosts
+                    .iter()
+                    .map(|&(name, host_colour)| HostEntry {
+                        name: name.to_string(),
+                        host_colour,
+                        target: "127.0.0.1:9".to_string(),
+                    })
+                    .collect(),
+            );
+        });
+    }
     app.update_controller(|c| c.dialog_option("host:0"));
     fits.check(&app, "network: keypad for a code");
     app.update_controller(|c| {

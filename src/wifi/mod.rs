@@ -228,6 +228,41 @@ pub trait Wifi: Send {
 
     /// Leaves `ssid` if on it and forgets its password.
     fn forget(&mut self, ssid: &Ssid) -> Result<(), WifiError>;
+
+    /// Opens an access point `ssid` with WPA2 `password` for a game without a router (this
+    /// device gives the partner its address), remembering the network it was on.
+    fn open_hotspot(&mut self, ssid: &Ssid, password: &Passphrase) -> Result<WifiState, JoinError>;
+
+    /// Joins another ChessPI's hotspot for one game: not kept, and the network this device
+    /// was on is remembered.
+    fn join_hotspot(&mut self, ssid: &Ssid, password: &Passphrase) -> Result<WifiState, JoinError>;
+
+    /// Ends this device's part in a hotspot (its own, or the one joined) and goes back to the
+    /// network it was on before.
+    fn leave_hotspot(&mut self) -> Result<(), WifiError>;
+}
+
+/// Hotspots of ChessPIs are named `ChessPI-<device name>`.
+pub const HOTSPOT_PREFIX: &str = "ChessPI-";
+
+/// The hotspot name for a device called `name` (cut to the 32 bytes a name may have).
+pub fn hotspot_ssid(name: &str) -> Ssid {
+    let mut text = format!("{HOTSPOT_PREFIX}{name}");
+    while text.len() > Ssid::MAX_LEN {
+        text.pop();
+    }
+    Ssid::new(text).unwrap_or_else(|_| Ssid(HOTSPOT_PREFIX.as_bytes().to_vec()))
+}
+
+/// Whether `ssid` is a ChessPI's hotspot.
+pub fn is_hotspot(ssid: &Ssid) -> bool {
+    ssid.as_bytes().starts_with(HOTSPOT_PREFIX.as_bytes())
+}
+
+/// A hotspot password: eight random digits, typed on the other ChessPI's keypad.
+pub fn hotspot_password() -> Passphrase {
+    let digits = format!("{:08}", crate::lan::random::random_u64() % 100_000_000);
+    Passphrase(digits)
 }
 
 /// Sorts `networks` strongest first, keeping one entry per name (the strongest), and joined

@@ -23,6 +23,12 @@ const ACTIVE: &str = "org.freedesktop.NetworkManager.Connection.Active";
 const IP4: &str = "org.freedesktop.NetworkManager.IP4Config";
 const IP6: &str = "org.freedesktop.NetworkManager.IP6Config";
 
+/// The names of the connections a hotspot game makes, removed when it ends.
+const HOTSPOT_ID: &str = "ChessPI hotspot";
+const GAME_ID: &str = "ChessPI game";
+/// NM_WIFI_DEVICE_CAP_AP: the radio can be an access point.
+const WIFI_CAP_AP: u32 = 0x40;
+
 /// NM_DEVICE_TYPE_WIFI.
 const DEVICE_TYPE_WIFI: u32 = 2;
 /// NMDeviceState values this module tells apart.
@@ -59,6 +65,8 @@ pub struct NetworkManager {
     /// A bus address instead of the system bus (tests).
     address: Option<String>,
     bus: Option<Connection>,
+    /// The connection the device was on before a hotspot game, to go back to.
+    previous: Option<OwnedObjectPath>,
 }
 
 impl NetworkManager {
@@ -72,6 +80,7 @@ impl NetworkManager {
         NetworkManager {
             address: Some(address.to_string()),
             bus: None,
+            previous: None,
         }
     }
 
@@ -234,16 +243,24 @@ fn saved_connections(
     Ok(out)
 }
 
-/// The settings of a new client connection to `ssid`, kept by NetworkManager (it joins again
-/// by itself when in range).
+type Settings<'a> = HashMap<&'static str, HashMap<&'static str, Value<'a>>>;
+
+/// The settings of a new client connection to `ssid`: kept by NetworkManager, which joins again
+/// by itself when in range; or, for a game on another ChessPI's hotspot, only for now.
 fn client_settings<'a>(
     ssid: &'a Ssid,
     password: Option<&'a Passphrase>,
-) -> HashMap<&'static str, HashMap<&'static str, Value<'a>>> {
+    for_a_game: bool,
+) -> Settings<'a> {
     let mut connection = HashMap::new();
     connection.insert("type", Value::from("802-11-wireless"));
-    connection.insert("id", Value::from(ssid.to_string()));
-    connection.insert("autoconnect", Value::from(true));
+    if for_a_game {
+        connection.insert("id", Value::from(GAME_ID));
+        connection.insert("autoconnect", Value::from(false));
+    } else {
+        connection.insert("id", Value::from(ssid.to_string()));
+        connection.insert("autoconnect", Value::from(true));
+    }
     let mut wireless = HashMap::new();
     wireless.insert("ssid", Value::from(ssid.as_bytes().to_vec()));
     wireless.insert("mode", Value::from("infrastructure"));
@@ -257,6 +274,71 @@ fn client_settings<'a>(
     }
     settings.insert("802-11-wireless", wireless);
     settings
+}
+
+/// The settings of this device's own access point: WPA2 (CCMP) with `password`, addresses
+/// handed out by NetworkManager's shared mode (dnsmasq), started only when asked.
+fn hotspot_settings<'a>(ssid: &'a Ssid, password: &'a Passphrase) -> Settings<'a> {
+    let mut connection = HashMap::new();
+    connection.insert("type", Value::from("802-11-wireless"));
+    connection.insert("id", Value::from(HOTSPOT_ID));
+    connection.insert("autoconnect", Value::from(false));
+    let mut wireless = HashMap::new();
+    wireless.insert("ssid", Value::from(ssid.as_bytes().to_vec()));
+    wireless.insert("mode", Value::from("ap"));
+    // 2.4 GHz: the Pi 3's radio has no other band.
+    wireless.insert("band", Value::from("bg"));
+    let mut security = HashMap::new();
+    security.insert("key-mgmt", Value::from("wpa-psk"));
+    security.insert("psk", Value::from(password.as_str()));
+    security.insert("proto", Value::from(vec!["rsn"]));
+    security.insert("pairwise", Value::from(vec!["ccmp"]));
+    security.insert("group", Value::from(vec!["ccmp"]));
+    let mut ipv4 = HashMap::new();
+    ipv4.insert("method", Value::from("shared"));
+    let mut ipv6 = HashMap::new();
+    ipv6.insert("method", Value::from("ignore"));
+    let mut settings = HashMap::new();
+    settings.insert("connection", connection);
+    settings.insert("802-11-wireless", wireless);
+    settings.insert("802-11-wireless-security", security);
+    settings.insert("ipv4", ipv4);
+    settings.insert("ipv6", ipv6);
+    settings
+}
+
+/// The saved connection the device is on now, if any.
+fn active_connection(bus: &Connection, device: &str) -> zbus::Result<Option<OwnedObjectPath>> {
+    let active: OwnedObjectPath = property(bus, device, DEVICE, "ActiveConnection")?;
+    if is_none(&active) {
+        return Ok(None);
+    }
+    let connection: OwnedObjectPath = property(bus, active.as_str(), ACTIVE, "Connection")?;
+    Ok((!is_none(&connection)).then_some(connection))
+}
+
+/// The connection's name (`connection.id`).
+fn connection_id(bus: &Connection, path: &str) -> zbus::Result<Option<String>> {
+    let settings: HashMap<String, HashMap<String, OwnedValue>> =
+        proxy(bus, path, CONNECTION)?.call("GetSettings", &())?;
+    Ok(settings
+        .get("connection")
+        .and_then(|c| c.get("id"))
+        .and_then(|v| String::try_from(v.clone()).ok()))
+}
+
+/// Removes the connections a hotspot game made (this run's or a previous one's).
+fn remove_game_connections(bus: &Connection) -> zbus::Result<()> {
+    let paths: Vec<OwnedObjectPath> =
+        proxy(bus, SETTINGS_PATH, SETTINGS)?.call("ListConnections", &())?;
+    for path in paths {
+        if let Ok(Some(id)) = connection_id(bus, path.as_str())
+            && (id == HOTSPOT_ID || id == GAME_ID)
+        {
+            proxy(bus, path.as_str(), CONNECTION)?.call::<_, _, ()>("Delete", &())?;
+        }
+    }
+    Ok(())
 }
 
 /// What the device did while joining, for the reason a join failed.
@@ -279,10 +361,54 @@ impl JoinTrace {
 }
 
 impl NetworkManager {
+    /// Remembers the connection the device is on (unless it is a hotspot game's own), to go
+    /// back to after the game.
+    fn remember_previous(&mut self, bus: &Connection, device: &str) -> zbus::Result<()> {
+        if let Some(connection) = active_connection(bus, device)? {
+            let id = connection_id(bus, connection.as_str())?;
+            if id.as_deref() != Some(HOTSPOT_ID) && id.as_deref() != Some(GAME_ID) {
+                self.previous = Some(connection);
+            }
+        }
+        Ok(())
+    }
+
+    fn open_hotspot_on(
+        &mut self,
+        bus: &Connection,
+        ssid: &Ssid,
+        password: &Passphrase,
+    ) -> zbus::Result<Result<WifiState, JoinError>> {
+        let Some(device) = wifi_device(bus)? else {
+            return Ok(Err(JoinError::Failed("no Wi-Fi radio".to_string())));
+        };
+        let capabilities: u32 = property(bus, device.as_str(), WIRELESS, "WirelessCapabilities")?;
+        if capabilities & WIFI_CAP_AP == 0 {
+            return Ok(Err(JoinError::Failed(
+                "this Wi-Fi radio cannot be an access point".to_string(),
+            )));
+        }
+        self.remember_previous(bus, device.as_str())?;
+        remove_game_connections(bus)?;
+        let nm = proxy(bus, NM_PATH, NM)?;
+        let none = ObjectPath::try_from("/")?;
+        let (_, active): (OwnedObjectPath, OwnedObjectPath) = nm.call(
+            "AddAndActivateConnection",
+            &(hotspot_settings(ssid, password), &device, &none),
+        )?;
+        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str(), ssid)?;
+        if outcome.is_err() {
+            let _ = remove_game_connections(bus);
+        }
+        Ok(outcome)
+    }
+
     fn join_on(
+        &mut self,
         bus: &Connection,
         ssid: &Ssid,
         password: Option<&Passphrase>,
+        for_a_game: bool,
     ) -> zbus::Result<Result<WifiState, JoinError>> {
         let Some(device) = wifi_device(bus)? else {
             return Ok(Err(JoinError::Failed("no Wi-Fi radio".to_string())));
@@ -301,7 +427,15 @@ impl NetworkManager {
         let Some((_, point)) = best else {
             return Ok(Err(JoinError::NotFound));
         };
-        let saved = saved_connections(bus, Some(ssid))?;
+        if for_a_game {
+            self.remember_previous(bus, device.as_str())?;
+            remove_game_connections(bus)?;
+        }
+        let saved = if for_a_game {
+            Vec::new()
+        } else {
+            saved_connections(bus, Some(ssid))?
+        };
         let nm = proxy(bus, NM_PATH, NM)?;
         let (active, added): (OwnedObjectPath, Option<OwnedObjectPath>) =
             match (password, saved.first()) {
@@ -316,13 +450,13 @@ impl NetworkManager {
                         proxy(bus, connection.as_str(), CONNECTION)?
                             .call::<_, _, ()>("Delete", &())?;
                     }
-                    let settings = client_settings(ssid, password);
+                    let settings = client_settings(ssid, password, for_a_game);
                     let (connection, active): (OwnedObjectPath, OwnedObjectPath) =
                         nm.call("AddAndActivateConnection", &(settings, &device, &point))?;
                     (active, Some(connection))
                 }
             };
-        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str())?;
+        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str(), ssid)?;
         if outcome.is_err()
             && let Some(connection) = added
         {
@@ -338,6 +472,7 @@ impl NetworkManager {
         bus: &Connection,
         device: &str,
         active: &str,
+        ssid: &Ssid,
     ) -> zbus::Result<Result<WifiState, JoinError>> {
         let started = Instant::now();
         let mut trace = JoinTrace::default();
@@ -358,11 +493,9 @@ impl NetworkManager {
                 return Ok(Err(trace.error()));
             }
             if active_state == ACTIVE_ACTIVATED && state == STATE_ACTIVATED {
-                let ssid = current_ssid(bus, device)?;
-                let address = address_of(bus, device)?;
-                return Ok(Ok(match ssid {
-                    Some(ssid) => WifiState::Connected { ssid, address },
-                    None => WifiState::Disconnected,
+                return Ok(Ok(WifiState::Connected {
+                    ssid: ssid.clone(),
+                    address: address_of(bus, device)?,
                 }));
             }
             std::thread::sleep(POLL);
@@ -459,10 +592,36 @@ impl Wifi for NetworkManager {
     }
 
     fn join(&mut self, ssid: &Ssid, password: Option<&Passphrase>) -> Result<WifiState, JoinError> {
-        match self.with_bus(|bus| Self::join_on(bus, ssid, password)) {
-            Ok(outcome) => outcome,
-            Err(e) => Err(JoinError::Failed(e.0)),
-        }
+        let bus = self.bus().map_err(|e| JoinError::Failed(e.0))?;
+        self.join_on(&bus, ssid, password, false)
+            .unwrap_or_else(|e| Err(JoinError::Failed(describe(&e))))
+    }
+
+    fn open_hotspot(&mut self, ssid: &Ssid, password: &Passphrase) -> Result<WifiState, JoinError> {
+        let bus = self.bus().map_err(|e| JoinError::Failed(e.0))?;
+        self.open_hotspot_on(&bus, ssid, password)
+            .unwrap_or_else(|e| Err(JoinError::Failed(describe(&e))))
+    }
+
+    fn join_hotspot(&mut self, ssid: &Ssid, password: &Passphrase) -> Result<WifiState, JoinError> {
+        let bus = self.bus().map_err(|e| JoinError::Failed(e.0))?;
+        self.join_on(&bus, ssid, Some(password), true)
+            .unwrap_or_else(|e| Err(JoinError::Failed(describe(&e))))
+    }
+
+    fn leave_hotspot(&mut self) -> Result<(), WifiError> {
+        let previous = self.previous.take();
+        self.with_bus(|bus| {
+            remove_game_connections(bus)?;
+            if let Some(connection) = previous {
+                let none = ObjectPath::try_from("/")?;
+                proxy(bus, NM_PATH, NM)?.call::<_, _, OwnedObjectPath>(
+                    "ActivateConnection",
+                    &(&connection, &none, &none),
+                )?;
+            }
+            Ok(())
+        })
     }
 
     fn forget(&mut self, ssid: &Ssid) -> Result<(), WifiError> {

@@ -23,6 +23,10 @@ struct Air {
     current: Option<Ssid>,
     scans: u32,
     looks: u32,
+    /// This device's own access point, while open.
+    hotspot: Option<Ssid>,
+    /// The network before a hotspot game, to go back to.
+    previous: Option<Ssid>,
 }
 
 /// The simulated radio. Clones share the same air, so a test can change what is in range
@@ -72,12 +76,23 @@ impl SimulatedWifi {
     fn address() -> IpAddr {
         IpAddr::V4(Ipv4Addr::new(192, 168, 4, 23))
     }
+
+    /// The access point this device opened, if open.
+    pub fn hotspot(&self) -> Option<Ssid> {
+        self.air().hotspot.clone()
+    }
 }
 
 impl Wifi for SimulatedWifi {
     fn state(&mut self) -> WifiState {
         let mut air = self.air();
         air.looks += 1;
+        if let Some(ssid) = &air.hotspot {
+            return WifiState::Connected {
+                ssid: ssid.clone(),
+                address: Some(IpAddr::V4(Ipv4Addr::new(10, 42, 0, 1))),
+            };
+        }
         match &air.current {
             Some(ssid) => WifiState::Connected {
                 ssid: ssid.clone(),
@@ -133,6 +148,49 @@ impl Wifi for SimulatedWifi {
             ssid: ssid.clone(),
             address: Some(Self::address()),
         })
+    }
+
+    fn open_hotspot(
+        &mut self,
+        ssid: &Ssid,
+        _password: &Passphrase,
+    ) -> Result<WifiState, JoinError> {
+        std::thread::sleep(self.join_time);
+        let mut air = self.air();
+        if air.hotspot.is_none() {
+            air.previous = air.current.take();
+        }
+        air.hotspot = Some(ssid.clone());
+        Ok(WifiState::Connected {
+            ssid: ssid.clone(),
+            address: Some(IpAddr::V4(Ipv4Addr::new(10, 42, 0, 1))),
+        })
+    }
+
+    fn join_hotspot(&mut self, ssid: &Ssid, password: &Passphrase) -> Result<WifiState, JoinError> {
+        std::thread::sleep(self.join_time);
+        let mut air = self.air();
+        let Some(network) = air.networks.iter().find(|n| n.ssid == *ssid).cloned() else {
+            return Err(JoinError::NotFound);
+        };
+        if network.password.as_deref() != Some(password.as_str()) {
+            return Err(JoinError::WrongPassword);
+        }
+        let before = air.current.replace(ssid.clone());
+        if before.as_ref() != Some(ssid) {
+            air.previous = before;
+        }
+        Ok(WifiState::Connected {
+            ssid: ssid.clone(),
+            address: Some(IpAddr::V4(Ipv4Addr::new(10, 42, 0, 17))),
+        })
+    }
+
+    fn leave_hotspot(&mut self) -> Result<(), WifiError> {
+        let mut air = self.air();
+        air.hotspot = None;
+        air.current = air.previous.take();
+        Ok(())
     }
 
     fn forget(&mut self, ssid: &Ssid) -> Result<(), WifiError> {

@@ -19,6 +19,18 @@ pub enum WifiRequest {
         password: Option<Passphrase>,
     },
     Forget(Ssid),
+    /// Open this device's hotspot for a game.
+    OpenHotspot {
+        ssid: Ssid,
+        password: Passphrase,
+    },
+    /// Join another ChessPI's hotspot for a game.
+    JoinHotspot {
+        ssid: Ssid,
+        password: Passphrase,
+    },
+    /// The hotspot game is over: back to the network from before.
+    LeaveHotspot,
 }
 
 /// What the Wi-Fi thread answers.
@@ -35,6 +47,14 @@ pub enum WifiReport {
     Forgot {
         ssid: Ssid,
         result: Result<(), WifiError>,
+    },
+    HotspotOpened {
+        ssid: Ssid,
+        result: Result<WifiState, JoinError>,
+    },
+    HotspotJoined {
+        ssid: Ssid,
+        result: Result<WifiState, JoinError>,
     },
 }
 
@@ -123,6 +143,26 @@ fn run(
                 report(WifiReport::Joined { ssid, result });
                 report(look(wifi.as_mut()));
             }
+            WifiRequest::OpenHotspot { ssid, password } => {
+                let result = wifi.open_hotspot(&ssid, &password);
+                match &result {
+                    Ok(_) => log::info!("Wi-Fi: hotspot {ssid} open"),
+                    Err(e) => log::warn!("Wi-Fi: hotspot {ssid} failed: {e}"),
+                }
+                report(WifiReport::HotspotOpened { ssid, result });
+            }
+            WifiRequest::JoinHotspot { ssid, password } => {
+                let result = wifi.join_hotspot(&ssid, &password);
+                match &result {
+                    Ok(_) => log::info!("Wi-Fi: joined the hotspot {ssid}"),
+                    Err(e) => log::warn!("Wi-Fi: joining the hotspot {ssid} failed: {e}"),
+                }
+                report(WifiReport::HotspotJoined { ssid, result });
+            }
+            WifiRequest::LeaveHotspot => match wifi.leave_hotspot() {
+                Ok(()) => log::info!("Wi-Fi: hotspot game over, back to the network from before"),
+                Err(e) => log::warn!("Wi-Fi: leaving the hotspot: {e}"),
+            },
             WifiRequest::Forget(ssid) => {
                 let result = wifi.forget(&ssid);
                 report(WifiReport::Forgot { ssid, result });

@@ -279,6 +279,8 @@ pub struct Controller {
     shutdown_allowed: bool,
     /// Whether Settings offers Wi-Fi (the app has a Wi-Fi thread).
     wifi_allowed: bool,
+    /// A hotspot was opened or joined for the network game: left when the game is.
+    hotspot_game: bool,
     /// Set while a saved game is reviewed; holds the current game.
     viewing: Option<Viewing>,
     settings: SettingsView,
@@ -343,6 +345,7 @@ impl Controller {
             note: None,
             serial: 0,
             wifi_allowed: false,
+            hotspot_game: false,
             shutdown_allowed: false,
             viewing: None,
             settings: SettingsView::default(),

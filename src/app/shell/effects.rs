@@ -221,7 +221,7 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
     if let Some(link) = &s.wifi {
-        link.screen_open(s.controller.screen() == ScreenKind::Wifi);
+        link.screen_open(s.controller.wifi_watched());
     }
     s.board_link
         .sync(&s.controller, window, s.power.pauses_work());

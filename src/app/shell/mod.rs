@@ -156,6 +156,7 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     let s = &mut *guard;
     let activity_before = activity(&s.controller);
     f(&mut s.controller);
+    s.controller.leave_hotspot_when_done();
     // The clocks first: a move presses its clock before the game is saved with it.
     // Screens that take the player away from the board stop the clock.
     let away = matches!(

@@ -3,10 +3,12 @@
 //! keypad, connecting. The network work itself is the shell's ([`Effect::Network`]); this
 //! room holds what the screen shows and what a tap means.
 
+use super::hotspot::hotspot_line;
 use crate::app::screens::{Controller, DialogOption, DialogView, Effect};
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::ErrorCode;
 use crate::tr;
+use crate::wifi::{Passphrase, Ssid};
 use chesspi_engine::Color;
 
 /// What the shell must do for the lobby.
@@ -48,6 +50,8 @@ pub enum KeyPurpose {
     Code { name: String, target: String },
     /// An address (`192.168.1.20` or `192.168.1.20:7531`), then its code.
     Address,
+    /// The eight-digit password of another ChessPI's hotspot.
+    Hotspot(Ssid),
 }
 
 /// The keypad as the screen shows it.
@@ -69,9 +73,13 @@ pub enum Lobby {
         code: String,
         /// This device's addresses, for a guest that cannot find it on the network.
         addresses: Vec<String>,
+        /// This device's hotspot, when asked for ("no router").
+        hotspot: Option<HostHotspot>,
     },
     Browsing {
         hosts: Vec<HostEntry>,
+        /// Other ChessPIs' hotspots in range (Wi-Fi).
+        hotspots: Vec<Ssid>,
         /// Whether this device looks for hosts (discovery on and working); without it hosts
         /// are joined by address only.
         looking: bool,
@@ -88,8 +96,27 @@ pub enum Lobby {
     },
 }
 
+/// This device's hotspot for a game without a router.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostHotspot {
+    pub ssid: Ssid,
+    pub password: Passphrase,
+    pub state: HotspotState,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HotspotState {
+    Opening,
+    Open,
+    Failed(String),
+}
+
 /// Pairing codes have four digits.
 const CODE_LEN: usize = 4;
+/// Hotspot passwords have eight digits (see crate::wifi::hotspot_password).
+const HOTSPOT_PASSWORD_LEN: usize = 8;
+/// Hosts and hotspots listed at most (the dialog's room).
+const MAX_LISTED: usize = 4;
 /// Longest address typed: `255.255.255.255:65535`.
 const ADDRESS_LEN: usize = 21;
 
@@ -116,16 +143,25 @@ impl Controller {
                     name: String::new(),
                     code: String::new(),
                     addresses: Vec::new(),
+                    hotspot: None,
                 });
                 self.network(NetworkEffect::Host { local, clock });
             }
-            None => {
-                self.screen = Screen::Lobby(Lobby::Browsing {
-                    hosts: Vec::new(),
-                    looking: true,
-                });
-                self.network(NetworkEffect::Browse);
-            }
+            None => self.browse(),
+        }
+    }
+
+    /// Looks for hosts on the network, and for other ChessPIs' hotspots where Wi-Fi is set up.
+    pub(in crate::app::screens) fn browse(&mut self) {
+        self.screen = Screen::Lobby(Lobby::Browsing {
+            hosts: Vec::new(),
+            hotspots: Vec::new(),
+            looking: true,
+        });
+        self.network(NetworkEffect::Browse);
+        if self.wifi_allowed() {
+            self.effects
+                .push(Effect::Wifi(crate::wifi::worker::WifiRequest::Scan));
         }
     }
 
@@ -160,11 +196,12 @@ impl Controller {
     /// The shell is hosting: this device's name, the code a guest must give, and the
     /// addresses it may type where it does not find this device in its list.
     pub fn lobby_hosting(&mut self, name: &str, code: &str, addresses: &[String]) {
-        if let Some(Lobby::Hosting { .. }) = self.screen.lobby() {
+        if let Some(Lobby::Hosting { hotspot, .. }) = self.screen.lobby() {
             self.screen = Screen::Lobby(Lobby::Hosting {
                 name: name.to_string(),
                 code: code.to_string(),
                 addresses: addresses.to_vec(),
+                hotspot: hotspot.clone(),
             });
         }
     }
@@ -244,6 +281,32 @@ impl Controller {
                     });
                 }
             }
+            (
+                Lobby::Browsing {
+                    hosts, hotspots, ..
+                },
+                id,
+            ) if id.starts_with("hotspot:") => {
+                // Listed after the hosts.
+                let chosen = id[8..]
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| i.checked_sub(hosts.len().min(MAX_LISTED)))
+                    .and_then(|i| hotspots.get(i));
+                if let Some(ssid) = chosen {
+                    self.keypad(KeyPurpose::Hotspot(ssid.clone()));
+                }
+            }
+            (
+                Lobby::Hosting {
+                    name,
+                    hotspot: None,
+                    ..
+                },
+                "hotspot",
+            ) if !name.is_empty() => {
+                self.open_hotspot(&name);
+            }
             (Lobby::Browsing { .. }, "address") => self.keypad(KeyPurpose::Address),
             (_, "cancel") => {
                 self.screen.close(ScreenKind::Lobby);
@@ -275,7 +338,11 @@ impl Controller {
             return;
         };
         let address = *purpose == KeyPurpose::Address;
-        let limit = if address { ADDRESS_LEN } else { CODE_LEN };
+        let limit = match purpose {
+            KeyPurpose::Address => ADDRESS_LEN,
+            KeyPurpose::Code { .. } => CODE_LEN,
+            KeyPurpose::Hotspot(_) => HOTSPOT_PASSWORD_LEN,
+        };
         match key {
             "⌫" => {
                 text.pop();
@@ -326,18 +393,19 @@ impl Controller {
                     }
                 }
             },
-            KeyPurpose::Code { .. } => {}
+            KeyPurpose::Hotspot(ssid) if text.len() == HOTSPOT_PASSWORD_LEN => {
+                if let Ok(password) = Passphrase::new(&text) {
+                    self.join_hotspot(ssid, password);
+                }
+            }
+            KeyPurpose::Code { .. } | KeyPurpose::Hotspot(_) => {}
         }
     }
 
     /// Cancel on the keypad: back to the list of hosts.
     pub fn keypad_cancel(&mut self) {
         if let Some(Lobby::Keypad { .. }) = self.screen.lobby() {
-            self.screen = Screen::Lobby(Lobby::Browsing {
-                hosts: Vec::new(),
-                looking: true,
-            });
-            self.network(NetworkEffect::Browse);
+            self.browse();
         }
     }
 
@@ -360,6 +428,11 @@ impl Controller {
                 tr!("Address of the other ChessPI"),
                 true,
                 address_target(text).is_some(),
+            ),
+            KeyPurpose::Hotspot(ssid) => (
+                tr!("Password of {}", ssid),
+                false,
+                text.len() == HOTSPOT_PASSWORD_LEN,
             ),
         };
         Some(KeypadView {
@@ -392,32 +465,61 @@ impl Controller {
                 name,
                 code,
                 addresses,
+                hotspot,
             } => {
                 let mut message = tr!(
                     "Waiting for a partner… On the other ChessPI: New game, Network, Join a \
                      game, then {}, then this code.",
                     name
                 );
-                if !addresses.is_empty() {
+                let mut options = Vec::new();
+                if let Some(h) = hotspot {
+                    message.push('\n');
+                    message.push_str(&hotspot_line(h));
+                } else if self.wifi_allowed() {
+                    options.push(opt(
+                        "hotspot".into(),
+                        tr!("No router: make a hotspot"),
+                        false,
+                    ));
+                }
+                options.push(cancel());
+                if hotspot.is_none() && !addresses.is_empty() {
                     message.push('\n');
                     message.push_str(&tr!(
                         "Not in its list? There tap Enter address and type {}",
                         addresses.join(tr!(" or ").as_str())
                     ));
                 }
-                (tr!("Pairing code {}", code), message, vec![cancel()])
+                (tr!("Pairing code {}", code), message, options)
             }
-            Lobby::Browsing { hosts, looking } => {
+            Lobby::Browsing {
+                hosts,
+                hotspots,
+                looking,
+            } => {
                 let mut options: Vec<DialogOption> = hosts
                     .iter()
                     .enumerate()
-                    .take(4)
+                    .take(MAX_LISTED)
                     .map(|(i, h)| opt(format!("host:{i}"), host_label(h), true))
                     .collect();
+                let shown = options.len();
+                options.extend(hotspots.iter().take(MAX_LISTED - shown).enumerate().map(
+                    |(i, ssid)| {
+                        opt(
+                            format!("hotspot:{}", shown + i),
+                            tr!("{} (hotspot)", ssid),
+                            false,
+                        )
+                    },
+                ));
                 options.push(opt("address".into(), tr!("Enter address"), false));
                 options.push(cancel());
                 let message = if !hosts.is_empty() {
                     tr!("Tap a ChessPI to join its game.")
+                } else if !hotspots.is_empty() {
+                    tr!("A ChessPI nearby opened a hotspot: tap it and type its password.")
                 } else if *looking {
                     tr!(
                         "Looking for ChessPIs hosting a game on this network… Not found? Tap \
@@ -450,6 +552,7 @@ fn keypad_prompt(purpose: &KeyPurpose) -> String {
     match purpose {
         KeyPurpose::Code { .. } => tr!("The code is shown on the other ChessPI"),
         KeyPurpose::Address => tr!("Address of the other ChessPI, e.g. 192.168.1.20"),
+        KeyPurpose::Hotspot(_) => tr!("The password is shown on the other ChessPI"),
     }
 }
 

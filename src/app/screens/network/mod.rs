@@ -2,6 +2,7 @@
 //! offers, reconnects), the shared clock, and the LAN session that carries it all.
 
 pub mod clock;
+pub mod hotspot;
 pub mod lan;
 pub mod lobby;
 pub mod partner;

@@ -204,6 +204,8 @@ impl Controller {
     /// A report of the Wi-Fi thread (ignored once the screen is closed).
     pub fn wifi_report(&mut self, report: WifiReport) {
         let Some(w) = self.wifi_mut() else {
+            // The Join list's hotspots, or the host's own.
+            self.lobby_wifi_report(report);
             return;
         };
         match report {
@@ -262,6 +264,8 @@ impl Controller {
                     }
                 }
             }
+            // Hotspots belong to the lobby, not to this screen.
+            WifiReport::HotspotOpened { .. } | WifiReport::HotspotJoined { .. } => {}
             WifiReport::Forgot { ssid, result } => {
                 match result {
                     Ok(()) => w.show(tr!("{} forgotten.", ssid), false),

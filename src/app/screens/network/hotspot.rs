@@ -1,0 +1,303 @@
+//! Two ChessPIs without a router: the host opens a hotspot (`ChessPI-<name>`, an eight-digit
+//! WPA2 password shown with the pairing code), the guest's Join list shows it, its keypad takes
+//! the password, and the game is found and played as on any network. When the game is left,
+//! both go back to the networks they were on.
+
+use super::lobby::{HostHotspot, HotspotState, KeyPurpose, Lobby, NetworkEffect};
+use crate::app::screens::{Controller, Effect, Screen};
+use crate::tr;
+use crate::wifi::worker::{WifiReport, WifiRequest};
+use crate::wifi::{JoinError, Passphrase, Security, Ssid, hotspot_password, hotspot_ssid};
+
+impl Controller {
+    /// Opens this device's hotspot while hosting as `name`.
+    pub(super) fn open_hotspot(&mut self, name: &str) {
+        let Some(Lobby::Hosting { hotspot, .. }) = self.screen.lobby_mut() else {
+            return;
+        };
+        let ssid = hotspot_ssid(name);
+        let password = hotspot_password();
+        *hotspot = Some(HostHotspot {
+            ssid: ssid.clone(),
+            password: password.clone(),
+            state: HotspotState::Opening,
+        });
+        self.hotspot_game = true;
+        self.effects
+            .push(Effect::Wifi(WifiRequest::OpenHotspot { ssid, password }));
+    }
+
+    /// Joins another ChessPI's hotspot with the password typed.
+    pub(super) fn join_hotspot(&mut self, ssid: Ssid, password: Passphrase) {
+        self.screen = Screen::Lobby(Lobby::Connecting {
+            name: ssid.to_string(),
+            message: tr!("Joining the hotspot {}…", ssid),
+        });
+        self.hotspot_game = true;
+        self.effects
+            .push(Effect::Wifi(WifiRequest::JoinHotspot { ssid, password }));
+    }
+
+    /// A Wi-Fi report while the lobby is open (the hotspots in range, a hotspot opened or
+    /// joined).
+    pub(in crate::app::screens) fn lobby_wifi_report(&mut self, report: WifiReport) {
+        match report {
+            WifiReport::Looked {
+                networks: Ok(networks),
+                ..
+            } => {
+                if let Some(Lobby::Browsing { hotspots, .. }) = self.screen.lobby_mut() {
+                    *hotspots = networks
+                        .into_iter()
+                        .filter(|n| {
+                            crate::wifi::is_hotspot(&n.ssid)
+                                && n.security == Security::Password
+                                && !n.active
+                        })
+                        .map(|n| n.ssid)
+                        .collect();
+                }
+            }
+            WifiReport::HotspotOpened { ssid, result } => {
+                if let Some(Lobby::Hosting {
+                    hotspot: Some(h), ..
+                }) = self.screen.lobby_mut()
+                    && h.ssid == ssid
+                {
+                    h.state = match result {
+                        Ok(_) => HotspotState::Open,
+                        Err(e) => HotspotState::Failed(e.to_string()),
+                    };
+                }
+            }
+            WifiReport::HotspotJoined { ssid, result } => {
+                let joining = matches!(
+                    self.screen.lobby(),
+                    Some(Lobby::Connecting { name, .. }) if *name == ssid.to_string()
+                );
+                if !joining {
+                    return;
+                }
+                match result {
+                    // On the host's network now: its game shows up in the list.
+                    Ok(_) => self.browse(),
+                    Err(JoinError::WrongPassword) => {
+                        self.screen = Screen::Lobby(Lobby::Keypad {
+                            purpose: KeyPurpose::Hotspot(ssid),
+                            text: String::new(),
+                            message: tr!("Wrong password — try again"),
+                            alert: true,
+                        });
+                    }
+                    Err(e) => {
+                        self.screen.close(crate::app::screens::ScreenKind::Lobby);
+                        self.effects.push(Effect::Network(NetworkEffect::Cancel));
+                        self.show_info(
+                            &tr!("No network game"),
+                            &tr!("Could not join {}: {}", ssid, e),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A hotspot game was left (no partner, no lobby): back to the networks from before.
+    pub fn leave_hotspot_when_done(&mut self) {
+        if self.hotspot_game && self.partner().is_none() && self.lobby().is_none() {
+            self.hotspot_game = false;
+            self.effects.push(Effect::Wifi(WifiRequest::LeaveHotspot));
+        }
+    }
+
+    /// Whether the Wi-Fi thread should look every few seconds: the Wi-Fi screen, or the Join
+    /// list (for hotspots nearby).
+    pub fn wifi_watched(&self) -> bool {
+        self.screen() == crate::app::screens::ScreenKind::Wifi
+            || matches!(self.lobby(), Some(Lobby::Browsing { .. }))
+    }
+}
+
+/// The host's hotspot, in the words of the waiting dialog.
+pub(super) fn hotspot_line(h: &HostHotspot) -> String {
+    match &h.state {
+        HotspotState::Opening => tr!("Opening the hotspot {}…", h.ssid),
+        HotspotState::Open => tr!(
+            "Hotspot {} is open, password {}. On the other ChessPI choose it in Join a game.",
+            h.ssid,
+            h.password.as_str()
+        ),
+        HotspotState::Failed(why) => tr!("The hotspot could not open: {}", why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::model::mode::GameSetup;
+    use crate::app::screens::{Controller, Effect, Lobby, ScreenKind};
+    use crate::wifi::worker::{WifiReport, WifiRequest};
+    use crate::wifi::{JoinError, Network, Passphrase, Security, Ssid, WifiState};
+    use chesspi_engine::Color;
+
+    fn wifi_requests(c: &mut Controller) -> Vec<WifiRequest> {
+        c.take_effects()
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Wifi(r) => Some(r),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn option_ids(c: &Controller) -> Vec<String> {
+        c.dialog_view()
+            .map(|v| v.options.into_iter().map(|o| o.id).collect())
+            .unwrap_or_default()
+    }
+
+    fn ssid(name: &str) -> Ssid {
+        Ssid::new(name.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn the_host_opens_a_hotspot_shows_its_password_and_closes_it_when_leaving() {
+        let mut c = Controller::new(GameSetup::FIRST_START);
+        c.host_network(Color::White);
+        c.lobby_hosting("kitchen", "1234", &["192.168.1.5".to_string()]);
+        assert!(
+            !option_ids(&c).contains(&"hotspot".to_string()),
+            "no Wi-Fi here"
+        );
+        c.allow_wifi();
+        assert_eq!(option_ids(&c), ["hotspot", "cancel"]);
+        c.take_effects();
+        c.dialog_option("hotspot");
+        let password = match &wifi_requests(&mut c)[..] {
+            [WifiRequest::OpenHotspot { ssid: s, password }] => {
+                assert_eq!(*s, ssid("ChessPI-kitchen"));
+                assert_eq!(password.as_str().len(), 8);
+                assert!(password.as_str().bytes().all(|b| b.is_ascii_digit()));
+                password.clone()
+            }
+            other => panic!("{other:?}"),
+        };
+        let message = |c: &Controller| c.dialog_view().unwrap().message;
+        assert!(message(&c).contains("Opening the hotspot ChessPI-kitchen"));
+        assert_eq!(option_ids(&c), ["cancel"], "one hotspot");
+        c.wifi_report(WifiReport::HotspotOpened {
+            ssid: ssid("ChessPI-kitchen"),
+            result: Ok(WifiState::Disconnected),
+        });
+        assert!(
+            message(&c).contains(&format!("password {}", password.as_str())),
+            "{}",
+            message(&c)
+        );
+        // The code is kept when the shell says more about hosting.
+        c.lobby_hosting("kitchen", "1234", &[]);
+        assert!(message(&c).contains("is open"));
+        c.leave_hotspot_when_done();
+        assert!(wifi_requests(&mut c).is_empty(), "still hosting");
+        c.dialog_option("cancel");
+        c.leave_hotspot_when_done();
+        assert!(matches!(
+            &wifi_requests(&mut c)[..],
+            [WifiRequest::LeaveHotspot]
+        ));
+        c.leave_hotspot_when_done();
+        assert!(wifi_requests(&mut c).is_empty(), "once");
+    }
+
+    #[test]
+    fn a_failed_hotspot_says_why() {
+        let mut c = Controller::new(GameSetup::FIRST_START);
+        c.allow_wifi();
+        c.host_network(Color::Black);
+        c.lobby_hosting("attic", "9876", &[]);
+        c.dialog_option("hotspot");
+        c.wifi_report(WifiReport::HotspotOpened {
+            ssid: ssid("ChessPI-attic"),
+            result: Err(JoinError::Failed(
+                "this Wi-Fi radio cannot be an access point".into(),
+            )),
+        });
+        let message = c.dialog_view().unwrap().message;
+        assert!(
+            message.contains("could not open: this Wi-Fi radio cannot"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn the_guest_sees_the_hotspot_types_its_password_and_goes_back_after() {
+        let mut c = Controller::new(GameSetup::FIRST_START);
+        c.allow_wifi();
+        c.browse();
+        assert!(matches!(&wifi_requests(&mut c)[..], [WifiRequest::Scan]));
+        let net = |name: &str, security| Network {
+            ssid: ssid(name),
+            strength: 70,
+            security,
+            known: false,
+            active: false,
+        };
+        c.wifi_report(WifiReport::Looked {
+            state: WifiState::Disconnected,
+            networks: Ok(vec![
+                net("ChessPI-kitchen", Security::Password),
+                net("Home", Security::Password),
+                net("ChessPI-open", Security::Open),
+            ]),
+        });
+        assert_eq!(option_ids(&c), ["hotspot:0", "address", "cancel"]);
+        let view = c.dialog_view().unwrap();
+        assert_eq!(view.options[0].label, "ChessPI-kitchen (hotspot)");
+        assert!(view.message.contains("opened a hotspot"));
+        c.dialog_option("hotspot:0");
+        let keypad = c.keypad_view().expect("the keypad");
+        assert_eq!(keypad.title, "Password of ChessPI-kitchen");
+        for key in "1234567".chars() {
+            c.keypad_key(&key.to_string());
+        }
+        assert!(!c.keypad_view().unwrap().can_submit);
+        c.keypad_key("8");
+        c.keypad_key("9");
+        assert_eq!(c.keypad_view().unwrap().text, "12345678", "eight digits");
+        c.keypad_submit();
+        assert!(matches!(
+            &wifi_requests(&mut c)[..],
+            [WifiRequest::JoinHotspot { password, .. }] if password == &Passphrase::new("12345678").unwrap()
+        ));
+        c.wifi_report(WifiReport::HotspotJoined {
+            ssid: ssid("ChessPI-kitchen"),
+            result: Err(JoinError::WrongPassword),
+        });
+        let keypad = c.keypad_view().expect("the keypad again");
+        assert!(keypad.alert && keypad.message.contains("Wrong password"));
+        for key in "87654321".chars() {
+            c.keypad_key(&key.to_string());
+        }
+        c.keypad_submit();
+        c.take_effects();
+        c.wifi_report(WifiReport::HotspotJoined {
+            ssid: ssid("ChessPI-kitchen"),
+            result: Ok(WifiState::Disconnected),
+        });
+        assert!(
+            matches!(c.lobby(), Some(Lobby::Browsing { .. })),
+            "looking for its game"
+        );
+        assert!(c.take_effects().iter().any(|e| matches!(
+            e,
+            Effect::Network(crate::app::screens::NetworkEffect::Browse)
+        )));
+        c.dialog_option("cancel");
+        assert_eq!(c.screen(), ScreenKind::Game);
+        c.leave_hotspot_when_done();
+        assert!(matches!(
+            &wifi_requests(&mut c)[..],
+            [WifiRequest::LeaveHotspot]
+        ));
+    }
+}
