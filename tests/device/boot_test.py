@@ -1221,7 +1221,8 @@ def wifi_card(start_ref, timings):
         timings["wifi_join_s"] = round(took, 1)
     # The same file again (a re-run, as at every boot): nothing is applied.
     _, out = dev.sh("systemctl start chesspi-wifi-card; journalctl -b -u chesspi-wifi-card"
-                    " -o cat | tail -n 1 | sed 's/^/W| /'; nmcli -t -f NAME connection show"
+                    " -o cat | grep '^chesspi-wifi-card:' | tail -n 1 | sed 's/^/W| /';"
+                    " nmcli -t -f NAME connection show"
                     " | grep -c '^chesspi-card$' | sed 's/^/W| count /'")
     again = marked(out)
     check("wifi: the same file is not applied again (its hash is remembered)",
@@ -1252,7 +1253,7 @@ def wifi_card(start_ref, timings):
     _, out = dev.sh(f"for i in $(seq 600); do journalctl -b -u NetworkManager -o cat | grep -qE"
                     f" 'device \\({staif}\\).*-> failed' && break; sleep 0.3; done;"
                     f" echo \"W| at $(date +%s.%N)\"; journalctl -b -u NetworkManager -o cat"
-                    f" | grep -E '\\({staif}\\).*(need-auth|-> failed|secrets)' | head -n 6"
+                    f" | grep -E '\\({staif}\\).*(need-auth|-> failed|secrets)' | tail -n 4"
                     f" | sed 's/^/W| /'; nmcli -t -f GENERAL.STATE device show {staif}"
                     f" | sed 's/^/W| /'", timeout=240)
     failed = marked(out)
