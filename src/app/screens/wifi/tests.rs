@@ -200,7 +200,11 @@ fn a_saved_network_is_joined_or_forgotten() {
             address: None,
         }),
     });
-    c.wifi_row(1);
+    // The network joined moves to the top at once, marked.
+    let rows = c.wifi_view().unwrap().rows;
+    assert_eq!((rows[0].name.as_str(), rows[0].active), ("Work", true));
+    assert!(!rows[1].active);
+    c.wifi_row(0);
     c.wifi_button("forget");
     assert!(matches!(&requests(&mut c)[..], [WifiRequest::Forget(s)] if *s == ssid("Work")));
     assert_eq!(c.wifi_view().unwrap().message, "Forgetting Work…");
