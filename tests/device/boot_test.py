@@ -1269,6 +1269,471 @@ def wifi_card(start_ref, timings):
         dev.kill()
 
 
+# --- Wi-Fi by touch (Settings → Wi-Fi…) and the hotspot for a game without a router ---------
+
+# Three simulated radios: the device's own (left to NetworkManager), one for the test's WPA2
+# access point in the namespace "ap" (as in wifi-card), one waiting in the namespace "client"
+# for the hotspot stage's partner. Written into the disk copy (debugfs), run by the serial shell.
+TOUCH_DIR = "/usr/local/lib/chesspi-wifi-test"
+TOUCH_PSK = "Knight#42"
+TOUCH_WRONG = "Knight#41"
+TOUCH_AP_SCRIPT = r"""set -e
+psk=$1
+modprobe mac80211_hwsim radios=3
+for i in $(seq 100); do [ "$(ls /sys/class/ieee80211 | wc -l)" -ge 3 ] && break; sleep 0.1; done
+set -- $(ls /sys/class/ieee80211 | sort -V | tail -n 3)
+sta=$1 ap=$2 cl=$3
+ip netns add ap
+ip netns add client
+iw phy "$ap" set netns name ap
+iw phy "$cl" set netns name client
+apif=$(ip netns exec ap iw dev | awk '/Interface/{print $2; exit}')
+printf 'ctrl_interface=/run/wifi-ap\nnetwork={\n ssid="ChessPI-test"\n mode=2\n frequency=2437\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
+  "$psk" > /run/wifi-ap.conf
+ip netns exec ap ip link set lo up
+ip netns exec ap wpa_supplicant -B -D nl80211 -i "$apif" -c /run/wifi-ap.conf -f /run/wifi-ap.log
+for i in $(seq 100); do ip netns exec ap iw dev "$apif" info | grep -q 'type AP' && break; sleep 0.2; done
+ip netns exec ap iw dev "$apif" info | grep -E 'type|channel'
+ip netns exec ap ip addr add 192.168.77.1/24 dev "$apif"
+ip netns exec ap dnsmasq --conf-file=/dev/null --port=0 --interface="$apif" --bind-interfaces \
+  --dhcp-range=192.168.77.10,192.168.77.50,1h --dhcp-leasefile=/run/wifi-ap.leases \
+  --pid-file=/run/wifi-ap-dnsmasq.pid --user=root --log-dhcp --log-facility=/run/wifi-ap-dnsmasq.log
+staif=$(iw dev | awk '/Interface/{print $2; exit}')
+echo "station $staif"
+"""
+# The hotspot's partner: the third radio, in the namespace "client", joins the hotspot with
+# wpa_supplicant (the image has no DHCP client but NetworkManager's own: a static address in
+# the hotspot's 10.42.0.0/24), then speaks the game protocol to the host over it: a `hello`
+# with a pairing code that can never be right ("abcd") must get the host's `bad_code`.
+TOUCH_CLIENT_SCRIPT = r"""ssid=$1 psk=$2 host=$3
+clif=$(ip netns exec client iw dev | awk '/Interface/{print $2; exit}')
+printf 'ctrl_interface=/run/wifi-client\nnetwork={\n ssid="%s"\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
+  "$ssid" "$psk" > /run/wifi-client.conf
+ip netns exec client ip link set lo up
+ip netns exec client wpa_supplicant -B -D nl80211 -i "$clif" -c /run/wifi-client.conf -f /run/wifi-client.log
+for i in $(seq 150); do
+  ip netns exec client wpa_cli -p /run/wifi-client -i "$clif" status | grep -q '^wpa_state=COMPLETED' && break
+  sleep 0.2
+done
+echo "associated at $(date +%s.%N)"
+ip netns exec client wpa_cli -p /run/wifi-client -i "$clif" status | grep -E '^(ssid|wpa_state|key_mgmt|pairwise_cipher)='
+ip netns exec client ip addr add 10.42.0.50/24 dev "$clif"
+ip netns exec client ip -4 -o addr show "$clif"
+ip netns exec client timeout 15 bash -c '
+  exec 3<>/dev/tcp/'"$host"'/7531 || exit 1
+  printf "%s\n" "{\"type\":\"hello\",\"protocol\":1,\"name\":\"Test\",\"code\":\"abcd\",\"resume\":null}" >&3
+  while IFS= read -r line <&3; do echo "host says: $line"; done' || echo "no answer from $host"
+"""
+
+TOUCH_ROW = (26, 29, 35)       # Theme.panel-sunken: a network's row
+TOUCH_BUTTON = (58, 65, 77)    # Theme.button
+TOUCH_ACCENT = (91, 180, 80)   # Theme.accent
+TOUCH_DANGER = (217, 83, 79)   # Theme.danger
+# The on-screen keyboard's layers as src/app/screens/wifi/keyboard.rs lays them out: rows of
+# (id, width in units); a letter is 2 units, each row 20.
+_DIGITS = [(f"c:{c}", 2) for c in "1234567890"]
+
+
+def _letter_rows(upper):
+    case = str.upper if upper else str.lower
+    return [_DIGITS,
+            [(f"c:{case(c)}", 2) for c in "qwertyuiop"],
+            [(f"c:{case(c)}", 2) for c in "asdfghjkl"],
+            [("shift", 3)] + [(f"c:{case(c)}", 2) for c in "zxcvbnm"] + [("delete", 3)],
+            [("symbols", 4), ("c:,", 2), ("space", 10), ("c:.", 2), ("c:-", 2)]]
+
+
+TOUCH_LAYERS = {
+    "lower": _letter_rows(False),
+    "upper": _letter_rows(True),
+    "symbols": [_DIGITS,
+                [(f"c:{c}", 2) for c in "!@#$%^&*()"],
+                [(f"c:{c}", 2) for c in "-_=+[]{};:"],
+                [("letters", 2)] + [(f"c:{c}", 2) for c in "'\",/\\|~`"] + [("delete", 2)],
+                [("c:<", 2), ("c:>", 2), ("space", 10), ("c:?", 2), ("c:.", 2)]],
+}
+
+
+def colour_runs(png, x, y0, y1, colour, tolerance=6, shortest=20):
+    """Runs (first, last) of rows y0..y1 where column x has `colour`."""
+    rows, out, start = png[2], [], None
+    for y in range(y0, y1):
+        hit = near(rows[y][x * 3:x * 3 + 3], colour, tolerance)
+        if hit and start is None:
+            start = y
+        if not hit and start is not None:
+            if y - start >= shortest:
+                out.append((start, y - 1))
+            start = None
+    if start is not None and y1 - start >= shortest:
+        out.append((start, y1 - 1))
+    return out
+
+
+def colour_count(png, box, colour, tolerance=12):
+    x0, y0, x1, y1 = box
+    rows = png[2]
+    return sum(1 for y in range(y0, y1) for x in range(x0, x1)
+               if near(rows[y][x * 3:x * 3 + 3], colour, tolerance))
+
+
+class Keys:
+    """Types on the Wi-Fi page's keyboard by touch, as a person would: it knows the layer it
+    shows (src/app/screens/wifi/keyboard.rs) and finds the keyboard's rows on a screendump
+    (a message line above the field pushes them down)."""
+
+    def __init__(self, dev):
+        self.dev, self.layer, self.rows = dev, "lower", None
+
+    def locate(self, png):
+        # The "1" key's left edge: five runs of the button colour down the screen's left side.
+        runs = [r for r in colour_runs(png, 16, 120, 480, TOUCH_BUTTON) if r[1] - r[0] > 30]
+        self.rows = runs[-5:] if len(runs) >= 5 else None
+        return self.rows
+
+    def point(self, key):
+        unit = (776 - 9 * 5) / 20
+        for r, row in enumerate(TOUCH_LAYERS[self.layer]):
+            widths = [unit * w + (w / 2 - 1) * 5 for _, w in row]
+            x = 12 + (776 - sum(widths) - 5 * (len(widths) - 1)) / 2
+            for (k, _), w in zip(row, widths):
+                if k == key:
+                    return round(x + w / 2), (self.rows[r][0] + self.rows[r][1]) // 2
+                x += w + 5
+        return None
+
+    def tap(self, key):
+        self.dev.tap(self.point(key))
+        time.sleep(0.35)
+        if key == "shift":
+            self.layer = "upper" if self.layer == "lower" else "lower"
+        elif key == "symbols":
+            self.layer = "symbols"
+        elif key == "letters":
+            self.layer = "lower"
+        elif key.startswith("c:") and self.layer == "upper":
+            self.layer = "lower"
+
+    def type(self, text):
+        for ch in text:
+            key = f"c:{ch}"
+            if self.point(key) is None:
+                if ch.isalpha():
+                    if self.layer == "symbols":
+                        self.tap("letters")
+                    if ch.isupper():
+                        self.tap("shift")
+                else:
+                    self.tap("symbols")
+            self.tap(key)
+
+
+def touch_device_tap(dev):
+    """dev.tap((x, y)): one finger, a fresh tracking id each time."""
+    counter = [100]
+
+    def tap(point):
+        counter[0] += 1
+        dev.qmp.touch([point], counter[0])
+    dev.tap = tap
+
+
+def wait_shot(dev, label, test, patience=30, step=0.7):
+    """Screendumps until test(png) is true; returns (png, ok)."""
+    deadline = time.time() + patience
+    while True:
+        png = dev.shot(label)
+        if test(png):
+            return png, True
+        if time.time() > deadline:
+            return png, False
+        time.sleep(step)
+
+
+def dialog_buttons(png, x=400):
+    """The buttons of a centred dialog down column x (grey or green): runs of 40+ px."""
+    runs = colour_runs(png, x, 0, 480, TOUCH_BUTTON, 6, 36) + \
+        colour_runs(png, x, 0, 480, TOUCH_ACCENT, 6, 36)
+    return sorted(runs)
+
+
+def wifi_touch(start_ref, timings, keep=False):
+    """Settings → Wi-Fi… by touch on the device: the list shows the test's access point, a
+    wrong password typed on the on-screen keyboard is refused (red) and not kept, the right one
+    joins (NetworkManager connected, a 192.168.77.x address, the status line changes).
+    Returns the device still running when `keep` (the hotspot stage goes on with it)."""
+    disk = os.path.join(OUT, "disk-wifi-touch.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    touch_overlay(disk)
+    dev = Device(disk, "wifi-touch")
+    touch_device_tap(dev)
+    took, png = dev.wait_for_screen(start_ref, "board")
+    if not check("wifi-touch: the board on the screen", took is not None,
+                 f"{took:.1f} s after QEMU started" if took else f"closest difference {png}"):
+        dev.kill()
+        return None
+    timings["wifi_touch_board_s"] = round(took, 1)
+    dev.sh("dmesg -n 1", timeout=BOOT_PATIENCE)
+    _, out = dev.sh(f"sh {TOUCH_DIR}/ap.sh '{TOUCH_PSK}' 2>&1 | sed 's/^/W| /'", timeout=120)
+    ap = marked(out)
+    m = re.search(r"station (\S+)", ap)
+    if not check("wifi-touch: three simulated radios, the WPA2 access point up",
+                 m is not None and "type AP" in ap, ap):
+        dev.kill()
+        return None
+    staif = m.group(1)
+    dev.staif = staif
+    # Who asks NetworkManager to scan and to add connections: recorded on the system bus.
+    dev.sh("(dbus-monitor --system \"type='method_call',interface="
+           "'org.freedesktop.NetworkManager.Device.Wireless'\" \"type='method_call',"
+           "member='AddAndActivateConnection'\" \"type='method_call',"
+           "member='ActivateConnection'\" > /run/wifi-bus.log 2>&1 &) ; sleep 1")
+
+    # Menu → Settings → Wi-Fi…
+    dev.tap((743, 444))                     # Menu
+    time.sleep(1.5)
+    menu = dev.shot("menu")
+    dev.tap((543, 312))                     # Settings
+    time.sleep(1.5)
+    settings = dev.shot("settings")
+    buttons = dialog_buttons(settings, 543)
+    log(f"wifi-touch: settings' right column buttons {buttons}")
+    # On the device (no backlight): Close, Language / Book, Two players / Coach, Sound /
+    # Speak moves, Wi-Fi… / About: Wi-Fi… is the right column's fourth button.
+    right = [b for b in buttons if b[0] > 60]
+    wifi_y = (right[3][0] + right[3][1]) // 2 if len(right) >= 4 else 316
+    dev.tap((256, wifi_y))
+    time.sleep(0.3)
+    opened_at = time.time()
+
+    def has_row(png):
+        return bool([r for r in colour_runs(png, 300, 90, 300, TOUCH_ROW) if r[1] - r[0] > 45])
+    png, listed = wait_shot(dev, "wifi-list", has_row, patience=60)
+    rows = [r for r in colour_runs(png, 300, 90, 300, TOUCH_ROW) if r[1] - r[0] > 45]
+    _, out = dev.sh("grep -c 'member=RequestScan' /run/wifi-bus.log | sed 's/^/W| scans /';"
+                    " nmcli -t -f SSID,SECURITY device wifi list ifname " + staif +
+                    " --rescan no | sed 's/^/W| /'")
+    nm = marked(out)
+    scans = re.search(r"scans (\d+)", nm)
+    check("wifi-touch: Menu → Settings → Wi-Fi… shows the access point's row; the app asked "
+          "NetworkManager to scan",
+          listed and WIFI_SSID in nm and scans is not None and int(scans.group(1)) >= 1,
+          f"rows {rows} after {time.time() - opened_at:.1f} s; {nm}")
+    if not listed:
+        dev.kill()
+        return None
+    status_before = [r[12 * 3:620 * 3] for r in png[2][64:100]]
+    # The row: the password page.
+    row = rows[0]
+    dev.tap((300, (row[0] + row[1]) // 2))
+    keys = Keys(dev)
+    png, shown = wait_shot(dev, "wifi-password", keys.locate, patience=15)
+    if not check("wifi-touch: tapping the row opens the password page with the keyboard", shown,
+                 f"key rows {keys.rows}"):
+        dev.kill()
+        return None
+    keys.type(TOUCH_WRONG)
+    typed = dev.shot("wifi-typed-wrong")
+    join = colour_runs(typed, 640, 60, 200, TOUCH_ACCENT, 6, 30)
+    dev.tap((708, (join[0][0] + join[0][1]) // 2 if join else 98))
+    sent = time.time()
+    png, refused = wait_shot(
+        dev, "wifi-refused",
+        lambda p: colour_count(p, (12, 60, 788, 110), TOUCH_DANGER, 30) > 40, patience=90)
+    refused_after = time.time() - sent
+    _, out = dev.sh(f"nmcli -t -f NAME,TYPE connection show | sed 's/^/W| /';"
+                    f" nmcli -t -f GENERAL.STATE device show {staif} | sed 's/^/W| /';"
+                    " journalctl -b -u chesspi -o cat | grep 'Wi-Fi' | tail -n 3 | sed 's/^/W| /'")
+    state = marked(out)
+    check("wifi-touch: a wrong password typed on the keyboard: the red refusal, nothing saved",
+          refused and WIFI_SSID not in re.sub(r"Wi-Fi: .*", "", state)
+          and "GENERAL.STATE:100" not in state,
+          f"{refused_after:.1f} s after Join; danger pixels "
+          f"{colour_count(png, (12, 60, 788, 110), TOUCH_DANGER, 30)}; {state}")
+    if refused:
+        timings["wifi_touch_refused_s"] = round(refused_after, 1)
+    # Correct it: delete the last character, type the right one, Join.
+    keys.locate(png)
+    keys.tap("delete")
+    keys.type(TOUCH_PSK[-1])
+    png = dev.shot("wifi-typed-right")
+    join = colour_runs(png, 640, 60, 200, TOUCH_ACCENT, 6, 30)
+    dev.tap((708, (join[0][0] + join[0][1]) // 2 if join else 125))
+    sent = time.time()
+
+    def connected(p):
+        # Back on the list: a row with the green "Connected".
+        return not Keys(dev).locate(p) and colour_count(p, (620, 100, 788, 300),
+                                                        TOUCH_ACCENT, 30) > 20
+    png, joined = wait_shot(dev, "wifi-joined", connected, patience=90)
+    joined_after = time.time() - sent
+    _, out = dev.sh(f"nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION device show {staif}"
+                    f" | sed 's/^/W| /'; ip -4 -o addr show {staif} | sed 's/^/W| /';"
+                    " nmcli -t -f NAME,TYPE,AUTOCONNECT connection show | sed 's/^/W| /';"
+                    " journalctl -b -u chesspi -o cat | grep 'Wi-Fi' | tail -n 2 | sed 's/^/W| /'")
+    state = marked(out)
+    status_after = [r[12 * 3:620 * 3] for r in png[2][64:100]]
+    moved = diff(status_before, status_after)
+    check("wifi-touch: the right password joins: NetworkManager connected with a 192.168.77.x "
+          "address, the connection kept, the status line changed, the row says Connected",
+          joined and "GENERAL.STATE:100" in state and "192.168.77." in state
+          and f"{WIFI_SSID}:802-11-wireless:yes" in state and moved > 2,
+          f"{joined_after:.1f} s after Join; status line difference {moved:.1f}; {state}")
+    if joined and "GENERAL.STATE:100" in state:
+        timings["wifi_touch_join_s"] = round(joined_after, 1)
+    _, out = dev.sh("journalctl -b -u polkit -o cat | grep -iE 'chesspi|denied|not authorized'"
+                    " | sed 's/^/W| /'; journalctl -b -u NetworkManager -o cat"
+                    " | grep -iE 'not authorized|denied|permission' | sed 's/^/W| /';"
+                    " grep -A3 -E 'RequestScan|AddAndActivate' /run/wifi-bus.log | grep -c sender"
+                    " | sed 's/^/W| calls /'; journalctl -b -u chesspi -o cat"
+                    " | grep -iE 'denied|not permitted|not authori' | sed 's/^/W| /'")
+    denials = marked(out)
+    check("wifi-touch: no polkit or NetworkManager denial for chesspi",
+          not re.search(r"denied|not authori|permission", denials, re.I), denials)
+    if keep:
+        return dev
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(90):
+        dev.kill()
+    return None
+
+
+def touch_overlay(disk):
+    files = os.path.join(OUT, "wifi-touch-files")
+    os.makedirs(files, exist_ok=True)
+    for name, text in (("ap.sh", TOUCH_AP_SCRIPT), ("client.sh", TOUCH_CLIENT_SCRIPT)):
+        with open(os.path.join(files, name), "w") as f:
+            f.write(text)
+    script = os.path.join(files, "debugfs.cmd")
+    with open(script, "w") as f:
+        f.write(f"mkdir {TOUCH_DIR}\n" + "".join(
+            f"write {os.path.join(files, n)} {TOUCH_DIR}/{n}\n" for n in ("ap.sh", "client.sh")))
+    subprocess.run(["debugfs", "-w", "-f", script, disk], check=True, capture_output=True)
+
+
+def hotspot(start_ref, timings, dev=None):
+    """New game → Network → Host a game → "No router: make a hotspot": NetworkManager's
+    "ChessPI hotspot" (AP, WPA2, shared) on the device's radio; a partner joins it with the
+    password and reaches the game's port (the protocol's bad_code answer); Cancel closes it and
+    the device goes back to the network it was on (wifi-touch's, when run after it)."""
+    if dev is None:
+        disk = os.path.join(OUT, "disk-hotspot.ext4")
+        shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+        touch_overlay(disk)
+        dev = Device(disk, "hotspot")
+        touch_device_tap(dev)
+        took, png = dev.wait_for_screen(start_ref, "board")
+        if not check("hotspot: the board on the screen", took is not None,
+                     f"{took:.1f} s" if took else f"closest difference {png}"):
+            dev.kill()
+            return
+        dev.sh("dmesg -n 1", timeout=BOOT_PATIENCE)
+        _, out = dev.sh(f"sh {TOUCH_DIR}/ap.sh '{TOUCH_PSK}' 2>&1 | sed 's/^/W| /'",
+                        timeout=120)
+        m = re.search(r"station (\S+)", marked(out))
+        if not check("hotspot: simulated radios", m is not None, marked(out)):
+            dev.kill()
+            return
+        dev.staif = m.group(1)
+    staif = dev.staif
+    _, out = dev.sh(f"nmcli -t -f GENERAL.CONNECTION device show {staif} | sed 's/^/W| /'")
+    before = marked(out).partition(":")[2].strip()
+    # Close the Wi-Fi page if it is open (wifi-touch left it on the list).
+    png = dev.shot("hotspot-start")
+    if colour_count(png, (628, 12, 788, 64), TOUCH_ACCENT, 20) > 2000:
+        dev.tap((708, 38))                  # Close: back to Settings
+        time.sleep(1.2)
+        png = dev.shot("hotspot-settings")
+        dev.tap((256, 130))                 # Settings' Close (the green one, top left)
+        time.sleep(1.2)
+    dev.tap((536, 384))                     # New game
+    time.sleep(1.5)
+    dev.tap((673, 92))                      # Network
+    time.sleep(1.0)
+    dev.tap((286, 289))                     # Host a game
+    time.sleep(0.8)
+    dev.shot("hotspot-new-game")
+    dev.tap((683, 436))                     # Start
+    png, hosting = wait_shot(dev, "hotspot-hosting", lambda p: len(dialog_buttons(p)) >= 2,
+                             patience=20)
+    buttons = dialog_buttons(png)
+    if not check("hotspot: Host a game shows the waiting dialog with two buttons (hotspot, "
+                 "Cancel)", hosting, f"buttons {buttons}"):
+        dev.kill()
+        return
+    no_router, cancel = buttons[-2], buttons[-1]
+    dev.tap((400, (no_router[0] + no_router[1]) // 2))
+    tapped = time.time()
+    _, out = dev.sh("for i in $(seq 300); do nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION"
+                    f" device show {staif} | grep -q 'CONNECTION:ChessPI hotspot' &&"
+                    f" nmcli -t -f GENERAL.STATE device show {staif} | grep -q ':100' && break;"
+                    " sleep 0.2; done; echo \"W| at $(date +%s.%N)\";"
+                    f" nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION device show {staif}"
+                    " | sed 's/^/W| /'; nmcli -s -t -f 802-11-wireless.ssid,802-11-wireless.mode,"
+                    "802-11-wireless-security.key-mgmt,802-11-wireless-security.proto,"
+                    "802-11-wireless-security.psk,ipv4.method connection show 'ChessPI hotspot'"
+                    f" | sed 's/^/W| /'; ip -4 -o addr show {staif} | sed 's/^/W| /';"
+                    f" iw dev {staif} info | grep -E 'type|channel' | sed 's/^/W| /';"
+                    " pgrep -a dnsmasq | grep -o 'dhcp-range=[^ ]*' | sed 's/^/W| /';"
+                    " journalctl -b -u chesspi -o cat | grep -i 'hotspot' | sed 's/^/W| /'",
+                    timeout=120)
+    up_after = time.time() - tapped
+    state = marked(out)
+    ssid = re.search(r"802-11-wireless.ssid:(.+)", state)
+    psk = re.search(r"802-11-wireless-security.psk:(\d{8})$", state, re.M)
+    ok = ("CONNECTION:ChessPI hotspot" in state and "GENERAL.STATE:100" in state
+          and "802-11-wireless.mode:ap" in state and "ipv4.method:shared" in state
+          and "type AP" in state and ssid is not None and psk is not None)
+    check("hotspot: \"No router: make a hotspot\": NetworkManager's ChessPI hotspot up in AP "
+          "mode (WPA2, shared) on the device's radio", ok,
+          f"{up_after:.1f} s after the tap (with the shell's polling); {state}")
+    if not ok:
+        dev.shot("hotspot-failed")
+        dev.kill()
+        return
+    timings["hotspot_up_s"] = round(up_after, 1)
+    png = dev.shot("hotspot-open")
+    host = re.search(r"inet (10\.42\.\d+\.\d+)/", state)
+    host = host.group(1) if host else "10.42.0.1"
+    _, out = dev.sh(f"bash {TOUCH_DIR}/client.sh '{ssid.group(1).strip()}' '{psk.group(1)}'"
+                    f" {host} 2>&1 | sed 's/^/W| /'", timeout=120)
+    partner = marked(out)
+    check("hotspot: a partner joins the hotspot with its password (WPA2) and the host's game "
+          "answers its hello with bad_code over it",
+          "wpa_state=COMPLETED" in partner and '"bad_code"' in partner, partner)
+    # Cancel: the hotspot closes and the device goes back.
+    buttons = dialog_buttons(dev.shot("hotspot-before-cancel"))
+    cancel = buttons[-1] if buttons else cancel
+    dev.tap((400, (cancel[0] + cancel[1]) // 2))
+    tapped = time.time()
+    want = f"CONNECTION:{before}" if before else "GENERAL.STATE:30"
+    _, out = dev.sh(f"for i in $(seq 300); do nmcli -t -f NAME connection show"
+                    f" | grep -q '^ChessPI hotspot$' || {{ nmcli -t -f GENERAL.STATE,"
+                    f"GENERAL.CONNECTION device show {staif} | grep -qF '{want}' && break; }};"
+                    " sleep 0.2; done; echo \"W| at $(date +%s.%N)\";"
+                    " nmcli -t -f NAME connection show | sed 's/^/W| connection /';"
+                    f" nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION device show {staif}"
+                    f" | sed 's/^/W| /'; ip -4 -o addr show {staif} | sed 's/^/W| /';"
+                    " journalctl -b -u chesspi -o cat | grep -i 'Wi-Fi' | tail -n 3"
+                    " | sed 's/^/W| /'", timeout=120)
+    back_after = time.time() - tapped
+    state = marked(out)
+    gone = "connection ChessPI hotspot" not in state
+    returned = (f"CONNECTION:{before}" in state and "GENERAL.STATE:100" in state
+                and "192.168.77." in state) if before else True
+    check("hotspot: Cancel closes the hotspot" +
+          (f" and the device is back on {before}" if before else ""),
+          gone and returned, f"{back_after:.1f} s after the tap; {state}")
+    dev.shot("hotspot-after-cancel")
+    _, out = dev.sh("journalctl -b -u polkit -o cat | grep -iE 'denied|not authorized'"
+                    " | sed 's/^/W| /'; journalctl -b -u NetworkManager -o cat"
+                    " | grep -iE 'not authorized|denied' | sed 's/^/W| /'")
+    check("hotspot: no polkit or NetworkManager denial", marked(out) == "", marked(out))
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(90):
+        dev.kill()
+
+
 def main():
     global HOST_APP
     os.makedirs(OUT, exist_ok=True)
@@ -1281,7 +1746,8 @@ def main():
     empty_dark = square_pixels(start_ref, "e3")
 
     stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control",
-                              "sound", "usb", "grow", "splash", "wifi-card"]
+                              "sound", "usb", "grow", "splash", "wifi-card",
+                              "wifi-touch", "hotspot"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
@@ -1303,6 +1769,12 @@ def main():
         splash(start_ref, timings)
     if "wifi-card" in stages:
         wifi_card(start_ref, timings)
+    if "wifi-touch" in stages:
+        kept = wifi_touch(start_ref, timings, keep="hotspot" in stages)
+        if "hotspot" in stages:
+            hotspot(start_ref, timings, kept)
+    elif "hotspot" in stages:
+        hotspot(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")

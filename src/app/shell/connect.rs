@@ -29,6 +29,7 @@ impl App {
         self.connect_new_game();
         self.connect_games();
         self.connect_analysis_workers();
+        self.connect_wifi_worker();
         self.connect_power();
         let dispatch = self.dispatch();
         editor::view::connect(&self.window, &dispatch);
@@ -86,6 +87,23 @@ impl App {
                 });
             }
         });
+        let board = self.window.global::<AnalysisBoardAdapter>();
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        board.on_report_ready(move || {
+            let Some(rc) = shell.upgrade() else { return };
+            let reports = rc.borrow().board_link.take_reports();
+            if !reports.is_empty() {
+                with_shell(&shell, &window, |c| {
+                    for report in reports {
+                        c.analysis_board_report(report);
+                    }
+                });
+            }
+        });
+    }
+
+    /// The Wi-Fi thread's wake-ups: its reports go to the controller.
+    fn connect_wifi_worker(&self) {
         let adapter = self.window.global::<WifiAdapter>();
         let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
         adapter.on_report_ready(move || {
@@ -100,19 +118,6 @@ impl App {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
                         c.wifi_report(report);
-                    }
-                });
-            }
-        });
-        let board = self.window.global::<AnalysisBoardAdapter>();
-        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
-        board.on_report_ready(move || {
-            let Some(rc) = shell.upgrade() else { return };
-            let reports = rc.borrow().board_link.take_reports();
-            if !reports.is_empty() {
-                with_shell(&shell, &window, |c| {
-                    for report in reports {
-                        c.analysis_board_report(report);
                     }
                 });
             }

@@ -215,7 +215,7 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     // Screens that take the player away from the board stop the clock.
     let away = matches!(
         s.controller.screen(),
-        ScreenKind::SavedGames | ScreenKind::Help
+        ScreenKind::SavedGames | ScreenKind::Help | ScreenKind::Wifi
     ) || s.power.asleep;
     s.controller.sync_clock(std::time::Instant::now(), away);
     schedule_clock(s, shell, window);

@@ -161,7 +161,7 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     // Screens that take the player away from the board stop the clock.
     let away = matches!(
         s.controller.screen(),
-        ScreenKind::SavedGames | ScreenKind::Help
+        ScreenKind::SavedGames | ScreenKind::Help | ScreenKind::Wifi
     ) || s.power.asleep;
     s.controller.sync_clock(std::time::Instant::now(), away);
     // Carrying out an effect may lead to more (the network refusing at once, ...).
