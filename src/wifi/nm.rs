@@ -5,6 +5,7 @@
 use super::{JoinError, Network, Passphrase, Security, Ssid, Wifi, WifiError, WifiState};
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 use zbus::blocking::{Connection, Proxy, proxy::Builder};
 use zbus::proxy::CacheProperties;
@@ -38,6 +39,7 @@ const STATE_PREPARE: u32 = 40;
 const STATE_NEED_AUTH: u32 = 60;
 const STATE_SECONDARIES: u32 = 90;
 const STATE_ACTIVATED: u32 = 100;
+const STATE_FAILED: u32 = 120;
 /// NMActiveConnectionState.
 const ACTIVE_ACTIVATED: u32 = 2;
 const ACTIVE_DEACTIVATED: u32 = 4;
@@ -349,6 +351,18 @@ struct JoinTrace {
 }
 
 impl JoinTrace {
+    /// Takes in a state the device went through, and why.
+    fn saw(&mut self, state: u32, reason: u32) {
+        if state == STATE_NEED_AUTH {
+            self.asked_for_password = true;
+        }
+        // Why it failed: the first reason given with the failed state (later changes, such as
+        // going back to disconnected, carry other reasons).
+        if state == STATE_FAILED && reason != 0 {
+            self.reason.get_or_insert(reason);
+        }
+    }
+
     fn error(&self) -> JoinError {
         match self.reason {
             Some(REASON_SSID_NOT_FOUND) => JoinError::NotFound,
@@ -358,6 +372,43 @@ impl JoinTrace {
             None => JoinError::Failed("NetworkManager gave up".to_string()),
         }
     }
+}
+
+/// The device's state changes (new state, reason) as NetworkManager signals them, from a thread
+/// that listens until the receiver is gone (it notices at the next change). Polling misses
+/// states that last milliseconds: NEED_AUTH after a refused password lasted 11 ms in QEMU.
+fn watch_states(bus: &Connection, device: &OwnedObjectPath) -> zbus::Result<Receiver<(u32, u32)>> {
+    let (tx, rx) = mpsc::channel();
+    let (ready_tx, ready_rx) = mpsc::channel();
+    let (bus, device) = (bus.clone(), device.clone());
+    std::thread::Builder::new()
+        .name("wifi-states".to_string())
+        .spawn(move || {
+            let signals = match proxy(&bus, device.as_str(), DEVICE)
+                .and_then(|p| p.receive_signal("StateChanged"))
+            {
+                Ok(signals) => {
+                    let _ = ready_tx.send(Ok(()));
+                    signals
+                }
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e));
+                    return;
+                }
+            };
+            for message in signals {
+                if let Ok((new, _old, reason)) = message.body().deserialize::<(u32, u32, u32)>()
+                    && tx.send((new, reason)).is_err()
+                {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| zbus::Error::Failure(format!("cannot start a thread: {e}")))?;
+    ready_rx
+        .recv()
+        .map_err(|_| zbus::Error::Failure("the state watch ended".to_string()))??;
+    Ok(rx)
 }
 
 impl NetworkManager {
@@ -392,11 +443,12 @@ impl NetworkManager {
         remove_game_connections(bus)?;
         let nm = proxy(bus, NM_PATH, NM)?;
         let none = ObjectPath::try_from("/")?;
+        let changes = watch_states(bus, &device)?;
         let (_, active): (OwnedObjectPath, OwnedObjectPath) = nm.call(
             "AddAndActivateConnection",
             &(hotspot_settings(ssid, password), &device, &none),
         )?;
-        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str(), ssid)?;
+        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str(), ssid, &changes)?;
         if outcome.is_err() {
             let _ = remove_game_connections(bus);
         }
@@ -437,6 +489,7 @@ impl NetworkManager {
             saved_connections(bus, Some(ssid))?
         };
         let nm = proxy(bus, NM_PATH, NM)?;
+        let changes = watch_states(bus, &device)?;
         let (active, added): (OwnedObjectPath, Option<OwnedObjectPath>) =
             match (password, saved.first()) {
                 (None, Some((connection, _))) => {
@@ -456,7 +509,7 @@ impl NetworkManager {
                     (active, Some(connection))
                 }
             };
-        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str(), ssid)?;
+        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str(), ssid, &changes)?;
         if outcome.is_err()
             && let Some(connection) = added
         {
@@ -473,23 +526,26 @@ impl NetworkManager {
         device: &str,
         active: &str,
         ssid: &Ssid,
+        changes: &Receiver<(u32, u32)>,
     ) -> zbus::Result<Result<WifiState, JoinError>> {
         let started = Instant::now();
         let mut trace = JoinTrace::default();
         while started.elapsed() < JOIN_PATIENCE {
+            for (state, reason) in changes.try_iter() {
+                trace.saw(state, reason);
+            }
             let (state, reason): (u32, u32) = property(bus, device, DEVICE, "StateReason")?;
-            if state == STATE_NEED_AUTH {
-                trace.asked_for_password = true;
-            }
-            if reason != 0 && !(STATE_PREPARE..=STATE_ACTIVATED).contains(&state) {
-                trace.reason = Some(reason);
-            }
+            trace.saw(state, reason);
             // The active connection object goes away once it is deactivated.
             let active_state: u32 = match property(bus, active, ACTIVE, "State") {
                 Ok(s) => s,
                 Err(_) => ACTIVE_DEACTIVATED,
             };
             if active_state == ACTIVE_DEACTIVATED {
+                // The failure's own signals may still be on their way.
+                while let Ok((state, reason)) = changes.recv_timeout(POLL) {
+                    trace.saw(state, reason);
+                }
                 return Ok(Err(trace.error()));
             }
             if active_state == ACTIVE_ACTIVATED && state == STATE_ACTIVATED {
@@ -631,5 +687,35 @@ impl Wifi for NetworkManager {
             }
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn traced(changes: &[(u32, u32)]) -> JoinError {
+        let mut trace = JoinTrace::default();
+        for &(state, reason) in changes {
+            trace.saw(state, reason);
+        }
+        trace.error()
+    }
+
+    #[test]
+    fn a_refused_password_is_told_from_other_failures() {
+        // As NetworkManager signalled it in QEMU: config → need-auth (supplicant disconnect)
+        // → failed (no secrets) → disconnected, then another reason later.
+        let refused = [(50, 0), (60, 8), (120, 7), (30, 0), (30, 42)];
+        assert_eq!(traced(&refused), JoinError::WrongPassword);
+        // Need-auth seen, the failure's reason missed.
+        assert_eq!(traced(&[(60, 8), (30, 42)]), JoinError::WrongPassword);
+        // A later reason does not replace the failure's own.
+        assert_eq!(traced(&[(120, 53), (120, 7)]), JoinError::NotFound);
+        assert!(matches!(
+            traced(&[(70, 0), (120, 17), (30, 0)]),
+            JoinError::Failed(why) if why.contains("17")
+        ));
+        assert!(matches!(traced(&[(30, 42)]), JoinError::Failed(_)));
     }
 }
