@@ -696,6 +696,7 @@ def battery(start_ref, timings):
            f" && mkdir -p /run/systemd/system/chesspi.service.d"
            f" && cp {BATTERY_DIR}/battery-test.conf /run/systemd/system/chesspi.service.d/")
     set_levels(dev, full)
+    drive_pins(dev, full)  # the comparators hold their pins: no pull changes them
     dev.sh("systemctl daemon-reload && systemctl restart chesspi")
 
     icons, pictures, seen_after = [], [], []
@@ -767,6 +768,139 @@ def battery(start_ref, timings):
     check("battery: the shutdown was clean (the app finished its saves and stopped)",
           -1 not in order and order == sorted(order)
           and not any("shutdown failed" in line for line in said), " / ".join(said))
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(60):
+        dev.kill()
+
+
+# The bare-pi stage: the product's unit and config (the gpio source, pulls off) with only what
+# the emulation needs added; the register file left at zero, so nothing drives the comparator
+# pins (DRIVEN_MASK 0) and they follow the pulls the source sets, through the shim's pull latch.
+BARE_PI_DROP_IN = f"""[Service]
+Environment=LD_PRELOAD={BATTERY_DIR}/gpiochip-shim.so
+BindReadOnlyPaths={BATTERY_DIR}/cpuinfo:/proc/cpuinfo
+"""
+BARE_PI_SHIPPED_GRACE_S = 30  # config/chesspi.toml's critical_grace_seconds
+BARE_PI_WATCH_S = 60  # how long the device must stay on after the source gave up
+# Without the boot screen (this stage does not look at the boot): on the image of 2026-11-27
+# 16:47 plymouth kept the serial console and the test's shell never came up.
+BARE_PI_APPEND = "plymouth.enable=0"
+
+
+def drive_pins(dev, mask):
+    """Marks pins as driven by the comparators (DRIVEN_MASK, 0x900 in the register file): the
+    shim's pull latch leaves their GPLEV0 bits as set_levels wrote them."""
+    data = "".join(f"\\x{b:02x}" for b in mask.to_bytes(4, "little"))
+    dev.sh(f"printf '{data}' | dd of=/dev/gpiomem bs=1 seek={0x900} count=4 conv=notrunc"
+           " status=none")
+
+
+def bare_pi_overlay(disk):
+    """battery_overlay's files, and the bare-pi drop-in next to them."""
+    battery_overlay(disk)
+    files = os.path.join(OUT, "battery-files")
+    with open(os.path.join(files, "bare-pi.conf"), "w") as f:
+        f.write(BARE_PI_DROP_IN)
+    script = os.path.join(files, "debugfs-bare-pi.cmd")
+    with open(script, "w") as f:
+        f.write(f"write {os.path.join(files, 'bare-pi.conf')} {BATTERY_DIR}/bare-pi.conf\n")
+    subprocess.run(["debugfs", "-w", "-f", script, disk], check=True, capture_output=True)
+
+
+def bare_pi(start_ref, timings):
+    """A Pi without the battery board: the gpio source through rppal over emulated registers
+    whose comparator pins nobody drives. Pulled up and then down they follow the pulls: the
+    notice "No battery board found", no icon, and no shutdown, long after the critical grace."""
+    disk = os.path.join(OUT, "disk-bare-pi.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    bare_pi_overlay(disk)
+    dev = Device(disk, "bare-pi", append=BARE_PI_APPEND)
+    took, _ = dev.wait_for_screen(start_ref, "board")
+    if not check("bare-pi: the board is on the screen", took is not None,
+                 f"{took:.1f} s after QEMU started" if took else ""):
+        dev.kill()
+        return
+    # The registers all zero (no pin driven, every pull off), the chip, the drop-in; a restart
+    # of the product's unit with its own config.
+    dev.sh("head -c 4096 /dev/zero > /dev/gpiomem && : > /dev/gpiochip0"
+           " && chown root:gpio /dev/gpiomem /dev/gpiochip0"
+           " && chmod 660 /dev/gpiomem /dev/gpiochip0"
+           " && mkdir -p /run/systemd/system/chesspi.service.d"
+           f" && cp {BATTERY_DIR}/bare-pi.conf /run/systemd/system/chesspi.service.d/")
+    _, shipped = dev.sh("grep -E '^(source|critical_grace_seconds|full|above_[a-z_]+) ='"
+                        " /etc/chesspi/chesspi.toml | sed 's/^/C| /'")
+    shipped = [line[3:] for line in shipped.splitlines() if line.startswith("C| ")]
+    dev.sh("systemctl daemon-reload && systemctl restart chesspi")
+    restarted = time.time()
+
+    # The notice is news (the amber bar, shown for 6 s); the icon must never show.
+    icons, notice_at, amber = [], None, 0
+    while time.time() < restarted + 180:
+        png = dev.shot("after-restart")
+        icon = battery_icon(png)
+        if icon is not None:
+            icons.append(icon)
+        amber = notice_pixels(png, "warning")
+        if amber > 3000:
+            notice_at = time.time() - restarted
+            dev.shot("notice")
+            break
+        time.sleep(0.3)
+    _, invocation = dev.sh("systemctl show -p InvocationID --value chesspi | sed 's/^/I| /'")
+    invocation = next((line[3:].strip() for line in invocation.splitlines()
+                       if line.startswith("I| ")), "")
+
+    # (c) On past the critical grace: still running, the same start of the app, no icon.
+    gave_up = time.time()
+    while time.time() < gave_up + BARE_PI_WATCH_S and dev.proc.poll() is None:
+        png = dev.shot("watch")
+        icon = battery_icon(png)
+        if icon is not None:
+            icons.append(icon)
+        time.sleep(5)
+    running = dev.proc.poll() is None
+    watched = time.time() - gave_up
+
+    log(f"bare-pi: shipped config {shipped}; notice {notice_at} s after the restart")
+    check("bare-pi: the shipped config reads the gpio comparators without pulls",
+          'source = "gpio"' in shipped
+          and sum('pull = "off"' in line for line in shipped) == 4, " / ".join(shipped))
+    if not running:
+        check("bare-pi: the device is still on 60 s later (no shutdown)", False,
+              f"QEMU ended {watched:.1f} s after the source gave up")
+        return
+    _, said = dev.sh("journalctl --no-pager -o cat _SYSTEMD_INVOCATION_ID=$(systemctl show -p"
+                     " InvocationID --value chesspi) | grep -iE 'battery|gpio|critical|shut"
+                     "|switching off|bcm2837' | sed 's/^/J| /'")
+    said = [line[3:] for line in said.splitlines() if line.startswith("J| ")]
+    # The shim's latch count (0x908) and the pads' pulls (0x800: 0 off, 1 down, 2 up).
+    _, latch = dev.sh("echo \"L| $(od -An -tu4 -j 2312 -N 4 /dev/gpiomem | tr -d ' ')\";"
+                      " echo \"L| pulls$(od -An -tu1 -j 2048 -N 28 /dev/gpiomem | tr -s ' \\n'"
+                      " ' ')\"; echo \"L| $(systemctl show -p InvocationID -p ActiveState"
+                      " -p NRestarts chesspi | tr '\\n' ' ')\"")
+    denials = journal_denials(dev)
+    latch_lines = [line[3:].strip() for line in latch.splitlines() if line.startswith("L| ")]
+    latches = int(latch_lines[0]) if latch_lines and latch_lines[0].isdigit() else -1
+    check("bare-pi: the shim latched the pulls the source set (up, down, off: 4 pins each)",
+          latches >= 12, " / ".join(latch_lines))
+    board_gone = [line for line in said if "no battery board found" in line.lower()]
+    alarming = [line for line in said
+                if re.search(r"critical|shutdown|switching off|bcm2837 shim", line, re.I)]
+    check("bare-pi: the journal says no battery board once, nothing about critical or shutdown",
+          len(board_gone) == 1 and not alarming and denials == "",
+          f"{' / '.join(said)[-700:]}; denied: {denials}")
+    check("bare-pi: no battery icon in the status bar, and the notice shown",
+          not icons and notice_at is not None,
+          f"icons seen {icons[:3]}; {amber} amber pixels in the side panel"
+          + (f", {notice_at:.1f} s after the restart" if notice_at is not None else ""))
+    same = invocation != "" and f"InvocationID={invocation}" in latch \
+        and "ActiveState=active" in latch
+    check(f"bare-pi: the device is still on {BARE_PI_WATCH_S} s later (critical grace"
+          f" {BARE_PI_SHIPPED_GRACE_S} s), the app never restarted",
+          running and watched >= BARE_PI_WATCH_S and same,
+          f"{watched:.1f} s watched; {latch_lines[-1] if latch_lines else ''}")
+    timings.update(bare_pi_notice_after_restart_s=round(notice_at, 1) if notice_at else None,
+                   bare_pi_watched_s=round(watched, 1))
     dev.console.send("poweroff\n")
     if not dev.wait_off(60):
         dev.kill()
@@ -1325,6 +1459,11 @@ ip netns exec client timeout 15 bash -c '
   while IFS= read -r line <&3; do echo "host says: $line"; done' || echo "no answer from $host"
 """
 
+# Without the boot screen: on the image of 2026-11-27 16:47 the test's serial shell did not
+# come up within 180 s with plymouth on, in two boots of two (the board did; the console's last
+# line was chesspi.service started; cause not found); with plymouth.enable=0 it does, every time.
+# These stages do not look at the boot.
+TOUCH_APPEND = "plymouth.enable=0"
 TOUCH_ROW = (26, 29, 35)       # Theme.panel-sunken: a network's row
 TOUCH_BUTTON = (58, 65, 77)    # Theme.button
 TOUCH_ACCENT = (91, 180, 80)   # Theme.accent
@@ -1386,9 +1525,18 @@ class Keys:
         self.dev, self.layer, self.rows = dev, "lower", None
 
     def locate(self, png):
-        # The "1" key's left edge: five runs of the button colour down the screen's left side.
-        runs = [r for r in colour_runs(png, 16, 120, 480, TOUCH_BUTTON) if r[1] - r[0] > 30]
-        self.rows = runs[-5:] if len(runs) >= 5 else None
+        # The keyboard's top: the "1" key's left edge (the first row is the digits in every
+        # layer); its bottom: the space bar's (the last row, wide in every layer). Five rows
+        # 5 px apart between them.
+        left = [r for r in colour_runs(png, 16, 120, 480, TOUCH_BUTTON) if r[1] - r[0] > 30]
+        space = [r for r in colour_runs(png, 260, 120, 480, TOUCH_BUTTON) if r[1] - r[0] > 30]
+        if len(left) < 3 or len(space) < 4:
+            self.rows = None
+            return None
+        top, bottom = left[0][0], space[-1][1]
+        height = (bottom - top + 1 - 4 * 5) / 5
+        self.rows = [(round(top + i * (height + 5)), round(top + i * (height + 5) + height - 1))
+                     for i in range(5)]
         return self.rows
 
     def point(self, key):
@@ -1450,7 +1598,7 @@ def wait_shot(dev, label, test, patience=30, step=0.7):
         time.sleep(step)
 
 
-def dialog_buttons(png, x=400):
+def dialog_buttons(png, x=215):
     """The buttons of a centred dialog down column x (grey or green): runs of 40+ px."""
     runs = colour_runs(png, x, 0, 480, TOUCH_BUTTON, 6, 36) + \
         colour_runs(png, x, 0, 480, TOUCH_ACCENT, 6, 36)
@@ -1465,7 +1613,7 @@ def wifi_touch(start_ref, timings, keep=False):
     disk = os.path.join(OUT, "disk-wifi-touch.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     touch_overlay(disk)
-    dev = Device(disk, "wifi-touch")
+    dev = Device(disk, "wifi-touch", append=TOUCH_APPEND, extra=touch_card())
     touch_device_tap(dev)
     took, png = dev.wait_for_screen(start_ref, "board")
     if not check("wifi-touch: the board on the screen", took is not None,
@@ -1493,16 +1641,19 @@ def wifi_touch(start_ref, timings, keep=False):
     dev.tap((743, 444))                     # Menu
     time.sleep(1.5)
     menu = dev.shot("menu")
-    dev.tap((543, 312))                     # Settings
+    # The device's menu (two columns of buttons): Settings is the left column's sixth.
+    left = dialog_buttons(menu, 122)
+    log(f"wifi-touch: the menu's left column {left}")
+    dev.tap((256, (left[5][0] + left[5][1]) // 2 if len(left) >= 6 else 374))
     time.sleep(1.5)
     settings = dev.shot("settings")
-    buttons = dialog_buttons(settings, 543)
-    log(f"wifi-touch: settings' right column buttons {buttons}")
-    # On the device (no backlight): Close, Language / Book, Two players / Coach, Sound /
-    # Speak moves, Wi-Fi… / About: Wi-Fi… is the right column's fourth button.
-    right = [b for b in buttons if b[0] > 60]
-    wifi_y = (right[3][0] + right[3][1]) // 2 if len(right) >= 4 else 316
-    dev.tap((256, wifi_y))
+    # Two columns, row by row, ending with Wi-Fi…, About ChessPI (with or without the
+    # brightness options): Wi-Fi… is the last of the right column when the count is odd (About
+    # alone on the last row), else the last of the left one.
+    left, right = dialog_buttons(settings, 122), dialog_buttons(settings, 408)
+    log(f"wifi-touch: the settings' columns {left} {right}")
+    column, x = (right, 543) if (len(left) + len(right)) % 2 else (left, 256)
+    dev.tap((x, (column[-1][0] + column[-1][1]) // 2 if column else 374))
     time.sleep(0.3)
     opened_at = time.time()
 
@@ -1543,19 +1694,34 @@ def wifi_touch(start_ref, timings, keep=False):
     refused_after = time.time() - sent
     _, out = dev.sh(f"nmcli -t -f NAME,TYPE connection show | sed 's/^/W| /';"
                     f" nmcli -t -f GENERAL.STATE device show {staif} | sed 's/^/W| /';"
-                    " journalctl -b -u chesspi -o cat | grep 'Wi-Fi' | tail -n 3 | sed 's/^/W| /'")
+                    " journalctl -b -u chesspi -o cat | grep 'Wi-Fi' | tail -n 3 | sed 's/^/W| /';"
+                    f" journalctl -b -u NetworkManager -o cat | grep -E '\\({staif}\\).*"
+                    "(state change|disconnected during|asking for new key|secrets)' | tail -n 8"
+                    " | sed 's/^/W| NM: /'")
     state = marked(out)
     check("wifi-touch: a wrong password typed on the keyboard: the red refusal, nothing saved",
-          refused and WIFI_SSID not in re.sub(r"Wi-Fi: .*", "", state)
+          refused and WIFI_SSID not in re.sub(r"(Wi-Fi|NM): .*", "", state)
           and "GENERAL.STATE:100" not in state,
           f"{refused_after:.1f} s after Join; danger pixels "
           f"{colour_count(png, (12, 60, 788, 110), TOUCH_DANGER, 30)}; {state}")
     if refused:
         timings["wifi_touch_refused_s"] = round(refused_after, 1)
-    # Correct it: delete the last character, type the right one, Join.
-    keys.locate(png)
-    keys.tap("delete")
-    keys.type(TOUCH_PSK[-1])
+    # Kept on the password page, the typed text there to correct (tests/ui_wifi.rs).
+    kept_page = keys.locate(png) is not None
+    check("wifi-touch: after the refusal the password page stays, to correct the password",
+          kept_page, "" if kept_page else "the app went back to the list (see "
+          "wifi-touch-wifi-refused.png): the refusal was not taken for a wrong password")
+    if kept_page:
+        # Correct it: delete the last character, type the right one, Join.
+        keys.tap("delete")
+        keys.type(TOUCH_PSK[-1])
+    else:
+        # Choose the network again and type the whole password.
+        rows = [r for r in colour_runs(png, 300, 90, 300, TOUCH_ROW) if r[1] - r[0] > 45]
+        dev.tap((300, (rows[0][0] + rows[0][1]) // 2 if rows else 159))
+        keys = Keys(dev)
+        png, shown = wait_shot(dev, "wifi-password-again", keys.locate, patience=15)
+        keys.type(TOUCH_PSK)
     png = dev.shot("wifi-typed-right")
     join = colour_runs(png, 640, 60, 200, TOUCH_ACCENT, 6, 30)
     dev.tap((708, (join[0][0] + join[0][1]) // 2 if join else 125))
@@ -1598,6 +1764,17 @@ def wifi_touch(start_ref, timings, keep=False):
     return None
 
 
+def touch_card():
+    """The SD card's boot partition (an empty CHESSBOOT FAT image, no chesspi.txt): a real card
+    always has it, and without it the image's fstab waits for it (x-systemd.device-timeout)."""
+    path = os.path.join(OUT, "wifi-touch-card.img")
+    if os.path.exists(path):
+        os.unlink(path)
+    subprocess.run(["mkfs.vfat", "-n", "CHESSBOOT", "-C", path, str(8 * 1024)], check=True,
+                   capture_output=True)
+    return ("--boot-disk", path)
+
+
 def touch_overlay(disk):
     files = os.path.join(OUT, "wifi-touch-files")
     os.makedirs(files, exist_ok=True)
@@ -1620,7 +1797,7 @@ def hotspot(start_ref, timings, dev=None):
         disk = os.path.join(OUT, "disk-hotspot.ext4")
         shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
         touch_overlay(disk)
-        dev = Device(disk, "hotspot")
+        dev = Device(disk, "hotspot", append=TOUCH_APPEND, extra=touch_card())
         touch_device_tap(dev)
         took, png = dev.wait_for_screen(start_ref, "board")
         if not check("hotspot: the board on the screen", took is not None,
@@ -1640,11 +1817,13 @@ def hotspot(start_ref, timings, dev=None):
     before = marked(out).partition(":")[2].strip()
     # Close the Wi-Fi page if it is open (wifi-touch left it on the list).
     png = dev.shot("hotspot-start")
-    if colour_count(png, (628, 12, 788, 64), TOUCH_ACCENT, 20) > 2000:
+    close = (720, 16, 786, 60)              # the Wi-Fi page's Close (green or grey)
+    if colour_count(png, close, TOUCH_ACCENT, 8) + colour_count(png, close, TOUCH_BUTTON, 8) \
+            > 2000:
         dev.tap((708, 38))                  # Close: back to Settings
         time.sleep(1.2)
         png = dev.shot("hotspot-settings")
-        dev.tap((256, 130))                 # Settings' Close (the green one, top left)
+        dev.tap((256, 126))                 # Settings' Close (the green one, top left)
         time.sleep(1.2)
     dev.tap((536, 384))                     # New game
     time.sleep(1.5)
@@ -1654,7 +1833,7 @@ def hotspot(start_ref, timings, dev=None):
     time.sleep(0.8)
     dev.shot("hotspot-new-game")
     dev.tap((683, 436))                     # Start
-    png, hosting = wait_shot(dev, "hotspot-hosting", lambda p: len(dialog_buttons(p)) >= 2,
+    png, hosting = wait_shot(dev, "hotspot-hosting", lambda p: len(dialog_buttons(p)) == 2,
                              patience=20)
     buttons = dialog_buttons(png)
     if not check("hotspot: Host a game shows the waiting dialog with two buttons (hotspot, "
@@ -1706,10 +1885,11 @@ def hotspot(start_ref, timings, dev=None):
     cancel = buttons[-1] if buttons else cancel
     dev.tap((400, (cancel[0] + cancel[1]) // 2))
     tapped = time.time()
-    want = f"CONNECTION:{before}" if before else "GENERAL.STATE:30"
+    want = f"STATE:100 .*CONNECTION:{before}" if before else "STATE:30 "
     _, out = dev.sh(f"for i in $(seq 300); do nmcli -t -f NAME connection show"
                     f" | grep -q '^ChessPI hotspot$' || {{ nmcli -t -f GENERAL.STATE,"
-                    f"GENERAL.CONNECTION device show {staif} | grep -qF '{want}' && break; }};"
+                    f"GENERAL.CONNECTION device show {staif} | tr '\\n' ' '"
+                    f" | grep -qE '{want}' && break; }};"
                     " sleep 0.2; done; echo \"W| at $(date +%s.%N)\";"
                     " nmcli -t -f NAME connection show | sed 's/^/W| connection /';"
                     f" nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION device show {staif}"
@@ -1724,6 +1904,8 @@ def hotspot(start_ref, timings, dev=None):
     check("hotspot: Cancel closes the hotspot" +
           (f" and the device is back on {before}" if before else ""),
           gone and returned, f"{back_after:.1f} s after the tap; {state}")
+    if gone and returned:
+        timings["hotspot_closed_back_s"] = round(back_after, 1)
     dev.shot("hotspot-after-cancel")
     _, out = dev.sh("journalctl -b -u polkit -o cat | grep -iE 'denied|not authorized'"
                     " | sed 's/^/W| /'; journalctl -b -u NetworkManager -o cat"
@@ -1745,8 +1927,8 @@ def main():
     pawn_light = square_pixels(start_ref, "e2")   # a white pawn on a light square
     empty_dark = square_pixels(start_ref, "e3")
 
-    stages = sys.argv[1:] or ["play", "power-key", "battery", "late-drm", "late-drm-control",
-                              "sound", "usb", "grow", "splash", "wifi-card",
+    stages = sys.argv[1:] or ["play", "power-key", "battery", "bare-pi", "late-drm",
+                              "late-drm-control", "sound", "usb", "grow", "splash", "wifi-card",
                               "wifi-touch", "hotspot"]
     timings = {}
     if "play" in stages:
@@ -1755,6 +1937,8 @@ def main():
         power_key(start_ref, pawn_light, timings)
     if "battery" in stages:
         battery(start_ref, timings)
+    if "bare-pi" in stages:
+        bare_pi(start_ref, timings)
     if "late-drm" in stages:
         late_drm(start_ref, timings)
     if "late-drm-control" in stages:
