@@ -271,7 +271,12 @@ class Device:
     """One guest: scripts/device-run with `extra` arguments; its sockets, logs and pictures
     in `out` (default OUT)."""
 
-    def __init__(self, disk, name, append="", extra=(), out=None):
+    def __init__(self, disk, name, append=None, extra=(), out=None):
+        # Without the boot screen unless a stage asks for its own kernel arguments (splash):
+        # with plymouth on, the serial console's test shell has not come up since the unit
+        # quits plymouth itself (ExecStartPre; open, see docs/DEPLOY.md §9).
+        if append is None:
+            append = "plymouth.enable=0"
         self.name = name
         self.out = out or OUT
         self.qmp_path = os.path.join(self.out, f"{name}.qmp")
@@ -488,7 +493,7 @@ def late_drm(start_ref, timings):
     # systemd-logind also loads the DRM core (modprobe@drm.service) and would hide a unit
     # that forgot to: without logind only chesspi.service's own dependency loads it.
     mask(disk, "/etc/systemd/system/systemd-logind.service")
-    dev = Device(disk, "late-drm", append="modprobe.blacklist=virtio_gpu")
+    dev = Device(disk, "late-drm", append="plymouth.enable=0 modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5; done;"
                     " ls /dev/dri 2>&1; grep -w drm /proc/devices; systemctl is-active chesspi", timeout=180)
     check("the service ran before the display driver loaded, the DRM core already there",
@@ -1186,7 +1191,7 @@ def late_drm_control(start_ref, timings):
     disk = os.path.join(OUT, "disk-control.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     mask(disk, "/etc/systemd/system/modprobe@drm.service")
-    dev = Device(disk, "late-drm-control", append="modprobe.blacklist=virtio_gpu")
+    dev = Device(disk, "late-drm-control", append="plymouth.enable=0 modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5;"
                     " done; grep -w drm /proc/devices || echo no-drm-core", timeout=180)
     check("control: no DRM core when the service started", "no-drm-core" in out, out.strip())
