@@ -167,20 +167,30 @@ fn udev_rule_opens_only_backlight_attributes_to_chesspi() {
     }
 }
 
-#[test]
-fn polkit_rule_allows_only_power_off_for_chesspi() {
-    let text = fs::read_to_string(repo_file("systemd/50-chesspi-poweroff.rules")).expect("rule");
+/// A polkit rule file without its comments.
+fn rule_code(file: &str) -> String {
+    let text = fs::read_to_string(repo_file(file)).expect("rule");
     let code: String = text
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n");
     assert!(code.contains("subject.user == \"chesspi\""));
-    let actions: Vec<&str> = code
-        .split("action.id == \"")
+    code
+}
+
+/// The action ids a rule's code grants, in order.
+fn rule_actions(code: &str) -> Vec<&str> {
+    code.split("action.id == \"")
         .skip(1)
         .filter_map(|s| s.split('"').next())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn polkit_rule_allows_only_power_off_for_chesspi() {
+    let code = rule_code("systemd/50-chesspi-poweroff.rules");
+    let actions = rule_actions(&code);
     assert_eq!(
         actions,
         [
@@ -197,18 +207,8 @@ fn polkit_rule_allows_only_power_off_for_chesspi() {
 
 #[test]
 fn polkit_wifi_rule_allows_only_scanning_joining_forgetting_and_a_wpa2_hotspot_for_chesspi() {
-    let text = fs::read_to_string(repo_file("systemd/51-chesspi-wifi.rules")).expect("rule");
-    let code: String = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(code.contains("subject.user == \"chesspi\""));
-    let actions: Vec<&str> = code
-        .split("action.id == \"")
-        .skip(1)
-        .filter_map(|s| s.split('"').next())
-        .collect();
+    let code = rule_code("systemd/51-chesspi-wifi.rules");
+    let actions = rule_actions(&code);
     assert_eq!(
         actions,
         [

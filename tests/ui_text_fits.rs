@@ -764,24 +764,7 @@ fn network_states(fits: &mut Fits) {
     });
     fits.check(&app, "network: join (no discovery)");
     app.update_controller(|c| {
-        let hosts = [
-            (PARTNER, Some(Color::White)),
-            (DEVICE, Some(Color::Black)),
-            // Just over and just under the label's length for the smaller size.
-            ("Küchentisch im Garten", Some(Color::Black)),
-            ("Opas Schachbrett", Some(Color::White)),
-        ];
-        c.lobby_hosts(
-            hosts
-                .iter()
-                .map(|&(name, host_colour)| HostEntry {
-                    name: name.to_string(),
-                    host_colour,
-                    // Nothing listens there: joining it is refused at once.
-                    target: "127.0.0.1:9".to_string(),
-                })
-                .collect(),
-        );
+        c.lobby_hosts(four_hosts());
     });
     fits.check(&app, "network: four hosts");
     // Two hosts and two hotspots (the longest names), then a hotspot's password.
@@ -829,22 +812,7 @@ fn network_states(fits: &mut Fits) {
         app.update_controller(|c| {
             c.keypad_cancel();
             // The four hosts again, for the steps below.
-            let hosts = [
-                (PARTNER, Some(Color::White)),
-                (DEVICE, Some(Color::Black)),
-                ("Küchentisch im Garten", Some(Color::Black)),
-                ("Opas Schachbrett", Some(Color::White)),
-            ];
-            c.lobby_hosts(
-                hosts
-                    .iter()
-                    .map(|&(name, host_colour)| HostEntry {
-                        name: name.to_string(),
-                        host_colour,
-                        target: "127.0.0.1:9".to_string(),
-                    })
-                    .collect(),
-            );
+            c.lobby_hosts(four_hosts());
         });
     }
     app.update_controller(|c| c.dialog_option("host:0"));
@@ -1046,6 +1014,24 @@ fn coach_states(fits: &mut Fits) {
 }
 
 /// Train: no puzzles yet, a puzzle (a blunder), then solved and failed tries.
+/// Four hosts with long names; nothing listens at their address: joining is refused at once.
+fn four_hosts() -> Vec<HostEntry> {
+    [
+        (PARTNER, Some(Color::White)),
+        (DEVICE, Some(Color::Black)),
+        // Just over and just under the label's length for the smaller size.
+        ("Küchentisch im Garten", Some(Color::Black)),
+        ("Opas Schachbrett", Some(Color::White)),
+    ]
+    .iter()
+    .map(|&(name, host_colour)| HostEntry {
+        name: name.to_string(),
+        host_colour,
+        target: "127.0.0.1:9".to_string(),
+    })
+    .collect()
+}
+
 fn wifi_states(fits: &mut Fits) {
     use chesspi::wifi::worker::WifiReport;
     use chesspi::wifi::{JoinError, Network, Security, Ssid, WifiState};
