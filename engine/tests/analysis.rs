@@ -409,9 +409,12 @@ const THREE_GAMES: &str = r#"[Event "one"]
 "#;
 
 fn run_analyze(args: &[&str], input: &str) -> (i32, String, String) {
-    let dir = std::env::temp_dir().join(format!("chesspi-analysis-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("games-{}.pgn", args.len()));
+    // A file of its own, removed afterwards: nothing is left in the temporary directory.
+    let path = std::env::temp_dir().join(format!(
+        "chesspi-analysis-{}-{}.pgn",
+        std::process::id(),
+        args.len()
+    ));
     std::fs::write(&path, input).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_chesspi-engine"))
         .arg("analyze")
