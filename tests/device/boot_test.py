@@ -1148,7 +1148,7 @@ def splash(start_ref, timings):
     # console ignored, the test's serial shell does not come up: this stage only looks.
     dev = Device(disk, "splash",
                  append="splash plymouth.ignore-serial-consoles vt.global_cursor_default=0")
-    first, first_png, shown, board = None, None, None, None
+    first, shown, board = None, None, None
     deadline = time.time() + BOOT_PATIENCE
     while time.time() < deadline and board is None:
         try:
@@ -1165,7 +1165,7 @@ def splash(start_ref, timings):
         lit = any(max(rows[y][x * 3:x * 3 + 3]) > 24 for y in range(0, 480, 16)
                   for x in range(0, 800, 16))
         if lit and first is None:
-            first, first_png = t, png
+            first = t
             shutil.copyfile(os.path.join(OUT, "splash-now.png"), os.path.join(OUT, "splash-first.png"))
         share, knight = splash_share(png)
         if shown is None and share > 0.8 and knight > 20:
@@ -1463,6 +1463,43 @@ ip netns exec client timeout 15 bash -c '
   printf "%s\n" "{\"type\":\"hello\",\"protocol\":1,\"name\":\"Test\",\"code\":\"abcd\",\"resume\":null}" >&3
   while IFS= read -r line <&3; do echo "host says: $line"; done' || echo "no answer from $host"
 """
+# The partner of the hotspot game: connects to the host over the hotspot, says hello with the
+# right code, then plays as the protocol asks (PROTOCOL.md §5): answers every ping, pings every
+# second, acknowledges every move and answers the host's move before ply N with its own reply
+# given as "N:uci". It stops when the host closes the connection (its `bye` on a new game).
+# Everything the host says, and every move sent, goes to standard output.
+TOUCH_PEER_SCRIPT = r"""host=$1 code=$2; shift 2; replies="$*"
+exec 3<>/dev/tcp/$host/7531 || { echo "no connection to $host"; exit 1; }
+send() { printf '%s\n' "$1" >&3; case $1 in *'"ping"'*|*'"pong"'*) ;; *) echo "sent: $1";; esac; }
+send '{"type":"hello","protocol":1,"name":"Partner","code":"'"$code"'","resume":null}'
+seq=0 last=$SECONDS buf=
+while :; do
+  if IFS= read -r -t 0.3 part <&3; then
+    line=$buf$part buf=
+    case $line in *'"ping"'*) ;; *) echo "host says: $line";; esac
+    if [[ $line =~ \"type\":\"ping\" && $line =~ \"seq\":([0-9]+) ]]; then
+      send "{\"type\":\"pong\",\"seq\":${BASH_REMATCH[1]}}"
+    elif [[ $line =~ \"type\":\"move\" && $line =~ \"ply\":([0-9]+) ]]; then
+      ply=${BASH_REMATCH[1]}
+      send "{\"type\":\"ack\",\"ply\":$ply}"
+      for r in $replies; do
+        [ "${r%%:*}" = $((ply + 1)) ] && send "{\"type\":\"move\",\"ply\":$((ply + 1)),\"uci\":\"${r#*:}\"}"
+      done
+    fi
+  else
+    [ $? -gt 128 ] || { echo "closed by the host"; break; }
+    buf=$buf$part
+  fi
+  [ $SECONDS = $last ] || { last=$SECONDS seq=$((seq + 1)); send "{\"type\":\"ping\",\"seq\":$seq}"; }
+done
+"""
+# The pairing code in the config of the hotspot stage's device (`[lan] code`, a documented
+# setting), so that its partner knows it: reading the random one off the screen would need
+# text recognition (as in lan_test.py).
+TOUCH_CODE = "2580"
+# Scholar's mate: the device (White) plays by touch, the partner answers.
+TOUCH_GAME = ("e2e4", "f1c4", "d1h5", "h5f7")
+TOUCH_REPLIES = "1:e7e5 3:b8c6 5:g8f6"
 
 # Without the boot screen: on the image of 2026-11-27 16:47 the test's serial shell did not
 # come up within 180 s with plymouth on, in two boots of two (the board did; the console's last
@@ -1781,23 +1818,42 @@ def touch_card():
 
 
 def touch_overlay(disk):
+    """The test's scripts, and the config with the fixed pairing code, into the disk copy."""
     files = os.path.join(OUT, "wifi-touch-files")
     os.makedirs(files, exist_ok=True)
-    for name, text in (("ap.sh", TOUCH_AP_SCRIPT), ("client.sh", TOUCH_CLIENT_SCRIPT)):
+    scripts = {"ap.sh": TOUCH_AP_SCRIPT, "client.sh": TOUCH_CLIENT_SCRIPT,
+               "peer.sh": TOUCH_PEER_SCRIPT}
+    for name, text in scripts.items():
         with open(os.path.join(files, name), "w") as f:
             f.write(text)
+    shipped = os.path.join(files, "chesspi.toml.shipped")
+    if os.path.exists(shipped):
+        os.unlink(shipped)
+    subprocess.run(["debugfs", "-R", f"dump /etc/chesspi/chesspi.toml {shipped}", disk],
+                   check=True, capture_output=True)
+    with open(shipped) as f:
+        text, n = re.subn(r'(?m)^code = "random"$', f'code = "{TOUCH_CODE}"', f.read())
+    if n != 1:
+        raise RuntimeError("the image's chesspi.toml has no `code = \"random\"` line")
+    config = os.path.join(files, "chesspi.toml")
+    with open(config, "w") as f:
+        f.write(text)
+    os.chmod(config, 0o644)
     script = os.path.join(files, "debugfs.cmd")
     with open(script, "w") as f:
         f.write(f"mkdir {TOUCH_DIR}\n" + "".join(
-            f"write {os.path.join(files, n)} {TOUCH_DIR}/{n}\n" for n in ("ap.sh", "client.sh")))
+            f"write {os.path.join(files, n)} {TOUCH_DIR}/{n}\n" for n in scripts)
+            + f"rm /etc/chesspi/chesspi.toml\nwrite {config} /etc/chesspi/chesspi.toml\n")
     subprocess.run(["debugfs", "-w", "-f", script, disk], check=True, capture_output=True)
 
 
 def hotspot(start_ref, timings, dev=None):
     """New game → Network → Host a game → "No router: make a hotspot": NetworkManager's
     "ChessPI hotspot" (AP, WPA2, shared) on the device's radio; a partner joins it with the
-    password and reaches the game's port (the protocol's bad_code answer); Cancel closes it and
-    the device goes back to the network it was on (wifi-touch's, when run after it)."""
+    password and reaches the game's port (a wrong code gets the protocol's bad_code), then
+    plays a whole game over it with the right code (peer.sh speaks PROTOCOL.md; the device's
+    player taps Scholar's mate); a new game ends the network game, the hotspot closes and the
+    device goes back to the network it was on (wifi-touch's, when run after it)."""
     if dev is None:
         disk = os.path.join(OUT, "disk-hotspot.ext4")
         shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
@@ -1845,7 +1901,7 @@ def hotspot(start_ref, timings, dev=None):
                  "Cancel)", hosting, f"buttons {buttons}"):
         dev.kill()
         return
-    no_router, cancel = buttons[-2], buttons[-1]
+    no_router = buttons[-2]
     dev.tap((400, (no_router[0] + no_router[1]) // 2))
     tapped = time.time()
     _, out = dev.sh("for i in $(seq 300); do nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION"
@@ -1885,11 +1941,78 @@ def hotspot(start_ref, timings, dev=None):
     check("hotspot: a partner joins the hotspot with its password (WPA2) and the host's game "
           "answers its hello with bad_code over it",
           "wpa_state=COMPLETED" in partner and '"bad_code"' in partner, partner)
-    # Cancel: the hotspot closes and the device goes back.
-    buttons = dialog_buttons(dev.shot("hotspot-before-cancel"))
-    cancel = buttons[-1] if buttons else cancel
-    dev.tap((400, (cancel[0] + cancel[1]) // 2))
+    # The game: the partner (still in the namespace "client", on the hotspot) says hello with
+    # the right code; the device's player plays Scholar's mate by touch, the partner answers.
+    dev.sh(f"(ip netns exec client setsid bash {TOUCH_DIR}/peer.sh {host} {TOUCH_CODE}"
+           f" {TOUCH_REPLIES} > /run/peer.log 2>&1 < /dev/null &)")
+
+    def peer_log():
+        return marked(dev.sh("sed 's/^/W| /' /run/peer.log")[1])
+
+    def peer_wait(text, patience=30):
+        deadline = time.time() + patience
+        while time.time() < deadline:
+            said = peer_log()
+            if text in said:
+                return said
+            time.sleep(0.5)
+        return None
+
+    said = peer_wait('"type":"welcome"')
+    you = re.search(r'"you":"(\w+)"', said or "")
+    png, board = wait_shot(dev, "hotspot-paired", lambda p: not dialog_buttons(p), patience=20)
+    if not check("hotspot: the partner's hello with the right code over the hotspot gets the "
+                 "host's welcome (it plays Black), and the device's dialog gives way to the board",
+                 you is not None and you.group(1) == "black" and board, said or peer_log()):
+        dev.kill()
+        return
+    paired = time.time()
+    replies = dict(r.split(":") for r in TOUCH_REPLIES.split())
+    for ply, uci in zip(range(0, 8, 2), TOUCH_GAME):
+        last = dev.shot(f"hotspot-before-{uci}")
+        dev.tap(centre(uci[:2]))
+        time.sleep(0.6)
+        dev.tap(centre(uci[2:]))
+        said = peer_wait(f'"type":"move","ply":{ply},"uci":"{uci}"')
+        acked = said is not None and f'sent: {{"type":"ack","ply":{ply}}}' in said
+        answer = replies.get(str(ply + 1))
+        if answer is None:
+            check(f"hotspot: {uci} by touch reaches the partner, who acknowledges it", acked,
+                  said or peer_log())
+            break
+        sent = f'sent: {{"type":"move","ply":{ply + 1},"uci":"{answer}"}}'
+        png, shown = wait_shot(
+            dev, f"hotspot-after-{answer}", lambda p: {answer[:2], answer[2:]} <= set(
+                changed_squares(last, p, limit=4.0)), patience=15)
+        if not check(f"hotspot: {uci} by touch reaches the partner, and its {answer} is on the "
+                     "device's board", acked and sent in (said or "") and shown,
+                     f"changed {changed_squares(last, png)}; {said or peer_log()}"):
+            dev.kill()
+            return
+    # Mate: the side panel's card turns green ("You win! by checkmate") and the game is saved.
+    win_card = (488, 92, 792, 154)
+    png, won = wait_shot(dev, "hotspot-mate",
+                         lambda p: colour_count(p, win_card, TOUCH_ACCENT, 12) > 10000,
+                         patience=15)
+    timings["hotspot_game_s"] = round(time.time() - paired, 1)
+    _, out = dev.sh("grep -l 'Qxf7#' /var/lib/chesspi/games/*.pgn | tail -n 1 | xargs -r"
+                    " grep -E '^\\[(Result|Termination|Black|ChessPIMode) ' | sed 's/^/W| /'")
+    stored = marked(out)
+    check("hotspot: the device wins by checkmate on its screen and stores the game (1-0, the "
+          "partner named)", won and '[Result "1-0"]' in stored and "Partner" in stored,
+          stored)
+    # A new game against the computer ends the network game: the partner is told (`bye`, the
+    # connection closed), the hotspot closes and the device goes back.
+    dev.tap((536, 384))                     # New game
+    time.sleep(1.5)
+    dev.tap((105, 92))                      # Play the computer
+    time.sleep(0.8)
+    dev.shot("hotspot-new-game-computer")
+    dev.tap((683, 436))                     # Start
     tapped = time.time()
+    said = peer_wait("closed by the host", patience=20)
+    check("hotspot: a new game tells the partner (bye) and closes the connection",
+          said is not None and '"type":"bye"' in said, said or peer_log())
     want = f"STATE:100 .*CONNECTION:{before}" if before else "STATE:30 "
     _, out = dev.sh(f"for i in $(seq 300); do nmcli -t -f NAME connection show"
                     f" | grep -q '^ChessPI hotspot$' || {{ nmcli -t -f GENERAL.STATE,"
@@ -1906,12 +2029,12 @@ def hotspot(start_ref, timings, dev=None):
     gone = "connection ChessPI hotspot" not in state
     returned = (f"CONNECTION:{before}" in state and "GENERAL.STATE:100" in state
                 and "192.168.77." in state) if before else True
-    check("hotspot: Cancel closes the hotspot" +
+    check("hotspot: after the game the hotspot closes" +
           (f" and the device is back on {before}" if before else ""),
-          gone and returned, f"{back_after:.1f} s after the tap; {state}")
+          gone and returned, f"{back_after:.1f} s after Start; {state}")
     if gone and returned:
         timings["hotspot_closed_back_s"] = round(back_after, 1)
-    dev.shot("hotspot-after-cancel")
+    dev.shot("hotspot-after-game")
     _, out = dev.sh("journalctl -b -u polkit -o cat | grep -iE 'denied|not authorized'"
                     " | sed 's/^/W| /'; journalctl -b -u NetworkManager -o cat"
                     " | grep -iE 'not authorized|denied' | sed 's/^/W| /'")

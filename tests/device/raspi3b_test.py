@@ -203,7 +203,7 @@ class Console:
         with self.lock:
             self.buffer = b""
         deadline = time.time() + timeout
-        sent_at = None
+        sent_at, start = None, -1
         while True:
             if sent_at is None or (retry and time.time() - sent_at > retry and start < 0):
                 self.sock.sendall(line.encode())
