@@ -1228,15 +1228,15 @@ ip netns add hold
 iw phy "$ap" set netns name ap
 iw phy "$sta" set netns name hold
 apif=$(ip netns exec ap iw dev | awk '/Interface/{print $2; exit}')
-printf 'ctrl_interface=/run/wifi-ap\nnetwork={\n ssid="ChessPI-test"\n mode=2\n frequency=2437\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
-  "$psk" > /run/wifi-ap.conf
+printf 'ctrl_interface=/run/wifi-ap\nnetwork={\n ssid="%s"\n mode=2\n frequency=2437\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
+  "$ssid" "$psk" > /run/wifi-ap.conf
 ip netns exec ap ip link set lo up
 ip netns exec ap wpa_supplicant -B -D nl80211 -i "$apif" -c /run/wifi-ap.conf -f /run/wifi-ap.log
 for i in $(seq 100); do ip netns exec ap iw dev "$apif" info | grep -q 'type AP' && break; sleep 0.2; done
 ip netns exec ap iw dev "$apif" info | grep -E 'type|channel'
-ip netns exec ap ip addr add 192.168.77.1/24 dev "$apif"
+ip netns exec ap ip addr add "$net.1/24" dev "$apif"
 ip netns exec ap dnsmasq --conf-file=/dev/null --port=0 --interface="$apif" --bind-interfaces \
-  --dhcp-range=192.168.77.10,192.168.77.50,1h --dhcp-leasefile=/run/wifi-ap.leases \
+  --dhcp-range="$net.10,$net.50,1h" --dhcp-leasefile=/run/wifi-ap.leases \
   --pid-file=/run/wifi-ap-dnsmasq.pid --user=root --log-dhcp --log-facility=/run/wifi-ap-dnsmasq.log
 appeared=$(date +%s.%N)
 ip netns exec hold iw phy "$sta" set netns 1
@@ -1417,7 +1417,7 @@ TOUCH_DIR = "/usr/local/lib/chesspi-wifi-test"
 TOUCH_PSK = "Knight#42"
 TOUCH_WRONG = "Knight#41"
 TOUCH_AP_SCRIPT = r"""set -e
-psk=$1
+psk=$1 ssid=${2:-ChessPI-test} net=${3:-192.168.77}
 modprobe mac80211_hwsim radios=3
 for i in $(seq 100); do [ "$(ls /sys/class/ieee80211 | wc -l)" -ge 3 ] && break; sleep 0.1; done
 set -- $(ls /sys/class/ieee80211 | sort -V | tail -n 3)
@@ -1427,15 +1427,15 @@ ip netns add client
 iw phy "$ap" set netns name ap
 iw phy "$cl" set netns name client
 apif=$(ip netns exec ap iw dev | awk '/Interface/{print $2; exit}')
-printf 'ctrl_interface=/run/wifi-ap\nnetwork={\n ssid="ChessPI-test"\n mode=2\n frequency=2437\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
-  "$psk" > /run/wifi-ap.conf
+printf 'ctrl_interface=/run/wifi-ap\nnetwork={\n ssid="%s"\n mode=2\n frequency=2437\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
+  "$ssid" "$psk" > /run/wifi-ap.conf
 ip netns exec ap ip link set lo up
 ip netns exec ap wpa_supplicant -B -D nl80211 -i "$apif" -c /run/wifi-ap.conf -f /run/wifi-ap.log
 for i in $(seq 100); do ip netns exec ap iw dev "$apif" info | grep -q 'type AP' && break; sleep 0.2; done
 ip netns exec ap iw dev "$apif" info | grep -E 'type|channel'
-ip netns exec ap ip addr add 192.168.77.1/24 dev "$apif"
+ip netns exec ap ip addr add "$net.1/24" dev "$apif"
 ip netns exec ap dnsmasq --conf-file=/dev/null --port=0 --interface="$apif" --bind-interfaces \
-  --dhcp-range=192.168.77.10,192.168.77.50,1h --dhcp-leasefile=/run/wifi-ap.leases \
+  --dhcp-range="$net.10,$net.50,1h" --dhcp-leasefile=/run/wifi-ap.leases \
   --pid-file=/run/wifi-ap-dnsmasq.pid --user=root --log-dhcp --log-facility=/run/wifi-ap-dnsmasq.log
 staif=$(iw dev | awk '/Interface/{print $2; exit}')
 echo "station $staif"
@@ -1493,6 +1493,75 @@ while :; do
   [ $SECONDS = $last ] || { last=$SECONDS seq=$((seq + 1)); send "{\"type\":\"ping\",\"seq\":$seq}"; }
 done
 """
+# The other ChessPI for the hotspot-join stage: a host of the game protocol (PROTOCOL.md §4-5)
+# in Perl (perl-base is in every Debian system; the image has no Python): it listens on the
+# hotspot's address, welcomes a guest that gives the code (the guest plays White), answers pings,
+# pings every second, acknowledges moves and answers the guest's move before ply N with "N:uci".
+# It ends when the guest closes the connection.
+TOUCH_HOST_SCRIPT = r"""use strict;
+use warnings;
+use IO::Socket::INET;
+use IO::Select;
+my ($addr, $code, @replies) = @ARGV;
+my %reply = map { split /:/ } @replies;
+$| = 1;
+my $server = IO::Socket::INET->new(LocalAddr => $addr, LocalPort => 7531, Listen => 1,
+                                   ReuseAddr => 1) or die "cannot listen on $addr: $!";
+print "listening on $addr\n";
+my $start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+while (my $c = $server->accept) {
+    $c->autoflush(1);
+    my $select = IO::Select->new($c);
+    my ($buf, $seq, $last, $welcomed) = ('', 0, time, 0);
+    my $send = sub {
+        print $c "$_[0]\n";
+        print "sent: $_[0]\n" unless $_[0] =~ /"p[io]ng"/;
+    };
+    CONNECTION: while (1) {
+        if ($select->can_read(0.3)) {
+            my $n = sysread($c, $buf, 4096, length $buf);
+            if (!$n) { print "closed by the guest\n"; last CONNECTION; }
+            while ($buf =~ s/^([^\n]*)\n//) {
+                my $line = $1;
+                print "guest says: $line\n" unless $line =~ /"p[io]ng"/;
+                if ($line =~ /"type":"hello"/) {
+                    if ($line =~ /"code":"\Q$code\E"/) {
+                        $send->('{"type":"welcome","protocol":1,"name":"Kitchen","game":'
+                                . '"0123456789abcdef0123456789abcdef","you":"white","start":"'
+                                . $start . '","moves":[],"result":null}');
+                        $welcomed = 1;
+                    } else {
+                        $send->('{"type":"error","code":"bad_code"}');
+                        last CONNECTION;
+                    }
+                } elsif ($line =~ /"type":"ping"/ && $line =~ /"seq":(\d+)/) {
+                    $send->(qq({"type":"pong","seq":$1}));
+                } elsif ($line =~ /"type":"move"/ && $line =~ /"ply":(\d+)/) {
+                    my $ply = $1;
+                    $send->(qq({"type":"ack","ply":$ply}));
+                    my $next = $ply + 1;
+                    $send->(qq({"type":"move","ply":$next,"uci":"$reply{$next}"}))
+                        if exists $reply{$next};
+                }
+            }
+        }
+        if ($welcomed && time != $last) {
+            $last = time;
+            $seq++;
+            $send->(qq({"type":"ping","seq":$seq}));
+        }
+    }
+    close $c;
+    last if $welcomed;
+}
+"""
+# The other ChessPI's hotspot in the hotspot-join stage: its name and password as a ChessPI
+# makes them (src/wifi/mod.rs: "ChessPI-" and the host's name; eight digits), its network the
+# one NetworkManager's shared mode gives.
+TOUCH_OTHER_SSID = "ChessPI-Kitchen"
+TOUCH_OTHER_PSK = "13572468"
+TOUCH_OTHER_NET = "10.42.0"
+
 # The pairing code in the config of the hotspot stage's device (`[lan] code`, a documented
 # setting), so that its partner knows it: reading the random one off the screen would need
 # text recognition (as in lan_test.py).
@@ -1822,7 +1891,7 @@ def touch_overlay(disk):
     files = os.path.join(OUT, "wifi-touch-files")
     os.makedirs(files, exist_ok=True)
     scripts = {"ap.sh": TOUCH_AP_SCRIPT, "client.sh": TOUCH_CLIENT_SCRIPT,
-               "peer.sh": TOUCH_PEER_SCRIPT}
+               "peer.sh": TOUCH_PEER_SCRIPT, "host.pl": TOUCH_HOST_SCRIPT}
     for name, text in scripts.items():
         with open(os.path.join(files, name), "w") as f:
             f.write(text)
@@ -1845,6 +1914,67 @@ def touch_overlay(disk):
             f"write {os.path.join(files, n)} {TOUCH_DIR}/{n}\n" for n in scripts)
             + f"rm /etc/chesspi/chesspi.toml\nwrite {config} /etc/chesspi/chesspi.toml\n")
     subprocess.run(["debugfs", "-w", "-f", script, disk], check=True, capture_output=True)
+
+
+class Partner:
+    """The log of the test's partner for a network game (peer.sh or host.pl) on the device."""
+
+    def __init__(self, dev, path):
+        self.dev, self.path = dev, path
+
+    def log(self):
+        return marked(self.dev.sh(f"sed 's/^/W| /' {self.path}")[1])
+
+    def wait(self, text, patience=30):
+        """The log once it has `text`, or None."""
+        deadline = time.time() + patience
+        while time.time() < deadline:
+            said = self.log()
+            if text in said:
+                return said
+            time.sleep(0.5)
+        return None
+
+
+def scholars_mate(dev, partner, stage):
+    """The device's player (White, board not flipped) plays Scholar's mate by touch; each move
+    must reach the partner and be acknowledged, each answer of the partner must appear on the
+    device's board, and the device must say it won and store the game 1-0. Returns whether
+    the game went as it should."""
+    replies = dict(r.split(":") for r in TOUCH_REPLIES.split())
+    for ply, uci in zip(range(0, 8, 2), TOUCH_GAME):
+        last = dev.shot(f"before-{uci}")
+        dev.tap(centre(uci[:2]))
+        time.sleep(0.6)
+        dev.tap(centre(uci[2:]))
+        said = partner.wait(f'"type":"move","ply":{ply},"uci":"{uci}"')
+        acked = said is not None and f'sent: {{"type":"ack","ply":{ply}}}' in said
+        answer = replies.get(str(ply + 1))
+        if answer is None:
+            if not check(f"{stage}: {uci} by touch reaches the partner, who acknowledges it",
+                         acked, said or partner.log()):
+                return False
+            break
+        sent = f'sent: {{"type":"move","ply":{ply + 1},"uci":"{answer}"}}'
+        png, shown = wait_shot(
+            dev, f"after-{answer}", lambda p: {answer[:2], answer[2:]} <= set(
+                changed_squares(last, p, limit=4.0)), patience=15)
+        if not check(f"{stage}: {uci} by touch reaches the partner, and its {answer} is on the "
+                     "device's board", acked and sent in (said or "") and shown,
+                     f"changed {changed_squares(last, png)}; {said or partner.log()}"):
+            return False
+    # Mate: the side panel's card turns green ("You win! by checkmate") and the game is saved.
+    win_card = (488, 92, 792, 154)
+    png, won = wait_shot(dev, "mate",
+                         lambda p: colour_count(p, win_card, TOUCH_ACCENT, 12) > 10000,
+                         patience=15)
+    _, out = dev.sh("grep -l 'Qxf7#' /var/lib/chesspi/games/*.pgn | tail -n 1 | xargs -r"
+                    " grep -E '^\\[(White|Black|Result|Termination|ChessPIMode) '"
+                    " | sed 's/^/W| /'")
+    stored = marked(out)
+    return check(f"{stage}: the device wins by checkmate on its screen and stores the game "
+                 "(1-0, a network game)", won and '[Result "1-0"]' in stored
+                 and '[ChessPIMode "lan"]' in stored, stored)
 
 
 def hotspot(start_ref, timings, dev=None):
@@ -1946,61 +2076,20 @@ def hotspot(start_ref, timings, dev=None):
     dev.sh(f"(ip netns exec client setsid bash {TOUCH_DIR}/peer.sh {host} {TOUCH_CODE}"
            f" {TOUCH_REPLIES} > /run/peer.log 2>&1 < /dev/null &)")
 
-    def peer_log():
-        return marked(dev.sh("sed 's/^/W| /' /run/peer.log")[1])
-
-    def peer_wait(text, patience=30):
-        deadline = time.time() + patience
-        while time.time() < deadline:
-            said = peer_log()
-            if text in said:
-                return said
-            time.sleep(0.5)
-        return None
-
-    said = peer_wait('"type":"welcome"')
+    partner = Partner(dev, "/run/peer.log")
+    said = partner.wait('"type":"welcome"')
     you = re.search(r'"you":"(\w+)"', said or "")
     png, board = wait_shot(dev, "hotspot-paired", lambda p: not dialog_buttons(p), patience=20)
     if not check("hotspot: the partner's hello with the right code over the hotspot gets the "
                  "host's welcome (it plays Black), and the device's dialog gives way to the board",
-                 you is not None and you.group(1) == "black" and board, said or peer_log()):
+                 you is not None and you.group(1) == "black" and board, said or partner.log()):
         dev.kill()
         return
     paired = time.time()
-    replies = dict(r.split(":") for r in TOUCH_REPLIES.split())
-    for ply, uci in zip(range(0, 8, 2), TOUCH_GAME):
-        last = dev.shot(f"hotspot-before-{uci}")
-        dev.tap(centre(uci[:2]))
-        time.sleep(0.6)
-        dev.tap(centre(uci[2:]))
-        said = peer_wait(f'"type":"move","ply":{ply},"uci":"{uci}"')
-        acked = said is not None and f'sent: {{"type":"ack","ply":{ply}}}' in said
-        answer = replies.get(str(ply + 1))
-        if answer is None:
-            check(f"hotspot: {uci} by touch reaches the partner, who acknowledges it", acked,
-                  said or peer_log())
-            break
-        sent = f'sent: {{"type":"move","ply":{ply + 1},"uci":"{answer}"}}'
-        png, shown = wait_shot(
-            dev, f"hotspot-after-{answer}", lambda p: {answer[:2], answer[2:]} <= set(
-                changed_squares(last, p, limit=4.0)), patience=15)
-        if not check(f"hotspot: {uci} by touch reaches the partner, and its {answer} is on the "
-                     "device's board", acked and sent in (said or "") and shown,
-                     f"changed {changed_squares(last, png)}; {said or peer_log()}"):
-            dev.kill()
-            return
-    # Mate: the side panel's card turns green ("You win! by checkmate") and the game is saved.
-    win_card = (488, 92, 792, 154)
-    png, won = wait_shot(dev, "hotspot-mate",
-                         lambda p: colour_count(p, win_card, TOUCH_ACCENT, 12) > 10000,
-                         patience=15)
+    if not scholars_mate(dev, partner, "hotspot"):
+        dev.kill()
+        return
     timings["hotspot_game_s"] = round(time.time() - paired, 1)
-    _, out = dev.sh("grep -l 'Qxf7#' /var/lib/chesspi/games/*.pgn | tail -n 1 | xargs -r"
-                    " grep -E '^\\[(Result|Termination|Black|ChessPIMode) ' | sed 's/^/W| /'")
-    stored = marked(out)
-    check("hotspot: the device wins by checkmate on its screen and stores the game (1-0, the "
-          "partner named)", won and '[Result "1-0"]' in stored and "Partner" in stored,
-          stored)
     # A new game against the computer ends the network game: the partner is told (`bye`, the
     # connection closed), the hotspot closes and the device goes back.
     dev.tap((536, 384))                     # New game
@@ -2010,9 +2099,9 @@ def hotspot(start_ref, timings, dev=None):
     dev.shot("hotspot-new-game-computer")
     dev.tap((683, 436))                     # Start
     tapped = time.time()
-    said = peer_wait("closed by the host", patience=20)
+    said = partner.wait("closed by the host", patience=20)
     check("hotspot: a new game tells the partner (bye) and closes the connection",
-          said is not None and '"type":"bye"' in said, said or peer_log())
+          said is not None and '"type":"bye"' in said, said or partner.log())
     want = f"STATE:100 .*CONNECTION:{before}" if before else "STATE:30 "
     _, out = dev.sh(f"for i in $(seq 300); do nmcli -t -f NAME connection show"
                     f" | grep -q '^ChessPI hotspot$' || {{ nmcli -t -f GENERAL.STATE,"
@@ -2044,6 +2133,160 @@ def hotspot(start_ref, timings, dev=None):
         dev.kill()
 
 
+# The keypad of the Join dialog (docs/screenshots/network-keypad.png).
+KEYPAD = {"1": (250, 238), "2": (350, 238), "3": (450, 238), "4": (250, 302), "5": (350, 302),
+          "6": (450, 302), "7": (250, 366), "8": (350, 366), "9": (450, 366), "0": (410, 430),
+          ".": (550, 302)}
+KEYPAD_OK = (536, 430)
+
+
+def keypad_type(dev, text):
+    for key in text:
+        dev.tap(KEYPAD[key])
+        time.sleep(0.4)
+    dev.tap(KEYPAD_OK)
+
+
+def hotspot_join(start_ref, timings):
+    """The guest's side of a game without a router: another ChessPI's hotspot (a WPA2 access
+    point named and keyed as a ChessPI makes them, the host of the game protocol in host.pl
+    behind it) appears in Join a game; tapped, its password typed on the keypad, the device
+    joins it through NetworkManager; Enter address and the code reach the game; Scholar's mate
+    by touch; a new game ends it and the device leaves the hotspot's network."""
+    disk = os.path.join(OUT, "disk-hotspot-join.ext4")
+    shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
+    touch_overlay(disk)
+    dev = Device(disk, "hotspot-join", append=TOUCH_APPEND, extra=touch_card())
+    touch_device_tap(dev)
+    took, png = dev.wait_for_screen(start_ref, "board")
+    if not check("hotspot-join: the board on the screen", took is not None,
+                 f"{took:.1f} s" if took else f"closest difference {png}"):
+        dev.kill()
+        return
+    dev.sh("dmesg -n 1", timeout=BOOT_PATIENCE)
+    _, out = dev.sh(f"sh {TOUCH_DIR}/ap.sh '{TOUCH_OTHER_PSK}' '{TOUCH_OTHER_SSID}'"
+                    f" {TOUCH_OTHER_NET} 2>&1 | sed 's/^/W| /'", timeout=120)
+    m = re.search(r"station (\S+)", marked(out))
+    if not check("hotspot-join: simulated radios, the other ChessPI's hotspot in the namespace",
+                 m is not None, marked(out)):
+        dev.kill()
+        return
+    staif = m.group(1)
+    dev.sh(f"(ip netns exec ap setsid perl {TOUCH_DIR}/host.pl {TOUCH_OTHER_NET}.1 {TOUCH_CODE}"
+           f" {TOUCH_REPLIES} > /run/host.log 2>&1 < /dev/null &)")
+    other = Partner(dev, "/run/host.log")
+    check("hotspot-join: the other ChessPI's game listens", other.wait("listening", 10)
+          is not None, other.log())
+    dev.tap((536, 384))                     # New game
+    time.sleep(1.5)
+    dev.tap((673, 92))                      # Network
+    time.sleep(1.0)
+    dev.tap((625, 289))                     # Join a game
+    time.sleep(0.8)
+    dev.tap((683, 436))                     # Start
+    started = time.time()
+    # The list: the hotspot's row above Enter address and Cancel (the Wi-Fi thread looks every
+    # few seconds while the list is open).
+    png, listed = wait_shot(dev, "listed", lambda p: len(dialog_buttons(p)) == 3, patience=45)
+    buttons = dialog_buttons(png)
+    if not check("hotspot-join: Join a game lists the other ChessPI's hotspot", listed,
+                 f"{time.time() - started:.1f} s after Start; buttons {buttons}"):
+        dev.kill()
+        return
+    timings["hotspot_listed_s"] = round(time.time() - started, 1)
+    dev.tap((400, (buttons[0][0] + buttons[0][1]) // 2))
+    time.sleep(1.0)
+    dev.shot("password")
+    # A wrong password first: the keypad comes back with the refusal in red.
+    wrong = TOUCH_OTHER_PSK[:-1] + str((int(TOUCH_OTHER_PSK[-1]) + 1) % 10)
+    keypad_type(dev, wrong)
+    tapped = time.time()
+    message = (200, 176, 600, 204)          # the keypad's message line
+    png, refused = wait_shot(dev, "wrong-password",
+                             lambda p: colour_count(p, message, TOUCH_DANGER, 40) > 100,
+                             patience=40)
+    check("hotspot-join: a wrong password is refused and the keypad asks again (in red)",
+          refused, f"{time.time() - tapped:.1f} s after OK")
+    if refused:
+        timings["hotspot_wrong_refused_s"] = round(time.time() - tapped, 1)
+    keypad_type(dev, TOUCH_OTHER_PSK)
+    tapped = time.time()
+    _, out = dev.sh("for i in $(seq 300); do nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION"
+                    f" device show {staif} | tr '\\n' ' ' | grep -q 'STATE:100 .*CONNECTION:"
+                    "ChessPI game' && break; sleep 0.2; done; echo \"W| at $(date +%s.%N)\";"
+                    f" nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION device show {staif}"
+                    " | sed 's/^/W| /'; nmcli -t -f 802-11-wireless.ssid,connection.autoconnect"
+                    " connection show 'ChessPI game' | sed 's/^/W| /';"
+                    f" ip -4 -o addr show {staif} | sed 's/^/W| /'", timeout=120)
+    joined_after = time.time() - tapped
+    state = marked(out)
+    ok = ("CONNECTION:ChessPI game" in state and "GENERAL.STATE:100" in state
+          and f"802-11-wireless.ssid:{TOUCH_OTHER_SSID}" in state
+          and "connection.autoconnect:no" in state and f"inet {TOUCH_OTHER_NET}." in state)
+    if not check("hotspot-join: its password on the keypad joins the hotspot (NetworkManager's "
+                 "\"ChessPI game\", not joined by itself later)", ok,
+                 f"{joined_after:.1f} s after OK; {state}"):
+        dev.shot("join-failed")
+        dev.kill()
+        return
+    timings["hotspot_joined_s"] = round(joined_after, 1)
+    # On the hotspot's network: the list again (Enter address, Cancel). The host here does
+    # not announce itself by mDNS: its address and code are typed, as the list offers.
+    png, browsing = wait_shot(dev, "browsing", lambda p: len(dialog_buttons(p)) == 2,
+                              patience=20)
+    buttons = dialog_buttons(png)
+    if not check("hotspot-join: once joined, the list is back", browsing, f"buttons {buttons}"):
+        dev.kill()
+        return
+    dev.tap((400, (buttons[0][0] + buttons[0][1]) // 2))    # Enter address
+    time.sleep(1.0)
+    keypad_type(dev, f"{TOUCH_OTHER_NET}.1")
+    time.sleep(1.0)
+    dev.shot("code")
+    keypad_type(dev, TOUCH_CODE)
+    said = other.wait('sent: {"type":"welcome"', patience=20)
+    png, board = wait_shot(dev, "paired", lambda p: not dialog_buttons(p), patience=20)
+    if not check("hotspot-join: the address and the code reach the other ChessPI's game over "
+                 "its hotspot (welcome: the device plays White)", said is not None and board,
+                 said or other.log()):
+        dev.kill()
+        return
+    if not scholars_mate(dev, other, "hotspot-join"):
+        dev.kill()
+        return
+    # A new game against the computer: bye, and the hotspot's network is left (the device had
+    # none before, so it ends disconnected and the game's connection is gone).
+    dev.tap((536, 384))                     # New game
+    time.sleep(1.5)
+    dev.tap((105, 92))                      # Play the computer
+    time.sleep(0.8)
+    dev.tap((683, 436))                     # Start
+    tapped = time.time()
+    said = other.wait("closed by the guest", patience=20)
+    check("hotspot-join: a new game says bye to the other ChessPI",
+          said is not None and '"type":"bye"' in said, said or other.log())
+    _, out = dev.sh("for i in $(seq 300); do nmcli -t -f NAME connection show"
+                    " | grep -q '^ChessPI game$' || break; sleep 0.2; done;"
+                    " echo \"W| at $(date +%s.%N)\";"
+                    " nmcli -t -f NAME connection show | sed 's/^/W| connection /';"
+                    f" nmcli -t -f GENERAL.STATE,GENERAL.CONNECTION device show {staif}"
+                    " | sed 's/^/W| /'", timeout=120)
+    state = marked(out)
+    left = "connection ChessPI game" not in state and "CONNECTION:ChessPI game" not in state
+    check("hotspot-join: after the game the device leaves the hotspot (its connection removed)",
+          left, f"{time.time() - tapped:.1f} s after Start; {state}")
+    if left:
+        timings["hotspot_left_s"] = round(time.time() - tapped, 1)
+    dev.shot("after-game")
+    _, out = dev.sh("journalctl -b -u polkit -o cat | grep -iE 'denied|not authorized'"
+                    " | sed 's/^/W| /'; journalctl -b -u NetworkManager -o cat"
+                    " | grep -iE 'not authorized|denied' | sed 's/^/W| /'")
+    check("hotspot-join: no polkit or NetworkManager denial", marked(out) == "", marked(out))
+    dev.console.send("poweroff\n")
+    if not dev.wait_off(90):
+        dev.kill()
+
+
 def main():
     global HOST_APP
     os.makedirs(OUT, exist_ok=True)
@@ -2057,7 +2300,7 @@ def main():
 
     stages = sys.argv[1:] or ["play", "power-key", "battery", "bare-pi", "late-drm",
                               "late-drm-control", "sound", "usb", "grow", "splash", "wifi-card",
-                              "wifi-touch", "hotspot"]
+                              "wifi-touch", "hotspot", "hotspot-join"]
     timings = {}
     if "play" in stages:
         play(start_ref, pawn_light, empty_dark, timings)
@@ -2087,6 +2330,8 @@ def main():
             hotspot(start_ref, timings, kept)
     elif "hotspot" in stages:
         hotspot(start_ref, timings)
+    if "hotspot-join" in stages:
+        hotspot_join(start_ref, timings)
     with open(os.path.join(OUT, "timings.json"), "w") as f:
         json.dump(timings, f, indent=1)
     log(f"timings: {timings}")
