@@ -208,6 +208,7 @@ class Console:
                 time.sleep(0.1)
         self.buffer = b""
         self.everything = b""  # the last MB of all output, for waiting on boot messages
+        self.answered = False  # the shell has answered once
         self.lock = threading.Lock()
         self.log = open(log_path, "ab", buffering=0)
         threading.Thread(target=self._read, daemon=True).start()
@@ -239,10 +240,22 @@ class Console:
     def send(self, text):
         self.sock.sendall(text.encode())
 
+    def wait_for_shell(self, timeout=180):
+        """Waits until the root shell answers. systemd's "Started chesspi-test-console" is no
+        sign: plymouth tells systemd to stop printing its status (SIGRTMIN+21), so with the boot
+        screen on that line never comes although the shell runs. Lines sent before the shell
+        reads them are lost or answered late, and either is harmless."""
+        deadline = time.time() + timeout
+        while not self.answered:
+            tag = f"{random.getrandbits(32):08x}"
+            self.send(f"echo R'{tag}'\n")
+            if self.wait_for(f"R{tag}\r?\n", 3):
+                self.answered = True
+            elif time.time() > deadline:
+                raise TimeoutError("the serial console's shell did not answer")
+
     def run(self, command, timeout=60):
-        # Input sent before the shell runs can be lost: wait for systemd to start it.
-        if not self.wait_for(r"Started .{0,30}chesspi-test-cons", 180):
-            raise TimeoutError("the serial console's shell did not start")
+        self.wait_for_shell()
         tag = f"{random.getrandbits(32):08x}"
         # The markers are split by quotes so the terminal's echo of the command never matches.
         line = f"echo B'{tag}'; {command}; echo E'{tag}' $?\n"
@@ -272,11 +285,10 @@ class Device:
     in `out` (default OUT)."""
 
     def __init__(self, disk, name, append=None, extra=(), out=None):
-        # Without the boot screen unless a stage asks for its own kernel arguments (splash):
-        # with plymouth on, the serial console's test shell has not come up since the unit
-        # quits plymouth itself (ExecStartPre; open, see docs/DEPLOY.md §9).
+        # As the image ships: plymouth on (without the Pi's `splash`, its text mode on the
+        # virtual display) unless a stage asks for other kernel arguments.
         if append is None:
-            append = "plymouth.enable=0"
+            append = ""
         self.name = name
         self.out = out or OUT
         self.qmp_path = os.path.join(self.out, f"{name}.qmp")
@@ -493,7 +505,7 @@ def late_drm(start_ref, timings):
     # systemd-logind also loads the DRM core (modprobe@drm.service) and would hide a unit
     # that forgot to: without logind only chesspi.service's own dependency loads it.
     mask(disk, "/etc/systemd/system/systemd-logind.service")
-    dev = Device(disk, "late-drm", append="plymouth.enable=0 modprobe.blacklist=virtio_gpu")
+    dev = Device(disk, "late-drm", append="modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5; done;"
                     " ls /dev/dri 2>&1; grep -w drm /proc/devices; systemctl is-active chesspi", timeout=180)
     check("the service ran before the display driver loaded, the DRM core already there",
@@ -787,9 +799,6 @@ BindReadOnlyPaths={BATTERY_DIR}/cpuinfo:/proc/cpuinfo
 """
 BARE_PI_SHIPPED_GRACE_S = 30  # config/chesspi.toml's critical_grace_seconds
 BARE_PI_WATCH_S = 60  # how long the device must stay on after the source gave up
-# Without the boot screen (this stage does not look at the boot): on the image of 2026-11-27
-# 16:47 plymouth kept the serial console and the test's shell never came up.
-BARE_PI_APPEND = "plymouth.enable=0"
 
 
 def drive_pins(dev, mask):
@@ -819,7 +828,7 @@ def bare_pi(start_ref, timings):
     disk = os.path.join(OUT, "disk-bare-pi.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     bare_pi_overlay(disk)
-    dev = Device(disk, "bare-pi", append=BARE_PI_APPEND)
+    dev = Device(disk, "bare-pi")
     took, _ = dev.wait_for_screen(start_ref, "board")
     if not check("bare-pi: the board is on the screen", took is not None,
                  f"{took:.1f} s after QEMU started" if took else ""):
@@ -1144,8 +1153,7 @@ def splash(start_ref, timings):
     disk = os.path.join(OUT, "disk-splash.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     # The Pi's command line for the screen (cmdline.txt): the boot screen, on the display even
-    # though the kernel's console is serial, and no cursor. With plymouth on the serial
-    # console ignored, the test's serial shell does not come up: this stage only looks.
+    # though the kernel's console is serial, and no cursor.
     dev = Device(disk, "splash",
                  append="splash plymouth.ignore-serial-consoles vt.global_cursor_default=0")
     first, shown, board = None, None, None
@@ -1181,6 +1189,11 @@ def splash(start_ref, timings):
           and board is not None and board - shown >= 5, detail)
     timings["splash"] = {"first_lit_s": first and round(first, 1), "boot_screen_s": shown and round(shown, 1),
                          "board_s": board and round(board, 1)}
+    # plymouth is gone once the app has started (its unit quits it), and the serial console
+    # still serves a shell (a Pi's serial login would be there too).
+    _, out = dev.sh("pidof plymouthd || echo none; systemctl is-active chesspi")
+    check("splash: after the board plymouth has quit and the serial console's shell answers",
+          out.split() == ["none", "active"], out.strip())
     dev.kill()
 
 
@@ -1191,7 +1204,7 @@ def late_drm_control(start_ref, timings):
     disk = os.path.join(OUT, "disk-control.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     mask(disk, "/etc/systemd/system/modprobe@drm.service")
-    dev = Device(disk, "late-drm-control", append="plymouth.enable=0 modprobe.blacklist=virtio_gpu")
+    dev = Device(disk, "late-drm-control", append="modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5;"
                     " done; grep -w drm /proc/devices || echo no-drm-core", timeout=180)
     check("control: no DRM core when the service started", "no-drm-core" in out, out.strip())
@@ -1570,11 +1583,6 @@ TOUCH_CODE = "2580"
 TOUCH_GAME = ("e2e4", "f1c4", "d1h5", "h5f7")
 TOUCH_REPLIES = "1:e7e5 3:b8c6 5:g8f6"
 
-# Without the boot screen: on the image of 2026-11-27 16:47 the test's serial shell did not
-# come up within 180 s with plymouth on, in two boots of two (the board did; the console's last
-# line was chesspi.service started; cause not found); with plymouth.enable=0 it does, every time.
-# These stages do not look at the boot.
-TOUCH_APPEND = "plymouth.enable=0"
 TOUCH_ROW = (26, 29, 35)       # Theme.panel-sunken: a network's row
 TOUCH_BUTTON = (58, 65, 77)    # Theme.button
 TOUCH_ACCENT = (91, 180, 80)   # Theme.accent
@@ -1724,7 +1732,7 @@ def wifi_touch(start_ref, timings, keep=False):
     disk = os.path.join(OUT, "disk-wifi-touch.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     touch_overlay(disk)
-    dev = Device(disk, "wifi-touch", append=TOUCH_APPEND, extra=touch_card())
+    dev = Device(disk, "wifi-touch", extra=touch_card())
     touch_device_tap(dev)
     took, png = dev.wait_for_screen(start_ref, "board")
     if not check("wifi-touch: the board on the screen", took is not None,
@@ -1988,7 +1996,7 @@ def hotspot(start_ref, timings, dev=None):
         disk = os.path.join(OUT, "disk-hotspot.ext4")
         shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
         touch_overlay(disk)
-        dev = Device(disk, "hotspot", append=TOUCH_APPEND, extra=touch_card())
+        dev = Device(disk, "hotspot", extra=touch_card())
         touch_device_tap(dev)
         took, png = dev.wait_for_screen(start_ref, "board")
         if not check("hotspot: the board on the screen", took is not None,
@@ -2156,7 +2164,7 @@ def hotspot_join(start_ref, timings):
     disk = os.path.join(OUT, "disk-hotspot-join.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     touch_overlay(disk)
-    dev = Device(disk, "hotspot-join", append=TOUCH_APPEND, extra=touch_card())
+    dev = Device(disk, "hotspot-join", extra=touch_card())
     touch_device_tap(dev)
     took, png = dev.wait_for_screen(start_ref, "board")
     if not check("hotspot-join: the board on the screen", took is not None,
