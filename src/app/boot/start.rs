@@ -311,17 +311,7 @@ pub fn start_battery(
 ) -> Option<BatteryMonitor> {
     let notices = app.notices().sender();
     start_monitor(&config.battery, shutdown, move |event| {
-        match &event {
-            BatteryEvent::LowWarning => sound.play(Cue::BatteryLow),
-            BatteryEvent::Critical { .. } => {
-                sound.play(Cue::BatteryCritical);
-                if sound.speak_moves() != SpeakMoves::Off {
-                    let language = crate::i18n::language();
-                    sound.say(spoken::battery_critical_words(language), language);
-                }
-            }
-            _ => {}
-        }
+        sound_battery_event(&sound, &event);
         // The indicator and the notice a change raises or ends are shown in one step.
         match &event {
             BatteryEvent::Changed(status) => {
@@ -333,6 +323,22 @@ pub fn start_battery(
             _ => notices.send(NoticeMsg::Battery(event)),
         }
     })
+}
+
+/// The battery's warnings as sound: a low battery chimes; an empty one sounds its alarm and,
+/// for someone listening to spoken moves, says why the device is about to switch off.
+fn sound_battery_event(sound: &Sound, event: &BatteryEvent) {
+    match event {
+        BatteryEvent::LowWarning => sound.play(Cue::BatteryLow),
+        BatteryEvent::Critical { .. } => {
+            sound.play(Cue::BatteryCritical);
+            if sound.speak_moves() != SpeakMoves::Off {
+                let language = crate::i18n::language();
+                sound.say(spoken::battery_critical_words(language), language);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The status bar's battery cell: 0 = critical … 4 = full; `None` hides it.
@@ -420,6 +426,73 @@ pub fn initial_game(fen: Option<&str>) -> Result<(Game, GameSetup), AppError> {
                 level: Level::DEFAULT,
             };
             Ok((Game::from_position(pos), setup))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battery::BatteryReading;
+    use crate::i18n::Language;
+    use std::time::Duration;
+
+    /// The critical words in either language: the language is a process-wide setting that
+    /// other tests may switch while this one runs.
+    fn critical_words() -> [String; 2] {
+        [Language::English, Language::German].map(spoken::battery_critical_words)
+    }
+
+    #[test]
+    fn a_low_battery_chimes_and_says_nothing() {
+        let (sound, heard) = Sound::recorder();
+        sound.set_speak_moves(SpeakMoves::All);
+        sound_battery_event(&sound, &BatteryEvent::LowWarning);
+        assert_eq!(heard.cues(), vec![Cue::BatteryLow]);
+        assert!(heard.said().is_empty());
+    }
+
+    #[test]
+    fn a_critical_battery_sounds_its_alarm_and_speaks_only_when_moves_are_spoken() {
+        let critical = BatteryEvent::Critical {
+            shutdown_in: Duration::from_secs(30),
+        };
+        let (sound, heard) = Sound::recorder();
+        // Moves not spoken: the alarm alone.
+        sound.set_speak_moves(SpeakMoves::Off);
+        sound_battery_event(&sound, &critical);
+        assert_eq!(heard.cues(), vec![Cue::BatteryCritical]);
+        assert!(heard.said().is_empty());
+        // Any spoken moves (only the opponent's too): the alarm and the words.
+        for speak in [SpeakMoves::Opponent, SpeakMoves::All] {
+            sound.set_speak_moves(speak);
+            sound_battery_event(&sound, &critical);
+            assert_eq!(heard.cues(), vec![Cue::BatteryCritical], "{speak:?}");
+            let said = heard.said();
+            assert_eq!(said.len(), 1, "{speak:?}: {said:?}");
+            assert!(critical_words().contains(&said[0]), "{speak:?}: {said:?}");
+        }
+    }
+
+    #[test]
+    fn other_battery_events_are_silent() {
+        let (sound, heard) = Sound::recorder();
+        sound.set_speak_moves(SpeakMoves::All);
+        let events = [
+            BatteryEvent::Changed(BatteryStatus::Level(BatteryReading {
+                level: BatteryLevel::Low,
+                charging: Some(false),
+            })),
+            BatteryEvent::Changed(BatteryStatus::Level(BatteryReading {
+                level: BatteryLevel::Critical,
+                charging: Some(false),
+            })),
+            BatteryEvent::CriticalCancelled,
+        ];
+        for event in &events {
+            sound_battery_event(&sound, event);
+            assert!(heard.cues().is_empty(), "{event:?}");
+            assert!(heard.said().is_empty(), "{event:?}");
         }
     }
 }

@@ -303,4 +303,224 @@ mod tests {
             Cue::Drawn
         );
     }
+
+    /// Clocks with `white` and `black` left, `running`'s started at `t0`.
+    fn clocks(
+        white: Duration,
+        black: Duration,
+        running: Color,
+        t0: Instant,
+    ) -> crate::app::model::clock::GameClock {
+        use crate::app::model::clock::{GameClock, TimeControl};
+        let control = TimeControl::new(1, 0).expect("1+0");
+        let mut clock = GameClock::restore(control, white, black, Vec::new());
+        clock.run(running, t0);
+        clock
+    }
+
+    fn computer(human: Color) -> Controller {
+        Controller::new(GameSetup {
+            mode: Mode::Computer { human },
+            level: Level::DEFAULT,
+        })
+    }
+
+    fn ticks(heard: &crate::sound::Recorder) -> usize {
+        heard.cues().iter().filter(|&&c| c == Cue::Tick).count()
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn the_players_clock_ticks_once_a_second_in_its_last_ten_seconds() {
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound);
+        let mut c = computer(Color::White);
+        let t0 = Instant::now();
+        c.set_clock(Some(clocks(ms(12_000), ms(60_000), Color::White, t0)));
+        // 12 s, then exactly 10 s left: not yet.
+        hearing.heard(&c, t0);
+        hearing.heard(&c, t0 + ms(2_000));
+        assert!(heard.cues().is_empty());
+        // Just under 10 s: the first tick; refreshes within the same second stay silent.
+        hearing.heard(&c, t0 + ms(2_001));
+        assert_eq!(heard.cues(), vec![Cue::Tick]);
+        for at in [2_500, 2_999] {
+            hearing.heard(&c, t0 + ms(at));
+            assert!(heard.cues().is_empty(), "{at} ms: the same second");
+        }
+        // 9 s left: the next second, ticked once however often the screen is refreshed.
+        hearing.heard(&c, t0 + ms(3_000));
+        assert_eq!(heard.cues(), vec![Cue::Tick]);
+        hearing.heard(&c, t0 + ms(3_000));
+        hearing.heard(&c, t0 + ms(3_500));
+        assert!(heard.cues().is_empty());
+        // Each further second down to the last one: one tick each.
+        for second in 4..12 {
+            hearing.heard(&c, t0 + ms(second * 1_000 + 500));
+            assert_eq!(heard.cues(), vec![Cue::Tick], "{} s left", 12 - second);
+            hearing.heard(&c, t0 + ms(second * 1_000 + 600));
+            assert!(heard.cues().is_empty(), "{} s left, again", 12 - second);
+        }
+        // The flag falls: the result speaks now, not the clock.
+        hearing.heard(&c, t0 + ms(12_000));
+        hearing.heard(&c, t0 + ms(13_000));
+        assert_eq!(ticks(&heard), 0);
+    }
+
+    #[test]
+    fn the_computers_clock_is_silent_and_the_players_ticks_when_it_runs() {
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound);
+        let mut c = computer(Color::White);
+        let t0 = Instant::now();
+        // The computer (Black) thinks with 5 s left.
+        c.set_clock(Some(clocks(ms(5_000), ms(5_000), Color::Black, t0)));
+        for at in [0, 500, 1_000, 1_500, 2_000, 3_000] {
+            hearing.heard(&c, t0 + ms(at));
+        }
+        assert_eq!(
+            ticks(&heard),
+            0,
+            "the computer's seconds are not the player's"
+        );
+        // It moves: the player's clock, with as little left, ticks.
+        let t1 = t0 + ms(3_000);
+        let mut k = c.clock().cloned().expect("clock");
+        k.moved(Color::Black, t1);
+        c.set_clock(Some(k));
+        hearing.heard(&c, t1);
+        assert_eq!(heard.cues(), vec![Cue::Tick]);
+    }
+
+    #[test]
+    fn the_partners_clock_is_silent() {
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound);
+        let mut c = paired(Color::White);
+        let t0 = Instant::now();
+        hearing.heard(&c, t0);
+        // The partner (Black) moves with 5 s left on its own screen, not this one.
+        c.set_clock(Some(clocks(ms(5_000), ms(5_000), Color::Black, t0)));
+        for at in [0, 1_000, 2_000, 3_000] {
+            hearing.heard(&c, t0 + ms(at));
+        }
+        assert_eq!(ticks(&heard), 0);
+        // Our own clock here ticks.
+        c.set_clock(Some(clocks(ms(5_000), ms(5_000), Color::White, t0)));
+        hearing.heard(&c, t0);
+        assert_eq!(heard.cues(), vec![Cue::Tick]);
+    }
+
+    #[test]
+    fn a_clock_left_running_after_the_end_is_silent() {
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound);
+        let mut c = friend();
+        let t0 = Instant::now();
+        for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4")] {
+            tap(&mut c, from);
+            tap(&mut c, to);
+        }
+        // Black, a person at this screen, on move with 8.5 s left: ticks.
+        c.set_clock(Some(clocks(ms(60_000), ms(8_500), Color::Black, t0)));
+        hearing.heard(&c, t0);
+        assert_eq!(heard.cues(), vec![Cue::Tick]);
+        // Mate: the check and the result, but no tick though the clock still runs (the
+        // shell pauses it a little later) and a new second began.
+        tap(&mut c, "d8");
+        tap(&mut c, "h4");
+        assert!(c.game().is_over());
+        hearing.heard(&c, t0 + ms(1_000));
+        assert_eq!(heard.cues(), vec![Cue::Check, Cue::Won]);
+        for at in [2_000, 3_000, 4_000] {
+            hearing.heard(&c, t0 + ms(at));
+        }
+        assert!(heard.cues().is_empty());
+    }
+
+    /// A network game just paired with "Kitchen", this side playing `local`.
+    fn paired(local: Color) -> Controller {
+        let mut c = Controller::new(GameSetup {
+            mode: Mode::Network { local },
+            level: Level::DEFAULT,
+        });
+        c.network_paired(
+            "Kitchen",
+            local,
+            chesspi_engine::game::Game::new(),
+            link(),
+            None,
+        );
+        c
+    }
+
+    fn link() -> crate::storage::LanLink {
+        crate::storage::LanLink {
+            game_id: "g".into(),
+            host: None,
+        }
+    }
+
+    #[test]
+    fn the_partner_is_heard_coming_and_going() {
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound);
+        let mut c = Controller::new(GameSetup {
+            mode: Mode::Network {
+                local: Color::White,
+            },
+            level: Level::DEFAULT,
+        });
+        let now = Instant::now();
+        hearing.heard(&c, now);
+        // Paired: the partner is here.
+        c.network_paired(
+            "Kitchen",
+            Color::White,
+            chesspi_engine::game::Game::new(),
+            link(),
+            None,
+        );
+        hearing.heard(&c, now);
+        assert_eq!(heard.cues(), vec![Cue::PartnerJoined]);
+        hearing.heard(&c, now);
+        assert!(heard.cues().is_empty(), "still here: no second sound");
+        // The link drops: gone, once; trying again is not a second going.
+        c.network_link(LinkState::Lost);
+        hearing.heard(&c, now);
+        assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
+        c.network_link(LinkState::Reconnecting);
+        hearing.heard(&c, now);
+        assert!(heard.cues().is_empty());
+        // Back again, then gone for good.
+        c.network_link(LinkState::Connected);
+        hearing.heard(&c, now);
+        assert_eq!(heard.cues(), vec![Cue::PartnerJoined]);
+        c.partner_left();
+        hearing.heard(&c, now);
+        assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
+    }
+
+    #[test]
+    fn a_partner_back_after_the_end_is_not_greeted() {
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound);
+        let mut c = paired(Color::White);
+        let now = Instant::now();
+        hearing.heard(&c, now);
+        c.network_link(LinkState::Lost);
+        hearing.heard(&c, now);
+        assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
+        // The game ends while the partner is away (the host reports the partner resigned).
+        c.network_game_over(Outcome::win(Color::White, Termination::Resignation));
+        hearing.heard(&c, now);
+        assert_eq!(heard.cues(), vec![Cue::Won]);
+        // The partner reconnects: the game is over, nothing to come back to.
+        c.network_link(LinkState::Connected);
+        hearing.heard(&c, now);
+        assert!(heard.cues().is_empty(), "{:?}", heard.cues());
+    }
 }
