@@ -285,10 +285,12 @@ class Device:
     in `out` (default OUT)."""
 
     def __init__(self, disk, name, append=None, extra=(), out=None):
-        # As the image ships: plymouth on (without the Pi's `splash`, its text mode on the
-        # virtual display) unless a stage asks for other kernel arguments.
+        # Plymouth on, leaving the serial console alone as the Pi's cmdline.txt says (without
+        # the Pi's `splash`: its text mode on the virtual display), unless a stage asks for
+        # other kernel arguments. Where plymouth also drew on the serial console (no DRM device
+        # at boot: late-drm-control), the test's shell there never answered.
         if append is None:
-            append = ""
+            append = "plymouth.ignore-serial-consoles"
         self.name = name
         self.out = out or OUT
         self.qmp_path = os.path.join(self.out, f"{name}.qmp")
@@ -508,7 +510,7 @@ def late_drm(start_ref, timings):
     # systemd-logind also loads the DRM core (modprobe@drm.service) and would hide a unit
     # that forgot to: without logind only chesspi.service's own dependency loads it.
     mask(disk, "/etc/systemd/system/systemd-logind.service")
-    dev = Device(disk, "late-drm", append="modprobe.blacklist=virtio_gpu")
+    dev = Device(disk, "late-drm", append="plymouth.ignore-serial-consoles modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5; done;"
                     " ls /dev/dri 2>&1; grep -w drm /proc/devices; systemctl is-active chesspi", timeout=180)
     check("the service ran before the display driver loaded, the DRM core already there",
@@ -1207,7 +1209,7 @@ def late_drm_control(start_ref, timings):
     disk = os.path.join(OUT, "disk-control.ext4")
     shutil.copyfile(os.path.join(DEVICE, "rootfs.ext4"), disk)
     mask(disk, "/etc/systemd/system/modprobe@drm.service")
-    dev = Device(disk, "late-drm-control", append="modprobe.blacklist=virtio_gpu")
+    dev = Device(disk, "late-drm-control", append="plymouth.ignore-serial-consoles modprobe.blacklist=virtio_gpu")
     _, out = dev.sh("for i in $(seq 120); do systemctl is-active -q chesspi && break; sleep 0.5;"
                     " done; grep -w drm /proc/devices || echo no-drm-core", timeout=180)
     check("control: no DRM core when the service started", "no-drm-core" in out, out.strip())
