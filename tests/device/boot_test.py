@@ -350,6 +350,14 @@ def reference(name, taps=()):
     return read_png(path)
 
 
+def chain_without_network(chain):
+    """`systemd-analyze critical-chain chesspi.service` names the unit and nothing of the
+    network. The unit's own line is "chesspi.service @T" or, when its start took time
+    (plymouth quitting in ExecStartPre), "chesspi.service +D"."""
+    return (re.search(r"(?m)^chesspi\.service [@+]", chain) is not None
+            and "network" not in chain)
+
+
 def service_state(dev):
     """The unit's properties that tell whether its start went well, as a dict."""
     _, out = dev.sh("systemctl show chesspi -p NRestarts -p ActiveState -p SubState "
@@ -435,11 +443,8 @@ def play(start_ref, pawn_light, empty_dark, timings):
     _, security = dev.sh("systemd-analyze security chesspi --no-pager | tail -n 1")
     _, chain = dev.sh("systemd-analyze critical-chain chesspi.service --no-pager")
     # The image brings up Ethernet (systemd-networkd): the board must not wait for it.
-    # The unit's own line is "chesspi.service @T" or, when its start took time (plymouth
-    # quitting in ExecStartPre), "chesspi.service +D".
     check("nothing of the network in chesspi.service's critical chain",
-          re.search(r"(?m)^chesspi\.service [@+]", chain) is not None
-          and "network" not in chain, chain.strip()[-400:])
+          chain_without_network(chain), chain.strip()[-400:])
     _, blame = dev.sh("systemd-analyze --no-pager | head -n 1")
     _, memory = dev.sh("ps -o rss= -C chesspi")
     # Idle CPU: the app's user+system ticks (100 a second) over 20 s with nobody touching it.
