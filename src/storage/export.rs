@@ -127,17 +127,19 @@ pub fn find_usb_pgn_files(media_root: &Path) -> Vec<PathBuf> {
 }
 
 /// The PGN files at the top of each of `sticks` and one folder down (see
-/// [`find_usb_pgn_files`]).
+/// [`find_usb_pgn_files`]). Plain files only: a symbolic link (NTFS has them, and a stick
+/// mounted some other way may be ext4) is not followed, neither to a file nor to a folder, so
+/// the list never offers a file elsewhere on the device, such as the app's own.
 pub fn pgn_files_on(sticks: &[PathBuf]) -> Vec<PathBuf> {
-    let is_pgn =
-        |p: &Path| p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let files_in = |dir: &Path| -> Vec<PathBuf> {
         std::fs::read_dir(dir)
             .map(|entries| {
                 entries
                     .flatten()
+                    // The entry's own type (lstat), not its target's.
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
                     .map(|e| e.path())
-                    .filter(|p| is_pgn(p))
+                    .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")))
                     .collect()
             })
             .unwrap_or_default()
@@ -157,6 +159,7 @@ pub fn pgn_files_on(sticks: &[PathBuf]) -> Vec<PathBuf> {
     found
 }
 
+/// The folders in `dir`; symbolic links to folders are not followed.
 fn subdirectories(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
