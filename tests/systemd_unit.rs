@@ -276,7 +276,16 @@ fn polkit_wifi_rule_answers_as_intended_when_run() {
             format!("chesspi {nm}.settings.modify.global-dns"),
             "undefined",
         ),
+        // Not asked for by anything the app does (its connections are system-wide, so
+        // NetworkManager asks modify.system; see the rule's comment and DEPLOY.md).
+        (format!("chesspi {nm}.settings.modify.own"), "undefined"),
+        (format!("chesspi {nm}.settings.modify.hostname"), "undefined"),
+        (format!("chesspi {nm}.enable-disable-network"), "undefined"),
+        (format!("chesspi {nm}.sleep-wake"), "undefined"),
+        (format!("chesspi {nm}.reload"), "undefined"),
+        (format!("chesspi {nm}.checkpoint-rollback"), "undefined"),
         (format!("pi {nm}.network-control"), "undefined"),
+        (format!("pi {nm}.settings.modify.system"), "undefined"),
     ];
     let lines: Vec<&str> = cases.iter().map(|(c, _)| c.as_str()).collect();
     let expected: Vec<&str> = cases.iter().map(|(_, a)| *a).collect();
