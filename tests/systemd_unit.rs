@@ -279,7 +279,10 @@ fn polkit_wifi_rule_answers_as_intended_when_run() {
         // Not asked for by anything the app does (its connections are system-wide, so
         // NetworkManager asks modify.system; see the rule's comment and DEPLOY.md).
         (format!("chesspi {nm}.settings.modify.own"), "undefined"),
-        (format!("chesspi {nm}.settings.modify.hostname"), "undefined"),
+        (
+            format!("chesspi {nm}.settings.modify.hostname"),
+            "undefined",
+        ),
         (format!("chesspi {nm}.enable-disable-network"), "undefined"),
         (format!("chesspi {nm}.sleep-wake"), "undefined"),
         (format!("chesspi {nm}.reload"), "undefined"),
