@@ -166,7 +166,7 @@ fn pgn_files_behind_symbolic_links_are_not_listed() {
     symlink(&secret, media.join("LINK")).unwrap();
 
     let sticks = find_mounts(&media, |_| true);
-    assert_eq!(sticks, [stick.clone()]);
+    assert_eq!(sticks, std::slice::from_ref(&stick));
     let files = pgn_files_on(&sticks);
     assert_eq!(
         files,
