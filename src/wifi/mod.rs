@@ -240,6 +240,11 @@ pub trait Wifi: Send {
     /// Ends this device's part in a hotspot (its own, or the one joined) and goes back to the
     /// network it was on before.
     fn leave_hotspot(&mut self) -> Result<(), WifiError>;
+
+    /// Removes what a hotspot game of an earlier run left behind (the app stopped or crashed
+    /// before the game was left): the hotspot, or the temporary connection to another
+    /// ChessPI's. The system then joins a network it knows by itself.
+    fn remove_leftovers(&mut self) -> Result<(), WifiError>;
 }
 
 /// Hotspots of ChessPIs are named `ChessPI-<device name>`.
@@ -259,10 +264,55 @@ pub fn is_hotspot(ssid: &Ssid) -> bool {
     ssid.as_bytes().starts_with(HOTSPOT_PREFIX.as_bytes())
 }
 
-/// A hotspot password: eight random digits, typed on the other ChessPI's keypad.
+/// Digits in a hotspot password: 10^16 choices, 53.2 bits. WPA2's key from a password is
+/// slow to compute (4096 rounds of PBKDF2-SHA1), yet one GPU tries a few million a second
+/// against a captured handshake: eight digits fall in under a minute, sixteen would take it a
+/// century to try, and each game has a new one. Typed in four groups of four on the keypad.
+pub const HOTSPOT_PASSWORD_DIGITS: usize = 16;
+/// Digits in the hotspot password of a ChessPI before the longer one (still joinable).
+pub const OLD_HOTSPOT_PASSWORD_DIGITS: usize = 8;
+
+/// Whether `typed` digits can be a ChessPI hotspot's password (this version's, or an older
+/// ChessPI's).
+pub fn hotspot_password_complete(typed: &str) -> bool {
+    typed.bytes().all(|b| b.is_ascii_digit())
+        && (typed.len() == HOTSPOT_PASSWORD_DIGITS || typed.len() == OLD_HOTSPOT_PASSWORD_DIGITS)
+}
+
+/// A hotspot password: sixteen random digits, typed on the other ChessPI's keypad.
 pub fn hotspot_password() -> Passphrase {
-    let digits = format!("{:08}", crate::lan::random::random_u64() % 100_000_000);
-    Passphrase(digits)
+    Passphrase(random_digits(
+        HOTSPOT_PASSWORD_DIGITS,
+        crate::lan::random::random_u64,
+    ))
+}
+
+/// `count` (at most 19) uniformly random digits from `random` (64 random bits a call): draws
+/// above the largest multiple of 10^count are drawn again, so no number is likelier.
+fn random_digits(count: usize, mut random: impl FnMut() -> u64) -> String {
+    let exp = u32::try_from(count).unwrap_or(u32::MAX).min(19);
+    let modulus = 10u64.pow(exp);
+    let limit = u64::MAX - u64::MAX % modulus;
+    let n = loop {
+        let r = random();
+        if r < limit {
+            break r % modulus;
+        }
+    };
+    format!("{n:0width$}", width = exp as usize)
+}
+
+/// Digits shown in groups of four ("4821 9930 2716 0584"): easier to read across a table and
+/// to type without losing the place.
+pub fn grouped_digits(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 4);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && i % 4 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Sorts `networks` strongest first, keeping one entry per name (the strongest), and joined

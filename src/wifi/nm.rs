@@ -2,6 +2,10 @@
 //! app asks NetworkManager and never edits its files. The rights come from polkit
 //! (systemd/51-chesspi-wifi.rules on the device).
 
+mod hotspot;
+
+pub use hotspot::{GUEST_LAST_BYTES, HOST_ADDRESS, guest_address};
+
 use super::{JoinError, Network, Passphrase, Security, Ssid, Wifi, WifiError, WifiState};
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -23,12 +27,6 @@ const CONNECTION: &str = "org.freedesktop.NetworkManager.Settings.Connection";
 const ACTIVE: &str = "org.freedesktop.NetworkManager.Connection.Active";
 const IP4: &str = "org.freedesktop.NetworkManager.IP4Config";
 const IP6: &str = "org.freedesktop.NetworkManager.IP6Config";
-
-/// The names of the connections a hotspot game makes, removed when it ends.
-const HOTSPOT_ID: &str = "ChessPI hotspot";
-const GAME_ID: &str = "ChessPI game";
-/// NM_WIFI_DEVICE_CAP_AP: the radio can be an access point.
-const WIFI_CAP_AP: u32 = 0x40;
 
 /// NM_DEVICE_TYPE_WIFI.
 const DEVICE_TYPE_WIFI: u32 = 2;
@@ -247,22 +245,13 @@ fn saved_connections(
 
 type Settings<'a> = HashMap<&'static str, HashMap<&'static str, Value<'a>>>;
 
-/// The settings of a new client connection to `ssid`: kept by NetworkManager, which joins again
-/// by itself when in range; or, for a game on another ChessPI's hotspot, only for now.
-fn client_settings<'a>(
-    ssid: &'a Ssid,
-    password: Option<&'a Passphrase>,
-    for_a_game: bool,
-) -> Settings<'a> {
+/// The settings of a new client connection to `ssid`, kept by NetworkManager, which joins again
+/// by itself when in range.
+fn client_settings<'a>(ssid: &'a Ssid, password: Option<&'a Passphrase>) -> Settings<'a> {
     let mut connection = HashMap::new();
     connection.insert("type", Value::from("802-11-wireless"));
-    if for_a_game {
-        connection.insert("id", Value::from(GAME_ID));
-        connection.insert("autoconnect", Value::from(false));
-    } else {
-        connection.insert("id", Value::from(ssid.to_string()));
-        connection.insert("autoconnect", Value::from(true));
-    }
+    connection.insert("id", Value::from(ssid.to_string()));
+    connection.insert("autoconnect", Value::from(true));
     let mut wireless = HashMap::new();
     wireless.insert("ssid", Value::from(ssid.as_bytes().to_vec()));
     wireless.insert("mode", Value::from("infrastructure"));
@@ -278,37 +267,6 @@ fn client_settings<'a>(
     settings
 }
 
-/// The settings of this device's own access point: WPA2 (CCMP) with `password`, addresses
-/// handed out by NetworkManager's shared mode (dnsmasq), started only when asked.
-fn hotspot_settings<'a>(ssid: &'a Ssid, password: &'a Passphrase) -> Settings<'a> {
-    let mut connection = HashMap::new();
-    connection.insert("type", Value::from("802-11-wireless"));
-    connection.insert("id", Value::from(HOTSPOT_ID));
-    connection.insert("autoconnect", Value::from(false));
-    let mut wireless = HashMap::new();
-    wireless.insert("ssid", Value::from(ssid.as_bytes().to_vec()));
-    wireless.insert("mode", Value::from("ap"));
-    // 2.4 GHz: the Pi 3's radio has no other band.
-    wireless.insert("band", Value::from("bg"));
-    let mut security = HashMap::new();
-    security.insert("key-mgmt", Value::from("wpa-psk"));
-    security.insert("psk", Value::from(password.as_str()));
-    security.insert("proto", Value::from(vec!["rsn"]));
-    security.insert("pairwise", Value::from(vec!["ccmp"]));
-    security.insert("group", Value::from(vec!["ccmp"]));
-    let mut ipv4 = HashMap::new();
-    ipv4.insert("method", Value::from("shared"));
-    let mut ipv6 = HashMap::new();
-    ipv6.insert("method", Value::from("ignore"));
-    let mut settings = HashMap::new();
-    settings.insert("connection", connection);
-    settings.insert("802-11-wireless", wireless);
-    settings.insert("802-11-wireless-security", security);
-    settings.insert("ipv4", ipv4);
-    settings.insert("ipv6", ipv6);
-    settings
-}
-
 /// The saved connection the device is on now, if any.
 fn active_connection(bus: &Connection, device: &str) -> zbus::Result<Option<OwnedObjectPath>> {
     let active: OwnedObjectPath = property(bus, device, DEVICE, "ActiveConnection")?;
@@ -317,30 +275,6 @@ fn active_connection(bus: &Connection, device: &str) -> zbus::Result<Option<Owne
     }
     let connection: OwnedObjectPath = property(bus, active.as_str(), ACTIVE, "Connection")?;
     Ok((!is_none(&connection)).then_some(connection))
-}
-
-/// The connection's name (`connection.id`).
-fn connection_id(bus: &Connection, path: &str) -> zbus::Result<Option<String>> {
-    let settings: HashMap<String, HashMap<String, OwnedValue>> =
-        proxy(bus, path, CONNECTION)?.call("GetSettings", &())?;
-    Ok(settings
-        .get("connection")
-        .and_then(|c| c.get("id"))
-        .and_then(|v| String::try_from(v.clone()).ok()))
-}
-
-/// Removes the connections a hotspot game made (this run's or a previous one's).
-fn remove_game_connections(bus: &Connection) -> zbus::Result<()> {
-    let paths: Vec<OwnedObjectPath> =
-        proxy(bus, SETTINGS_PATH, SETTINGS)?.call("ListConnections", &())?;
-    for path in paths {
-        if let Ok(Some(id)) = connection_id(bus, path.as_str())
-            && (id == HOTSPOT_ID || id == GAME_ID)
-        {
-            proxy(bus, path.as_str(), CONNECTION)?.call::<_, _, ()>("Delete", &())?;
-        }
-    }
-    Ok(())
 }
 
 /// What the device did while joining, for the reason a join failed.
@@ -412,49 +346,6 @@ fn watch_states(bus: &Connection, device: &OwnedObjectPath) -> zbus::Result<Rece
 }
 
 impl NetworkManager {
-    /// Remembers the connection the device is on (unless it is a hotspot game's own), to go
-    /// back to after the game.
-    fn remember_previous(&mut self, bus: &Connection, device: &str) -> zbus::Result<()> {
-        if let Some(connection) = active_connection(bus, device)? {
-            let id = connection_id(bus, connection.as_str())?;
-            if id.as_deref() != Some(HOTSPOT_ID) && id.as_deref() != Some(GAME_ID) {
-                self.previous = Some(connection);
-            }
-        }
-        Ok(())
-    }
-
-    fn open_hotspot_on(
-        &mut self,
-        bus: &Connection,
-        ssid: &Ssid,
-        password: &Passphrase,
-    ) -> zbus::Result<Result<WifiState, JoinError>> {
-        let Some(device) = wifi_device(bus)? else {
-            return Ok(Err(JoinError::Failed("no Wi-Fi radio".to_string())));
-        };
-        let capabilities: u32 = property(bus, device.as_str(), WIRELESS, "WirelessCapabilities")?;
-        if capabilities & WIFI_CAP_AP == 0 {
-            return Ok(Err(JoinError::Failed(
-                "this Wi-Fi radio cannot be an access point".to_string(),
-            )));
-        }
-        self.remember_previous(bus, device.as_str())?;
-        remove_game_connections(bus)?;
-        let nm = proxy(bus, NM_PATH, NM)?;
-        let none = ObjectPath::try_from("/")?;
-        let changes = watch_states(bus, &device)?;
-        let (_, active): (OwnedObjectPath, OwnedObjectPath) = nm.call(
-            "AddAndActivateConnection",
-            &(hotspot_settings(ssid, password), &device, &none),
-        )?;
-        let outcome = Self::wait_joined(bus, device.as_str(), active.as_str(), ssid, &changes)?;
-        if outcome.is_err() {
-            let _ = remove_game_connections(bus);
-        }
-        Ok(outcome)
-    }
-
     fn join_on(
         &mut self,
         bus: &Connection,
@@ -481,7 +372,7 @@ impl NetworkManager {
         };
         if for_a_game {
             self.remember_previous(bus, device.as_str())?;
-            remove_game_connections(bus)?;
+            hotspot::remove_game_connections(bus)?;
         }
         let saved = if for_a_game {
             Vec::new()
@@ -503,7 +394,12 @@ impl NetworkManager {
                         proxy(bus, connection.as_str(), CONNECTION)?
                             .call::<_, _, ()>("Delete", &())?;
                     }
-                    let settings = client_settings(ssid, password, for_a_game);
+                    let settings = match (for_a_game, password) {
+                        (true, Some(password)) => {
+                            hotspot::game_settings(ssid, password, guest_address())
+                        }
+                        _ => client_settings(ssid, password),
+                    };
                     let (connection, active): (OwnedObjectPath, OwnedObjectPath) =
                         nm.call("AddAndActivateConnection", &(settings, &device, &point))?;
                     (active, Some(connection))
@@ -667,17 +563,14 @@ impl Wifi for NetworkManager {
 
     fn leave_hotspot(&mut self) -> Result<(), WifiError> {
         let previous = self.previous.take();
-        self.with_bus(|bus| {
-            remove_game_connections(bus)?;
-            if let Some(connection) = previous {
-                let none = ObjectPath::try_from("/")?;
-                proxy(bus, NM_PATH, NM)?.call::<_, _, OwnedObjectPath>(
-                    "ActivateConnection",
-                    &(&connection, &none, &none),
-                )?;
-            }
-            Ok(())
-        })
+        self.with_bus(|bus| hotspot::leave(bus, previous))
+    }
+
+    fn remove_leftovers(&mut self) -> Result<(), WifiError> {
+        // Nothing of this run's: what is there was left by an earlier one, and the network
+        // from before it is not known (NetworkManager joins a known one by itself).
+        self.previous = None;
+        self.with_bus(hotspot::remove_game_connections)
     }
 
     fn forget(&mut self, ssid: &Ssid) -> Result<(), WifiError> {

@@ -25,6 +25,8 @@ struct Air {
     looks: u32,
     /// This device's own access point, while open.
     hotspot: Option<Ssid>,
+    /// On another ChessPI's hotspot for a game (`current` is its name).
+    in_game: bool,
     /// The network before a hotspot game, to go back to.
     previous: Option<Ssid>,
 }
@@ -80,6 +82,23 @@ impl SimulatedWifi {
     /// The access point this device opened, if open.
     pub fn hotspot(&self) -> Option<Ssid> {
         self.air().hotspot.clone()
+    }
+
+    /// Whether this device is on another ChessPI's hotspot for a game.
+    pub fn in_game(&self) -> bool {
+        self.air().in_game
+    }
+
+    /// The network this device is on as a client, if any.
+    pub fn current(&self) -> Option<Ssid> {
+        self.air().current.clone()
+    }
+
+    /// The app is stopped (crashed, or the power cut) with the radio as it is: the same air
+    /// for the next run, but what this run remembered of the network before is gone, as a
+    /// new process does not have it. The system still knows its networks' passwords.
+    pub fn restart(&self) {
+        self.air().previous = None;
     }
 }
 
@@ -177,9 +196,10 @@ impl Wifi for SimulatedWifi {
             return Err(JoinError::WrongPassword);
         }
         let before = air.current.replace(ssid.clone());
-        if before.as_ref() != Some(ssid) {
+        if !air.in_game {
             air.previous = before;
         }
+        air.in_game = true;
         Ok(WifiState::Connected {
             ssid: ssid.clone(),
             address: Some(IpAddr::V4(Ipv4Addr::new(10, 42, 0, 17))),
@@ -188,8 +208,32 @@ impl Wifi for SimulatedWifi {
 
     fn leave_hotspot(&mut self) -> Result<(), WifiError> {
         let mut air = self.air();
+        // As NetworkManager's: only a hotspot game's own connection is taken down.
+        if air.hotspot.is_some() || air.in_game {
+            air.hotspot = None;
+            air.in_game = false;
+            air.current = air.previous.take();
+        }
+        Ok(())
+    }
+
+    fn remove_leftovers(&mut self) -> Result<(), WifiError> {
+        let mut air = self.air();
+        if air.in_game {
+            air.current = None;
+        }
         air.hotspot = None;
-        air.current = air.previous.take();
+        air.in_game = false;
+        if air.current.is_none() {
+            // The system joins the strongest network it knows by itself.
+            let known = air
+                .networks
+                .iter()
+                .filter(|n| air.known.contains(&n.ssid))
+                .max_by_key(|n| n.strength)
+                .map(|n| n.ssid.clone());
+            air.current = known;
+        }
         Ok(())
     }
 

@@ -174,3 +174,157 @@ fn without_a_system_bus_the_manager_says_so() {
         Err(JoinError::Failed(_))
     ));
 }
+
+#[test]
+fn hotspot_passwords_are_sixteen_uniform_digits_shown_in_fours() {
+    let a = hotspot_password();
+    assert_eq!(a.as_str().len(), HOTSPOT_PASSWORD_DIGITS);
+    assert!(a.as_str().bytes().all(|b| b.is_ascii_digit()));
+    assert_ne!(a, hotspot_password(), "a new one each time");
+    // Leading zeros are kept; a draw past the last whole run of 10^16 is drawn again.
+    let mut draws = [u64::MAX, 42].into_iter();
+    assert_eq!(
+        random_digits(16, || draws.next().unwrap()),
+        "0000000000000042"
+    );
+    assert_eq!(grouped_digits("4821993027160584"), "4821 9930 2716 0584");
+    assert_eq!(grouped_digits("482199"), "4821 99");
+    assert_eq!(grouped_digits(""), "");
+    // The keypad takes this version's sixteen digits and an older ChessPI's eight.
+    assert!(hotspot_password_complete("4821993027160584"));
+    assert!(hotspot_password_complete("48219930"));
+    assert!(!hotspot_password_complete("482199302716"));
+    assert!(!hotspot_password_complete("4821 9930"));
+}
+
+/// Waits up to a few seconds for `done`, polling.
+fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn home_and_hotspot() -> SimulatedWifi {
+    let mut wifi = SimulatedWifi::new(vec![
+        SimNetwork {
+            ssid: ssid("Home"),
+            strength: 70,
+            password: Some("secret123".into()),
+        },
+        SimNetwork {
+            ssid: ssid("ChessPI-kitchen"),
+            strength: 60,
+            password: Some("4821993027160584".into()),
+        },
+    ]);
+    let password = Passphrase::new("secret123").unwrap();
+    wifi.join(&ssid("Home"), Some(&password)).expect("home");
+    wifi
+}
+
+fn worker_for(wifi: &SimulatedWifi) -> (WifiWorker, mpsc::Receiver<WifiReport>) {
+    let (tx, rx) = mpsc::channel();
+    let worker = WifiWorker::start(Box::new(wifi.clone()), Duration::ZERO, move |r| {
+        let _ = tx.send(r);
+    })
+    .expect("thread");
+    (worker, rx)
+}
+
+#[test]
+fn an_earlier_runs_hotspot_game_is_removed_at_start() {
+    // The host's side: its hotspot was up when the app stopped.
+    let mut wifi = home_and_hotspot();
+    let password = hotspot_password();
+    wifi.open_hotspot(&ssid("ChessPI-attic"), &password)
+        .expect("open");
+    wifi.restart();
+    let (_worker, _rx) = worker_for(&wifi);
+    eventually("the hotspot removed at start", || wifi.hotspot().is_none());
+    assert_eq!(
+        wifi.current(),
+        Some(ssid("Home")),
+        "back on a known network"
+    );
+
+    // The guest's side: on another ChessPI's hotspot when the app stopped.
+    let mut wifi = home_and_hotspot();
+    let password = Passphrase::new("4821993027160584").unwrap();
+    wifi.join_hotspot(&ssid("ChessPI-kitchen"), &password)
+        .expect("joined");
+    wifi.restart();
+    let (_worker, _rx) = worker_for(&wifi);
+    eventually("the game's connection removed at start", || !wifi.in_game());
+    assert_eq!(wifi.current(), Some(ssid("Home")));
+    assert_eq!(
+        wifi.known(),
+        [ssid("Home")],
+        "the hotspot's password not kept"
+    );
+}
+
+#[test]
+fn a_hotspot_game_is_left_after_its_end_or_sooner_and_only_once_up() {
+    let wifi = home_and_hotspot();
+    let (worker, rx) = worker_for(&wifi);
+    // No hotspot game: leaving changes nothing.
+    worker.send(WifiRequest::LeaveHotspot);
+    worker.send(WifiRequest::Look);
+    assert!(matches!(
+        rx.recv_timeout(Duration::from_secs(5)),
+        Ok(WifiReport::Looked { .. })
+    ));
+    assert_eq!(wifi.current(), Some(ssid("Home")));
+
+    // The game ended: the hotspot stays a moment, then goes.
+    let open = || WifiRequest::OpenHotspot {
+        ssid: ssid("ChessPI-attic"),
+        password: hotspot_password(),
+    };
+    worker.send(open());
+    worker.send(WifiRequest::LeaveHotspotAfter(Duration::from_millis(300)));
+    eventually("the hotspot up", || wifi.hotspot().is_some());
+    let asked = std::time::Instant::now();
+    eventually("the hotspot gone after the game", || {
+        wifi.hotspot().is_none()
+    });
+    assert!(asked.elapsed() >= Duration::from_millis(200), "not at once");
+    assert_eq!(
+        wifi.current(),
+        Some(ssid("Home")),
+        "back on the network from before"
+    );
+
+    // A new game's hotspot replaces the one waiting to go: it stays.
+    worker.send(open());
+    worker.send(WifiRequest::LeaveHotspotAfter(Duration::from_millis(100)));
+    worker.send(open());
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(wifi.hotspot().is_some(), "the new game's hotspot stays");
+
+    // Leaving at once overtakes a later leave.
+    worker.send(WifiRequest::LeaveHotspotAfter(Duration::from_secs(60)));
+    worker.send(WifiRequest::LeaveHotspot);
+    eventually("left at once", || wifi.hotspot().is_none());
+    assert_eq!(wifi.current(), Some(ssid("Home")));
+}
+
+#[test]
+fn the_guests_game_connection_goes_after_the_game_too() {
+    let wifi = home_and_hotspot();
+    let (worker, rx) = worker_for(&wifi);
+    worker.send(WifiRequest::JoinHotspot {
+        ssid: ssid("ChessPI-kitchen"),
+        password: Passphrase::new("4821993027160584").unwrap(),
+    });
+    assert!(matches!(
+        rx.recv_timeout(Duration::from_secs(5)),
+        Ok(WifiReport::HotspotJoined { result: Ok(_), .. })
+    ));
+    assert!(wifi.in_game());
+    worker.send(WifiRequest::LeaveHotspotAfter(Duration::from_millis(50)));
+    eventually("the game's connection gone", || !wifi.in_game());
+    assert_eq!(wifi.current(), Some(ssid("Home")));
+}

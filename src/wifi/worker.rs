@@ -3,9 +3,9 @@
 //! channel between requests: nothing polls while the Wi-Fi screen is closed.
 
 use super::{JoinError, Network, Passphrase, Ssid, Wifi, WifiError, WifiState};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What the screen asks of the Wi-Fi thread.
 #[derive(Debug, Clone)]
@@ -29,8 +29,13 @@ pub enum WifiRequest {
         ssid: Ssid,
         password: Passphrase,
     },
-    /// The hotspot game is over: back to the network from before.
+    /// The hotspot game is over: back to the network from before, now (nothing happens
+    /// where no hotspot was opened or joined).
     LeaveHotspot,
+    /// The hotspot game is over, but its last messages may still be on their way (the final
+    /// move, its acknowledgement): leave after this long, unless asked to leave sooner or a
+    /// new hotspot game starts.
+    LeaveHotspotAfter(Duration),
 }
 
 /// What the Wi-Fi thread answers.
@@ -116,13 +121,58 @@ fn look(wifi: &mut dyn Wifi) -> WifiReport {
     WifiReport::Looked { state, networks }
 }
 
+/// This device's part in a hotspot game, as the thread keeps it.
+#[derive(Debug, Default)]
+struct HotspotGame {
+    /// A hotspot was opened or joined and not left yet.
+    engaged: bool,
+    /// When to leave it.
+    leave_at: Option<Instant>,
+}
+
+impl HotspotGame {
+    /// Leaves the hotspot game now, if there is one.
+    fn leave(&mut self, wifi: &mut dyn Wifi) {
+        self.leave_at = None;
+        if !std::mem::take(&mut self.engaged) {
+            return;
+        }
+        match wifi.leave_hotspot() {
+            Ok(()) => log::info!("Wi-Fi: hotspot game over, back to the network from before"),
+            Err(e) => log::warn!("Wi-Fi: leaving the hotspot: {e}"),
+        }
+    }
+
+    /// The next request, or `None` when it is time to leave the hotspot; `Err` once the
+    /// channel is closed (the app is ending).
+    fn next(&self, requests: &Receiver<WifiRequest>) -> Result<Option<WifiRequest>, ()> {
+        let Some(at) = self.leave_at else {
+            return requests.recv().map(Some).map_err(|_| ());
+        };
+        match requests.recv_timeout(at.saturating_duration_since(Instant::now())) {
+            Ok(request) => Ok(Some(request)),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(()),
+        }
+    }
+}
+
 fn run(
     mut wifi: Box<dyn Wifi>,
     requests: &Receiver<WifiRequest>,
     scan_time: Duration,
     report: &dyn Fn(WifiReport),
 ) {
-    while let Ok(request) = requests.recv() {
+    // The hotspot game of an earlier run ended with that run: its hotspot must not stay up.
+    if let Err(e) = wifi.remove_leftovers() {
+        log::warn!("Wi-Fi: removing an earlier run's hotspot game: {e}");
+    }
+    let mut game = HotspotGame::default();
+    while let Ok(next) = game.next(requests) {
+        let Some(request) = next else {
+            game.leave(wifi.as_mut());
+            continue;
+        };
         match request {
             WifiRequest::Look => report(look(wifi.as_mut())),
             WifiRequest::Scan => {
@@ -135,6 +185,9 @@ fn run(
                 report(look(wifi.as_mut()));
             }
             WifiRequest::Join { ssid, password } => {
+                // A network chosen by the player ends a hotspot game's hold on the radio
+                // first, so that leaving it later does not undo the choice.
+                game.leave(wifi.as_mut());
                 let result = wifi.join(&ssid, password.as_ref());
                 match &result {
                     Ok(state) => log::info!("Wi-Fi: joined {ssid}: {state:?}"),
@@ -144,6 +197,9 @@ fn run(
                 report(look(wifi.as_mut()));
             }
             WifiRequest::OpenHotspot { ssid, password } => {
+                // A new game's hotspot replaces one still waiting to be left.
+                game.engaged = true;
+                game.leave_at = None;
                 let result = wifi.open_hotspot(&ssid, &password);
                 match &result {
                     Ok(_) => log::info!("Wi-Fi: hotspot {ssid} open"),
@@ -152,6 +208,8 @@ fn run(
                 report(WifiReport::HotspotOpened { ssid, result });
             }
             WifiRequest::JoinHotspot { ssid, password } => {
+                game.engaged = true;
+                game.leave_at = None;
                 let result = wifi.join_hotspot(&ssid, &password);
                 match &result {
                     Ok(_) => log::info!("Wi-Fi: joined the hotspot {ssid}"),
@@ -159,10 +217,14 @@ fn run(
                 }
                 report(WifiReport::HotspotJoined { ssid, result });
             }
-            WifiRequest::LeaveHotspot => match wifi.leave_hotspot() {
-                Ok(()) => log::info!("Wi-Fi: hotspot game over, back to the network from before"),
-                Err(e) => log::warn!("Wi-Fi: leaving the hotspot: {e}"),
-            },
+            WifiRequest::LeaveHotspot => game.leave(wifi.as_mut()),
+            WifiRequest::LeaveHotspotAfter(after) => {
+                if game.engaged {
+                    let at = Instant::now() + after;
+                    game.leave_at = Some(game.leave_at.map_or(at, |earlier| earlier.min(at)));
+                    log::info!("Wi-Fi: the hotspot game is over; leaving in {after:?}");
+                }
+            }
             WifiRequest::Forget(ssid) => {
                 let result = wifi.forget(&ssid);
                 report(WifiReport::Forgot { ssid, result });
@@ -170,4 +232,7 @@ fn run(
             }
         }
     }
+    // The app is ending: its hotspot goes with it (if the process ends first, the next start
+    // removes it).
+    game.leave(wifi.as_mut());
 }

@@ -1627,10 +1627,11 @@ while (my $c = $server->accept) {
 }
 """
 # The other ChessPI's hotspot in the hotspot-join stage: its name and password as a ChessPI
-# makes them (src/wifi/mod.rs: "ChessPI-" and the host's name; eight digits), its network the
-# one NetworkManager's shared mode gives.
+# makes them (src/wifi/mod.rs: "ChessPI-" and the host's name; sixteen digits), its network
+# 10.42.0.0/24 (an older ChessPI's shared mode hands out 10.42.0.10 and up; the guest takes a
+# fixed address below that, src/wifi/nm/hotspot.rs).
 TOUCH_OTHER_SSID = "ChessPI-Kitchen"
-TOUCH_OTHER_PSK = "13572468"
+TOUCH_OTHER_PSK = "1357246809753124"
 TOUCH_OTHER_NET = "10.42.0"
 
 # The pairing code in the config of the hotspot stage's device (`[lan] code`, a documented
@@ -2046,7 +2047,8 @@ def scholars_mate(dev, partner, stage):
 
 def hotspot(start_ref, timings, dev=None):
     """New game → Network → Host a game → "No router: make a hotspot": NetworkManager's
-    "ChessPI hotspot" (AP, WPA2, shared) on the device's radio; a partner joins it with the
+    "ChessPI hotspot" (AP, WPA2, 10.42.0.1/24 without shared mode: no DHCP, DNS or
+    forwarding) on the device's radio; a partner joins it with the
     password and reaches the game's port (a wrong code gets the protocol's bad_code), then
     plays a whole game over it with the right code (peer.sh speaks PROTOCOL.md; the device's
     player taps Scholar's mate); a new game ends the network game, the hotspot closes and the
@@ -2112,17 +2114,23 @@ def hotspot(start_ref, timings, dev=None):
                     f" | sed 's/^/W| /'; ip -4 -o addr show {staif} | sed 's/^/W| /';"
                     f" iw dev {staif} info | grep -E 'type|channel' | sed 's/^/W| /';"
                     " pgrep -a dnsmasq | grep -o 'dhcp-range=[^ ]*' | sed 's/^/W| /';"
+                    " echo \"W| ip_forward:$(cat /proc/sys/net/ipv4/ip_forward)\";"
                     " journalctl -b -u chesspi -o cat | grep -i 'hotspot' | sed 's/^/W| /'",
                     timeout=120)
     up_after = time.time() - tapped
     state = marked(out)
     ssid = re.search(r"802-11-wireless.ssid:(.+)", state)
-    psk = re.search(r"802-11-wireless-security.psk:(\d{8})$", state, re.M)
+    psk = re.search(r"802-11-wireless-security.psk:(\d{16})$", state, re.M)
+    # Its own address only: no shared mode (no dnsmasq handing out addresses and relaying
+    # DNS, no forwarding onward).
     ok = ("CONNECTION:ChessPI hotspot" in state and "GENERAL.STATE:100" in state
-          and "802-11-wireless.mode:ap" in state and "ipv4.method:shared" in state
+          and "802-11-wireless.mode:ap" in state and "ipv4.method:manual" in state
+          and "inet 10.42.0.1/24" in state and "dhcp-range=10.42." not in state
+          and "ip_forward:0" in state
           and "type AP" in state and ssid is not None and psk is not None)
     check("hotspot: \"No router: make a hotspot\": NetworkManager's ChessPI hotspot up in AP "
-          "mode (WPA2, shared) on the device's radio", ok,
+          "mode (WPA2, sixteen digits, 10.42.0.1/24, no DHCP or forwarding) on the device's "
+          "radio", ok,
           f"{up_after:.1f} s after the tap (with the shell's polling); {state}")
     if not ok:
         dev.shot("hotspot-failed")
@@ -2296,7 +2304,8 @@ def hotspot_join(start_ref, timings):
     state = marked(out)
     ok = ("CONNECTION:ChessPI game" in state and "GENERAL.STATE:100" in state
           and f"802-11-wireless.ssid:{TOUCH_OTHER_SSID}" in state
-          and "connection.autoconnect:no" in state and f"inet {TOUCH_OTHER_NET}." in state)
+          and "connection.autoconnect:no" in state
+          and re.search(rf"inet {re.escape(TOUCH_OTHER_NET)}\.[2-9]/24", state) is not None)
     if not check("hotspot-join: its password on the keypad joins the hotspot (NetworkManager's "
                  "\"ChessPI game\", not joined by itself later)", ok,
                  f"{joined_after:.1f} s after OK; {state}"):

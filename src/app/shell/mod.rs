@@ -172,13 +172,17 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
         }
         effects::run_effects(s, shell, window, effects);
     }
-    // Another game replaced a network game: say goodbye to the partner.
+    // Another game replaced a network game: say goodbye to the partner. A hotspot kept for a
+    // moment after the game's end goes now (the Wi-Fi thread ignores this without one).
     if let Some(net) = s.network.as_mut()
         && net.is_active()
         && s.controller.partner().is_none()
         && s.controller.lobby().is_none()
     {
         net.leave();
+        if let Some(wifi) = &s.wifi {
+            wifi.send(crate::wifi::worker::WifiRequest::LeaveHotspot);
+        }
     }
     if activity(&s.controller) != activity_before {
         background::touched(s, shell, window);

@@ -1,13 +1,23 @@
-//! Two ChessPIs without a router: the host opens a hotspot (`ChessPI-<name>`, an eight-digit
-//! WPA2 password shown with the pairing code), the guest's Join list shows it, its keypad takes
-//! the password, and the game is found and played as on any network. When the game is left,
-//! both go back to the networks they were on.
+//! Two ChessPIs without a router: the host opens a hotspot (`ChessPI-<name>`, a sixteen-digit
+//! WPA2 password shown in groups of four with the pairing code), the guest's Join list shows
+//! it, its keypad takes the password, and the game is found and played as on any network. The
+//! hotspot is for that game only: both go back to the networks they were on when the partner
+//! leaves, when the game is left (a new game, Cancel), and shortly after the game ends.
 
 use super::lobby::{HostHotspot, HotspotState, KeyPurpose, Lobby, NetworkEffect};
 use crate::app::screens::{Controller, Effect, Screen};
+use crate::lan::session::LinkState;
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
-use crate::wifi::{JoinError, Passphrase, Security, Ssid, hotspot_password, hotspot_ssid};
+use crate::wifi::{
+    JoinError, Passphrase, Security, Ssid, grouped_digits, hotspot_password, hotspot_ssid,
+};
+use std::time::Duration;
+
+/// How long a hotspot stays after its game ended: the last messages (the final move, its
+/// acknowledgement, the result) go through, and a partner whose link dropped at that moment
+/// can come back to see it; then nobody needs it.
+pub const HOTSPOT_AFTER_GAME: Duration = Duration::from_secs(30);
 
 impl Controller {
     /// Opens this device's hotspot while hosting as `name`.
@@ -103,12 +113,22 @@ impl Controller {
         }
     }
 
-    /// A hotspot game was left (no partner, no lobby): back to the networks from before.
+    /// Takes the hotspot game's Wi-Fi down once nobody needs it: at once when the game was
+    /// left (no partner, no lobby) or the partner said goodbye, [`HOTSPOT_AFTER_GAME`] after
+    /// the game ended. Back to the networks from before.
     pub fn leave_hotspot_when_done(&mut self) {
-        if self.hotspot_game && self.partner().is_none() && self.lobby().is_none() {
-            self.hotspot_game = false;
-            self.effects.push(Effect::Wifi(WifiRequest::LeaveHotspot));
+        // Hosting or joining: the hotspot is for the game being set up.
+        if !self.hotspot_game || self.lobby().is_some() {
+            return;
         }
+        let request = match self.partner() {
+            None => WifiRequest::LeaveHotspot,
+            Some(p) if p.link == LinkState::Closed => WifiRequest::LeaveHotspot,
+            Some(_) if self.game.is_over() => WifiRequest::LeaveHotspotAfter(HOTSPOT_AFTER_GAME),
+            Some(_) => return,
+        };
+        self.hotspot_game = false;
+        self.effects.push(Effect::Wifi(request));
     }
 
     /// Whether the Wi-Fi thread should look every few seconds: the Wi-Fi screen, or the Join
@@ -126,7 +146,7 @@ pub(super) fn hotspot_line(h: &HostHotspot) -> String {
         HotspotState::Open => tr!(
             "Hotspot {} is open, password {}. On the other ChessPI choose it in Join a game.",
             h.ssid,
-            h.password.as_str()
+            grouped_digits(h.password.as_str())
         ),
         HotspotState::Failed(why) => tr!("The hotspot could not open: {}", why),
     }
@@ -134,11 +154,15 @@ pub(super) fn hotspot_line(h: &HostHotspot) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::HOTSPOT_AFTER_GAME;
     use crate::app::model::mode::GameSetup;
-    use crate::app::screens::{Controller, Effect, Lobby, ScreenKind};
+    use crate::app::screens::{Action, Controller, Effect, Lobby, ScreenKind};
+    use crate::lan::session::LinkState;
+    use crate::storage::LanLink;
     use crate::wifi::worker::{WifiReport, WifiRequest};
     use crate::wifi::{JoinError, Network, Passphrase, Security, Ssid, WifiState};
     use chesspi_engine::Color;
+    use chesspi_engine::game::{Game, Outcome, Termination};
 
     fn wifi_requests(c: &mut Controller) -> Vec<WifiRequest> {
         c.take_effects()
@@ -176,7 +200,7 @@ mod tests {
         let password = match &wifi_requests(&mut c)[..] {
             [WifiRequest::OpenHotspot { ssid: s, password }] => {
                 assert_eq!(*s, ssid("ChessPI-kitchen"));
-                assert_eq!(password.as_str().len(), 8);
+                assert_eq!(password.as_str().len(), 16);
                 assert!(password.as_str().bytes().all(|b| b.is_ascii_digit()));
                 password.clone()
             }
@@ -189,8 +213,11 @@ mod tests {
             ssid: ssid("ChessPI-kitchen"),
             result: Ok(WifiState::Disconnected),
         });
+        // Shown in groups of four, to read across the table.
+        let p = password.as_str();
+        let grouped = format!("{} {} {} {}", &p[..4], &p[4..8], &p[8..12], &p[12..]);
         assert!(
-            message(&c).contains(&format!("password {}", password.as_str())),
+            message(&c).contains(&format!("password {grouped}.")),
             "{}",
             message(&c)
         );
@@ -257,17 +284,25 @@ mod tests {
         c.dialog_option("hotspot:0");
         let keypad = c.keypad_view().expect("the keypad");
         assert_eq!(keypad.title, "Password of ChessPI-kitchen");
-        for key in "1234567".chars() {
+        for key in "123456789012345".chars() {
             c.keypad_key(&key.to_string());
         }
-        assert!(!c.keypad_view().unwrap().can_submit);
-        c.keypad_key("8");
-        c.keypad_key("9");
-        assert_eq!(c.keypad_view().unwrap().text, "12345678", "eight digits");
+        let keypad = c.keypad_view().unwrap();
+        assert!(!keypad.can_submit, "fifteen digits");
+        assert_eq!(
+            keypad.text, "1234 5678 9012 345",
+            "grouped as the host shows it"
+        );
+        c.keypad_key("6");
+        c.keypad_key("7");
+        let keypad = c.keypad_view().unwrap();
+        assert_eq!(keypad.text, "1234 5678 9012 3456", "sixteen digits at most");
+        assert!(keypad.can_submit);
         c.keypad_submit();
         assert!(matches!(
             &wifi_requests(&mut c)[..],
-            [WifiRequest::JoinHotspot { password, .. }] if password == &Passphrase::new("12345678").unwrap()
+            [WifiRequest::JoinHotspot { password, .. }]
+                if password == &Passphrase::new("1234567890123456").unwrap()
         ));
         c.wifi_report(WifiReport::HotspotJoined {
             ssid: ssid("ChessPI-kitchen"),
@@ -275,10 +310,17 @@ mod tests {
         });
         let keypad = c.keypad_view().expect("the keypad again");
         assert!(keypad.alert && keypad.message.contains("Wrong password"));
+        // An older ChessPI's eight digits are taken too.
         for key in "87654321".chars() {
             c.keypad_key(&key.to_string());
         }
+        assert!(c.keypad_view().unwrap().can_submit);
         c.keypad_submit();
+        assert!(matches!(
+            &wifi_requests(&mut c)[..],
+            [WifiRequest::JoinHotspot { password, .. }]
+                if password == &Passphrase::new("87654321").unwrap()
+        ));
         c.take_effects();
         c.wifi_report(WifiReport::HotspotJoined {
             ssid: ssid("ChessPI-kitchen"),
@@ -299,5 +341,89 @@ mod tests {
             &wifi_requests(&mut c)[..],
             [WifiRequest::LeaveHotspot]
         ));
+    }
+
+    /// A host whose partner came over its hotspot: playing White against "Kitchen".
+    fn hotspot_game() -> Controller {
+        let mut c = Controller::new(GameSetup::FIRST_START);
+        c.allow_wifi();
+        c.host_network(Color::White);
+        c.lobby_hosting("attic", "1234", &[]);
+        c.dialog_option("hotspot");
+        c.wifi_report(WifiReport::HotspotOpened {
+            ssid: ssid("ChessPI-attic"),
+            result: Ok(WifiState::Disconnected),
+        });
+        let link = LanLink {
+            game_id: "g".into(),
+            host: None,
+        };
+        c.network_paired("Kitchen", Color::White, Game::new(), link, None);
+        c.leave_hotspot_when_done();
+        assert!(
+            !wifi_requests(&mut c).iter().any(|r| matches!(
+                r,
+                WifiRequest::LeaveHotspot | WifiRequest::LeaveHotspotAfter(_)
+            )),
+            "the game goes on over the hotspot"
+        );
+        c
+    }
+
+    fn leaves(c: &mut Controller) -> Vec<WifiRequest> {
+        c.leave_hotspot_when_done();
+        wifi_requests(c)
+    }
+
+    #[test]
+    fn the_hotspot_goes_shortly_after_the_game_ends() {
+        let mut c = hotspot_game();
+        c.network_link(LinkState::Lost);
+        assert!(leaves(&mut c).is_empty(), "the partner may come back");
+        c.network_link(LinkState::Connected);
+        c.network_game_over(Outcome::win(Color::White, Termination::Resignation));
+        assert!(matches!(
+            &leaves(&mut c)[..],
+            [WifiRequest::LeaveHotspotAfter(after)] if *after == HOTSPOT_AFTER_GAME
+        ));
+        assert!(leaves(&mut c).is_empty(), "asked once");
+        // A new game meanwhile: the shell says goodbye and leaves the hotspot at once
+        // (src/app/shell); the controller has nothing more to ask.
+        c.action(Action::NewGame);
+        c.new_game_mode("computer");
+        c.new_game_start();
+        assert!(c.partner().is_none(), "another game took the board");
+        assert!(leaves(&mut c).is_empty());
+    }
+
+    #[test]
+    fn the_hotspot_goes_when_the_partner_leaves_for_good() {
+        let mut c = hotspot_game();
+        c.partner_left();
+        assert!(matches!(&leaves(&mut c)[..], [WifiRequest::LeaveHotspot]));
+
+        // Away long enough and the win claimed: the game ends by forfeit.
+        let mut c = hotspot_game();
+        c.network_link(LinkState::Lost);
+        c.network_game_over(Outcome::win(Color::White, Termination::Abandonment));
+        assert!(matches!(
+            &leaves(&mut c)[..],
+            [WifiRequest::LeaveHotspotAfter(_)]
+        ));
+    }
+
+    #[test]
+    fn a_new_hotspot_is_kept_while_hosting_after_an_ended_game() {
+        // The last network game is still on the board, over and its partner gone, when the
+        // player hosts again with a new hotspot: that one is for the new game.
+        let mut c = hotspot_game();
+        c.partner_left();
+        c.take_effects();
+        c.leave_hotspot_when_done();
+        c.host_network(Color::Black);
+        c.lobby_hosting("attic", "5678", &[]);
+        c.dialog_option("hotspot");
+        c.take_effects();
+        assert!(leaves(&mut c).is_empty());
     }
 }

@@ -50,7 +50,7 @@ pub enum KeyPurpose {
     Code { name: String, target: String },
     /// An address (`192.168.1.20` or `192.168.1.20:7531`), then its code.
     Address,
-    /// The eight-digit password of another ChessPI's hotspot.
+    /// The password of another ChessPI's hotspot (sixteen digits; eight on an older one).
     Hotspot(Ssid),
 }
 
@@ -113,8 +113,6 @@ pub enum HotspotState {
 
 /// Pairing codes have four digits.
 const CODE_LEN: usize = 4;
-/// Hotspot passwords have eight digits (see crate::wifi::hotspot_password).
-const HOTSPOT_PASSWORD_LEN: usize = 8;
 /// Hosts and hotspots listed at most (the dialog's room).
 const MAX_LISTED: usize = 4;
 /// Longest address typed: `255.255.255.255:65535`.
@@ -341,7 +339,7 @@ impl Controller {
         let limit = match purpose {
             KeyPurpose::Address => ADDRESS_LEN,
             KeyPurpose::Code { .. } => CODE_LEN,
-            KeyPurpose::Hotspot(_) => HOTSPOT_PASSWORD_LEN,
+            KeyPurpose::Hotspot(_) => crate::wifi::HOTSPOT_PASSWORD_DIGITS,
         };
         match key {
             "⌫" => {
@@ -393,7 +391,7 @@ impl Controller {
                     }
                 }
             },
-            KeyPurpose::Hotspot(ssid) if text.len() == HOTSPOT_PASSWORD_LEN => {
+            KeyPurpose::Hotspot(ssid) if crate::wifi::hotspot_password_complete(&text) => {
                 if let Ok(password) = Passphrase::new(&text) {
                     self.join_hotspot(ssid, password);
                 }
@@ -432,12 +430,17 @@ impl Controller {
             KeyPurpose::Hotspot(ssid) => (
                 tr!("Password of {}", ssid),
                 false,
-                text.len() == HOTSPOT_PASSWORD_LEN,
+                crate::wifi::hotspot_password_complete(text),
             ),
+        };
+        // A password is shown in groups of four, as the other ChessPI shows it.
+        let shown = match purpose {
+            KeyPurpose::Hotspot(_) => crate::wifi::grouped_digits(text),
+            _ => text.clone(),
         };
         Some(KeypadView {
             title,
-            text: text.clone(),
+            text: shown,
             message: message.clone(),
             alert: *alert,
             address,
