@@ -12,4 +12,5 @@ pub mod lan;
 pub mod power;
 pub mod sound;
 pub mod storage;
+pub mod text;
 pub mod wifi;

@@ -79,7 +79,7 @@ fn games_come_in_from_a_usb_stick() {
     assert_eq!(labels, ["Close", "STICK/club.pgn"]);
     app.update_controller(|c| c.dialog_option("file0"));
     pump_until("the import's outcome", PATIENCE, || {
-        dialog.get_visible() && dialog.get_message().contains("Saved games")
+        dialog.get_visible() && dialog.get_message().contains("are in Saved games.")
     });
     let message = dialog.get_message().to_string();
     assert!(

@@ -26,6 +26,39 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     sync_dir(dir)
 }
 
+/// [`write_atomic`] without the directory's fsync: the file is complete on disk under its name
+/// once the caller syncs the directory ([`sync_dir`]), which many files can share (an import).
+///
+/// # Errors
+/// Any I/O error from creating, writing, syncing or renaming; `path` is then unchanged.
+pub fn write_atomic_unsynced_dir(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let tmp = temp_path(path)?;
+    let result = write_and_sync(&tmp, contents).and_then(|()| fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Replaces `path` atomically but with no fsync at all: only for files on tmpfs, which no
+/// power cut leaves behind (a fuzzing harness).
+///
+/// # Errors
+/// Any I/O error from creating, writing or renaming; `path` is then unchanged.
+pub fn write_atomic_unsynced(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let tmp = temp_path(path)?;
+    let result = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(contents))
+        .and_then(|()| fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// [`write_atomic`] that keeps the versions it replaces: `backups[0]` gets the content `path`
 /// had, `backups[1]` the one before, and so on; the oldest is dropped.
 ///

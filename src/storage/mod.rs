@@ -7,7 +7,7 @@ pub mod dirs;
 pub mod export;
 pub mod puzzles;
 pub mod quarantine;
-mod sealed;
+pub mod sealed;
 pub mod settings;
 pub mod stats;
 pub mod timestamp;

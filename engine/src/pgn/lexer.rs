@@ -42,6 +42,11 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The byte offset of the next token (or of what is skipped before it).
+    pub(super) fn at(&self) -> usize {
+        self.at
+    }
+
     fn bytes(&self) -> &'a [u8] {
         self.text.as_bytes()
     }

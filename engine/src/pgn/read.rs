@@ -23,15 +23,26 @@ pub fn games(text: &str) -> PgnReader<'_> {
 pub struct PgnReader<'a> {
     lexer: Lexer<'a>,
     games_started: usize,
+    /// Bytes skipped before the lexer's text (a byte-order mark).
+    skipped: usize,
 }
 
 impl<'a> PgnReader<'a> {
     /// A reader at the start of `text` (a leading byte-order mark is skipped).
     pub fn new(text: &'a str) -> PgnReader<'a> {
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
         PgnReader {
-            lexer: Lexer::new(text.strip_prefix('\u{feff}').unwrap_or(text)),
+            lexer: Lexer::new(body),
             games_started: 0,
+            skipped: text.len() - body.len(),
         }
+    }
+
+    /// How far into the text given to [`PgnReader::new`] the reader is, in bytes: taken
+    /// before and after [`Iterator::next`], the span of the game just read, exactly as
+    /// written (comments included). Always on a character boundary.
+    pub fn offset(&self) -> usize {
+        self.skipped + self.lexer.at()
     }
 
     /// The next game and its clocks (see [`super::read_games_with_clocks`]).

@@ -61,6 +61,8 @@ pub enum SavingError {
     OnTheBoard,
     /// No USB stick is plugged in.
     NoUsbStick,
+    /// Another import is under way.
+    Busy,
     /// The game on the board could not be written.
     Autosave(std::io::Error),
     Archive(ArchiveError),
@@ -79,6 +81,7 @@ impl fmt::Display for SavingError {
             SavingError::NoSuchGame(id) => write!(f, "there is no saved game {id}"),
             SavingError::OnTheBoard => write!(f, "the game is the one on the board"),
             SavingError::NoUsbStick => write!(f, "no USB stick found"),
+            SavingError::Busy => write!(f, "another file is being imported"),
             SavingError::Autosave(e) => write!(f, "cannot save the game: {e}"),
             SavingError::Archive(e) => e.fmt(f),
             SavingError::Replay(e) => e.fmt(f),
@@ -137,6 +140,8 @@ pub enum Report {
         usb: Vec<PathBuf>,
         pgn_files: Vec<PathBuf>,
     },
+    /// How far the import under way has come.
+    ImportProgress(crate::storage::archive::ImportProgress),
     /// A PGN file was imported (or why not).
     Imported {
         file: PathBuf,
@@ -199,6 +204,8 @@ enum Job {
     Import {
         file: PathBuf,
     },
+    /// Stop the import under way after its current game.
+    CancelImport,
     /// The newest finished game with a person playing and no analysis, not in `skip`.
     FindUnanalysed {
         skip: Vec<u64>,
@@ -252,6 +259,8 @@ pub struct Stores {
     pub puzzles: PuzzleBook,
     /// Where USB sticks are mounted.
     pub usb: UsbMedia,
+    /// What one import may take.
+    pub import_limits: crate::storage::archive::ImportLimits,
 }
 
 /// Where USB sticks are mounted: `/media` (usbmount's `/media/<label>`, udisks2's
@@ -325,6 +334,7 @@ impl Stores {
                 puzzle_store,
                 puzzles: puzzles.book,
                 usb: UsbMedia::default(),
+                import_limits: crate::storage::archive::ImportLimits::DEFAULT,
             },
             notices,
         )
@@ -457,6 +467,12 @@ impl Saver {
     /// ([`Report::Imported`]).
     pub fn import(&self, file: PathBuf) {
         self.send(Job::Import { file });
+    }
+
+    /// Stops the import under way after the game it is storing ([`Report::Imported`] says
+    /// what was stored).
+    pub fn cancel_import(&self) {
+        self.send(Job::CancelImport);
     }
 
     /// Writes a finished analysis into the saved game `saved` (an archive id), or into the

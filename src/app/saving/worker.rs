@@ -1,11 +1,16 @@
 //! The saver thread: its jobs carried out one by one, each answered with a [`Report`].
 
+use std::ops::ControlFlow;
 use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
 
 use super::{Job, Opened, Report, SaveReport, SavingError, Stores};
 use crate::storage::export::ExportReport;
 use crate::storage::stats::RatingChange;
 use crate::storage::{Archive, GameId, GameMode, SavedGame, export_all, find_usb_mounts};
+
+/// How often a long import says how far it has come.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 /// A computer-vs-computer demo: shown, autosaved so it resumes, but never stored in Saved
 /// games (a looping kiosk demo would fill the list).
@@ -60,6 +65,21 @@ pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(R
         found_marks: None,
     };
     while let Ok(job) = rx.recv() {
+        if state.run(job, rx, &on_report).is_break() {
+            break;
+        }
+    }
+}
+
+impl SaverState {
+    /// Carries out one job and reports it; [`ControlFlow::Break`] when the saver is to stop.
+    fn run(
+        &mut self,
+        job: Job,
+        rx: &Receiver<Job>,
+        on_report: &impl Fn(Report),
+    ) -> ControlFlow<()> {
+        let state = self;
         let report = match job {
             Job::Save { seq, game } => Report::Saved(state.save(seq, *game)),
             Job::ListGames => state.list(),
@@ -81,12 +101,9 @@ pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(R
                     Err(e) => Report::Annotated(Err(e)),
                 }
             }
-            Job::Import { file } => Report::Imported {
-                result: state
-                    .archive()
-                    .and_then(|a| a.import_file(&file).map_err(SavingError::Archive)),
-                file,
-            },
+            Job::Import { file } => return state.import(file, rx, on_report),
+            // No import under way: nothing to cancel.
+            Job::CancelImport => return ControlFlow::Continue(()),
             Job::FindUnanalysed { skip } => Report::Unanalysed(state.unanalysed(&skip)),
             Job::PuzzleTried { id, solved, now } => {
                 state.stores.puzzles.record(&id, solved, now);
@@ -100,13 +117,78 @@ pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(R
                     .map(|_| log::info!("device settings saved: {settings:?}"))
                     .map_err(SavingError::Settings),
             ),
-            Job::Stop => break,
+            Job::Stop => return ControlFlow::Break(()),
         };
         on_report(report);
+        ControlFlow::Continue(())
     }
-}
 
-impl SaverState {
+    /// Imports a PGN file game by game; between two games the jobs that came meanwhile are
+    /// carried out (an autosave waits for one game, not for the whole file), progress is
+    /// reported a few times a second, and Cancel or Stop ends the import there.
+    fn import(
+        &mut self,
+        file: std::path::PathBuf,
+        rx: &Receiver<Job>,
+        on_report: &impl Fn(Report),
+    ) -> ControlFlow<()> {
+        let archive = match self.archive() {
+            Ok(archive) => archive.clone(),
+            Err(e) => {
+                on_report(Report::Imported {
+                    file,
+                    result: Err(e),
+                });
+                return ControlFlow::Continue(());
+            }
+        };
+        let mut stop = ControlFlow::Continue(());
+        let mut last_progress: Option<Instant> = None;
+        let limits = self.stores.import_limits;
+        let result = archive.import_file_within(&file, &limits, |progress| {
+            if last_progress.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
+                last_progress = Some(Instant::now());
+                on_report(Report::ImportProgress(*progress));
+            }
+            while let Ok(job) = rx.try_recv() {
+                match job {
+                    Job::CancelImport => return ControlFlow::Break(()),
+                    Job::Stop => {
+                        stop = ControlFlow::Break(());
+                        return ControlFlow::Break(());
+                    }
+                    Job::Import { file } => on_report(Report::Imported {
+                        file,
+                        result: Err(SavingError::Busy),
+                    }),
+                    other => {
+                        if self.run(other, rx, on_report).is_break() {
+                            stop = ControlFlow::Break(());
+                            return ControlFlow::Break(());
+                        }
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        match &result {
+            Ok(report) => log::info!(
+                "imported {}: {} stored, {} already stored, {} refused, stopped: {:?}, cut: {:?}",
+                file.display(),
+                report.imported.len(),
+                report.already_stored.len(),
+                report.failed.len(),
+                report.stopped,
+                report.file_cut
+            ),
+            Err(e) => log::error!("cannot import {}: {e}", file.display()),
+        }
+        on_report(Report::Imported {
+            file,
+            result: result.map_err(SavingError::Archive),
+        });
+        stop
+    }
     fn archive(&self) -> Result<&Archive, SavingError> {
         self.stores.archive.as_ref().ok_or(SavingError::NoArchive)
     }
@@ -613,5 +695,77 @@ mod tests {
         let on_disk = crate::storage::puzzles::PuzzleStore::new(dir.path()).load();
         assert!(on_disk.recovered.is_none());
         assert_eq!(on_disk.book, **book);
+    }
+
+    /// A long import does not hold up the saves: a move played while a big file is read is
+    /// on disk after one game's import, not after the file's; Cancel stops it there.
+    #[test]
+    fn an_autosave_is_answered_while_a_big_file_is_imported() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut stores, notices) = Stores::open(dir.path());
+        assert!(notices.is_empty(), "{notices:?}");
+        stores.import_limits.max_games = 100_000;
+        let file = dir.path().join("big.pgn");
+        let game = "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n";
+        std::fs::write(&file, game.repeat(3000)).expect("write");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (reports_tx, reports) = std::sync::mpsc::channel();
+        let saver = std::thread::spawn(move || {
+            save_loop(stores, &rx, |r| {
+                let _ = reports_tx.send(r);
+            });
+        });
+        tx.send(Job::Import { file: file.clone() }).expect("send");
+        // Wait until the import is under way.
+        loop {
+            match reports
+                .recv_timeout(Duration::from_secs(30))
+                .expect("a report")
+            {
+                Report::ImportProgress(_) => break,
+                Report::Imported { result, .. } => panic!("done before a save: {result:?}"),
+                _ => {}
+            }
+        }
+        let sent = Instant::now();
+        let saved = SavedGame::new(GameMode::TwoPlayers, game_of(&["d4"]));
+        tx.send(Job::Save {
+            seq: 7,
+            game: Box::new(saved),
+        })
+        .expect("send");
+        let answered = loop {
+            match reports
+                .recv_timeout(Duration::from_secs(30))
+                .expect("a report")
+            {
+                Report::Saved(r) => break r,
+                Report::Imported { .. } => panic!("the import finished before the save"),
+                _ => {}
+            }
+        };
+        assert_eq!(answered.seq, 7);
+        assert!(answered.error.is_none());
+        assert!(
+            sent.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            sent.elapsed()
+        );
+        tx.send(Job::CancelImport).expect("send");
+        let report = loop {
+            if let Report::Imported { result, .. } = reports
+                .recv_timeout(Duration::from_secs(30))
+                .expect("a report")
+            {
+                break result.expect("imported");
+            }
+        };
+        assert_eq!(
+            report.stopped,
+            Some(crate::storage::archive::ImportStop::Cancelled)
+        );
+        assert!(report.imported.len() < 3000, "{}", report.imported.len());
+        tx.send(Job::Stop).expect("send");
+        saver.join().expect("saver");
     }
 }

@@ -39,7 +39,9 @@ pub use analysis::AnalysisView;
 pub use analysis::board::{AnalysisBoardView, LineView};
 pub use analysis::marks::AnalysisMarks;
 pub use board_view::CellView;
-pub use dialogs::{Dialog, DialogOption, DialogView, SavedGameChoice, Setting, SettingsView};
+pub use dialogs::{
+    Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice, Setting, SettingsView,
+};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
 pub use network::lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
 pub use network::partner::{LanRequest, Partner};
@@ -239,6 +241,8 @@ pub enum Effect {
     CancelAnalysis,
     /// Import the PGN file `index` of the USB sticks' list (Saved games → From USB stick).
     ImportPgn { index: usize },
+    /// Stop the import under way after the game it is storing.
+    CancelImport,
     /// A puzzle was tried: the saver records it (and keeps the schedule on disk).
     PuzzleTried { id: String, solved: bool, now: u64 },
     /// Keep a finished analysis with the game: the saved game `saved` (archive id), or the

@@ -372,8 +372,10 @@ fn usb_file_name(path: &std::path::Path) -> String {
     let name = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    match path.parent().and_then(|p| p.file_name()) {
+    let name = match path.parent().and_then(|p| p.file_name()) {
         Some(dir) => format!("{}/{name}", dir.to_string_lossy()),
         None => name,
-    }
+    };
+    // A stick's names are anyone's: no line breaks or bidi overrides on the button.
+    crate::text::shown(&name, 60)
 }

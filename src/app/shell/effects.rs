@@ -96,15 +96,16 @@ pub(super) fn run_effects(
             Effect::Sound(cue) => s.hearing.sound().play(cue),
             Effect::ImportPgn { index } => match &s.saving {
                 Some(saving) => match saving.usb_pgn.get(index) {
-                    Some(file) => {
-                        s.notices
-                            .inform(tr!("Reading the games from the USB stick…"));
-                        saving.saver.import(file.clone());
-                    }
+                    Some(file) => saving.saver.import(file.clone()),
                     None => log::warn!("no PGN file {index} on the USB sticks"),
                 },
                 None => log::warn!("an import without saved games"),
             },
+            Effect::CancelImport => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.cancel_import();
+                }
+            }
             Effect::PuzzleTried { id, solved, now } => {
                 if let Some(saving) = &s.saving {
                     saving.saver.puzzle_tried(id, solved, now);

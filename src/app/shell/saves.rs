@@ -7,6 +7,7 @@ use super::{resume_network, update};
 use crate::app::notices::Topic;
 use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{self, Opened, Report, SaveReport, SavingError};
+use crate::app::screens::saved_games::import as import_words;
 use crate::app::screens::saved_games::list as games;
 use crate::app::ui::{AppWindow, GameRowView, GamesAdapter};
 use crate::storage::{GameSummary, SavedGame};
@@ -102,8 +103,16 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
             usb,
             pgn_files,
         } => show_games(rc, &games_screen, &games, &usb, pgn_files),
+        Report::ImportProgress(progress) => {
+            update(rc, win, |c| {
+                c.import_progress(import_words::shown(&progress))
+            });
+        }
         Report::Imported { file, result } => {
-            let text = import_text(&file, &result);
+            let text = match &result {
+                Ok(report) => import_words::report_text(&file, report),
+                Err(e) => import_words::failed_text(&file, &saving_error_text(e)),
+            };
             if let Some(saving) = &rc.borrow().saving {
                 saving.saver.list_games();
             }
@@ -239,37 +248,6 @@ fn show_games(
     }
 }
 
-/// What an import did, in the user's words: the games added, and each game refused with why
-/// (the first five).
-fn import_text(
-    file: &std::path::Path,
-    result: &Result<crate::storage::archive::ImportReport, SavingError>,
-) -> String {
-    let name = file
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let report = match result {
-        Ok(report) => report,
-        Err(e) => return tr!("{} could not be read: {}", name, saving_error_text(e)),
-    };
-    let mut text = trn!(
-        "{} game from {} is in Saved games.",
-        "{} games from {} are in Saved games.",
-        report.imported.len(),
-        name
-    );
-    const SHOWN: usize = 5;
-    for error in report.failed.iter().take(SHOWN) {
-        text.push('\n');
-        text.push_str(&tr!("Not added: {}", error));
-    }
-    if report.failed.len() > SHOWN {
-        text.push('\n');
-        text.push_str(&tr!("… and {} more not added", report.failed.len() - SHOWN));
-    }
-    text
-}
-
 /// A saved game opened to play on: its setup, clocks and network partner restored.
 fn resume(rc: &Rc<RefCell<Shell>>, win: &AppWindow, saved: SavedGame) {
     // Read first: a borrow in the match's head would last through its arms.
@@ -337,6 +315,7 @@ fn saving_error_text(e: &SavingError) -> String {
         SavingError::NoSuchGame(id) => tr!("There is no saved game {}.", id),
         SavingError::OnTheBoard => tr!("This game is the one on the board."),
         SavingError::NoUsbStick => tr!("No USB stick found. Plug one in and try again."),
+        SavingError::Busy => tr!("Another file is being read. Try again when it is done."),
         SavingError::Autosave(e) => tr!("The game could not be saved: {}", e),
         // The storage layer's own account (a path, an OS error) is not translated.
         SavingError::Archive(e) => e.to_string(),

@@ -153,8 +153,13 @@ pub(super) fn clk_text(left: std::time::Duration) -> String {
     format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
+/// The most characters of a tag the list shows (a row holds far fewer).
+const SHOWN_CHARS: usize = 80;
+
 pub(super) fn header_of(id: GameId, game: &PgnGame) -> GameHeader {
-    let tag = |name: &str| game.tag(name).unwrap_or("?").to_string();
+    // Shown on screen: a name from a stick may hold line breaks, bidi overrides or pages of
+    // text.
+    let tag = |name: &str| crate::text::shown(game.tag(name).unwrap_or("?"), SHOWN_CHARS);
     let level = match game.tag("ChessPIMode") {
         Some("vs-computer") => game.tag("ChessPILevel").and_then(|l| l.parse().ok()),
         _ => None,
@@ -163,14 +168,14 @@ pub(super) fn header_of(id: GameId, game: &PgnGame) -> GameHeader {
         id,
         white: tag("White"),
         black: tag("Black"),
-        date: game.tag("Date").unwrap_or("????.??.??").to_string(),
+        date: crate::text::shown(game.tag("Date").unwrap_or("????.??.??"), SHOWN_CHARS),
         result: game.result,
         // This app's own reason first; files from before it, and other programs', have
         // only `Termination`.
         termination: game
             .tag("ChessPITermination")
             .or_else(|| game.tag("Termination"))
-            .map(str::to_string),
+            .map(|t| crate::text::shown(t, SHOWN_CHARS)),
         plies: game.moves.len(),
         level,
         mode: game.tag("ChessPIMode").map(str::to_string),
@@ -182,10 +187,19 @@ pub(super) fn header_of(id: GameId, game: &PgnGame) -> GameHeader {
                 "black" => Some(Color::Black),
                 _ => None,
             }),
-        time: game
-            .tag("UTCTime")
-            .filter(|t| t.len() >= 5 && t.as_bytes()[2] == b':')
-            .map(|t| t[..5].to_string()),
+        time: game.tag("UTCTime").and_then(hours_minutes),
+    }
+}
+
+/// `HH:MM` of a `UTCTime` value such as `14:05:09`: two digits, a colon, two digits, by
+/// characters (a tag from a stick may hold any text; a cut by byte index could split one).
+fn hours_minutes(time: &str) -> Option<String> {
+    let head: Vec<char> = time.chars().take(5).collect();
+    match head[..] {
+        [h1, h2, ':', m1, m2] if [h1, h2, m1, m2].iter().all(char::is_ascii_digit) => {
+            Some(head.iter().collect())
+        }
+        _ => None,
     }
 }
 

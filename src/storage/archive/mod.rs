@@ -12,17 +12,22 @@
 //! game can be resumed exactly.
 
 mod encoding;
+mod import;
+mod listing;
 
 pub use encoding::{
     LOCAL_PLAYER, computer_name, pgn_tags, player_names, termination_from_tag, to_pgn,
 };
 use encoding::{clocks_from_tags, header_of, mode_from_tags, started_unix};
+pub use import::{FileCut, ImportLimits, ImportProgress, ImportReport, ImportStop};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use chesspi_engine::game::{Game, GameError};
-use chesspi_engine::pgn::{self, GameResult, PgnError, PgnGame};
+use chesspi_engine::pgn::{self, GameResult, PgnGame};
 use chesspi_engine::{Color, IllegalMoveError};
 
 use super::atomic::{sync_dir, write_atomic};
@@ -167,15 +172,6 @@ impl ArchivedGame {
     }
 }
 
-/// What [`Archive::import_pgn`] did.
-#[derive(Debug, Default)]
-pub struct ImportReport {
-    /// Games stored, in file order.
-    pub imported: Vec<GameId>,
-    /// Games of the file that could not be read, with why.
-    pub failed: Vec<PgnError>,
-}
-
 /// Why an archive operation failed.
 #[derive(Debug)]
 pub enum ArchiveError {
@@ -240,10 +236,18 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ArchiveError + '_ {
     }
 }
 
-/// The games in `<state>/games/`.
+/// The games in `<state>/games/`. Clones share the numbering and the listing's cache.
 #[derive(Debug, Clone)]
 pub struct Archive {
     dir: PathBuf,
+    /// The highest file number handed out or seen, so that games stored between two
+    /// listings (an import's) never share a number.
+    highest: Arc<AtomicU64>,
+    /// Each file's summary with the size and time it had when read ([`Archive::list`]).
+    cache: Arc<Mutex<listing::Cache>>,
+    /// Whether files and the directory are fsynced (off only where nothing survives anyway:
+    /// a fuzzing harness on tmpfs).
+    durable: bool,
 }
 
 impl Archive {
@@ -254,7 +258,63 @@ impl Archive {
     pub fn open(state_dir: &Path) -> Result<Archive, ArchiveError> {
         let dir = state_dir.join(GAMES_DIR);
         std::fs::create_dir_all(&dir).map_err(io_error(&dir))?;
-        Ok(Archive { dir })
+        Ok(Archive {
+            dir,
+            highest: Arc::new(AtomicU64::new(0)),
+            cache: Arc::default(),
+            durable: true,
+        })
+    }
+
+    /// This archive without fsyncs, for a fuzzing harness whose files live on tmpfs: a power
+    /// cut there loses them anyway. Never for the device's games.
+    #[must_use]
+    pub fn without_fsync(mut self) -> Archive {
+        self.durable = false;
+        self
+    }
+
+    /// Notes a file number seen, so that the next one handed out is larger.
+    fn note_number(&self, number: u64) {
+        self.highest.fetch_max(number, Ordering::Relaxed);
+    }
+
+    /// The next file number, larger than every one seen or handed out.
+    fn next_number(&self) -> u64 {
+        self.highest.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Writes the newest file of game `game_id` without syncing the directory (an import
+    /// syncs it once at its end).
+    fn store_new(&self, game_id: u64, text: &str) -> Result<GameId, ArchiveError> {
+        let id = GameId(format!("{:06}-{game_id:016x}", self.next_number()));
+        let path = self.dir.join(id.file_name());
+        let written = if self.durable {
+            super::atomic::write_atomic_unsynced_dir(&path, text.as_bytes())
+        } else {
+            super::atomic::write_atomic_unsynced(&path, text.as_bytes())
+        };
+        written.map_err(io_error(&path))?;
+        Ok(id)
+    }
+
+    /// Replaces a file atomically (and durably unless [`Archive::without_fsync`]).
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
+        let written = if self.durable {
+            write_atomic(path, bytes)
+        } else {
+            super::atomic::write_atomic_unsynced(path, bytes)
+        };
+        written.map_err(io_error(path))
+    }
+
+    /// Fsyncs the directory (its new and removed names).
+    fn sync(&self) -> io::Result<()> {
+        if self.durable {
+            sync_dir(&self.dir)
+        } else {
+            Ok(())
+        }
     }
 
     /// The directory holding the PGN files.
@@ -276,10 +336,12 @@ impl Archive {
     /// game. In that order, a crash in between leaves two copies rather than none.
     fn store_text(&self, game_id: u64, text: &str) -> Result<GameId, ArchiveError> {
         let entries = self.entries()?;
-        let next = entries.iter().map(GameId::number).max().unwrap_or(0) + 1;
-        let id = GameId(format!("{next:06}-{game_id:016x}"));
+        for id in &entries {
+            self.note_number(id.number());
+        }
+        let id = GameId(format!("{:06}-{game_id:016x}", self.next_number()));
         let path = self.dir.join(id.file_name());
-        write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
+        self.write(&path, text.as_bytes())?;
         let mut removed = false;
         for old in entries {
             if parse_file_stem(&old.0).map(|(_, g)| g) == Some(game_id) {
@@ -289,7 +351,7 @@ impl Archive {
             }
         }
         if removed {
-            sync_dir(&self.dir).map_err(io_error(&self.dir))?;
+            self.sync().map_err(io_error(&self.dir))?;
         }
         Ok(id)
     }
@@ -354,7 +416,7 @@ impl Archive {
             .to_pgn_of_keeping(&stored.pgn, &clocks)
             .map_err(ArchiveError::Illegal)?;
         let path = self.dir.join(id.file_name());
-        write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
+        self.write(&path, text.as_bytes())?;
         Ok(id)
     }
 
@@ -373,7 +435,7 @@ impl Archive {
             }
         }
         if removed > 0 {
-            sync_dir(&self.dir).map_err(io_error(&self.dir))?;
+            self.sync().map_err(io_error(&self.dir))?;
         }
         Ok(removed)
     }
@@ -394,28 +456,6 @@ impl Archive {
             }
         }
         Ok(ids)
-    }
-
-    /// Every game, newest first. Damaged files are listed as [`GameSummary::Damaged`].
-    ///
-    /// # Errors
-    /// The directory cannot be listed.
-    pub fn list(&self) -> Result<Vec<GameSummary>, ArchiveError> {
-        let mut ids = self.entries()?;
-        ids.sort_by_key(|id| std::cmp::Reverse(id.number()));
-        Ok(ids
-            .into_iter()
-            .map(|id| match self.load(&id) {
-                Ok(game) => GameSummary::Game(game.header),
-                Err(e) => GameSummary::Damaged {
-                    reason: match e {
-                        ArchiveError::Damaged { reason, .. } => reason,
-                        other => other.to_string(),
-                    },
-                    id,
-                },
-            })
-            .collect())
     }
 
     /// Reads one game.
@@ -471,7 +511,7 @@ impl Archive {
             io::ErrorKind::NotFound => ArchiveError::NotFound(id.clone()),
             _ => io_error(&path)(e),
         })?;
-        sync_dir(&self.dir).map_err(io_error(&self.dir))
+        self.sync().map_err(io_error(&self.dir))
     }
 
     /// An unfinished game (result `*`) made ready to continue, with its mode, id and start
@@ -507,42 +547,6 @@ impl Archive {
         Ok(saved)
     }
 
-    /// Stores every game of a PGN text (e.g. from a USB stick). Games written by ChessPI keep
-    /// their game id, so importing an export again replaces rather than duplicates them.
-    ///
-    /// # Errors
-    /// An I/O error while storing (games stored before it stay stored).
-    pub fn import_pgn(&self, text: &str) -> Result<ImportReport, ArchiveError> {
-        let mut report = ImportReport::default();
-        for game in pgn::read_games(text) {
-            match game {
-                Ok(game) => {
-                    let game_id = game
-                        .tag("ChessPIGameId")
-                        .and_then(|t| u64::from_str_radix(t, 16).ok())
-                        .unwrap_or_else(new_game_id);
-                    let mut tags = game.tags.clone();
-                    tags.retain(|(n, _)| n != "ChessPIGameId");
-                    tags.push(("ChessPIGameId".into(), format!("{game_id:016x}")));
-                    let text = pgn::write_game(&tags, &game.start, &game.moves, game.result)
-                        .map_err(ArchiveError::Illegal)?;
-                    report.imported.push(self.store_text(game_id, &text)?);
-                }
-                Err(e) => report.failed.push(e),
-            }
-        }
-        Ok(report)
-    }
-
-    /// [`Archive::import_pgn`] on a file, UTF-8 or (the PGN standard's) ISO 8859-1.
-    ///
-    /// # Errors
-    /// The file cannot be read; errors of [`Archive::import_pgn`].
-    pub fn import_file(&self, path: &Path) -> Result<ImportReport, ArchiveError> {
-        let bytes = std::fs::read(path).map_err(io_error(path))?;
-        self.import_pgn(&pgn::decode_text(bytes))
-    }
-
     /// Every readable game as one PGN text, oldest first (the order a database expects), and
     /// the ids of damaged files left out.
     ///
@@ -563,7 +567,7 @@ impl Archive {
                     if count > 0 {
                         out.push('\n');
                     }
-                    out.push_str(text.trim_end());
+                    out.push_str(without_secrets(&text).trim_end());
                     out.push('\n');
                     count += 1;
                 }
@@ -572,6 +576,24 @@ impl Archive {
         }
         Ok((out, count, damaged))
     }
+}
+
+/// Tags that stay on the device: an adjourned network game's link lets whoever holds it
+/// reconnect as this device's player, so an export (a stick handed around) leaves it out.
+const SECRET_TAGS: [&str; 1] = ["ChessPILanGame"];
+
+/// A stored file's text without its [`SECRET_TAGS`] lines.
+fn without_secrets(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|line| {
+            let line = line.trim_start();
+            !SECRET_TAGS.iter().any(|tag| {
+                line.strip_prefix('[')
+                    .and_then(|l| l.strip_prefix(tag))
+                    .is_some_and(|rest| rest.starts_with([' ', '\t', '"']))
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

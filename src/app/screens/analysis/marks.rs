@@ -245,33 +245,46 @@ fn main_line_notes(text: &str) -> (MoveNote, Vec<MoveNote>) {
     let mut notes: Vec<MoveNote> = Vec::new();
     let mut depth = 0usize;
     let mut rest = text;
+    // Where a line starts: a `%` there escapes the whole line, as for the PGN reader.
+    let mut line_start = true;
     while let Some(c) = rest.chars().next() {
+        // Every step below consumes at least this character: the loop always ends.
+        let after_c = rest.get(c.len_utf8()..).unwrap_or("");
+        let at_line_start = std::mem::replace(&mut line_start, c == '\n');
         match c {
+            '%' if at_line_start => {
+                rest = after_c.split_once('\n').map_or("", |(_, r)| r);
+                line_start = true;
+            }
             '[' if !notes.is_empty() || depth > 0 => break,
-            '[' => rest = rest.split_once('\n').map_or("", |(_, r)| r),
+            '[' | ';' => {
+                rest = after_c.split_once('\n').map_or("", |(_, r)| r);
+                line_start = true;
+            }
             '{' => {
-                let (comment, after) = rest[1..].split_once('}').unwrap_or((&rest[1..], ""));
+                let (comment, after) = after_c.split_once('}').unwrap_or((after_c, ""));
                 if depth == 0 {
                     read_comment(comment, notes.last_mut().unwrap_or(&mut opening));
                 }
                 rest = after;
             }
-            ';' => rest = rest.split_once('\n').map_or("", |(_, r)| r),
             '(' => {
                 depth += 1;
-                rest = &rest[1..];
+                rest = after_c;
             }
             ')' => {
                 depth = depth.saturating_sub(1);
-                rest = &rest[1..];
+                rest = after_c;
             }
-            c if c.is_whitespace() => rest = &rest[c.len_utf8()..],
+            // A stray `}` (the PGN reader refuses it in a game, but not after its result).
+            '}' => rest = after_c,
+            c if c.is_whitespace() => rest = after_c,
             _ => {
                 let end = rest
                     .find(|c: char| c.is_whitespace() || "{}();".contains(c))
                     .unwrap_or(rest.len());
-                let word = &rest[..end];
-                rest = &rest[end..];
+                let (word, after) = rest.split_at(end);
+                rest = after;
                 if depth > 0 {
                     continue;
                 }
@@ -485,5 +498,25 @@ mod tests {
             AnalysisMarks::from_pgn(text, &game.start, &game.moves, &game.tags),
             None
         );
+    }
+
+    /// A `%` escape line is no movetext for the PGN reader, so none for the notes either; a
+    /// stray `}` outside a comment is passed over (it once stopped the reading for good,
+    /// spinning the saver thread on a hand-placed file).
+    #[test]
+    fn escape_lines_and_stray_braces_are_passed_over() {
+        let clean = "[Event \"x\"]\n\n1. f3 { [%eval 0.10] } 1... e5 { [%eval 0.20] } \
+            2. g4 { [%eval -0.50] } 2... Qh4# { [%eval #0] } 0-1\n";
+        let with_escape = "[Event \"x\"]\n\n1. f3 { [%eval 0.10] } 1... e5 { [%eval 0.20] }\n\
+            %} an escape line { [%eval 9.99] }\n\
+            2. g4 { [%eval -0.50] } 2... Qh4# { [%eval #0] } 0-1\n";
+        let game = read_games(with_escape).remove(0).unwrap();
+        assert_eq!(game.moves.len(), 4, "the reader skips the escape line");
+        let marks = |text| AnalysisMarks::from_pgn(text, &game.start, &game.moves, &game.tags);
+        assert_eq!(marks(with_escape), marks(clean));
+        assert!(marks(clean).is_some());
+        // Stray closing braces anywhere: the reading ends.
+        let (_, notes) = main_line_notes("1. e4 } e5 }} 2. Nf3 *");
+        assert_eq!(notes.len(), 3);
     }
 }

@@ -83,6 +83,20 @@ pub enum Dialog {
     /// Saved games → From USB stick: the PGN files found on the sticks, as the list names
     /// them; one is chosen to import.
     UsbFiles(Vec<String>),
+    /// A file being imported: how far it has come (none yet at its start), and Cancel.
+    Importing {
+        file: String,
+        progress: Option<ImportShown>,
+    },
+}
+
+/// How far an import has come, as its dialog says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportShown {
+    pub games_read: usize,
+    pub stored: usize,
+    /// Of the text read, 0–100.
+    pub percent: u8,
 }
 
 /// A saved game picked from the list.
@@ -234,7 +248,16 @@ impl Controller {
                     .filter(|&i| i < files.len())
                 {
                     self.effects.push(Effect::ImportPgn { index });
+                    self.dialog = Some(Dialog::Importing {
+                        file: files[index].clone(),
+                        progress: None,
+                    });
                 }
+            }
+            (Dialog::Importing { file, progress }, "cancel_import") => {
+                self.effects.push(Effect::CancelImport);
+                // Stopping takes one game: the outcome replaces this dialog.
+                self.dialog = Some(Dialog::Importing { file, progress });
             }
             (Dialog::Menu | Dialog::Adjourn, "adjourn") => self.adjourn(),
             (Dialog::Menu | Dialog::Adjourn, "forfeit") => self.claim_forfeit(),
@@ -472,6 +495,25 @@ impl Controller {
                     )
                     .collect(),
             ),
+            Dialog::Importing { file, progress } => view(
+                &tr!("From USB stick"),
+                match progress {
+                    None => tr!("Reading the games of {}…", file),
+                    Some(p) => tr!(
+                        "Reading the games of {}: {} %\n{} read, {} added to Saved games.",
+                        file,
+                        p.percent,
+                        p.games_read,
+                        p.stored
+                    ),
+                },
+                vec![option(
+                    "cancel_import",
+                    &tr!("Stop the import"),
+                    false,
+                    false,
+                )],
+            ),
         })
     }
 
@@ -659,6 +701,13 @@ impl Controller {
     /// them), one to be chosen for import.
     pub fn show_usb_files(&mut self, names: Vec<String>) {
         self.dialog = Some(Dialog::UsbFiles(names));
+    }
+
+    /// An import's progress, shown while its dialog is open.
+    pub fn import_progress(&mut self, shown: ImportShown) {
+        if let Some(Dialog::Importing { progress, .. }) = &mut self.dialog {
+            *progress = Some(shown);
+        }
     }
 }
 
