@@ -58,6 +58,8 @@ fn a_network_game_through_the_real_app() {
     let mut wrong = Peer::connect(addr);
     wrong.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1111","resume":null}));
     assert_eq!(wrong.next("the refusal")["code"], "bad_code");
+    // After a wrong code the address waits a second before its next code is looked at.
+    std::thread::sleep(Duration::from_millis(1100));
     let mut peer = Peer::connect(addr);
     peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"2468","resume":null}));
     let welcome = peer.next("the welcome");

@@ -53,6 +53,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1357","resume":null}));
     let welcome = peer.next("the welcome");
     let game_id = welcome["game"].clone();
+    let secret = welcome["secret"].clone();
     assert_eq!(welcome["clock"]["base"], 300_000, "{welcome}");
     pump_until("paired and saved", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some()) && app.is_saved()
@@ -112,7 +113,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     let mut peer = Peer::connect(addr);
     peer.send(
         &json!({"type":"hello","protocol":1,"name":"Peer","code":"0000",
-        "resume":{"game": game_id, "ply": 2}}),
+        "resume":{"game": game_id, "ply": 2, "secret": secret}}),
     );
     let welcome = peer.next("the welcome again");
     assert_eq!(welcome["type"], "welcome", "{welcome}");

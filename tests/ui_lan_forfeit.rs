@@ -53,7 +53,7 @@ fn a_partner_away_too_long_loses_by_forfeit_and_learns_it_on_coming_back() {
 /// The app hosts, the guest goes away; the app claims the win, still answers the guest, and
 /// its welcome tells the guest the game is lost by abandonment.
 fn host_claims(app: &App, dir: &Path, addr: SocketAddr) {
-    let (peer, game_id) = host_with(app, addr, "Anna");
+    let (peer, game_id, secret) = host_with(app, addr, "Anna");
     peer.stream
         .shutdown(std::net::Shutdown::Both)
         .expect("shutdown");
@@ -76,7 +76,7 @@ fn host_claims(app: &App, dir: &Path, addr: SocketAddr) {
     let mut peer = Peer::connect(addr);
     peer.send(
         &json!({"type":"hello","protocol":1,"name":"Anna","code":"0000",
-        "resume":{"game": game_id, "ply": 2}}),
+        "resume":{"game": game_id, "ply": 2, "secret": secret}}),
     );
     let welcome = peer.next("the welcome after the claim");
     assert_eq!(welcome["type"], "welcome", "{welcome}");
@@ -97,7 +97,7 @@ fn host_claims(app: &App, dir: &Path, addr: SocketAddr) {
 /// The app hosts and adjourns; meanwhile its guest claimed the win. Played on, the app hosts
 /// again (from its save, so it was away itself): the guest's claim ends the game as lost.
 fn host_comes_back_to_a_claim(app: &App, dir: &Path, addr: SocketAddr) {
-    let (peer, game_id) = host_with(app, addr, "Dora");
+    let (peer, game_id, secret) = host_with(app, addr, "Dora");
     peer.stream
         .shutdown(std::net::Shutdown::Both)
         .expect("shutdown");
@@ -119,7 +119,7 @@ fn host_comes_back_to_a_claim(app: &App, dir: &Path, addr: SocketAddr) {
     let mut peer = Peer::connect(addr);
     peer.send(
         &json!({"type":"hello","protocol":1,"name":"Dora","code":"0000",
-        "resume":{"game": game_id, "ply": 2, "forfeit": true}}),
+        "resume":{"game": game_id, "ply": 2, "secret": secret, "forfeit": true}}),
     );
     let welcome = peer.next("the welcome");
     assert_eq!(
@@ -212,8 +212,8 @@ fn forfeit_win(winner: Color) -> Option<Outcome> {
 }
 
 /// The app hosts (White); `name` joins and two moves are played. Returns the guest and the
-/// game's id.
-fn host_with(app: &App, addr: SocketAddr, name: &str) -> (Peer, Value) {
+/// game's id and resume secret.
+fn host_with(app: &App, addr: SocketAddr, name: &str) -> (Peer, Value, Value) {
     app.update_controller(|c| c.host_network(Color::White));
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(addr);
@@ -231,7 +231,7 @@ fn host_with(app: &App, addr: SocketAddr, name: &str) -> (Peer, Value) {
     pump_until("the guest's move saved", PATIENCE, || {
         app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
     });
-    (peer, welcome["game"].clone())
+    (peer, welcome["game"].clone(), welcome["secret"].clone())
 }
 
 /// The app joins a protocol host called `name` (it plays White); two moves are played.

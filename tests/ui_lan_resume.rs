@@ -71,6 +71,7 @@ fn a_network_game_resumes_after_a_power_cut() {
     peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1357","resume":null}));
     let welcome = peer.next("the welcome");
     let game_id = welcome["game"].clone();
+    let secret = welcome["secret"].clone();
     pump_until("paired", PATIENCE, || {
         app.with_controller(|c| c.partner().is_some())
     });
@@ -105,7 +106,7 @@ fn a_network_game_resumes_after_a_power_cut() {
     let mut peer = Peer::connect(addr);
     peer.send(
         &json!({"type":"hello","protocol":1,"name":"Peer","code":"0000",
-        "resume":{"game": game_id, "ply": 2}}),
+        "resume":{"game": game_id, "ply": 2, "secret": secret}}),
     );
     let welcome = peer.next("the welcome again");
     assert_eq!(welcome["type"], "welcome", "{welcome}");

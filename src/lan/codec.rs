@@ -54,6 +54,9 @@ pub struct Resume {
     /// (docs/PROTOCOL.md §6). Older hosts ignore it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub forfeit: bool,
+    /// Added to v1: the resume secret the host's `welcome` gave (docs/PROTOCOL.md §4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
 }
 
 /// The `code` of an `error` message. Codes this side does not know are kept as text.
@@ -87,6 +90,9 @@ pub enum ErrorCode {
     /// The host takes no guest any more: its partner left the game with `bye` (the
     /// connection is closed). Added to v1.
     Closed,
+    /// Too many wrong codes from the guest's address: its codes are not looked at for a
+    /// while (the connection is closed). Added to v1.
+    Wait,
     /// Any other code.
     Other(String),
 }
@@ -107,6 +113,7 @@ impl ErrorCode {
             ErrorCode::Flood => "flood",
             ErrorCode::HelloFirst => "hello_first",
             ErrorCode::Closed => "closed",
+            ErrorCode::Wait => "wait",
             ErrorCode::Other(s) => s,
         }
     }
@@ -128,6 +135,7 @@ impl From<String> for ErrorCode {
             "flood" => ErrorCode::Flood,
             "hello_first" => ErrorCode::HelloFirst,
             "closed" => ErrorCode::Closed,
+            "wait" => ErrorCode::Wait,
             _ => ErrorCode::Other(s),
         }
     }
@@ -183,6 +191,10 @@ pub struct Welcome {
     /// host won by forfeit (the guest was away too long).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination: Option<String>,
+    /// Added to v1: what the guest must show to resume this game (only the guest learns it;
+    /// the game id alone is not enough).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
 }
 
 /// An `error` message.
@@ -469,6 +481,7 @@ mod tests {
                 game: "g".into(),
                 ply: 3,
                 forfeit: false,
+                secret: None,
             })
         );
         assert_eq!(
@@ -520,6 +533,7 @@ mod tests {
             game: "g".into(),
             ply: 2,
             forfeit,
+            secret: None,
         };
         let plain = serde_json::to_string(&resume(false)).unwrap();
         assert_eq!(plain, r#"{"game":"g","ply":2}"#);
@@ -538,6 +552,7 @@ mod tests {
                     game: "id".into(),
                     ply: 7,
                     forfeit: true,
+                    secret: None,
                 }),
             }),
             Message::Hello(Hello {
@@ -548,6 +563,7 @@ mod tests {
                     game: "id".into(),
                     ply: 7,
                     forfeit: false,
+                    secret: Some("0123456789abcdef".into()),
                 }),
             }),
             Message::Welcome(Welcome {
@@ -565,6 +581,7 @@ mod tests {
                     black: 299_999,
                 }),
                 termination: Some("time".into()),
+                secret: Some("0123456789abcdef".into()),
             }),
             Message::error(ErrorCode::Busy, "busy"),
             Message::Move {
@@ -731,6 +748,7 @@ mod tests {
             result: None,
             clock: None,
             termination: None,
+            secret: None,
         });
         assert!(matches!(encode(&m), Err(EncodeError::TooLong(_))));
     }

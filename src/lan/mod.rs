@@ -15,4 +15,5 @@ pub mod codec;
 pub mod discovery;
 pub mod net;
 pub mod random;
+pub mod secret;
 pub mod session;

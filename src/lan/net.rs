@@ -21,8 +21,9 @@ use std::time::{Duration, Instant};
 /// The protocol's default TCP port.
 pub const DEFAULT_PORT: u16 = 7531;
 
-/// Most connections a host keeps open at once (the partner plus guests in their handshake).
-pub const MAX_CONNECTIONS: usize = 8;
+/// Most connections a host keeps open at once (the partner plus guests in their handshake);
+/// the session's door keeps to it.
+pub use super::session::MAX_CONNECTIONS;
 
 /// Timers of the network layer (the session's own are in its [`super::session::Timing`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -476,34 +477,38 @@ impl Worker {
 
     fn opened(&mut self, stream: TcpStream, now: Instant) {
         self.dialing = false;
-        if self.streams.len() >= MAX_CONNECTIONS {
-            // Each connection costs a thread: strangers cannot open them without end.
-            log::warn!("lan: {MAX_CONNECTIONS} connections open, refusing another");
-            let _ = stream.shutdown(Shutdown::Both);
-            return;
-        }
         let id = ConnId(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let _ = stream.set_nodelay(true);
-        let _ = stream.set_write_timeout(Some(self.options.write_timeout));
-        let reader = match stream.try_clone() {
-            Ok(reader) => reader,
-            Err(e) => {
-                log::warn!("lan: cannot use a new connection: {e}");
-                return;
+        let peer = stream.peer_addr();
+        // The host's door decides before the connection costs a thread: each address gets
+        // few places, and all of them together at most MAX_CONNECTIONS.
+        let admitted = match (self.session.role(), &peer) {
+            (Role::Host, Ok(peer)) => self.session.accepted(id, peer.ip(), now),
+            _ => {
+                self.session.connection_opened(id, now);
+                true
             }
         };
-        let inputs = self.inputs.clone();
-        if let Err(e) = spawn("lan-read", move || read_lines(id, reader, &inputs)) {
-            log::warn!("lan: cannot start a reader: {e}");
+        if !admitted {
             let _ = stream.shutdown(Shutdown::Both);
             return;
         }
-        if let Ok(peer) = stream.peer_addr() {
+        let _ = stream.set_nodelay(true);
+        let _ = stream.set_write_timeout(Some(self.options.write_timeout));
+        let reader = stream.try_clone().and_then(|reader| {
+            let inputs = self.inputs.clone();
+            spawn("lan-read", move || read_lines(id, reader, &inputs))
+        });
+        if let Err(e) = reader {
+            log::warn!("lan: cannot read a new connection: {e}");
+            let _ = stream.shutdown(Shutdown::Both);
+            self.session.connection_closed(id);
+            return;
+        }
+        if let Ok(peer) = peer {
             log::info!("lan: {id:?} connected with {peer}");
         }
         self.unreachable_told = false;
         self.streams.insert(id, stream);
-        self.session.connection_opened(id, now);
     }
 
     fn wants_dial(&self) -> bool {

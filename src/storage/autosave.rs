@@ -71,7 +71,8 @@ pub enum GameMode {
 /// What a network game needs to reconnect to the same partner after a restart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LanLink {
-    /// The game's id as both devices know it (protocol `game`).
+    /// What resumes the game, as the LAN session gives it (`lan::secret::ResumeKey`): the
+    /// game's id (protocol `game`) and the resume secret. A secret: never exported.
     pub game_id: String,
     /// `None` when this device hosts; the host's `HOST:PORT` when it joined.
     pub host: Option<String>,

@@ -19,11 +19,13 @@ pub const CODE: &str = "1234";
 pub const PATIENCE: Duration = Duration::from_secs(5);
 
 /// The protocol's timers scaled down, so a lost link shows in 1 s. Heartbeats then bring
-/// each side 8 lines a second of the 50 allowed.
+/// each side 8 lines a second of the 50 allowed. A wrong code locks the address (all tests
+/// come from 127.0.0.1) for 10 ms, doubling.
 pub fn fast() -> Timing {
     Timing {
         ping_every: Duration::from_millis(250),
         lost_after: Duration::from_millis(1000),
+        wrong_code_wait: Duration::from_millis(10),
         ..Timing::default()
     }
 }

@@ -5,6 +5,7 @@ use super::{
 };
 use crate::lan::codec::{ErrorCode, Hello, Message, PROTOCOL_VERSION, Resume, Welcome};
 use crate::lan::random;
+use crate::lan::secret;
 use chesspi_engine::game::{Game, Outcome, Termination};
 use chesspi_engine::{Color, Position};
 use std::time::Instant;
@@ -15,6 +16,7 @@ impl Session {
             game: self.game_id.clone(),
             ply: self.ply_count(),
             forfeit: self.forfeit_claimed,
+            secret: self.secret.clone(),
         });
         let hello = Hello {
             protocol: PROTOCOL_VERSION,
@@ -48,6 +50,8 @@ impl Session {
                     _ => None,
                 })
                 .map(str::to_string),
+            // Only ever to the partner: a guest that gave the code or the secret itself.
+            secret: self.secret.clone(),
         }
     }
 
@@ -56,8 +60,9 @@ impl Session {
         let name = clean_name(&hello.name);
         match hello.resume {
             Some(resume) => {
-                // The game id is the partner's credential: the code may have changed since.
-                if !self.is_paired() || resume.game != self.game_id {
+                // The secret is the partner's credential (the code may have changed since);
+                // the id alone, which a PGN or a log may show, is not. Both wrong look alike.
+                if !self.is_paired() || !self.proves_partner(&resume) {
                     self.refuse(id, ErrorCode::UnknownGame, "no such game here");
                     return;
                 }
@@ -75,21 +80,48 @@ impl Session {
                 self.send(id, Message::Welcome(self.welcome()));
             }
             None if self.is_paired() => self.refuse(id, ErrorCode::Busy, "already playing"),
-            None if hello.code != self.pairing.code => self.wrong_code(id),
-            None => {
-                self.pairing.wrong = 0;
-                self.partner = Some(name.clone());
-                self.mark_playing(id, now);
-                self.send(id, Message::Welcome(self.welcome()));
-                self.event(Event::Paired {
-                    partner: name,
-                    local: self.local,
-                    game_id: self.game_id.clone(),
-                    game: self.game.clone(),
-                    clock: self.clock,
-                });
-            }
+            None => self.pair_by_code(id, &hello.code, name, now),
         }
+    }
+
+    /// Whether a `resume` names our game and shows its secret (a game saved before there
+    /// were secrets has none: its id is all there is).
+    fn proves_partner(&self, resume: &Resume) -> bool {
+        let game = secret::same(&resume.game, &self.game_id);
+        let key = match (&self.secret, &resume.secret) {
+            (None, _) => true,
+            (Some(ours), Some(theirs)) => secret::same(theirs, ours),
+            (Some(_), None) => false,
+        };
+        game & key
+    }
+
+    /// Host: a new guest gives the pairing code, unless its address must wait after wrong
+    /// codes (then the code is not even looked at, so waiting out the answer tells nothing).
+    fn pair_by_code(&mut self, id: ConnId, code: &str, name: String, now: Instant) {
+        let from = self.conns.get(&id).and_then(|c| c.origin);
+        if let Some(left) = self.strikes.locked(from, now) {
+            let secs = left.as_millis().div_ceil(1000);
+            let text = format!("too many wrong codes: try again in {secs} s");
+            self.refuse(id, ErrorCode::Wait, &text);
+            return;
+        }
+        if !secret::same(code, &self.pairing.code) {
+            self.strikes.strike(from, self.timing.wrong_code_wait, now);
+            self.wrong_code(id);
+            return;
+        }
+        self.pairing.wrong = 0;
+        self.partner = Some(name.clone());
+        self.mark_playing(id, now);
+        self.send(id, Message::Welcome(self.welcome()));
+        self.event(Event::Paired {
+            partner: name,
+            local: self.local,
+            game_id: self.resume_key().to_string(),
+            game: self.game.clone(),
+            clock: self.clock,
+        });
     }
 
     fn wrong_code(&mut self, id: ConnId) {
@@ -139,6 +171,8 @@ impl Session {
         let name = clean_name(&w.name);
         if !self.is_paired() {
             self.game_id = w.game;
+            // A secret of a form we do not keep is left out: the game resumes by its id.
+            self.secret = w.secret.filter(|s| secret::acceptable(s));
             self.game = host_game;
             self.local = w.you.into();
             self.partner = Some(name.clone());
@@ -147,7 +181,7 @@ impl Session {
             self.event(Event::Paired {
                 partner: name,
                 local: self.local,
-                game_id: self.game_id.clone(),
+                game_id: self.resume_key().to_string(),
                 game: self.game.clone(),
                 clock,
             });

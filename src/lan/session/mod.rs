@@ -5,286 +5,42 @@
 //! The session outlives connections: a dropped link keeps the game, and a new connection
 //! resumes it (by game id and ply, see docs/PROTOCOL.md).
 
+mod door;
+mod events;
 mod forfeit;
 mod handshake;
+mod lan_clock;
 mod play;
+mod setup;
 #[cfg(test)]
 mod tests;
 
-use super::codec::{ClockMsg, DecodeError, ErrorCode, Message, OfferKind};
+use super::codec::{DecodeError, ErrorCode, Message, OfferKind};
 use super::random;
-use chesspi_engine::game::{Game, Outcome};
-use chesspi_engine::{Color, Move};
+use super::secret::{self, ResumeKey};
+use chesspi_engine::Color;
+use chesspi_engine::game::Game;
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt;
 use std::time::{Duration, Instant};
 
+pub use door::{MAX_CONNECTIONS, UNPAIRED_PER_ADDRESS};
+pub use events::{Event, LinkState, LocalError, Output};
 pub use forfeit::DEFAULT_FORFEIT_AFTER;
+pub use lan_clock::{LanClock, MAX_CLOCK};
+pub use setup::{CodeChoice, Role, Timing};
 
 /// Longest partner name kept (characters); longer ones are cut.
 pub const MAX_NAME_CHARS: usize = 32;
-
-/// Heartbeat and flood limits. The defaults are the protocol's; tests shorten them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timing {
-    /// A ping is sent after this long without one.
-    pub ping_every: Duration,
-    /// A connection silent this long is lost and closed (also bounds the handshake).
-    pub lost_after: Duration,
-    /// More than this many lines within `flood_window` closes the connection.
-    pub flood_limit: usize,
-    pub flood_window: Duration,
-}
-
-impl Default for Timing {
-    fn default() -> Self {
-        Timing {
-            ping_every: Duration::from_secs(1),
-            lost_after: Duration::from_secs(4),
-            flood_limit: 50,
-            flood_window: Duration::from_secs(1),
-        }
-    }
-}
 
 /// Names one transport connection; given by the network layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ConnId(pub u64);
 
-/// Which end of the game this is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Host,
-    Guest,
-}
-
-/// The connection to the partner, as the status bar shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkState {
-    /// No partner yet (host waiting, guest before the first welcome).
-    Waiting,
-    /// Handshake done, messages flow.
-    Connected,
-    /// The link dropped or went silent; the host waits, the guest will retry.
-    Lost,
-    /// The guest is trying to reach the host again.
-    Reconnecting,
-    /// Over for good: bye, refusal, or left.
-    Closed,
-}
-
-/// The host's pairing code choice (config `lan.code`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CodeChoice {
-    /// A new random code each session, and after 5 wrong attempts.
-    Random,
-    /// Always this code (4 digits).
-    Fixed(String),
-}
-
-/// Longest time a peer may put on a clock: anything more is not a chess clock.
-pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
-
-/// The clocks of a timed game, as the protocol carries them (`welcome`'s `clock`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LanClock {
-    /// Each side's time at the start.
-    pub base: Duration,
-    /// Added after each move.
-    pub increment: Duration,
-    /// Time left now.
-    pub white: Duration,
-    pub black: Duration,
-}
-
-impl LanClock {
-    /// Both clocks full.
-    pub fn new(base: Duration, increment: Duration) -> LanClock {
-        LanClock {
-            base,
-            increment,
-            white: base,
-            black: base,
-        }
-    }
-
-    pub(crate) fn to_msg(self) -> ClockMsg {
-        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        ClockMsg {
-            base: ms(self.base),
-            increment: ms(self.increment),
-            white: ms(self.white),
-            black: ms(self.black),
-        }
-    }
-
-    /// A peer's clock, checked: a base above zero and nothing above [`MAX_CLOCK`].
-    ///
-    /// # Errors
-    /// What is wrong, in words.
-    pub fn from_msg(m: &ClockMsg) -> Result<LanClock, String> {
-        let limit = u64::try_from(MAX_CLOCK.as_millis()).unwrap_or(u64::MAX);
-        if m.base == 0
-            || [m.base, m.increment, m.white, m.black]
-                .iter()
-                .any(|&v| v > limit)
-        {
-            return Err(format!("clock out of range: {m:?}"));
-        }
-        Ok(LanClock {
-            base: Duration::from_millis(m.base),
-            increment: Duration::from_millis(m.increment),
-            white: Duration::from_millis(m.white),
-            black: Duration::from_millis(m.black),
-        })
-    }
-
-    /// Time left for `color`.
-    pub fn left(&self, color: Color) -> Duration {
-        match color {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
-    }
-
-    fn set_left(&mut self, color: Color, left: Duration) {
-        match color {
-            Color::White => self.white = left,
-            Color::Black => self.black = left,
-        }
-    }
-}
-
-/// What the app is told.
-#[derive(Debug, Clone)]
-pub enum Event {
-    Link(LinkState),
-    /// A new game began with a partner: the app shows `game` with `local` at the bottom.
-    Paired {
-        partner: String,
-        local: Color,
-        game_id: String,
-        game: Game,
-        /// The clocks, in a timed game (the host's choice).
-        clock: Option<LanClock>,
-    },
-    /// Guest: the host's clocks after a reconnect (`None`: the game is untimed); they
-    /// replace ours, which stood still while the link was down.
-    Clock(Option<LanClock>),
-    /// After a reconnect the game was replaced by the agreed one (e.g. the partner's move
-    /// that was in flight); the app shows `game`.
-    Resynced {
-        game: Game,
-    },
-    /// The partner played `mv` as half-move `ply` (0-based).
-    PartnerMoved {
-        ply: u32,
-        mv: Move,
-        /// The partner's time left after the move, as its device says (only advice: the
-        /// app checks it against its own clock).
-        clock: Option<Duration>,
-    },
-    /// The partner confirmed our move `ply`.
-    Acked {
-        ply: u32,
-    },
-    /// The partner refused our move `ply`; it was taken back locally.
-    MoveRejected {
-        ply: u32,
-        code: ErrorCode,
-        text: String,
-    },
-    /// The partner asks for a draw or a takeback: answer with [`Session::answer`].
-    OfferReceived(OfferKind),
-    /// The partner answered our offer.
-    OfferAnswered {
-        what: OfferKind,
-        accept: bool,
-    },
-    /// Offers pending on either side were dropped with the link.
-    OffersCleared,
-    /// The game was cut back to `ply` half-moves by an accepted takeback.
-    TakenBack {
-        ply: u32,
-    },
-    /// The game ended (resignation, agreed draw, or the result the host reported).
-    GameOver(Outcome),
-    /// The partner said bye.
-    PartnerLeft,
-    /// The host refused us (guest only); the session is closed.
-    Refused {
-        code: ErrorCode,
-        text: String,
-    },
-    /// A guest gave a wrong code (host only).
-    WrongCode {
-        attempts: u32,
-    },
-    /// After too many wrong codes the host made a new one (host only).
-    CodeChanged(String),
-    /// The partner complained about something we sent (for the log).
-    PeerError {
-        code: ErrorCode,
-        text: String,
-    },
-}
-
-/// What the session asks of the network layer and the app.
-#[derive(Debug, Clone)]
-pub enum Output {
-    Send(ConnId, Message),
-    /// Close this connection (after sending what was queued before).
-    Close(ConnId),
-    Event(Event),
-}
-
-/// Why a local action was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LocalError {
-    /// No partner yet.
-    NotPaired,
-    /// Offers need the partner on the line.
-    NotConnected,
-    GameOver,
-    NotYourTurn,
-    IllegalMove,
-    /// We already have an offer waiting for its reply.
-    OfferPending,
-    /// There is no offer from the partner to answer.
-    NoOffer,
-    /// A takeback needs a move of ours to take back.
-    NothingToTakeBack,
-    /// The session was closed (bye or refusal).
-    Closed,
-    /// A forfeit is claimed only against a partner who is not connected.
-    PartnerConnected,
-    /// A forfeit is claimed only once the partner has been away long enough.
-    TooSoon,
-}
-
-impl fmt::Display for LocalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            LocalError::NotPaired => "no partner yet",
-            LocalError::NotConnected => "the partner is not connected",
-            LocalError::GameOver => "the game is over",
-            LocalError::NotYourTurn => "it is not your turn",
-            LocalError::IllegalMove => "the move is not legal",
-            LocalError::OfferPending => "an offer is already waiting for an answer",
-            LocalError::NoOffer => "there is no offer to answer",
-            LocalError::NothingToTakeBack => "there is no move to take back",
-            LocalError::Closed => "the network game is closed",
-            LocalError::PartnerConnected => "the partner is connected",
-            LocalError::TooSoon => "the partner has not been away long enough",
-        })
-    }
-}
-
-impl std::error::Error for LocalError {}
-
 /// A game saved during play, enough to resume it with the same partner.
 #[derive(Debug, Clone)]
 pub struct SavedGame {
+    /// What resumes the game ([`ResumeKey`] as a string: the game id and the resume secret).
+    /// A secret: saved on the device, never shown or exported.
     pub game_id: String,
     pub game: Game,
     pub local: Color,
@@ -300,8 +56,10 @@ enum Phase {
 #[derive(Debug)]
 struct Conn {
     phase: Phase,
-    /// When the connection opened: the handshake must be done within `lost_after` of it,
-    /// whatever the peer sends meanwhile.
+    /// Where it comes from (host), for the door's limits.
+    origin: door::Origin,
+    /// When the connection opened: the handshake must be done within its time (see
+    /// [`Session::handshake_time`]), whatever the peer sends meanwhile.
     opened: Instant,
     last_heard: Instant,
     last_ping: Instant,
@@ -329,6 +87,11 @@ pub struct Session {
     /// Host: the code guests must give. Guest: the code we give.
     pairing: Pairing,
     game_id: String,
+    /// Proves the partner when it resumes (host: made at the start; guest: from `welcome`).
+    /// `None` in a game saved before there were secrets: then the id alone resumes it.
+    secret: Option<String>,
+    /// Host: wrong codes per address.
+    strikes: door::Strikebook,
     game: Game,
     local: Color,
     partner: Option<String>,
@@ -361,12 +124,15 @@ pub struct Session {
 
 impl Session {
     fn base(role: Role, name: &str, timing: Timing, pairing: Pairing, saved: SavedGame) -> Session {
+        let key = ResumeKey::parse(&saved.game_id);
         Session {
             role,
             name: clean_name(name),
             timing,
             pairing,
-            game_id: saved.game_id,
+            game_id: key.game_id,
+            secret: key.secret,
+            strikes: door::Strikebook::default(),
             game: saved.game,
             local: saved.local,
             partner: None,
@@ -400,8 +166,12 @@ impl Session {
             code: current,
             wrong: 0,
         };
-        let saved = SavedGame {
+        let key = ResumeKey {
             game_id: random::game_id(),
+            secret: Some(secret::new_secret()),
+        };
+        let saved = SavedGame {
+            game_id: key.to_string(),
             game,
             local,
             partner: String::new(),
@@ -412,7 +182,8 @@ impl Session {
     /// A host restored from its saved game: it waits for that partner to resume.
     pub fn restore_host(name: &str, code: CodeChoice, saved: SavedGame, timing: Timing) -> Session {
         let mut s = Session::host(name, code, saved.local, Game::new(), timing);
-        s.game_id = saved.game_id;
+        let key = ResumeKey::parse(&saved.game_id);
+        (s.game_id, s.secret) = (key.game_id, key.secret);
         s.game = saved.game;
         s.partner = Some(saved.partner);
         s.link = LinkState::Lost;
@@ -440,7 +211,8 @@ impl Session {
     /// A guest restored from its saved game: it resumes with the host it played.
     pub fn restore_guest(name: &str, saved: SavedGame, timing: Timing) -> Session {
         let mut s = Session::guest(name, "", timing);
-        s.game_id = saved.game_id;
+        let key = ResumeKey::parse(&saved.game_id);
+        (s.game_id, s.secret) = (key.game_id, key.secret);
         s.game = saved.game;
         s.local = saved.local;
         s.partner = Some(saved.partner);
@@ -485,8 +257,17 @@ impl Session {
         self.local
     }
 
+    /// The game's id (the protocol's `game`; not secret).
     pub fn game_id(&self) -> &str {
         &self.game_id
+    }
+
+    /// What resumes this game: its id and the resume secret (to save, never to show).
+    pub fn resume_key(&self) -> ResumeKey {
+        ResumeKey {
+            game_id: self.game_id.clone(),
+            secret: self.secret.clone(),
+        }
     }
 
     pub fn partner(&self) -> Option<&str> {
@@ -519,7 +300,7 @@ impl Session {
     /// What to save so the game survives a power cut (None before pairing).
     pub fn saved(&self) -> Option<SavedGame> {
         Some(SavedGame {
-            game_id: self.game_id.clone(),
+            game_id: self.resume_key().to_string(),
             game: self.game.clone(),
             local: self.local,
             partner: self.partner.clone()?,
@@ -536,8 +317,13 @@ impl Session {
         self.out.drain(..).collect()
     }
 
-    /// A transport connection opened (host: accepted; guest: connected).
+    /// A transport connection opened (guest: connected; host: accepted from an address it
+    /// does not know, see [`Session::accepted`]).
     pub fn connection_opened(&mut self, id: ConnId, now: Instant) {
+        self.open(id, None, now);
+    }
+
+    fn open(&mut self, id: ConnId, origin: door::Origin, now: Instant) {
         if self.closed {
             // Say why, so a guest stops dialing instead of retrying a silent close forever.
             if self.role == Role::Host {
@@ -551,6 +337,7 @@ impl Session {
             id,
             Conn {
                 phase: Phase::Handshake,
+                origin,
                 opened: now,
                 last_heard: now,
                 last_ping: now,
@@ -615,9 +402,10 @@ impl Session {
     pub fn tick(&mut self, now: Instant) {
         let mut silent = Vec::new();
         let mut ping = Vec::new();
+        let handshake_time = self.handshake_time();
         for (&id, conn) in &mut self.conns {
             let handshake_over = conn.phase == Phase::Handshake
-                && now.saturating_duration_since(conn.opened) >= self.timing.lost_after;
+                && now.saturating_duration_since(conn.opened) >= handshake_time;
             if handshake_over
                 || now.saturating_duration_since(conn.last_heard) >= self.timing.lost_after
             {
@@ -634,25 +422,32 @@ impl Session {
             self.send(id, Message::Ping { seq: self.ping_seq });
         }
         for id in silent {
-            log::info!(
-                "lan: {id:?} silent or without handshake for {:?}, closing",
-                self.timing.lost_after
-            );
+            log::info!("lan: {id:?} silent or without handshake in time, closing");
             self.close(id);
         }
         self.note_away(now);
     }
 
+    /// How long after opening a connection must have finished its handshake: a guest waits
+    /// for the host's `welcome` as long as for any sign of life; a host gives a stranger
+    /// less to say its `hello` (a guest sends it at once).
+    fn handshake_time(&self) -> Duration {
+        match self.role {
+            Role::Guest => self.timing.lost_after,
+            Role::Host => self.timing.hello_within.min(self.timing.lost_after),
+        }
+    }
+
     /// The earliest time [`Session::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
+        let handshake_time = self.handshake_time();
         self.conns
             .values()
             .flat_map(|c| {
                 let lost = c.last_heard + self.timing.lost_after;
                 let ping =
                     (c.phase == Phase::Playing).then(|| c.last_ping + self.timing.ping_every);
-                let handshake =
-                    (c.phase == Phase::Handshake).then(|| c.opened + self.timing.lost_after);
+                let handshake = (c.phase == Phase::Handshake).then(|| c.opened + handshake_time);
                 [Some(lost), ping, handshake]
             })
             .flatten()
@@ -796,23 +591,8 @@ impl Session {
     }
 }
 
-/// Unicode format characters that change how text around them shows without showing
-/// themselves: bidirectional overrides and isolates (a name could reverse the words after it),
-/// zero-width characters, the byte-order mark, interlinear annotation and tag characters.
-fn is_invisible_format(c: char) -> bool {
-    matches!(c,
-        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
-        | '\u{E0000}'..='\u{E007F}')
-}
-
-/// A peer-supplied name made safe to show: no control or invisible format characters, at most
-/// [`MAX_NAME_CHARS`] characters.
+/// A peer-supplied name made safe to show ([`crate::text::shown`]): one line, no control or
+/// invisible format characters, at most [`MAX_NAME_CHARS`] characters.
 pub fn clean_name(name: &str) -> String {
-    name.chars()
-        .filter(|&c| !c.is_control() && !is_invisible_format(c))
-        .take(MAX_NAME_CHARS)
-        .collect::<String>()
-        .trim()
-        .to_string()
+    crate::text::shown(name, MAX_NAME_CHARS)
 }

@@ -220,7 +220,8 @@ impl Network {
         };
         match started {
             Ok(handle) => {
-                log::info!("reconnecting the network game {} with {peer}", link.game_id);
+                let id = crate::lan::secret::ResumeKey::parse(&link.game_id).game_id;
+                log::info!("reconnecting the network game {id} with {peer}");
                 self.lan = Some(handle);
                 self.joined = link.host;
             }
@@ -321,7 +322,8 @@ impl Network {
                 if let (Some(instance), Some(d)) = (self.advert.take(), &self.discovery) {
                     d.withdraw(&instance);
                 }
-                log::info!("network game {game_id} with {partner}, playing {local:?}");
+                let id = crate::lan::secret::ResumeKey::parse(&game_id).game_id;
+                log::info!("network game {id} with {partner}, playing {local:?}");
                 let resume = LanLink {
                     game_id,
                     host: self.joined.clone(),

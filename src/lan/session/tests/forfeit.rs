@@ -143,12 +143,13 @@ fn a_claim_from_a_guest_still_connected_or_at_another_ply_is_ignored() {
     let mut p = Pair::paired();
     p.host_plays("e2e4");
     p.now += AWAY * 2;
-    let id = p.host.game_id().to_string();
+    let (id, secret) = (p.host.game_id().to_string(), p.host.secret.clone());
     let claim = |ply| {
         Some(Resume {
             game: id.clone(),
             ply,
             forfeit: true,
+            secret: secret.clone(),
         })
     };
     // The guest's old connection looks alive: its player is here.

@@ -2,13 +2,14 @@
 //! Handshake and play here; heartbeat, flood and reconnection in `link`.
 
 mod clock;
+mod door;
 mod forfeit;
 mod link;
 mod robust;
 
 use super::*;
 use crate::lan::codec::{self, ErrorMsg, Hello, Resume};
-use chesspi_engine::game::Termination;
+use chesspi_engine::game::{Outcome, Termination};
 
 const HC: ConnId = ConnId(1);
 const GC: ConnId = ConnId(2);
@@ -191,9 +192,10 @@ fn wrong_codes_are_refused_and_five_make_a_new_code() {
     let mut p = Pair::new(CodeChoice::Random);
     let first = p.host.code().to_string();
     let wrong = if first == "0000" { "0001" } else { "0000" };
-    for attempt in 1..=5u64 {
-        let id = ConnId(100 + attempt);
-        p.host.connection_opened(id, p.now);
+    // From five addresses: each is locked out after its wrong code, but they count together.
+    for attempt in 1..=5u8 {
+        let id = ConnId(100 + u64::from(attempt));
+        assert!(p.host.accepted(id, [10, 0, 0, attempt].into(), p.now));
         p.raw_line(id, &hello(wrong, None));
         let replies = p.raw_replies(id);
         assert_eq!(error_code(&replies[0]), Some(&ErrorCode::BadCode));
@@ -208,13 +210,13 @@ fn wrong_codes_are_refused_and_five_make_a_new_code() {
             .any(|e| matches!(e, Event::CodeChanged(c) if *c == new))
     );
     // The old code no longer works; the new one does.
-    p.host.connection_opened(ConnId(200), p.now);
+    p.host.accepted(ConnId(200), [10, 0, 0, 6].into(), p.now);
     p.raw_line(ConnId(200), &hello(&first, None));
     assert_eq!(
         error_code(&p.raw_replies(ConnId(200))[0]),
         Some(&ErrorCode::BadCode)
     );
-    p.host.connection_opened(ConnId(201), p.now);
+    p.host.accepted(ConnId(201), [10, 0, 0, 7].into(), p.now);
     p.raw_line(ConnId(201), &hello(&new, None));
     assert!(matches!(p.raw_replies(ConnId(201))[0], Message::Welcome(_)));
     assert!(p.host.is_paired());
@@ -223,10 +225,11 @@ fn wrong_codes_are_refused_and_five_make_a_new_code() {
 #[test]
 fn a_fixed_code_is_kept() {
     let mut p = Pair::new(CodeChoice::Fixed("4321".into()));
-    for attempt in 0..6 {
-        let id = ConnId(100 + attempt);
-        p.host.connection_opened(id, p.now);
+    for attempt in 0..6u8 {
+        let id = ConnId(100 + u64::from(attempt));
+        p.host.accepted(id, [10, 0, 0, attempt].into(), p.now);
         p.raw_line(id, &hello("1111", None));
+        assert_eq!(error_code(&p.raw_replies(id)[0]), Some(&ErrorCode::BadCode));
     }
     assert_eq!(p.host.code(), "4321");
     p.guest.pairing.code = "4321".into();
@@ -258,6 +261,7 @@ fn a_second_guest_is_busy_and_a_strange_game_unknown() {
         game: "nope".into(),
         ply: 0,
         forfeit: false,
+        secret: p.host.secret.clone(),
     };
     p.host.connection_opened(ConnId(10), p.now);
     p.raw_line(ConnId(10), &hello(&code, Some(resume)));
