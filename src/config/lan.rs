@@ -22,7 +22,8 @@ const ADJOURN_AFTER_SECONDS: std::ops::RangeInclusive<u64> = 1..=3600;
 pub enum PairingCode {
     /// A new random 4-digit code each time, and after 5 wrong attempts.
     Random,
-    /// Always these 4 digits.
+    /// Always these 4 digits (guessing is slowed by a wait per address after each wrong
+    /// code, docs/PROTOCOL.md §4).
     Fixed(String),
 }
 
