@@ -222,10 +222,8 @@ fn autosave_during_import(file: &std::path::Path) -> Result<(), Box<dyn std::err
     ];
     let mut idle = Vec::new();
     for mv in &moves[..4] {
-        game.play(chesspi_engine::uci_move::parse_uci_move(
-            game.position(),
-            mv,
-        )?)?;
+        let mv = game.position().parse_uci_move(mv)?;
+        game.play(mv)?;
         let sent = Instant::now();
         let seq = saver.submit(1, &FRIEND, &game).ok_or("saver stopped")?;
         wait_saved(&rx, seq)?;
@@ -243,10 +241,8 @@ fn autosave_during_import(file: &std::path::Path) -> Result<(), Box<dyn std::err
         if i % 4 == 0 {
             game = Game::new();
         }
-        let _ = game.play(chesspi_engine::uci_move::parse_uci_move(
-            game.position(),
-            mv,
-        )?);
+        let mv = game.position().parse_uci_move(mv)?;
+        let _ = game.play(mv);
         let sent = Instant::now();
         let seq = saver.submit(1, &FRIEND, &game).ok_or("saver stopped")?;
         match wait_saved(&rx, seq)? {

@@ -52,8 +52,9 @@ fn parse_syntax(text: &str) -> Result<UciMove, UciMoveError> {
     if text == "0000" {
         return Err(UciMoveError::NullMove);
     }
-    let from: Square = text[0..2].parse().map_err(|_| syntax())?;
-    let to: Square = text[2..4].parse().map_err(|_| syntax())?;
+    let square = |range| text.get(range).and_then(|t: &str| t.parse::<Square>().ok());
+    let from = square(0..2).ok_or_else(syntax)?;
+    let to = square(2..4).ok_or_else(syntax)?;
     let promotion = match text.as_bytes().get(4) {
         None => None,
         Some(b'n') => Some(Role::Knight),

@@ -86,10 +86,10 @@ pub(super) fn line_column(source: &str, offset: usize) -> (usize, usize) {
     while !source.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &source[..offset];
+    let before = source.get(..offset).unwrap_or(source);
     let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..].chars().count() + 1;
+    let last_line = before.rsplit('\n').next().unwrap_or(before);
+    let column = last_line.chars().count() + 1;
     (line, column)
 }
 

@@ -161,15 +161,16 @@ pub fn fill(template: &str, args: &[&dyn fmt::Display]) -> String {
     let mut next = 0;
     let mut rest = template;
     while let Some(i) = rest.find(['{', '}']) {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        if tail.starts_with("{{") || tail.starts_with("}}") {
-            out.push_str(&tail[..1]);
-            rest = &tail[2..];
+        let (text, tail) = rest.split_at(i);
+        out.push_str(text);
+        // `tail` starts with an ASCII brace: cuts after it are on character boundaries.
+        let (brace, after) = tail.split_at(1);
+        if let Some(after) = tail.strip_prefix("{{").or_else(|| tail.strip_prefix("}}")) {
+            out.push_str(brace);
+            rest = after;
             continue;
         }
-        if let Some(close) = tail.strip_prefix('{').and_then(|t| t.find('}')) {
-            let inner = &tail[1..1 + close];
+        if let Some((inner, after_close)) = after.split_once('}').filter(|_| brace == "{") {
             let index = if inner.is_empty() {
                 next += 1;
                 Some(next - 1)
@@ -178,12 +179,12 @@ pub fn fill(template: &str, args: &[&dyn fmt::Display]) -> String {
             };
             if let Some(arg) = index.and_then(|i| args.get(i)) {
                 out.push_str(&arg.to_string());
-                rest = &tail[close + 2..];
+                rest = after_close;
                 continue;
             }
         }
-        out.push_str(&tail[..1]);
-        rest = &tail[1..];
+        out.push_str(brace);
+        rest = after;
     }
     out.push_str(rest);
     out

@@ -169,7 +169,10 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, PoError> {
                 field = Some(Field::Str(0));
             }
             k if k.starts_with("msgstr[") && k.ends_with(']') => {
-                let index: usize = k["msgstr[".len()..k.len() - 1]
+                let index: usize = k
+                    .strip_prefix("msgstr[")
+                    .and_then(|k| k.strip_suffix(']'))
+                    .unwrap_or_default()
                     .parse()
                     .map_err(|_| err(PoErrorKind::BadPluralIndex))?;
                 let entry = current

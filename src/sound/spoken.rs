@@ -32,13 +32,13 @@ fn file(letter: char, language: Language) -> String {
 /// is said as it stands, never refused.
 pub fn san_words(san: &str, language: Language) -> String {
     let de = language == Language::German;
-    let (body, suffix) = match san.trim_end_matches(['!', '?']) {
-        s if s.ends_with('#') => (
-            &s[..s.len() - 1],
-            Some(if de { "Matt" } else { "checkmate" }),
-        ),
-        s if s.ends_with('+') => (&s[..s.len() - 1], Some(if de { "Schach" } else { "check" })),
-        s => (s, None),
+    let s = san.trim_end_matches(['!', '?']);
+    let (body, suffix) = if let Some(body) = s.strip_suffix('#') {
+        (body, Some(if de { "Matt" } else { "checkmate" }))
+    } else if let Some(body) = s.strip_suffix('+') {
+        (body, Some(if de { "Schach" } else { "check" }))
+    } else {
+        (s, None)
     };
     let mut words: Vec<String> = Vec::new();
     match body {

@@ -13,7 +13,8 @@ pub fn read_games_with_clocks(text: &str) -> Vec<(Result<PgnGame, PgnError>, Vec
 
 /// The `[%clk …]` command in a comment's text, brackets included.
 pub(super) fn clock_command(comment: &str) -> Option<&str> {
-    let at = comment.find("[%clk ")?;
-    let end = comment[at..].find(']')?;
-    Some(&comment[at..at + end + 1])
+    let (_, from) = comment.split_once("[%clk ")?;
+    let (value, _) = from.split_once(']')?;
+    let start = comment.len() - from.len() - "[%clk ".len();
+    comment.get(start..start + "[%clk ".len() + value.len() + 1)
 }

@@ -33,6 +33,9 @@ fn is_delimiter(b: u8) -> bool {
     b.is_ascii_whitespace() || b"{}()[];\"$".contains(&b)
 }
 
+// Every cut below is at a position found by an ASCII byte (a delimiter, a quote, a bracket, a
+// line break) or at the text's end: always a character boundary.
+#[expect(clippy::string_slice, reason = "cuts at ASCII delimiters only")]
 impl<'a> Lexer<'a> {
     pub(super) fn new(text: &'a str) -> Lexer<'a> {
         Lexer {
@@ -163,6 +166,7 @@ impl<'a> Lexer<'a> {
     }
 }
 
+#[expect(clippy::string_slice, reason = "cuts at ASCII bytes found by the scan")]
 /// Parses `[Name "value"]` at the start of `line`, which must all be on one line; returns
 /// the name, the unescaped value and the number of bytes used.
 fn parse_tag_strict(line: &str) -> Option<(String, String, usize)> {

@@ -61,11 +61,10 @@ impl Iterator for PgnReader<'_> {
 
 /// Strips a move number (`12.`, `12...`, or bare digits) from the front of a symbol.
 fn strip_move_number(symbol: &str) -> &str {
-    let digits = symbol.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = &symbol[digits..];
-    let dots = rest.bytes().take_while(|&b| b == b'.').count();
-    if dots > 0 || rest.is_empty() {
-        &rest[dots..]
+    let rest = symbol.trim_start_matches(|c: char| c.is_ascii_digit());
+    let after_dots = rest.trim_start_matches('.');
+    if after_dots.len() < rest.len() || rest.is_empty() {
+        after_dots
     } else {
         symbol
     }

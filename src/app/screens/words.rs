@@ -115,8 +115,9 @@ pub fn review_name(stored: &str) -> (String, String) {
 /// starts with "–"), and before a short last word (no "piece" alone on the last line).
 pub fn no_bad_breaks(text: &str) -> String {
     let mut out = text.replace(" — ", "\u{a0}— ").replace(" – ", "\u{a0}– ");
-    if let Some(i) = out.rfind(' ')
-        && out[i + 1..].chars().count() <= 8
+    if let Some((_, last)) = out.rsplit_once(' ')
+        && last.chars().count() <= 8
+        && let Some(i) = out.rfind(' ')
     {
         out.replace_range(i..=i, "\u{a0}");
     }

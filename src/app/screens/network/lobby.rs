@@ -271,7 +271,10 @@ impl Controller {
         };
         match (lobby, id) {
             (Lobby::Browsing { hosts, .. }, id) if id.starts_with("host:") => {
-                let chosen = id[5..].parse::<usize>().ok().and_then(|i| hosts.get(i));
+                let chosen = id
+                    .strip_prefix("host:")
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .and_then(|i| hosts.get(i));
                 if let Some(h) = chosen {
                     self.keypad(KeyPurpose::Code {
                         name: h.name.clone(),
@@ -286,9 +289,9 @@ impl Controller {
                 id,
             ) if id.starts_with("hotspot:") => {
                 // Listed after the hosts.
-                let chosen = id[8..]
-                    .parse::<usize>()
-                    .ok()
+                let chosen = id
+                    .strip_prefix("hotspot:")
+                    .and_then(|n| n.parse::<usize>().ok())
                     .and_then(|i| i.checked_sub(hosts.len().min(MAX_LISTED)))
                     .and_then(|i| hotspots.get(i));
                 if let Some(ssid) = chosen {
