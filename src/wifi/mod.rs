@@ -57,9 +57,11 @@ impl Ssid {
 }
 
 impl fmt::Display for Ssid {
-    /// The name as text; bytes that are not UTF-8 show as �.
+    /// The name as text to show ([`crate::text::shown`]): bytes that are not UTF-8 show as �,
+    /// and anyone's access point may name itself with line breaks or bidi overrides.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&String::from_utf8_lossy(&self.0))
+        let text = String::from_utf8_lossy(&self.0);
+        f.write_str(&crate::text::shown(&text, Self::MAX_LEN))
     }
 }
 

@@ -27,6 +27,13 @@ fn names_are_1_to_32_bytes_and_shown_lossily() {
         Ssid::new(vec![b'C', 0xff]).unwrap().to_string(),
         "C\u{fffd}"
     );
+    // Shown on one line, without what would turn the words around it.
+    assert_eq!(
+        Ssid::new("Caf\u{e9}\n\u{202e}Free\u{2028}WiFi".as_bytes())
+            .unwrap()
+            .to_string(),
+        "Caf\u{e9} Free WiFi"
+    );
 }
 
 #[test]

@@ -467,7 +467,12 @@ impl Session {
         self.set_link(LinkState::Closed);
     }
 
-    fn dispatch(&mut self, id: ConnId, phase: Phase, message: Message, now: Instant) {
+    fn dispatch(&mut self, id: ConnId, phase: Phase, mut message: Message, now: Instant) {
+        // A peer's error text reaches the log and the screen: one line, no bidi overrides,
+        // not kilobytes.
+        if let Message::Error(e) = &mut message {
+            e.text = crate::text::shown(&e.text, PEER_TEXT_CHARS);
+        }
         match (message, phase) {
             (Message::Ping { seq }, _) => self.send(id, Message::Pong { seq }),
             (Message::Pong { .. }, _) => {}
@@ -590,6 +595,9 @@ impl Session {
         self.set_link(LinkState::Connected);
     }
 }
+
+/// The most characters of a peer's error text kept (the screen shows one line of it).
+const PEER_TEXT_CHARS: usize = 160;
 
 /// A peer-supplied name made safe to show ([`crate::text::shown`]): one line, no control or
 /// invisible format characters, at most [`MAX_NAME_CHARS`] characters.

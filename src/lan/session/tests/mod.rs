@@ -291,6 +291,31 @@ fn the_guest_is_told_of_a_refusal_and_stops() {
     assert_eq!(p.guest.link(), LinkState::Closed);
 }
 
+/// A host's refusal is shown to the guest's player: its text arrives as one short line, with
+/// no bidi override, however the host wrote it.
+#[test]
+fn a_hosts_error_text_is_made_safe_to_show() {
+    let mut guest = Session::guest("Guesty", "1234", timing());
+    let now = Instant::now();
+    guest.connection_opened(GC, now);
+    let text = format!("no\r\nway\u{202E}\u{2028}{}", "x".repeat(4000));
+    let error = Message::Error(codec::ErrorMsg {
+        code: ErrorCode::BadMessage,
+        ply: None,
+        text,
+    });
+    guest.received(GC, Ok(error), now);
+    let shown = std::iter::from_fn(|| guest.poll())
+        .find_map(|o| match o {
+            Output::Event(Event::Refused { text, .. }) => Some(text),
+            _ => None,
+        })
+        .expect("refused");
+    assert!(shown.starts_with("no way xxx"), "{shown}");
+    assert!(shown.chars().count() <= 160, "{}", shown.len());
+    assert!(!shown.chars().any(|c| c.is_control() || c == '\u{202E}'));
+}
+
 #[test]
 fn moves_are_applied_and_acknowledged() {
     let mut p = Pair::paired();
