@@ -250,3 +250,24 @@ fn a_link_on_a_stick_is_not_followed() {
         "a folder is no file"
     );
 }
+
+/// Found by fuzzing (fuzz/ `import`): games with tags only, or without a result, kept as they
+/// came, ran into the next game in an export, which then imported as other games.
+#[test]
+fn an_export_of_games_kept_as_they_came_reads_back_game_for_game() {
+    let (_dir, archive) = archive();
+    let file = "[Event \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5\n\n\
+        [Event \"Tags only\"]\n[Site \"London\"]\n\n\
+        [Event \"Tags only too\"]\n[Date \"1851.06.21\"]\n\n\
+        [Foo \"no roster\"]\n1. d4 *\n";
+    let first = archive.import_pgn(file).expect("import");
+    // The reader takes the tags without a roster tag into the game before them: three games.
+    assert_eq!(first.imported.len(), 3, "{first:?}");
+    let (all, count, damaged) = archive.all_pgn().expect("export");
+    assert_eq!((count, damaged.len()), (3, 0));
+    let again = archive
+        .import_text(&all, &ImportLimits::DEFAULT, |_| ControlFlow::Continue(()))
+        .expect("import");
+    assert!(again.imported.is_empty(), "{again:?}\n{all}");
+    assert_eq!(again.already_stored.len(), 3, "{all}");
+}

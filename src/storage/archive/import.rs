@@ -11,7 +11,7 @@ use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use chesspi_engine::pgn::{self, PgnError, PgnGame};
+use chesspi_engine::pgn::{self, GameResult, PgnError, PgnGame};
 
 use super::{Archive, ArchiveError, GameId, io_error, parse_file_stem};
 use crate::storage::autosave::new_game_id;
@@ -150,30 +150,51 @@ fn is_device_tag(line: &str) -> bool {
     })
 }
 
-/// `raw` (one game's text as it came) with `[ChessPIGameId "<id>"]` after its other tags, and
-/// none of the [`DEVICE_TAGS`] it had.
-fn with_game_id(raw: &str, game_id: u64) -> String {
-    let tag = format!("[ChessPIGameId \"{game_id:016x}\"]");
-    let mut out = String::with_capacity(raw.len() + tag.len() + 1);
-    let mut seen_tag = false;
-    let mut placed = false;
-    for line in raw.trim_start_matches(['\r', '\n']).split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if is_device_tag(line) {
-            continue;
-        }
-        let is_tag = trimmed.starts_with('[');
-        if !placed && seen_tag && !is_tag {
+/// `raw` (one game's text as it came) with `[ChessPIGameId "<id>"]` right after its tags, none
+/// of the [`DEVICE_TAGS`] it had, and ending in its result: a file holds one game, but an
+/// export puts them one after the other, and a game without a result there (or an id tag
+/// before its roster) would run into the next.
+fn with_game_id(raw: &str, game_id: u64, result: GameResult) -> String {
+    let tag = format!("[ChessPIGameId \"{game_id:016x}\"]\n");
+    let lines: Vec<&str> = raw
+        .trim_start_matches(['\r', '\n'])
+        .split_inclusive('\n')
+        .filter(|line| !is_device_tag(line))
+        .collect();
+    let is_tag = |line: &str| line.trim_start().starts_with('[');
+    // After the first run of tag lines; at the start when there are none.
+    let first = lines.iter().position(|l| is_tag(l));
+    let after_tags = first.map_or(0, |first| {
+        first
+            + lines
+                .get(first..)
+                .map_or(0, |rest| rest.iter().take_while(|l| is_tag(l)).count())
+    });
+    let mut out = String::with_capacity(raw.len() + tag.len() + 16);
+    for (i, line) in lines.iter().enumerate() {
+        if i == after_tags {
             out.push_str(&tag);
-            out.push('\n');
-            placed = true;
         }
-        seen_tag |= is_tag;
         out.push_str(line);
+        if i + 1 == after_tags && !line.ends_with('\n') {
+            out.push('\n');
+        }
     }
-    if !placed {
-        // No tags, or nothing after them: the id goes first.
-        out.insert_str(0, &format!("{tag}\n"));
+    if after_tags >= lines.len() {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&tag);
+    }
+    let ends_in_result = out
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|last| last.parse::<GameResult>().is_ok());
+    if !ends_in_result {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(result.as_str());
     }
     if !out.ends_with('\n') {
         out.push('\n');
@@ -184,7 +205,7 @@ fn with_game_id(raw: &str, game_id: u64) -> String {
 /// The text to store for `game`: its own text with the id when that reads back as the same
 /// game, else the game written anew (its comments lost, its moves and tags kept).
 fn stored_text(raw: Option<&str>, game: &PgnGame, game_id: u64) -> Result<String, ArchiveError> {
-    if let Some(text) = raw.map(|raw| with_game_id(raw, game_id)) {
+    if let Some(text) = raw.map(|raw| with_game_id(raw, game_id, game.result)) {
         let mut back = pgn::games(&text);
         let same = match (back.next(), back.next()) {
             (Some(Ok(read)), None) => {
@@ -377,12 +398,26 @@ mod tests {
     fn the_id_goes_after_the_tags_and_replaces_one_there() {
         let raw = "\n[Event \"x\"]\n[ChessPIGameId \"00000000000000aa\"]\n[White \"A\"]\n\n1. e4 { hi } *\n";
         assert_eq!(
-            with_game_id(raw, 0xbb),
+            with_game_id(raw, 0xbb, GameResult::Unknown),
             "[Event \"x\"]\n[White \"A\"]\n[ChessPIGameId \"00000000000000bb\"]\n\n1. e4 { hi } *\n"
         );
         assert_eq!(
-            with_game_id("1. e4 *", 1),
+            with_game_id("1. e4 *", 1, GameResult::Unknown),
             "[ChessPIGameId \"0000000000000001\"]\n1. e4 *\n"
+        );
+    }
+
+    /// Games one after the other, as an export writes them: a game with tags only, or no
+    /// result, must not take the next one's tags.
+    #[test]
+    fn a_game_ends_in_its_result_and_its_id_follows_its_own_tags() {
+        assert_eq!(
+            with_game_id("[Event \"x\"]\n[Date \"?\"]", 2, GameResult::Unknown),
+            "[Event \"x\"]\n[Date \"?\"]\n[ChessPIGameId \"0000000000000002\"]\n*\n"
+        );
+        assert_eq!(
+            with_game_id("[Result \"1-0\"]\n\n1. e4 e5", 3, GameResult::WhiteWins),
+            "[Result \"1-0\"]\n[ChessPIGameId \"0000000000000003\"]\n\n1. e4 e5\n1-0\n"
         );
     }
 
@@ -391,7 +426,7 @@ mod tests {
         let raw = "[Event \"x\"]\n[ChessPILanGame \"secret\"]\n[ ChessPILanHost \"10.0.0.9\"]\n\
             [ChessPILanGameX \"kept\"]\n\n1. e4 *\n";
         assert_eq!(
-            with_game_id(raw, 2),
+            with_game_id(raw, 2, GameResult::Unknown),
             "[Event \"x\"]\n[ChessPILanGameX \"kept\"]\n[ChessPIGameId \"0000000000000002\"]\n\n1. e4 *\n"
         );
     }
