@@ -124,8 +124,7 @@ fn fools_mate_reads_back_as_it_was_shown() {
 fn every_class_and_a_mate_in_two_read_back_as_they_were_shown() {
     // Legal's mate, with evaluations and best moves planted so that every rule is used.
     let sans = [
-        "e4", "e5", "Nf3", "d6", "Bc4", "Bg4", "Nc3", "g6", "Nxe5", "Bxd1", "Bxf7+", "Ke7",
-        "Nd5#",
+        "e4", "e5", "Nf3", "d6", "Bc4", "Bg4", "Nc3", "g6", "Nxe5", "Bxd1", "Bxf7+", "Ke7", "Nd5#",
     ];
     let game = game_of(&sans);
     let white_mates = |moves| Eval::Mate {
@@ -171,12 +170,9 @@ fn every_class_and_a_mate_in_two_read_back_as_they_were_shown() {
             pos.play_unchecked(mv);
         }
     }
-    let analysis = GameAnalysis::from_positions(
-        *game.initial_position(),
-        game.moves().to_vec(),
-        positions,
-    )
-    .expect("consistent");
+    let analysis =
+        GameAnalysis::from_positions(*game.initial_position(), game.moves().to_vec(), positions)
+            .expect("consistent");
     let mut analysis = analysis;
     // An accuracy the tag rounds up across a whole percent (stored as 81.5).
     analysis.white.accuracy = Some(81.46);
