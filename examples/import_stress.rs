@@ -32,13 +32,16 @@ const FRIEND: GameSetup = GameSetup {
 fn big_file(games: usize) -> String {
     let moves = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
                  8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 \
-                 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 1/2-1/2";
+                 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 \
+                 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 24. Bxf7+ Rxf7 \
+                 25. Nxf7 Rxe1+ 26. Qxe1 Kxf7 27. Qe3 Qg5 28. Qxg5 hxg5 1/2-1/2";
     let mut text = String::with_capacity(games * 520);
     for i in 0..games {
         write!(
             text,
             "[Event \"Stress {i}\"]\n[Site \"?\"]\n[Date \"2026.11.28\"]\n[Round \"{i}\"]\n\
-             [White \"Player {i}\"]\n[Black \"Opponent {i}\"]\n[Result \"1/2-1/2\"]\n\n{moves}\n\n"
+             [White \"Player {i}\"]\n[Black \"Opponent {i}\"]\n[Result \"1/2-1/2\"]\n\
+             [ECO \"C92\"]\n[Opening \"Ruy Lopez\"]\n\n{moves}\n\n"
         )
         .expect("write");
     }
@@ -135,6 +138,7 @@ fn ui_frames_during_import(
     });
     let games = app.window().global::<GamesAdapter>();
     headless::pump_until(Duration::from_secs(20), || games.get_can_import());
+    let before = games.get_games().row_count();
     games.invoke_import();
     headless::pump();
     let dialog = app.window().global::<DialogAdapter>();
@@ -182,14 +186,15 @@ fn ui_frames_during_import(
         "   outcome:\n     {}",
         dialog.get_message().replace('\n', "\n     ")
     );
+    // The list as it was before the import, and the 2 000 from it.
+    let rows = before + 2_000;
     headless::pump_until(Duration::from_secs(60), || {
-        games.get_games().row_count() > 0
+        games.get_games().row_count() == rows
     });
     println!("   Saved games rows: {}", games.get_games().row_count());
     // Opened again: the whole list from the saver, then drawn.
     app.update_controller(|c| c.close_saved_games());
     headless::pump();
-    let rows = games.get_games().row_count();
     let t = Instant::now();
     app.update_controller(|c| {
         c.action(chesspi::app::screens::Action::Menu);
@@ -222,14 +227,21 @@ fn autosave_during_import(file: &std::path::Path) -> Result<(), Box<dyn std::err
     let mut saver = Saver::start(stores, None, move |r| {
         let _ = tx.send(r);
     })?;
-    let mut game = Game::new();
     let moves = [
         "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6",
     ];
+    // The first `n` moves: another position to save each time.
+    let game_of = |n: usize| -> Result<Game, Box<dyn std::error::Error>> {
+        let mut game = Game::new();
+        for mv in &moves[..n] {
+            let mv = game.position().parse_uci_move(mv)?;
+            game.play(mv)?;
+        }
+        Ok(game)
+    };
     let mut idle = Vec::new();
-    for mv in &moves[..4] {
-        let mv = game.position().parse_uci_move(mv)?;
-        game.play(mv)?;
+    for n in 1..=4 {
+        let game = game_of(n)?;
         let sent = Instant::now();
         let seq = saver.submit(1, &FRIEND, &game).ok_or("saver stopped")?;
         wait_saved(&rx, seq)?;
@@ -241,14 +253,8 @@ fn autosave_during_import(file: &std::path::Path) -> Result<(), Box<dyn std::err
     let mut i = 0;
     let outcome = loop {
         std::thread::sleep(Duration::from_millis(200));
-        let mv = moves[4 + i % 4];
         i += 1;
-        // Back and forth: a new position to save each time.
-        if i % 4 == 0 {
-            game = Game::new();
-        }
-        let mv = game.position().parse_uci_move(mv)?;
-        let _ = game.play(mv);
+        let game = game_of(i % 8 + 1)?;
         let sent = Instant::now();
         let seq = saver.submit(1, &FRIEND, &game).ok_or("saver stopped")?;
         match wait_saved(&rx, seq)? {
