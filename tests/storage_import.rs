@@ -271,3 +271,22 @@ fn an_export_of_games_kept_as_they_came_reads_back_game_for_game() {
     assert!(again.imported.is_empty(), "{again:?}\n{all}");
     assert_eq!(again.already_stored.len(), 3, "{all}");
 }
+
+/// Found by fuzzing: moves played on after a dead position read as PGN, but a game stored so
+/// could not be opened; it is refused with why.
+#[test]
+fn a_game_that_goes_on_after_its_end_is_refused() {
+    let (_dir, archive) = archive();
+    let file = "[Event \"Dead\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/4K1N1 w - - 0 40\"]\n\n\
+        40. Kd2 Kd4 41. Nf3+ Ke4 *\n\n[Event \"Fine\"]\n\n1. e4 *\n";
+    let report = archive.import_pgn(file).expect("import");
+    assert_eq!(report.imported.len(), 1, "{report:?}");
+    assert_eq!(report.unplayable.len(), 1, "{report:?}");
+    assert_eq!(report.unplayable[0].game, 1);
+    for summary in archive.list().expect("list") {
+        let GameSummary::Game(h) = summary else {
+            panic!("damaged");
+        };
+        archive.load(&h.id).expect("load").replay().expect("opens");
+    }
+}

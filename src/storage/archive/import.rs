@@ -11,6 +11,7 @@ use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::Path;
 
+use chesspi_engine::game::{Game, GameError};
 use chesspi_engine::pgn::{self, GameResult, PgnError, PgnGame};
 
 use super::{Archive, ArchiveError, GameId, io_error, parse_file_stem};
@@ -75,6 +76,25 @@ pub struct FileCut {
     pub file_bytes: u64,
 }
 
+/// A game of the file that reads but does not replay ([`ImportReport::unplayable`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unplayable {
+    /// 1-based number of the game in the file.
+    pub game: usize,
+    /// Why it does not replay.
+    pub error: GameError,
+}
+
+impl std::fmt::Display for Unplayable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "game {}: a move after the end ({})",
+            self.game, self.error
+        )
+    }
+}
+
 /// What an import did.
 #[derive(Debug, Default)]
 pub struct ImportReport {
@@ -82,6 +102,9 @@ pub struct ImportReport {
     pub imported: Vec<GameId>,
     /// Games of the file that could not be read, with why.
     pub failed: Vec<PgnError>,
+    /// Games read whose moves go on after the rules ended the game (a dead position, the
+    /// 75-move rule): they could never be opened, so they are not stored.
+    pub unplayable: Vec<Unplayable>,
     /// Games already in the archive as they are (by `ChessPIGameId`): not stored again.
     pub already_stored: Vec<GameId>,
     /// Why the import ended early, if it did.
@@ -317,6 +340,14 @@ impl Archive {
             progress.games_read += 1;
             progress.bytes_read = reader.offset() as u64;
             match game {
+                // Found by fuzzing: moves played on after a dead position read, but a game
+                // stored so could not be opened.
+                Ok(game) if let Err(error) = Game::from_moves(game.start, &game.moves) => {
+                    report.unplayable.push(Unplayable {
+                        game: progress.games_read,
+                        error,
+                    });
+                }
                 Ok(game) => {
                     let raw = text.get(before..reader.offset());
                     match self.import_one(raw, &game, &mut newest, limits) {

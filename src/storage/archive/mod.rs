@@ -19,7 +19,7 @@ pub use encoding::{
     LOCAL_PLAYER, computer_name, pgn_tags, player_names, termination_from_tag, to_pgn,
 };
 use encoding::{clocks_from_tags, header_of, mode_from_tags, started_unix};
-pub use import::{FileCut, ImportLimits, ImportProgress, ImportReport, ImportStop};
+pub use import::{FileCut, ImportLimits, ImportProgress, ImportReport, ImportStop, Unplayable};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};

@@ -58,16 +58,19 @@ pub fn report_text(file: &Path, report: &ImportReport) -> String {
             report.already_stored.len()
         ));
     }
-    for error in report.failed.iter().take(SHOWN_FAILURES) {
-        lines.push(tr!(
-            "Not added: {}",
-            crate::text::shown(&error.to_string(), 120)
-        ));
+    let refused: Vec<String> = report
+        .failed
+        .iter()
+        .map(ToString::to_string)
+        .chain(report.unplayable.iter().map(ToString::to_string))
+        .collect();
+    for error in refused.iter().take(SHOWN_FAILURES) {
+        lines.push(tr!("Not added: {}", crate::text::shown(error, 120)));
     }
-    if report.failed.len() > SHOWN_FAILURES {
+    if refused.len() > SHOWN_FAILURES {
         lines.push(tr!(
             "… and {} more not added",
-            report.failed.len() - SHOWN_FAILURES
+            refused.len() - SHOWN_FAILURES
         ));
     }
     if let Some(cut) = report.file_cut {
