@@ -3,8 +3,10 @@
 //! the caller says so between two games.
 //!
 //! A game keeps its text as it came (comments, clocks, analysis) with a `ChessPIGameId` tag
-//! added. A game that names a stored game (`ChessPIGameId`) never replaces it: the same game is
-//! skipped and reported, a different one is stored under a new id.
+//! added and the tags only a device writes for itself left out ([`DEVICE_TAGS`]). A game that
+//! names a stored game (`ChessPIGameId`) never replaces it: the same game is skipped and
+//! reported, a different one is stored under a new id. A game whose moves go on after the rules
+//! ended it is refused: it could never be opened.
 
 use std::collections::HashMap;
 use std::io::Read;
