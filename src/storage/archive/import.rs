@@ -165,14 +165,7 @@ const DEVICE_TAGS: [&str; 3] = ["ChessPIGameId", "ChessPILanGame", "ChessPILanHo
 
 /// Whether `line` is a tag pair of one of [`DEVICE_TAGS`].
 fn is_device_tag(line: &str) -> bool {
-    let Some(rest) = line.trim_start().strip_prefix('[') else {
-        return false;
-    };
-    DEVICE_TAGS.iter().any(|tag| {
-        rest.trim_start()
-            .strip_prefix(tag)
-            .is_some_and(|after| after.starts_with([' ', '\t', '"']))
-    })
+    super::is_tag_line_of(line, &DEVICE_TAGS)
 }
 
 /// `raw` (one game's text as it came) with `[ChessPIGameId "<id>"]` right after its tags, none

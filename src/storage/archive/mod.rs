@@ -585,15 +585,20 @@ const SECRET_TAGS: [&str; 1] = ["ChessPILanGame"];
 /// A stored file's text without its [`SECRET_TAGS`] lines.
 fn without_secrets(text: &str) -> String {
     text.split_inclusive('\n')
-        .filter(|line| {
-            let line = line.trim_start();
-            !SECRET_TAGS.iter().any(|tag| {
-                line.strip_prefix('[')
-                    .and_then(|l| l.strip_prefix(tag))
-                    .is_some_and(|rest| rest.starts_with([' ', '\t', '"']))
-            })
-        })
+        .filter(|line| !is_tag_line_of(line, &SECRET_TAGS))
         .collect()
+}
+
+/// Whether `line` is a tag pair (`[Name "value"]`) named one of `names`.
+fn is_tag_line_of(line: &str, names: &[&str]) -> bool {
+    let Some(rest) = line.trim_start().strip_prefix('[') else {
+        return false;
+    };
+    names.iter().any(|name| {
+        rest.trim_start()
+            .strip_prefix(name)
+            .is_some_and(|after| after.starts_with([' ', '\t', '"']))
+    })
 }
 
 #[cfg(test)]
