@@ -7,10 +7,13 @@
 //! - [`boot`]: start-up — config, restore, display, signals, headless rendering.
 
 pub mod boot;
+#[cfg(test)]
+mod import_rules;
 pub mod model;
 pub mod notices;
 pub mod saving;
 pub mod screens;
+pub mod session;
 pub mod shell;
 
 /// The Slint screens compiled from `ui/`.

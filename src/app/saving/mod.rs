@@ -110,7 +110,7 @@ pub struct SaveReport {
     /// it belongs to, and the analysis.
     pub stored_marks: Option<(
         Vec<chesspi_engine::Move>,
-        Box<crate::app::screens::analysis::marks::AnalysisMarks>,
+        Box<crate::app::session::marks::AnalysisMarks>,
     )>,
 }
 
@@ -122,7 +122,7 @@ pub enum Opened {
         game: Box<Game>,
         header: GameHeader,
         /// Its stored analysis, if it has one.
-        marks: Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>>,
+        marks: Option<Box<crate::app::session::marks::AnalysisMarks>>,
     },
     /// To play on.
     Resume(Box<SavedGame>),

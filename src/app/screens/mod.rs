@@ -22,6 +22,7 @@
 pub mod analysis;
 pub mod board_view;
 pub mod coach;
+pub mod dialog;
 pub mod dialogs;
 pub mod editor;
 pub mod help;
@@ -35,20 +36,20 @@ pub mod train;
 pub mod wifi;
 pub mod words;
 
+pub use crate::app::session::marks::AnalysisMarks;
+pub use crate::app::session::partner::{LanRequest, Partner};
+pub use crate::app::session::thinking::{Purpose, Reply, ThinkRequest};
 pub use analysis::AnalysisView;
 pub use analysis::board::{AnalysisBoardView, LineView};
-pub use analysis::marks::AnalysisMarks;
 pub use board_view::CellView;
-pub use dialogs::{
-    Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice, Setting, SettingsView,
-};
+pub use dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
+pub use dialogs::{Setting, SettingsView};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
 pub use network::lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
-pub use network::partner::{LanRequest, Partner};
 pub use play::buttons::{Action, ActionItem};
-pub use play::present::{MoveListRow, PlayerInfo, ResultCard, ResultTone, Status};
-pub use play::thinking::{Purpose, Reply, ThinkRequest};
+pub use play::present::{MoveListRow, PlayerInfo, Status};
 pub use words::termination_reason;
+pub use words::{ResultCard, ResultTone};
 
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
 use analysis::board::Session;

@@ -1,6 +1,7 @@
 //! The game's words shared by every screen: colours, pieces, how a game ended, and the
 //! material count behind "captured" rows.
 
+use crate::i18n::{self, Language};
 use crate::tr;
 use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::{Color, Piece, Role};
@@ -143,5 +144,32 @@ mod break_tests {
             no_bad_breaks("Reviewing: the start position"),
             "Reviewing: the start\u{a0}position"
         );
+    }
+}
+
+/// How the game ended, in the screen's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultCard {
+    pub title: String,
+    pub reason: String,
+    pub tone: ResultTone,
+}
+
+/// What the result means to the person at the board, for the card's colour: a loss is not
+/// shown on a success-green card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultTone {
+    Won,
+    Lost,
+    Drawn,
+    /// Two players on one screen, the demo, a stored game: nobody's win or loss here.
+    Neutral,
+}
+
+/// The coach's words in the screen's language.
+pub fn coach_language() -> chesspi_engine::coach::words::Language {
+    match i18n::language() {
+        Language::German => chesspi_engine::coach::words::Language::German,
+        Language::English => chesspi_engine::coach::words::Language::English,
     }
 }

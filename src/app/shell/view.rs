@@ -3,7 +3,6 @@
 
 use crate::app::model::clock::TimeControl;
 use crate::app::model::mode::{ModeChoice, NetworkRole};
-use crate::app::screens::analysis::marks::{area_path, mark};
 use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
@@ -11,6 +10,7 @@ use crate::app::screens::{
     Controller, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, coach, editor,
     train, wifi,
 };
+use crate::app::session::marks::{area_path, mark};
 use crate::app::ui::{
     ActionView, AnalysisAdapter, AppWindow, BoardPiece, DialogAdapter, GameAdapter, GraphMark,
     KeypadAdapter, ModeView, MoveMark, MoveRow, NewGameAdapter, OptionView, PanelAction,

@@ -23,20 +23,18 @@ fn marks_of(
     archive: &Archive,
     id: &GameId,
     archived: &crate::storage::ArchivedGame,
-) -> Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>> {
+) -> Option<Box<crate::app::session::marks::AnalysisMarks>> {
     let text = archive.read_text(id).ok()?;
     let pgn = &archived.pgn;
-    crate::app::screens::analysis::marks::AnalysisMarks::from_pgn(
-        &text, &pgn.start, &pgn.moves, &pgn.tags,
-    )
-    .map(Box::new)
+    crate::app::session::marks::AnalysisMarks::from_pgn(&text, &pgn.start, &pgn.moves, &pgn.tags)
+        .map(Box::new)
 }
 
 /// The analysis stored with the newest file of game `game_id`.
 fn stored_marks(
     archive: &Archive,
     game_id: u64,
-) -> Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>> {
+) -> Option<Box<crate::app::session::marks::AnalysisMarks>> {
     let id = archive.newest_of(game_id).ok()??;
     let archived = archive.load(&id).ok()?;
     marks_of(archive, &id, &archived)
@@ -53,7 +51,7 @@ struct SaverState {
     /// one place, so no stale copy can be played on in its stead.
     claimed: Option<u64>,
     /// The analysis stored with the finished game just saved, found after a restart.
-    found_marks: Option<Box<crate::app::screens::analysis::marks::AnalysisMarks>>,
+    found_marks: Option<Box<crate::app::session::marks::AnalysisMarks>>,
 }
 
 pub(super) fn save_loop(stores: Stores, rx: &Receiver<Job>, on_report: impl Fn(Report)) {

@@ -3,14 +3,14 @@
 
 pub mod board;
 pub mod link;
-pub mod marks;
+
 pub mod worker;
 
 use super::{Controller, Effect};
+use crate::app::session::marks::{AnalysisMarks, mark};
 use crate::tr;
 use chesspi_engine::analysis::{GameAnalysis, MoveClass};
 use chesspi_engine::san::to_san;
-use marks::{AnalysisMarks, mark};
 use worker::{AnalysisReport, PASSES};
 
 /// The analysis of the game on the board.

@@ -3,8 +3,8 @@
 
 use crate::app::screens::Controller;
 use crate::app::screens::board_view::arrow_path;
+use crate::app::screens::words::coach_language;
 use crate::app::ui::{AppWindow, CoachAdapter};
-use crate::i18n::{self, Language};
 use chesspi_engine::Square;
 use chesspi_engine::analysis::MoveClass;
 use chesspi_engine::coach::{Threat, words};
@@ -19,14 +19,6 @@ pub struct CoachView {
     /// Display cells (from, to) of the opponent's punishing answer and of the better move.
     pub threat: Option<(usize, usize)>,
     pub better_move: Option<(usize, usize)>,
-}
-
-/// The coach's words in the screen's language.
-pub fn coach_language() -> words::Language {
-    match i18n::language() {
-        Language::German => words::Language::German,
-        Language::English => words::Language::English,
-    }
 }
 
 impl Controller {

@@ -9,9 +9,7 @@ use crate::app::screens::{Controller, Effect, Screen};
 use crate::lan::session::LinkState;
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
-use crate::wifi::{
-    JoinError, Passphrase, Security, Ssid, grouped_digits, hotspot_password, hotspot_ssid,
-};
+use crate::wifi::{JoinError, Passphrase, Security, Ssid, hotspot_password, hotspot_ssid};
 use std::time::Duration;
 
 /// How long a hotspot stays after its game ended: the last messages (the final move, its
@@ -136,19 +134,6 @@ impl Controller {
     pub fn wifi_watched(&self) -> bool {
         self.screen() == crate::app::screens::ScreenKind::Wifi
             || matches!(self.lobby(), Some(Lobby::Browsing { .. }))
-    }
-}
-
-/// The host's hotspot, in the words of the waiting dialog.
-pub(super) fn hotspot_line(h: &HostHotspot) -> String {
-    match &h.state {
-        HotspotState::Opening => tr!("Opening the hotspot {}…", h.ssid),
-        HotspotState::Open => tr!(
-            "Hotspot {} is open, password {}. On the other ChessPI choose it in Join a game.",
-            h.ssid,
-            grouped_digits(h.password.as_str())
-        ),
-        HotspotState::Failed(why) => tr!("The hotspot could not open: {}", why),
     }
 }
 

@@ -3,7 +3,6 @@
 //! keypad, connecting. The network work itself is the shell's ([`Effect::Network`]); this
 //! room holds what the screen shows and what a tap means.
 
-use super::hotspot::hotspot_line;
 use crate::app::screens::{Controller, DialogOption, DialogView, Effect};
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::ErrorCode;
@@ -102,6 +101,21 @@ pub struct HostHotspot {
     pub ssid: Ssid,
     pub password: Passphrase,
     pub state: HotspotState,
+}
+
+impl HostHotspot {
+    /// The host's hotspot, in the words of the waiting dialog.
+    fn line(&self) -> String {
+        match &self.state {
+            HotspotState::Opening => tr!("Opening the hotspot {}…", self.ssid),
+            HotspotState::Open => tr!(
+                "Hotspot {} is open, password {}. On the other ChessPI choose it in Join a game.",
+                self.ssid,
+                crate::wifi::grouped_digits(self.password.as_str())
+            ),
+            HotspotState::Failed(why) => tr!("The hotspot could not open: {}", why),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -481,7 +495,7 @@ impl Controller {
                 let mut options = Vec::new();
                 if let Some(h) = hotspot {
                     message.push('\n');
-                    message.push_str(&hotspot_line(h));
+                    message.push_str(&h.line());
                 } else if self.wifi_allowed() {
                     options.push(opt(
                         "hotspot".into(),

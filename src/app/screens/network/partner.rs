@@ -6,6 +6,7 @@
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::app::screens::ScreenKind;
 use crate::app::screens::{Controller, Dialog, Effect};
+use crate::app::session::partner::{Away, LanRequest, Partner};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
 use crate::storage::LanLink;
@@ -13,51 +14,6 @@ use crate::tr;
 use chesspi_engine::game::{Game, Outcome};
 use chesspi_engine::{Color, Move};
 use std::time::Instant;
-
-/// What the player asks of the network game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LanRequest {
-    Play(Move),
-    Offer(OfferKind),
-    Answer {
-        accept: bool,
-    },
-    Resign,
-    /// Our time ran out (timed games).
-    Flag,
-    /// The partner has been away long enough: we win by forfeit.
-    ClaimForfeit,
-}
-
-/// The partner not connected: since when, and whether for long enough
-/// (`lan.adjourn_after_seconds`) that the player may adjourn the game or claim the win.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Away {
-    pub since: Instant,
-    pub long_enough: bool,
-}
-
-impl Away {
-    fn now() -> Away {
-        Away {
-            since: Instant::now(),
-            long_enough: false,
-        }
-    }
-}
-
-/// The partner of a network game, as this screen knows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Partner {
-    pub name: String,
-    pub link: LinkState,
-    /// Our offer waiting for the partner's answer.
-    pub our_offer: Option<OfferKind>,
-    /// How to find the partner again after a restart (saved with the game).
-    pub resume: LanLink,
-    /// The partner not connected (`None` while connected).
-    pub away: Option<Away>,
-}
 
 impl Controller {
     /// The partner of the network game on the board.

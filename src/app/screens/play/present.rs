@@ -3,6 +3,7 @@
 
 use crate::app::model::mode::Mode;
 use crate::app::screens::board_view::{BoardMarks, CellView, board_cells};
+use crate::app::screens::words::{ResultCard, ResultTone};
 use crate::app::screens::words::{
     capitalized, captured_by, color_name, material, reason_text, review_name, the_piece,
 };
@@ -54,25 +55,6 @@ pub struct MoveListRow {
     /// The analysis's verdict on each move, once analysed.
     pub white_class: Option<chesspi_engine::analysis::MoveClass>,
     pub black_class: Option<chesspi_engine::analysis::MoveClass>,
-}
-
-/// How the game ended, in the screen's words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResultCard {
-    pub title: String,
-    pub reason: String,
-    pub tone: ResultTone,
-}
-
-/// What the result means to the person at the board, for the card's colour: a loss is not
-/// shown on a success-green card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultTone {
-    Won,
-    Lost,
-    Drawn,
-    /// Two players on one screen, the demo, a stored game: nobody's win or loss here.
-    Neutral,
 }
 
 /// The most characters of an opening's name the side panel shows: two lines of its small
@@ -461,7 +443,7 @@ impl Controller {
         };
         if let (Some(threat), None) = (self.shown_threat(), self.selected) {
             return Status {
-                text: threat.sentence(crate::app::screens::coach::view::coach_language()),
+                text: threat.sentence(crate::app::screens::words::coach_language()),
                 alert: true,
                 thinking: false,
             };

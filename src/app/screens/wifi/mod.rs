@@ -10,7 +10,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::dialogs::Dialog;
+use super::Dialog;
 use super::{Controller, Effect, Screen, ScreenKind};
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};

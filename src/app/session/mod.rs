@@ -1,0 +1,7 @@
+//! The game session: what a game on the board is made of beyond its moves — what the computer
+//! is asked and answers, the network partner, the analysis's marks. Screens use it; it knows
+//! no screen.
+
+pub mod marks;
+pub mod partner;
+pub mod thinking;
