@@ -263,27 +263,40 @@ mod tests {
         let mv = Move::from_bits(((key >> 7) as u16 & 0x0FFF) | 1);
         let score = (key % 2001) as i32 - 1000;
         let eval = (key >> 20) as i32 % 3000 - 1500;
-        let depth = (key >> 40) as i32 % 60;
+        // Depths within 3 of each other: the replacement rule never keeps an old entry.
+        let depth = (key >> 40) as i32 % 4;
         (mv, score, eval, depth)
     }
 
     #[test]
     fn concurrent_writers_never_yield_a_torn_entry() {
-        const THREADS: u64 = 4;
-        const KEYS: u64 = 64;
-        const ROUNDS: u64 = 20_000;
-        // Two slots for 64 keys: every write of every thread lands on another's entry.
-        let tt = with_slots(2);
+        const WRITERS: u64 = 2;
+        const READERS: u64 = 2;
+        const KEYS: u64 = 8;
+        const ROUNDS: u64 = 2_000_000;
+        // One slot for every key: each write lands on another key's entry, under readers.
+        let tt = with_slots(1);
+        // All start at once, so that reads and writes overlap even on a busy machine.
+        let start = std::sync::Barrier::new((WRITERS + READERS) as usize);
         let key = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let hits = AtomicU64::new(0);
         std::thread::scope(|scope| {
-            for t in 0..THREADS {
-                let (tt, hits) = (&tt, &hits);
+            for t in 0..WRITERS {
+                let (tt, start) = (&tt, &start);
                 scope.spawn(move || {
+                    start.wait();
                     for round in 0..ROUNDS {
                         let k = key((round * 7 + t * 13) % KEYS);
                         let (mv, score, eval, depth) = fields_of(k);
                         tt.store(k, 0, Some(mv), score, eval, depth, Bound::Exact);
+                    }
+                });
+            }
+            for t in 0..READERS {
+                let (tt, hits, start) = (&tt, &hits, &start);
+                scope.spawn(move || {
+                    start.wait();
+                    for round in 0..ROUNDS {
                         let probed = key((round * 11 + t * 5 + 3) % KEYS);
                         if let Some(e) = tt.probe(probed, 0) {
                             let (mv, score, eval, depth) = fields_of(probed);
