@@ -1,7 +1,7 @@
-//! `chesspi-engine`: ChessPI's engine as a UCI program, `chesspi-engine bench [depth
-//! [threads]]`, and
-//! `chesspi-engine analyze FILE.pgn` (see `cli/analyze.rs`), and `chesspi-engine explain --fen
-//! FEN --move UCI`, the coach's judgement of one move (see `cli/explain.rs`).
+//! `chesspi-engine`: ChessPI's engine as a UCI program, `chesspi-engine bench [DEPTH
+//! [THREADS]]`, `chesspi-engine analyze FILE.pgn` (see `cli/analyze.rs`), and
+//! `chesspi-engine explain --fen FEN --move UCI`, the coach's judgement of one move (see
+//! `cli/explain.rs`).
 //!
 //! The main thread reads commands; a search runs on its own thread, owning the [`Searcher`]
 //! until it finishes, so `stop`, `isready` and `quit` are answered at once.
@@ -9,9 +9,9 @@
 use chesspi_engine::level::Level;
 use chesspi_engine::multipv::{self, MAX_LINES};
 use chesspi_engine::openings;
-use chesspi_engine::search::ThreadsError;
 use chesspi_engine::search::{
-    Clock, DEFAULT_HASH_MB, Score, SearchInfo, SearchLimits, SearchResult, Searcher, Threads, bench,
+    Clock, DEFAULT_HASH_MB, Score, SearchInfo, SearchLimits, SearchResult, Searcher, Threads,
+    ThreadsError, bench,
 };
 use chesspi_engine::uci::{self, GoParams, UciCommand, UciError};
 use chesspi_engine::{Color, Position, perft};

@@ -82,6 +82,8 @@ pub struct SearchInfo {
     pub depth: u32,
     pub seldepth: u32,
     pub score: Score,
+    /// Nodes searched so far by every thread (with several, nearly: each adds its own in
+    /// batches).
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: usize,
@@ -105,6 +107,7 @@ pub struct SearchResult {
     pub score: Score,
     /// Deepest completed iteration.
     pub depth: u32,
+    /// Nodes searched by every thread.
     pub nodes: u64,
     pub pv: Vec<Move>,
 }
