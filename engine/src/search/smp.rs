@@ -158,6 +158,21 @@ impl Searcher {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        let (mut result, helper_nodes) = self.search_threads(root, hashes, limits, stop, info);
+        result.nodes += helper_nodes.iter().sum::<u64>();
+        result
+    }
+
+    /// The main thread's result and each helper's nodes (none for a helper the system
+    /// refused to start).
+    fn search_threads(
+        &mut self,
+        root: &Position,
+        hashes: &[u64],
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (SearchResult, Vec<u64>) {
         let helpers = limits.threads.get().saturating_sub(1);
         if self.helpers.len() < helpers {
             self.helpers.resize_with(helpers, HelperState::new);
@@ -201,12 +216,13 @@ impl Searcher {
                 hashes.to_vec(),
             );
             main.shared_nodes = Some(&nodes);
-            let mut result = main.iterate(root, info);
+            let result = main.iterate(root, info);
             helpers_stop.store(true, Ordering::Relaxed);
-            for handle in running {
-                result.nodes += handle.join().unwrap_or(0);
-            }
-            result
+            let helper_nodes = running
+                .into_iter()
+                .map(|handle| handle.join().unwrap_or(0))
+                .collect();
+            (result, helper_nodes)
         })
     }
 }
@@ -257,5 +273,22 @@ mod tests {
         for helper in 1..=64 {
             assert!((1..=10).any(|d| !skips(helper, d)), "{helper}");
         }
+    }
+
+    #[test]
+    fn every_helper_searches() {
+        let root = Position::startpos();
+        let limits = SearchLimits {
+            depth: Some(8),
+            threads: Threads::new(3).expect("3 threads"),
+            ..SearchLimits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(4);
+        let (result, helper_nodes) =
+            searcher.search_threads(&root, &[root.hash()], &limits, &stop, &mut |_| {});
+        assert_eq!(result.depth, 8);
+        assert_eq!(helper_nodes.len(), 2);
+        assert!(helper_nodes.iter().all(|&n| n > 0), "{helper_nodes:?}");
     }
 }
