@@ -29,7 +29,7 @@ fn game(moves: &str) -> Result<Game, Box<dyn Error>> {
 
 fn tap(app: &App, name: &str) -> Result<(), Box<dyn Error>> {
     let sq: Square = name.parse().map_err(|_| format!("bad square {name}"))?;
-    let (x, y) = square_center(sq, app.with_controller(|c| c.is_flipped()));
+    let (x, y) = square_center(sq, app.with_controller(|c| c.session().is_flipped()));
     headless::tap(x, y)?;
     Ok(())
 }

@@ -80,7 +80,7 @@ fn powercut_child() {
     loop {
         // A claimable draw opens a dialog; play on.
         app.update_controller(|c| c.dialog_dismissed());
-        let game = app.with_controller(|c| c.game().clone());
+        let game = app.with_controller(|c| c.session().game().clone());
         let can_undo = app.with_controller(|c| {
             c.actions()
                 .iter()

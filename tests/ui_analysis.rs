@@ -73,7 +73,7 @@ fn choose(app: &App, id: &str) {
 
 /// What the analysis says about each move, and its accuracy line, shown move by move.
 fn verdicts(app: &App) -> Vec<String> {
-    let moves = app.with_controller(|c| c.game().moves().len());
+    let moves = app.with_controller(|c| c.session().game().moves().len());
     let mut said: Vec<String> = (1..=moves)
         .map(|ply| {
             app.update_controller(|c| c.graph_tapped(ply as f32 / moves as f32));
@@ -111,7 +111,7 @@ fn analyse_a_finished_game_and_open_it_again() {
         tap_square(&app, to);
         pump_until("the move saved", PATIENCE, || app.is_saved());
     }
-    assert!(app.with_controller(|c| c.game().is_over()));
+    assert!(app.with_controller(|c| c.session().game().is_over()));
 
     // Game over: New game, Review, Undo / Analyse, Flip, Menu.
     let analysis = app.window().global::<AnalysisAdapter>();
@@ -213,12 +213,15 @@ fn analyse_a_finished_game_and_open_it_again() {
     assert!(pgn.contains("[WhiteAccuracy "), "{pgn}");
 
     tap_button(&app, 7, 4, 4, Action::ReviewDone);
-    assert!(!app.with_controller(|c| c.is_reviewing()), "Done tapped");
+    assert!(
+        !app.with_controller(|c| c.session().is_reviewing()),
+        "Done tapped"
+    );
 
     // A restart with the finished game on the board keeps the analysed copy.
     drop(app);
     let app = start_app_ignoring_notices(dir.path(), FRIEND, PATIENCE);
-    assert!(app.with_controller(|c| c.game().is_over()));
+    assert!(app.with_controller(|c| c.session().game().is_over()));
     let files = std::fs::read_dir(dir.path().join("games"))
         .expect("games")
         .count();

@@ -179,7 +179,7 @@ fn ui_analysis_board() {
         "Done leaves the board"
     );
     // The game itself is untouched.
-    assert_eq!(app.with_controller(|c| c.game().moves().len()), 0);
+    assert_eq!(app.with_controller(|c| c.session().game().moves().len()), 0);
     pump_until("the search thread to end", PATIENCE, || {
         search_threads() == 0
     });

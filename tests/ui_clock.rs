@@ -53,7 +53,8 @@ fn clocks(app: &App) -> [(String, bool); 2] {
 
 fn remaining(app: &App, color: Color) -> Duration {
     app.with_controller(|c| {
-        c.clock()
+        c.session()
+            .clock()
             .expect("a timed game")
             .remaining(color, Instant::now())
     })
@@ -94,9 +95,9 @@ fn against_the_computer(dir: &Path) {
         panic!("a readable game: {stored:?}");
     };
     assert!(header.is_unfinished() && header.plies == 2, "{header:?}");
-    assert!(app.with_controller(|c| c.game().moves().is_empty()));
+    assert!(app.with_controller(|c| c.session().game().moves().is_empty()));
     assert_eq!(
-        app.with_controller(|c| c.setup().mode),
+        app.with_controller(|c| c.session().setup().mode),
         Mode::Computer {
             human: Color::White
         }
@@ -112,7 +113,7 @@ fn against_the_computer(dir: &Path) {
         !clocks(&app)[1].1
     });
     pump_until("the computer answers", Duration::from_secs(10), || {
-        app.with_controller(|c| c.game().moves().len()) == 2 && app.is_saved()
+        app.with_controller(|c| c.session().game().moves().len()) == 2 && app.is_saved()
     });
     assert!(
         remaining(&app, Color::Black) < Duration::from_secs(60),
@@ -143,7 +144,10 @@ fn against_the_computer(dir: &Path) {
 /// Two players: each move presses the clock.
 fn two_players(dir: &Path) {
     let app = start(dir, &["--new", "friend", "--clock", "3+2"]);
-    assert_eq!(app.with_controller(|c| c.setup().mode), Mode::Friend);
+    assert_eq!(
+        app.with_controller(|c| c.session().setup().mode),
+        Mode::Friend
+    );
     assert_eq!(clocks(&app)[1], ("3:00".to_string(), true));
     // The game started by the first test was stored before this one replaced it.
     assert_eq!(
@@ -176,7 +180,7 @@ fn two_players(dir: &Path) {
 fn demo(dir: &Path) {
     let app = start(dir, &["--new", "demo", "--level", "1", "--clock", "1+0"]);
     pump_until("the demo plays six moves", Duration::from_secs(15), || {
-        app.with_controller(|c| c.game().moves().len()) >= 6
+        app.with_controller(|c| c.session().game().moves().len()) >= 6
     });
     for color in [Color::White, Color::Black] {
         assert!(
@@ -190,8 +194,8 @@ fn demo(dir: &Path) {
         clocks(&app)
     );
     assert_eq!(
-        app.with_controller(|c| c.clock().map(|k| k.after_moves().len())),
-        Some(app.with_controller(|c| c.game().moves().len())),
+        app.with_controller(|c| c.session().clock().map(|k| k.after_moves().len())),
+        Some(app.with_controller(|c| c.session().game().moves().len())),
         "every move pressed the clock"
     );
 }

@@ -23,7 +23,7 @@ fn start(setup: GameSetup) -> App {
 }
 
 fn moves(app: &App) -> usize {
-    app.with_controller(|c| c.game().moves().len())
+    app.with_controller(|c| c.session().game().moves().len())
 }
 
 fn the_computer_answers() {
@@ -66,8 +66,8 @@ fn the_computer_answers() {
         "the slide ends"
     );
     // The reply is a legal black move, shown on the board.
-    let reply = app.with_controller(|c| c.game().moves()[1]);
-    let after = app.with_controller(|c| *c.game().position());
+    let reply = app.with_controller(|c| c.session().game().moves()[1]);
+    let after = app.with_controller(|c| *c.session().game().position());
     assert_eq!(
         after.piece_at(reply.to()).map(|p| p.color),
         Some(Color::Black)
@@ -84,7 +84,7 @@ fn the_computer_opens_when_the_player_is_black() {
         },
         level: GameSetup::FIRST_START.level,
     });
-    assert!(app.with_controller(|c| c.is_flipped()));
+    assert!(app.with_controller(|c| c.session().is_flipped()));
     assert!(headless::pump_until(Duration::from_secs(30), || moves(
         &app
     ) == 1));
@@ -124,7 +124,7 @@ fn undo_while_thinking_cancels_the_search() {
     let app = start(strongest);
     tap_square(&app, "g1");
     tap_square(&app, "f3");
-    assert!(app.with_controller(|c| c.is_computer_thinking()));
+    assert!(app.with_controller(|c| c.session().is_computer_thinking()));
     let started = Instant::now();
     press_action(&app, Action::Undo);
     assert!(
@@ -173,12 +173,13 @@ fn a_demo_loops() {
     app.window().show().expect("show");
     assert!(
         headless::pump_until(Duration::from_secs(30), || app
-            .with_controller(|c| c.game().is_over())),
+            .with_controller(|c| c.session().game().is_over())),
         "the demo game ends"
     );
     assert!(
         headless::pump_until(Duration::from_secs(15), || app.with_controller(|c| {
-            !c.game().is_over() && c.game().initial_position().to_fen() != MATE_IN_ONE
+            !c.session().game().is_over()
+                && c.session().game().initial_position().to_fen() != MATE_IN_ONE
         })),
         "the next demo game starts by itself"
     );

@@ -65,7 +65,7 @@ fn a_hotspot_game_leaves_no_hotspot_behind() {
     peer.send(&json!({"type":"hello","protocol":1,"name":"Anna","code":"1357","resume":null}));
     assert_eq!(peer.next("the welcome")["type"], "welcome");
     pump_until("paired", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some())
+        app.with_controller(|c| c.session().partner().is_some())
     });
     assert!(radio.hotspot().is_some(), "up while the game goes on");
 

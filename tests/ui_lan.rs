@@ -66,7 +66,11 @@ fn a_network_game_through_the_real_app() {
     assert_eq!(welcome["type"], "welcome", "{welcome}");
     assert_eq!(welcome["you"], "black");
     pump_until("the game with the partner", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+        app.with_controller(|c| {
+            c.session()
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected)
+        })
     });
     assert!(!dialog.get_visible(), "the waiting dialog closed");
     let names = app.with_controller(|c| c.players());
@@ -87,13 +91,13 @@ fn a_network_game_through_the_real_app() {
     assert_eq!(peer.next("the refusal")["code"], "bad_message");
     peer.send(&json!({"type":"move","ply":2,"uci":"d2d4"}));
     assert_eq!(peer.next("the refusal")["code"], "bad_ply");
-    assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
+    assert_eq!(app.with_controller(|c| c.session().game().moves().len()), 1);
 
     // The peer's move appears on the screen.
     peer.send(&json!({"type":"move","ply":1,"uci":"e7e5"}));
     assert_eq!(peer.next("the ack"), json!({"type":"ack","ply":1}));
     pump_until("the peer's move on the board", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2)
+        app.with_controller(|c| c.session().game().moves().len() == 2)
     });
 
     // A draw offer is a dialog; declining answers the peer.
@@ -114,7 +118,7 @@ fn a_network_game_through_the_real_app() {
     // The peer resigns: the game is over with us as the winner.
     peer.send(&json!({"type":"resign"}));
     pump_until("the result", PATIENCE, || {
-        app.with_controller(|c| c.game().is_over())
+        app.with_controller(|c| c.session().game().is_over())
     });
     assert_eq!(
         app.with_controller(|c| c.result().map(|r| r.title)),

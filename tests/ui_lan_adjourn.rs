@@ -56,7 +56,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     let secret = welcome["secret"].clone();
     assert_eq!(welcome["clock"]["base"], 300_000, "{welcome}");
     pump_until("paired and saved", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some()) && app.is_saved()
+        app.with_controller(|c| c.session().partner().is_some()) && app.is_saved()
     });
     tap_square(&app, "e2");
     tap_square(&app, "e4");
@@ -64,7 +64,7 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     peer.send(&json!({"type":"move","ply":1,"uci":"c7c5","clock":290_000}));
     assert_eq!(peer.next("the ack")["type"], "ack");
     pump_until("the peer's move saved", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
+        app.with_controller(|c| c.session().game().moves().len() == 2) && app.is_saved()
     });
 
     // The peer goes away: not at once, but after the configured time, Adjourn is offered.
@@ -75,7 +75,11 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     drop(peer);
     let gone = Instant::now();
     pump_until("the lost link", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some_and(|p| p.link != LinkState::Connected))
+        app.with_controller(|c| {
+            c.session()
+                .partner()
+                .is_some_and(|p| p.link != LinkState::Connected)
+        })
     });
     assert_ne!(
         app.with_controller(|c| c.dialog().cloned()),
@@ -89,8 +93,9 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     assert_eq!(dialog.get_title(), "Peer is not back");
     dialog.invoke_option_chosen("adjourn".into());
     pump_until("a new game on the board, saved", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_none() && c.game().moves().is_empty())
-            && app.is_saved()
+        app.with_controller(|c| {
+            c.session().partner().is_none() && c.session().game().moves().is_empty()
+        }) && app.is_saved()
     });
     assert!(app.network_addrs().is_empty(), "no longer listening");
     assert!(
@@ -103,8 +108,9 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     play_on(&app, &dialog, &games, "Peer");
     assert_eq!(games.get_games().row_count(), 1);
     pump_until("the game back, hosted again", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2 && c.partner().is_some())
-            && !app.network_addrs().is_empty()
+        app.with_controller(|c| {
+            c.session().game().moves().len() == 2 && c.session().partner().is_some()
+        }) && !app.network_addrs().is_empty()
             && app.is_saved()
     });
     assert_eq!(app.network_addrs()[0].port(), port, "the same port");
@@ -129,7 +135,11 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     assert!((295_000..=303_000).contains(&white), "{clock}");
     assert_eq!(clock["black"], 290_000, "{clock}");
     pump_until("connected again", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+        app.with_controller(|c| {
+            c.session()
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected)
+        })
     });
     tap_square(&app, "g1");
     tap_square(&app, "f3");
@@ -187,7 +197,7 @@ fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
     host.send(&json!({"type":"move","ply":0,"uci":"e2e4"}));
     assert_eq!(host.next("the ack"), json!({"type":"ack","ply":0}));
     pump_until("the host's move saved", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 1) && app.is_saved()
+        app.with_controller(|c| c.session().game().moves().len() == 1) && app.is_saved()
     });
     tap_square(app, "e7");
     tap_square(app, "e5");
@@ -205,7 +215,7 @@ fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
     });
     dialog.invoke_option_chosen("adjourn".into());
     pump_until("a new game on the board, saved", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_none()) && app.is_saved()
+        app.with_controller(|c| c.session().partner().is_none()) && app.is_saved()
     });
 
     // The host is back on its address; Play on rejoins it with the game's id.
@@ -220,11 +230,15 @@ fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
     );
     host.send(&welcome(vec!["e2e4", "e7e5"]));
     pump_until("connected again", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+        app.with_controller(|c| {
+            c.session()
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected)
+        })
     });
     host.send(&json!({"type":"move","ply":2,"uci":"g1f3"}));
     assert_eq!(host.next("the ack"), json!({"type":"ack","ply":2}));
     pump_until("the game goes on", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 3)
+        app.with_controller(|c| c.session().game().moves().len() == 3)
     });
 }

@@ -55,7 +55,10 @@ fn a_timed_network_game_through_the_real_app() {
     );
     pump_until("the timed game", PATIENCE, || {
         app.with_controller(|c| {
-            c.partner().is_some_and(|p| p.link == LinkState::Connected) && c.clock().is_some()
+            c.session()
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected)
+                && c.session().clock().is_some()
         })
     });
 
@@ -80,10 +83,13 @@ fn a_timed_network_game_through_the_real_app() {
     peer.send(&json!({"type":"move","ply":1,"uci":"e7e5","clock":36_000_000}));
     assert_eq!(peer.next("the ack"), json!({"type":"ack","ply":1}));
     pump_until("the reply on the board", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2)
+        app.with_controller(|c| c.session().game().moves().len() == 2)
     });
-    let black =
-        app.with_controller(|c| c.clock().map(|k| k.remaining(Color::Black, Instant::now())));
+    let black = app.with_controller(|c| {
+        c.session()
+            .clock()
+            .map(|k| k.remaining(Color::Black, Instant::now()))
+    });
     assert!(
         black.is_some_and(|b| b <= Duration::from_secs(61)),
         "{black:?}"
@@ -99,9 +105,11 @@ fn a_timed_network_game_through_the_real_app() {
     assert_eq!(peer.next("the refusal")["code"], "bad_ply");
     peer.send(&json!({"type":"flag","ply":3}));
     pump_until("the result", PATIENCE, || {
-        app.with_controller(|c| c.game().is_over())
+        app.with_controller(|c| c.session().game().is_over())
     });
-    let outcome = app.with_controller(|c| c.game().outcome()).expect("over");
+    let outcome = app
+        .with_controller(|c| c.session().game().outcome())
+        .expect("over");
     assert_eq!(outcome.termination, Termination::Time);
     assert_eq!(outcome.winner, Some(Color::White));
     assert_eq!(
@@ -109,7 +117,7 @@ fn a_timed_network_game_through_the_real_app() {
         Some("You win!".to_string())
     );
     assert_eq!(
-        app.with_controller(|c| c.clock().and_then(|k| k.running())),
+        app.with_controller(|c| c.session().clock().and_then(|k| k.running())),
         None,
         "the clocks stop with the game"
     );

@@ -60,7 +60,8 @@ fn host_claims(app: &App, dir: &Path, addr: SocketAddr) {
     drop(peer);
     claim(app);
     pump_until("won by forfeit, saved", PATIENCE, || {
-        app.with_controller(|c| c.game().outcome()) == forfeit_win(Color::White) && app.is_saved()
+        app.with_controller(|c| c.session().game().outcome()) == forfeit_win(Color::White)
+            && app.is_saved()
     });
     let card = app
         .with_controller(|c| c.result())
@@ -108,12 +109,13 @@ fn host_comes_back_to_a_claim(app: &App, dir: &Path, addr: SocketAddr) {
     let dialog = app.window().global::<DialogAdapter>();
     dialog.invoke_option_chosen("adjourn".into());
     pump_until("adjourned", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_none()) && app.is_saved()
+        app.with_controller(|c| c.session().partner().is_none()) && app.is_saved()
     });
     play_on(app, "Dora");
     pump_until("hosted again", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2 && c.partner().is_some())
-            && !app.network_addrs().is_empty()
+        app.with_controller(|c| {
+            c.session().game().moves().len() == 2 && c.session().partner().is_some()
+        }) && !app.network_addrs().is_empty()
             && app.is_saved()
     });
     let mut peer = Peer::connect(addr);
@@ -128,7 +130,8 @@ fn host_comes_back_to_a_claim(app: &App, dir: &Path, addr: SocketAddr) {
         "{welcome}"
     );
     pump_until("lost by forfeit, saved", PATIENCE, || {
-        app.with_controller(|c| c.game().outcome()) == forfeit_win(Color::Black) && app.is_saved()
+        app.with_controller(|c| c.session().game().outcome()) == forfeit_win(Color::Black)
+            && app.is_saved()
     });
     let card = app
         .with_controller(|c| c.result())
@@ -151,7 +154,8 @@ fn guest_claims(app: &App, dir: &Path) {
     drop(listener);
     claim(app);
     pump_until("won by forfeit, saved", PATIENCE, || {
-        app.with_controller(|c| c.game().outcome()) == forfeit_win(Color::Black) && app.is_saved()
+        app.with_controller(|c| c.session().game().outcome()) == forfeit_win(Color::Black)
+            && app.is_saved()
     });
     let card = app
         .with_controller(|c| c.result())
@@ -169,10 +173,14 @@ fn guest_claims(app: &App, dir: &Path) {
     );
     host.send(&welcome("Hugo", &game_id, &["e2e4", "e7e5"], Some("0-1")));
     pump_until("connected, the result kept", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+        app.with_controller(|c| {
+            c.session()
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected)
+        })
     });
     assert_eq!(
-        app.with_controller(|c| c.game().outcome()),
+        app.with_controller(|c| c.session().game().outcome()),
         forfeit_win(Color::Black)
     );
     assert_eq!(archived(dir, "Hugo").len(), 1, "stored once");
@@ -195,7 +203,8 @@ fn guest_comes_back_to_a_claim(app: &App, dir: &Path) {
     );
     host.send(&welcome("Carl", &game_id, &["e2e4", "e7e5"], Some("1-0")));
     pump_until("lost by forfeit, saved", PATIENCE, || {
-        app.with_controller(|c| c.game().outcome()) == forfeit_win(Color::White) && app.is_saved()
+        app.with_controller(|c| c.session().game().outcome()) == forfeit_win(Color::White)
+            && app.is_saved()
     });
     let card = app
         .with_controller(|c| c.result())
@@ -221,7 +230,8 @@ fn host_with(app: &App, addr: SocketAddr, name: &str) -> (Peer, Value, Value) {
     let welcome = peer.next("the welcome");
     assert_eq!(welcome["type"], "welcome", "{welcome}");
     pump_until("paired and saved", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some_and(|p| p.name == name)) && app.is_saved()
+        app.with_controller(|c| c.session().partner().is_some_and(|p| p.name == name))
+            && app.is_saved()
     });
     tap_square(app, "e2");
     tap_square(app, "e4");
@@ -229,7 +239,7 @@ fn host_with(app: &App, addr: SocketAddr, name: &str) -> (Peer, Value, Value) {
     peer.send(&json!({"type":"move","ply":1,"uci":"c7c5"}));
     assert_eq!(peer.next("the ack")["type"], "ack");
     pump_until("the guest's move saved", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
+        app.with_controller(|c| c.session().game().moves().len() == 2) && app.is_saved()
     });
     (peer, welcome["game"].clone(), welcome["secret"].clone())
 }
@@ -248,14 +258,14 @@ fn join(app: &App, name: &str) -> (Peer, TcpListener, SocketAddr, String) {
     host.send(&json!({"type":"move","ply":0,"uci":"e2e4"}));
     assert_eq!(host.next("the ack"), json!({"type":"ack","ply":0}));
     pump_until("the host's move saved", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 1) && app.is_saved()
+        app.with_controller(|c| c.session().game().moves().len() == 1) && app.is_saved()
     });
     tap_square(app, "e7");
     tap_square(app, "e5");
     assert_eq!(host.next("our move")["uci"], "e7e5");
     host.send(&json!({"type":"ack","ply":1}));
     pump_until("our move saved", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
+        app.with_controller(|c| c.session().game().moves().len() == 2) && app.is_saved()
     });
     (host, listener, target, game_id)
 }

@@ -38,7 +38,7 @@ fn open_device(dir: &Path, port: u16) -> (App, Option<(String, LanLink)>, Vec<St
     let lan = restored.lan.clone();
     let app = App::new(restored.game, restored.setup).expect("app");
     if let Some((peer, link)) = &lan {
-        app.update_controller(|c| c.network_restored(peer, link.clone()));
+        app.update_controller(|c| c.session_mut().network_restored(peer, link.clone()));
     }
     app.enable_saving(stores, restored.identity).expect("saver");
     app.window().show().expect("window");
@@ -73,7 +73,7 @@ fn a_network_game_resumes_after_a_power_cut() {
     let game_id = welcome["game"].clone();
     let secret = welcome["secret"].clone();
     pump_until("paired", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some())
+        app.with_controller(|c| c.session().partner().is_some())
     });
     // The screen shows the paired game once it is on disk; taps go to what is shown.
     pump_until("saved", PATIENCE, || app.is_saved());
@@ -84,7 +84,7 @@ fn a_network_game_resumes_after_a_power_cut() {
     peer.send(&json!({"type":"move","ply":1,"uci":"c7c5"}));
     assert_eq!(peer.next("the ack")["type"], "ack");
     pump_until("the peer's move saved", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2) && app.is_saved()
+        app.with_controller(|c| c.session().game().moves().len() == 2) && app.is_saved()
     });
 
     // Power cut: the app and its sockets are gone; the peer notices.
@@ -97,9 +97,9 @@ fn a_network_game_resumes_after_a_power_cut() {
     let app = start_app(dir.path(), port);
     drop(app);
     let app = start_app(dir.path(), port);
-    assert_eq!(app.with_controller(|c| c.game().moves().len()), 2);
+    assert_eq!(app.with_controller(|c| c.session().game().moves().len()), 2);
     let partner = app
-        .with_controller(|c| c.partner().cloned())
+        .with_controller(|c| c.session().partner().cloned())
         .expect("the partner");
     assert_eq!(partner.name, "Peer");
     assert_ne!(partner.link, LinkState::Connected);
@@ -112,7 +112,11 @@ fn a_network_game_resumes_after_a_power_cut() {
     assert_eq!(welcome["type"], "welcome", "{welcome}");
     assert_eq!(welcome["moves"], json!(["e2e4", "c7c5"]));
     pump_until("connected again", PATIENCE, || {
-        app.with_controller(|c| c.partner().is_some_and(|p| p.link == LinkState::Connected))
+        app.with_controller(|c| {
+            c.session()
+                .partner()
+                .is_some_and(|p| p.link == LinkState::Connected)
+        })
     });
     tap_square(&app, "g1");
     tap_square(&app, "f3");
@@ -165,13 +169,21 @@ fn lan_guest_child() {
             continue;
         }
         let (moves, my_turn) = app.with_controller(|c| {
-            let moves: Vec<String> = c.game().moves().iter().map(|m| m.to_uci()).collect();
-            let mine = c.partner().is_some()
-                && !c.game().is_over()
-                && c.game().position().turn() == Color::Black;
+            let moves: Vec<String> = c
+                .session()
+                .game()
+                .moves()
+                .iter()
+                .map(|m| m.to_uci())
+                .collect();
+            let mine = c.session().partner().is_some()
+                && !c.session().game().is_over()
+                && c.session().game().position().turn() == Color::Black;
             (moves, mine)
         });
-        if reported.as_ref() != Some(&moves) && app.with_controller(|c| c.partner().is_some()) {
+        if reported.as_ref() != Some(&moves)
+            && app.with_controller(|c| c.session().partner().is_some())
+        {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "{GUEST_MARK} {}", moves.join(" "));
             let _ = out.flush();

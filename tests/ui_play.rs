@@ -20,7 +20,7 @@ use support::ui::{
 };
 
 fn drag(app: &App, from: &str, to: &str) {
-    let flipped = app.with_controller(|c| c.is_flipped());
+    let flipped = app.with_controller(|c| c.session().is_flipped());
     headless::drag(
         square_center(sq(from), flipped),
         square_center(sq(to), flipped),
@@ -45,7 +45,7 @@ fn render() -> Frame {
 }
 
 fn fen(app: &App) -> String {
-    app.with_controller(|c| c.game().position().to_fen())
+    app.with_controller(|c| c.session().game().position().to_fen())
 }
 
 fn tapping_a_piece_shows_its_targets() {
@@ -115,9 +115,9 @@ fn e2e4_by_drag() {
     );
     // A drop on an illegal square puts the piece back.
     drag(&app, "g8", "g5");
-    assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
+    assert_eq!(app.with_controller(|c| c.session().game().moves().len()), 1);
     drag(&app, "g8", "f6");
-    assert_eq!(app.with_controller(|c| c.game().moves().len()), 2);
+    assert_eq!(app.with_controller(|c| c.session().game().moves().len()), 2);
 }
 
 fn promotion_picker() {
@@ -140,7 +140,7 @@ fn promotion_picker() {
     headless::tap(left as f32 + 40.0, y as f32).expect("tap");
     assert!(!adapter.get_promotion_visible());
     assert_eq!(fen(&app), "1k2Q3/8/8/8/8/8/8/4K3 b - - 0 1");
-    let mv = app.with_controller(|c| c.game().moves()[0]);
+    let mv = app.with_controller(|c| c.session().game().moves()[0]);
     assert_eq!(mv.to_string(), "e7e8q");
 }
 
@@ -151,7 +151,7 @@ fn undo_takes_back() {
     tap_square(&app, "d7");
     tap_square(&app, "d5");
     press_action(&app, Action::Undo);
-    assert_eq!(app.with_controller(|c| c.game().moves().len()), 1);
+    assert_eq!(app.with_controller(|c| c.session().game().moves().len()), 1);
     press_action(&app, Action::Undo);
     assert_eq!(fen(&app), Position::startpos().to_fen());
     assert_eq!(
@@ -195,7 +195,7 @@ fn checkmate_ends_the_game() {
     press_action(&app, Action::Review);
     press_action(&app, Action::ReviewFirst);
     assert_eq!(
-        app.with_controller(|c| c.shown_position().to_fen()),
+        app.with_controller(|c| c.session().shown_position().to_fen()),
         Position::startpos().to_fen()
     );
     press_action(&app, Action::ReviewForward);
@@ -219,10 +219,13 @@ fn new_game_dialog_starts_a_two_player_game() {
     dialog.invoke_start();
     headless::pump();
     assert!(!dialog.get_visible());
-    assert_eq!(app.with_controller(|c| c.setup().mode), Mode::Friend);
+    assert_eq!(
+        app.with_controller(|c| c.session().setup().mode),
+        Mode::Friend
+    );
     // Nobody thinks in a two-player game.
     assert!(!headless::pump_until(Duration::from_millis(300), || {
-        app.with_controller(|c| !c.game().moves().is_empty())
+        app.with_controller(|c| !c.session().game().moves().is_empty())
     }));
 }
 
@@ -273,7 +276,7 @@ fn the_coach_warns_and_the_player_takes_the_move_back() {
     let warned = |name: &str| squares.row_data(cell(&app, name)).is_some_and(|s| s.warned);
     assert!(warned("g5") && warned("d8") && !warned("e4"));
     assert_eq!(
-        app.with_controller(|c| c.game().moves().len()),
+        app.with_controller(|c| c.session().game().moves().len()),
         7,
         "no answer yet"
     );
@@ -286,7 +289,7 @@ fn the_coach_warns_and_the_player_takes_the_move_back() {
     tap_square(&app, "d2");
     tap_square(&app, "d3");
     support::ui::pump_until("the computer's answer", Duration::from_secs(60), || {
-        app.with_controller(|c| c.game().moves().len() == 8)
+        app.with_controller(|c| c.session().game().moves().len() == 8)
     });
     assert!(!coach.get_visible());
 }
@@ -340,7 +343,7 @@ fn the_move_list_keeps_the_shown_move_in_view() {
     assert!(shown_row_in_view(), "the latest move");
     // Review from the start: the first row comes into view, then the last again.
     app.update_controller(|c| {
-        c.view_saved(c.game().clone(), "White", "Black", None);
+        c.view_saved(c.session().game().clone(), "White", "Black", None);
         c.action(Action::ReviewFirst);
         c.action(Action::ReviewForward);
     });
@@ -437,6 +440,9 @@ fn a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it() {
             &[] as &[String],
             "{opener}: a tap where it was"
         );
-        assert!(!app.with_controller(|c| c.game().is_over()), "{opener}");
+        assert!(
+            !app.with_controller(|c| c.session().game().is_over()),
+            "{opener}"
+        );
     }
 }

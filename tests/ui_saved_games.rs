@@ -84,7 +84,7 @@ fn saved_games_review_delete_and_resume() {
         &app,
         &[("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")],
     );
-    assert!(app.with_controller(|c| c.game().is_over()));
+    assert!(app.with_controller(|c| c.session().game().is_over()));
     let list = open_saved_games(&app);
     assert_eq!(
         list,
@@ -149,10 +149,10 @@ fn saved_games_review_delete_and_resume() {
     headless::pump();
     choose(&app, "resume");
     pump_until("the resumed game", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2)
+        app.with_controller(|c| c.session().game().moves().len() == 2)
     });
     pump_until("the resumed game saved", PATIENCE, || app.is_saved());
-    assert_eq!(app.with_controller(|c| c.setup()), level7);
+    assert_eq!(app.with_controller(|c| c.session().setup()), level7);
     play(&app, &[("c2", "c4")]);
     // The game on the board is not a saved game: only the finished one is listed.
     let list = open_saved_games(&app);
@@ -173,7 +173,7 @@ fn saved_games_review_delete_and_resume() {
     headless::pump();
     choose(&app, "resume");
     pump_until("the resumed game", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 3)
+        app.with_controller(|c| c.session().game().moves().len() == 3)
     });
     pump_until("the resumed game saved", PATIENCE, || app.is_saved());
     play(&app, &[("e7", "e6"), ("b1", "c3")]);
@@ -195,7 +195,7 @@ fn saved_games_review_delete_and_resume() {
     headless::pump();
     choose(&app, "resume");
     pump_until("the resumed game", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 5)
+        app.with_controller(|c| c.session().game().moves().len() == 5)
     });
     pump_until("the resumed game saved", PATIENCE, || app.is_saved());
 

@@ -185,25 +185,25 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
         "the game starts"
     );
     assert_eq!(
-        app.with_controller(|c| c.game().initial_position().to_fen()),
+        app.with_controller(|c| c.session().game().initial_position().to_fen()),
         SET_UP
     );
     assert!(
-        !app.with_controller(|c| c.is_rated()),
+        !app.with_controller(|c| c.session().is_rated()),
         "a set-up game is not rated"
     );
     // Castle short (the right set in the editor), and the computer answers.
     tap_at(app, square_point(app, "e1"));
     tap_at(app, square_point(app, "g1"));
     assert_eq!(
-        app.with_controller(|c| c.game().position().piece_at(sq("g1"))),
+        app.with_controller(|c| c.session().game().position().piece_at(sq("g1"))),
         Some(chesspi_engine::Piece::new(
             Color::White,
             chesspi_engine::Role::King
         ))
     );
     pump_until("the computer's reply", PATIENCE, || {
-        app.with_controller(|c| c.game().moves().len() == 2)
+        app.with_controller(|c| c.session().game().moves().len() == 2)
     });
 
     // Resigned, the game goes to the archive with its start position.
@@ -224,8 +224,11 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
 fn a_reviewed_moment_goes_into_the_editor(app: &App) {
     press_action(app, Action::Review);
     press_action(app, Action::ReviewBack);
-    let shown = app.with_controller(|c| c.shown_position().to_fen());
-    assert_ne!(shown, app.with_controller(|c| c.game().position().to_fen()));
+    let shown = app.with_controller(|c| c.session().shown_position().to_fen());
+    assert_ne!(
+        shown,
+        app.with_controller(|c| c.session().game().position().to_fen())
+    );
     press_action(app, Action::SetUp);
     assert!(
         app.window().global::<GameAdapter>().get_screen() == Screen::Editor,
@@ -237,8 +240,11 @@ fn a_reviewed_moment_goes_into_the_editor(app: &App) {
     // Cancel: back to the review, where it was.
     tap_at(app, CANCEL);
     assert!(app.window().global::<GameAdapter>().get_screen() != Screen::Editor);
-    assert!(app.with_controller(|c| c.is_reviewing()));
-    assert_eq!(app.with_controller(|c| c.shown_position().to_fen()), shown);
+    assert!(app.with_controller(|c| c.session().is_reviewing()));
+    assert_eq!(
+        app.with_controller(|c| c.session().shown_position().to_fen()),
+        shown
+    );
 }
 
 #[test]

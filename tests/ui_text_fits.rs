@@ -169,7 +169,7 @@ fn sq(name: &str) -> Square {
 /// Taps square `from`, then `to`, on the board shown.
 fn tap_move(app: &App, from: &str, to: &str) {
     for name in [from, to] {
-        let (x, y) = square_center(sq(name), app.with_controller(|c| c.is_flipped()));
+        let (x, y) = square_center(sq(name), app.with_controller(|c| c.session().is_flipped()));
         headless::tap(x, y).expect("tap");
     }
 }
@@ -352,7 +352,7 @@ fn menu_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(game("e2e4 e7e5 g1f3"), you(Color::White, 4), lang);
     pump_until("the computer's move", || {
-        app.with_controller(|c| c.game().moves().len() == 4)
+        app.with_controller(|c| c.session().game().moves().len() == 4)
     });
     app.update_controller(|c| {
         c.allow_shutdown();
@@ -930,7 +930,7 @@ fn network_states(fits: &mut Fits) {
         });
     });
     assert_eq!(
-        app.with_controller(|c| c.game().outcome().map(|o| o.winner)),
+        app.with_controller(|c| c.session().game().outcome().map(|o| o.winner)),
         Some(Some(Color::White))
     );
     fits.check(&app, "network game: won by forfeit");

@@ -48,7 +48,7 @@ pub fn sq(name: &str) -> Square {
 /// The centre of square `name` on the board as the app shows it now (turned or not). The
 /// position editor's board is in the same place.
 pub fn square_point(app: &App, name: &str) -> (f32, f32) {
-    square_center(sq(name), app.with_controller(|c| c.is_flipped()))
+    square_center(sq(name), app.with_controller(|c| c.session().is_flipped()))
 }
 
 /// A tap on square `name` of the board shown.

@@ -68,7 +68,7 @@ pub fn screenshot(out: &Path, fen: Option<&str>, taps: &[Square]) -> Result<(), 
     apply_language(language);
     app.window().show().map_err(AppError::Platform)?;
     for &sq in taps {
-        let flipped = app.with_controller(|c| c.is_flipped());
+        let flipped = app.with_controller(|c| c.session().is_flipped());
         let (x, y) = square_center(sq, flipped);
         headless::tap(x, y)?;
     }

@@ -134,7 +134,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     // the partner and how to reach it, or a second power cut before the next move would lose
     // the game. (`--lan-*` asks for another network game instead.)
     if let (Some((peer, link)), None) = (&lan_resume, &options.lan) {
-        app.update_controller(|c| c.network_restored(peer, link.clone()));
+        app.update_controller(|c| c.session_mut().network_restored(peer, link.clone()));
     }
     if let Some(stores) = stores {
         app.enable_saving(stores, identity)?;
@@ -176,23 +176,24 @@ pub fn restore_view(
     rated: bool,
     clocks: Option<crate::storage::Clocks>,
 ) {
-    c.set_flipped(flipped);
+    c.session_mut().set_flipped(flipped);
     if !rated {
-        c.set_unrated();
+        c.session_mut().set_unrated();
     }
     if let Some(k) = clocks {
         let control = crate::app::model::clock::TimeControl {
             base: k.base,
             increment: k.increment,
         };
-        c.set_clock(Some(crate::app::model::clock::GameClock::restore(
-            control,
-            k.white,
-            k.black,
-            k.after_moves,
-        )));
+        c.session_mut()
+            .set_clock(Some(crate::app::model::clock::GameClock::restore(
+                control,
+                k.white,
+                k.black,
+                k.after_moves,
+            )));
         // Back after a restart: the player's clock waits for the player.
-        c.hold_clock();
+        c.session_mut().hold_clock();
     }
 }
 

@@ -422,15 +422,15 @@ impl Saver {
 
     /// [`Saver::submit`] for the controller's game.
     pub fn submit_current(&mut self, c: &crate::app::screens::Controller) -> Option<u64> {
-        let mode = match (c.setup().mode, c.partner()) {
+        let mode = match (c.session().setup().mode, c.session().partner()) {
             (Mode::Network { local }, Some(p)) => GameMode::Lan {
                 local,
                 peer: p.name.clone(),
                 link: Some(p.resume.clone()),
             },
-            (_, _) => mode_of(&c.setup()),
+            (_, _) => mode_of(&c.session().setup()),
         };
-        let clocks = c.clock().map(|k| {
+        let clocks = c.session().clock().map(|k| {
             let now = std::time::Instant::now();
             crate::storage::Clocks {
                 white: k.remaining(chesspi_engine::Color::White, now),
@@ -441,12 +441,12 @@ impl Saver {
             }
         });
         let extras = SaveExtras {
-            flipped: c.is_flipped(),
-            rated: c.is_rated(),
+            flipped: c.session().is_flipped(),
+            rated: c.session().is_rated(),
             clocks,
             coach: c.coach_level(),
         };
-        self.submit_mode(c.game_serial(), mode, c.game(), extras)
+        self.submit_mode(c.session().serial(), mode, c.session().game(), extras)
     }
 
     /// The next game started is `saved` played on: it keeps its identity, so it replaces its

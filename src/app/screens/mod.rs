@@ -52,6 +52,7 @@ pub use words::termination_reason;
 pub use words::{ResultCard, ResultTone};
 
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
+use crate::app::session::game::GameSession;
 use analysis::board::Session;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -258,28 +259,15 @@ pub enum Effect {
 
 /// The state of the game screen.
 pub struct Controller {
-    game: Game,
-    setup: GameSetup,
-    flipped: bool,
+    /// The game on the board and how it is played.
+    session: GameSession,
     selected: Option<Square>,
     press: Option<Press>,
     promotion: Option<(Square, Square)>,
-    hint: Option<Move>,
-    /// Ply of the position shown while reviewing a finished game.
-    review: Option<usize>,
-    /// The search in progress and what it is for.
-    thinking: Option<(u64, Purpose)>,
-    next_request: u64,
     /// The open screen, with its state.
     screen: Screen,
     /// A dialog (the menu, an offer, a message) over the screen.
     dialog: Option<Dialog>,
-    /// The ply at which a claimable draw was last offered, so it is offered once.
-    claim_offered_at: Option<usize>,
-    /// A one-off message for the status line (e.g. a declined draw offer).
-    note: Option<String>,
-    /// Counts the games started, so saving can tell a new game from a changed one.
-    serial: u64,
     /// Whether the menu offers to shut the device down (the device build, not a desktop).
     shutdown_allowed: bool,
     /// Whether Settings offers Wi-Fi (the app has a Wi-Fi thread).
@@ -289,17 +277,6 @@ pub struct Controller {
     /// Set while a saved game is reviewed; holds the current game.
     viewing: Option<Viewing>,
     settings: SettingsView,
-    /// The partner of a network game.
-    partner: Option<Partner>,
-    /// The level was changed or the sides switched during this game: it is not rated.
-    unrated: bool,
-    /// The game's clocks, for a timed game.
-    clock: Option<crate::app::model::clock::GameClock>,
-    /// Moves on the board when the clocks were last brought up to date.
-    clock_ply: usize,
-    /// Clocks brought back (a restart, Play on) wait for the player's first touch of the
-    /// board before the player's clock runs again.
-    clock_held: bool,
     /// Whether the computer plays from its opening book (a device setting).
     book: bool,
     /// Two players: the board turns to the player on move (a device setting).
@@ -334,31 +311,17 @@ impl Controller {
     /// A game already under way (a position from FEN, or a restored game).
     pub fn with_game(game: Game, setup: GameSetup) -> Controller {
         let mut c = Controller {
-            game,
-            setup,
-            flipped: setup.bottom_color() == Color::Black,
+            session: GameSession::new(game, setup),
             selected: None,
             press: None,
             promotion: None,
-            hint: None,
-            review: None,
-            thinking: None,
-            next_request: 1,
             screen: Screen::Game,
             dialog: None,
-            claim_offered_at: None,
-            note: None,
-            serial: 0,
             wifi_allowed: false,
             hotspot_game: false,
             shutdown_allowed: false,
             viewing: None,
             settings: SettingsView::default(),
-            partner: None,
-            unrated: false,
-            clock: None,
-            clock_ply: 0,
-            clock_held: false,
             book: true,
             turn_board: false,
             last_code_target: None,
@@ -376,41 +339,19 @@ impl Controller {
         c
     }
 
+    /// The game on the board and how it is played.
+    pub fn session(&self) -> &GameSession {
+        &self.session
+    }
+
+    /// The game, to set it as it was saved (after a restart).
+    pub fn session_mut(&mut self) -> &mut GameSession {
+        &mut self.session
+    }
+
     /// Which screen is open (the window shows it, and the dialog on top if any).
     pub fn screen(&self) -> ScreenKind {
         self.screen.kind()
-    }
-
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
-    pub fn setup(&self) -> GameSetup {
-        self.setup
-    }
-
-    /// Changes whenever another game replaces the current one (see [`Controller::start`]).
-    pub fn game_serial(&self) -> u64 {
-        self.serial
-    }
-
-    /// Whether the game counts for the player's rating.
-    pub fn is_rated(&self) -> bool {
-        !self.unrated
-    }
-
-    /// The restored game was already taken out of the rating.
-    pub fn set_unrated(&mut self) {
-        self.unrated = true;
-    }
-
-    /// Turns the board as it was saved (after a restart).
-    pub fn set_flipped(&mut self, flipped: bool) {
-        self.flipped = flipped;
-    }
-
-    pub fn is_flipped(&self) -> bool {
-        self.flipped
     }
 
     pub fn selected(&self) -> Option<Square> {
@@ -422,24 +363,14 @@ impl Controller {
         std::mem::take(&mut self.effects)
     }
 
-    /// The position on the board (the reviewed one while reviewing).
-    pub fn shown_position(&self) -> &Position {
-        match self.review {
-            Some(ply) => &self.game.positions()[ply],
-            None => self.game.position(),
-        }
-    }
-
-    fn shown_last_move(&self) -> Option<Move> {
-        let ply = self.review.unwrap_or(self.game.moves().len());
-        ply.checked_sub(1).map(|i| self.game.moves()[i])
-    }
-
     /// Whether a person may move now.
     fn human_to_move(&self) -> bool {
-        !self.game.is_over()
-            && self.review.is_none()
-            && self.setup.is_human(self.game.position().turn())
+        !self.session.game.is_over()
+            && self.session.review.is_none()
+            && self
+                .session
+                .setup
+                .is_human(self.session.game.position().turn())
             && self.coach_advice().is_none()
     }
 
@@ -450,7 +381,7 @@ impl Controller {
         self.selected = None;
         self.press = None;
         self.promotion = None;
-        self.hint = None;
+        self.session.hint = None;
         self.effects.push(Effect::GameChanged);
         self.turn_to_mover();
         if self.coach_after_move() {
@@ -462,31 +393,32 @@ impl Controller {
     /// The game goes on: the computer is asked for its move, or a person on move is offered
     /// a claimable draw.
     fn next_turn(&mut self) {
-        if self.game.is_over() {
+        if self.session.game.is_over() {
             self.cancel_thinking();
             return;
         }
-        let turn = self.game.position().turn();
-        if self.setup.is_computer(turn) {
-            if self.setup.mode == Mode::Demo && self.game.claimable_draw().is_some() {
+        let turn = self.session.game.position().turn();
+        if self.session.setup.is_computer(turn) {
+            if self.session.setup.mode == Mode::Demo && self.session.game.claimable_draw().is_some()
+            {
                 // The demo would otherwise shuffle on until the automatic draw.
-                if self.game.claim_draw().is_ok() {
+                if self.session.game.claim_draw().is_ok() {
                     self.effects.push(Effect::GameChanged);
                 }
                 return;
             }
-            if !self.is_computer_thinking() {
+            if !self.session.is_computer_thinking() {
                 self.cancel_thinking();
                 self.request(Purpose::Move);
             }
-        } else if let Some(termination) = self
-            .game
-            .claimable_draw()
-            .filter(|_| self.setup.is_human(turn) && !self.setup.is_partner(!turn))
+        } else if let Some(termination) =
+            self.session.game.claimable_draw().filter(|_| {
+                self.session.setup.is_human(turn) && !self.session.setup.is_partner(!turn)
+            })
         {
-            let ply = self.game.moves().len();
-            if self.claim_offered_at != Some(ply) && self.dialog.is_none() {
-                self.claim_offered_at = Some(ply);
+            let ply = self.session.game.moves().len();
+            if self.session.claim_offered_at != Some(ply) && self.dialog.is_none() {
+                self.session.claim_offered_at = Some(ply);
                 self.dialog = Some(Dialog::ClaimDraw(termination));
             }
         } else {
@@ -496,8 +428,11 @@ impl Controller {
 
     /// Two players with the board turning: the player on move sits at the bottom.
     fn turn_to_mover(&mut self) {
-        if self.turn_board && self.setup.mode == Mode::Friend && self.review.is_none() {
-            self.flipped = self.game.position().turn() == Color::Black;
+        if self.turn_board
+            && self.session.setup.mode == Mode::Friend
+            && self.session.review.is_none()
+        {
+            self.session.flipped = self.session.game.position().turn() == Color::Black;
         }
     }
 
@@ -512,20 +447,20 @@ impl Controller {
         self.cancel_thinking();
         self.drop_analysis();
         self.viewing = None;
-        self.serial += 1;
-        self.game = game;
-        self.setup = setup;
-        self.flipped = setup.bottom_color() == Color::Black;
-        self.review = None;
+        self.session.serial += 1;
+        self.session.game = game;
+        self.session.setup = setup;
+        self.session.flipped = setup.bottom_color() == Color::Black;
+        self.session.review = None;
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
-        self.claim_offered_at = None;
-        self.note = None;
-        self.partner = None;
+        self.session.claim_offered_at = None;
+        self.session.note = None;
+        self.session.partner = None;
         self.screen.close(ScreenKind::Lobby);
-        self.unrated = false;
+        self.session.unrated = false;
         self.reset_coach(self.coach_default);
-        self.set_clock(None);
+        self.session.set_clock(None);
         self.after_change();
     }
 

@@ -57,7 +57,7 @@ fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
     saved.play(d4.expect("d2d4")).expect("legal");
     c.view_saved(saved, "You", "Level 2", None);
     assert!(c.is_viewing_saved());
-    assert!(!c.is_computer_thinking());
+    assert!(!c.session().is_computer_thinking());
     let effects = c.take_effects();
     assert!(effects.iter().any(|e| matches!(e, Effect::CancelThinking)));
     assert!(
@@ -68,13 +68,19 @@ fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
     // The answer to the old request arrives late: it must not land on the saved game.
     let reply = Game::new().position().legal_moves().iter().copied().next();
     c.computer_answered(id, Reply::Move(reply));
-    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.session().game().moves().len(), 1);
     assert_eq!(c.players().1.name, "You");
 
     c.action(Action::ReviewDone);
     assert!(!c.is_viewing_saved());
-    assert_eq!(c.game().moves().len(), 1, "e4 is back");
-    assert_eq!(to_san(&c.game().positions()[0], c.game().moves()[0]), "e4");
+    assert_eq!(c.session().game().moves().len(), 1, "e4 is back");
+    assert_eq!(
+        to_san(
+            &c.session().game().positions()[0],
+            c.session().game().moves()[0]
+        ),
+        "e4"
+    );
     assert_eq!(
         think_ids(&c.take_effects()).len(),
         1,
@@ -103,7 +109,7 @@ fn tapping_a_piece_shows_its_targets_and_a_target_moves() {
     assert_eq!(targets(&c), vec![sq("e3"), sq("e4")]);
     assert_eq!(c.status().text, "Tap where the pawn should go");
     tap(&mut c, "e4");
-    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.session().game().moves().len(), 1);
     assert_eq!(c.selected(), None);
     assert_eq!(think_ids(&c.take_effects()), vec![(1, Purpose::Move)]);
     assert!(c.status().thinking);
@@ -128,7 +134,7 @@ fn reselect_deselect_and_illegal_taps() {
     tap(&mut c, "b1");
     tap(&mut c, "b5");
     assert_eq!(c.selected(), None, "an illegal square deselects");
-    assert!(c.game().moves().is_empty());
+    assert!(c.session().game().moves().is_empty());
     tap(&mut c, "e7");
     assert_eq!(
         c.selected(),
@@ -145,11 +151,14 @@ fn drag_and_drop() {
     c.press(Some(sq("e2")));
     assert_eq!(c.selected(), Some(sq("e2")), "a press selects at once");
     c.release(Some(sq("e5")), true);
-    assert!(c.game().moves().is_empty(), "an illegal drop does nothing");
+    assert!(
+        c.session().game().moves().is_empty(),
+        "an illegal drop does nothing"
+    );
     assert_eq!(c.selected(), Some(sq("e2")));
     c.press(Some(sq("e2")));
     c.release(Some(sq("e4")), true);
-    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.session().game().moves().len(), 1);
     c.press(Some(sq("g8")));
     c.release(None, true);
     assert_eq!(
@@ -174,10 +183,19 @@ fn promotion_asks_and_can_be_cancelled() {
     assert_eq!(c.selected(), Some(sq("e7")));
     tap(&mut c, "e8");
     c.choose_promotion(Some(Role::Knight));
-    let last = *c.game().moves().last().expect("a move was played");
+    let last = *c
+        .session()
+        .game()
+        .moves()
+        .last()
+        .expect("a move was played");
     assert_eq!(last.promotion(), Some(Role::Knight));
     assert_eq!(
-        c.game().position().piece_at(sq("e8")).map(|p| p.role),
+        c.session()
+            .game()
+            .position()
+            .piece_at(sq("e8"))
+            .map(|p| p.role),
         Some(Role::Knight)
     );
 }
@@ -188,11 +206,11 @@ fn undo_against_the_computer_takes_back_both_moves() {
     tap(&mut c, "e2");
     tap(&mut c, "e4");
     let (id, _) = think_ids(&c.take_effects())[0];
-    let reply = c.game().position().legal_moves()[0];
+    let reply = c.session().game().position().legal_moves()[0];
     c.computer_answered(id, Reply::Move(Some(reply)));
-    assert_eq!(c.game().moves().len(), 2);
+    assert_eq!(c.session().game().moves().len(), 2);
     c.action(Action::Undo);
-    assert!(c.game().moves().is_empty());
+    assert!(c.session().game().moves().is_empty());
     assert!(
         think_ids(&c.take_effects()).is_empty(),
         "the player is on move again"
@@ -206,7 +224,7 @@ fn undo_while_the_computer_thinks_cancels_and_ignores_its_answer() {
     tap(&mut c, "d4");
     let (id, _) = think_ids(&c.take_effects())[0];
     c.action(Action::Undo);
-    assert!(c.game().moves().is_empty());
+    assert!(c.session().game().moves().is_empty());
     assert!(
         c.take_effects()
             .iter()
@@ -214,7 +232,10 @@ fn undo_while_the_computer_thinks_cancels_and_ignores_its_answer() {
     );
     let stale = Position::startpos().legal_moves()[0];
     c.computer_answered(id, Reply::Move(Some(stale)));
-    assert!(c.game().moves().is_empty(), "a stale answer is ignored");
+    assert!(
+        c.session().game().moves().is_empty(),
+        "a stale answer is ignored"
+    );
 }
 
 #[test]
@@ -226,7 +247,7 @@ fn playing_black_flips_the_board_and_the_computer_opens() {
         level: Level::DEFAULT,
     };
     let mut c = Controller::new(setup);
-    assert!(c.is_flipped());
+    assert!(c.session().is_flipped());
     assert_eq!(think_ids(&c.take_effects()).len(), 1);
     let actions = c.actions();
     let undo = actions
@@ -257,12 +278,15 @@ fn checkmate_ends_the_game_with_a_result_card() {
     // Review steps through the game with the board following.
     c.action(Action::Review);
     c.action(Action::ReviewFirst);
-    assert_eq!(c.shown_position().to_fen(), Position::startpos().to_fen());
+    assert_eq!(
+        c.session().shown_position().to_fen(),
+        Position::startpos().to_fen()
+    );
     c.action(Action::ReviewForward);
     assert_eq!(c.status().text, "Reviewing: after 1. f3");
     assert_eq!(c.focus_row(), Some(0));
     c.action(Action::ReviewDone);
-    assert!(c.shown_position().is_checkmate());
+    assert!(c.session().shown_position().is_checkmate());
 }
 
 #[test]
@@ -272,7 +296,7 @@ fn resign_needs_confirmation() {
     assert_eq!(c.dialog(), Some(&Dialog::ResignOrDraw));
     c.dialog_option("resign");
     assert_eq!(c.dialog(), Some(&Dialog::ConfirmResign));
-    assert!(!c.game().is_over());
+    assert!(!c.session().game().is_over());
     c.dialog_option("resign");
     // Before the player's first move: aborted, not rated, and the card says so.
     let result = c.result().expect("resigned");
@@ -292,7 +316,7 @@ fn e4_and_a_reply(c: &mut Controller) {
     tap(c, "e2");
     tap(c, "e4");
     let (id, _) = think_ids(&c.take_effects())[0];
-    let reply = c.game().position().legal_moves()[0];
+    let reply = c.session().game().position().legal_moves()[0];
     c.computer_answered(id, Reply::Move(Some(reply)));
 }
 
@@ -308,16 +332,23 @@ fn a_resignation_is_a_loss_on_a_loss_card_and_undo_takes_back_only_it() {
         (result.title.as_str(), result.reason.as_str(), result.tone),
         ("The computer wins", "by resignation", ResultTone::Lost)
     );
-    assert!(c.is_rated());
+    assert!(c.session().is_rated());
     let undo = c.actions().into_iter().find(|a| a.action == Action::Undo);
     assert!(
         undo.is_some_and(|a| a.enabled),
         "the resignation can be taken back"
     );
     c.action(Action::Undo);
-    assert!(!c.game().is_over());
-    assert_eq!(c.game().moves().len(), 2, "both moves stay on the board");
-    assert!(!c.is_rated(), "played on after a result: not rated");
+    assert!(!c.session().game().is_over());
+    assert_eq!(
+        c.session().game().moves().len(),
+        2,
+        "both moves stay on the board"
+    );
+    assert!(
+        !c.session().is_rated(),
+        "played on after a result: not rated"
+    );
     assert_eq!(
         c.status().text,
         "Taken back — play on; this game is not rated"
@@ -342,25 +373,30 @@ fn the_result_card_shows_whose_result_it_is() {
         level: Level::DEFAULT,
     };
     let mut resigned = Controller::new(black);
-    resigned.game.resign(Color::White).expect("resign");
-    assert!(resigned.is_aborted(), "Black (the player) never moved");
+    resigned.session.game.resign(Color::White).expect("resign");
+    assert!(
+        resigned.session().is_aborted(),
+        "Black (the player) never moved"
+    );
     let mut played = Controller::new(black);
     played
+        .session
         .game
-        .play(played.game.position().legal_moves()[0])
+        .play(played.session.game.position().legal_moves()[0])
         .expect("white");
     played
+        .session
         .game
-        .play(played.game.position().legal_moves()[0])
+        .play(played.session.game.position().legal_moves()[0])
         .expect("black");
-    played.game.resign(Color::White).expect("resign");
+    played.session.game.resign(Color::White).expect("resign");
     let card = played.result().expect("over");
     assert_eq!(
         (card.title.as_str(), card.tone),
         ("You win!", ResultTone::Won)
     );
-    played.game.reopen();
-    played.game.agree_draw().expect("draw");
+    played.session.game.reopen();
+    played.session.game.agree_draw().expect("draw");
     assert_eq!(played.result().map(|r| r.tone), Some(ResultTone::Drawn));
 }
 
@@ -415,7 +451,7 @@ fn threefold_repetition_is_offered_once() {
         Some(&Dialog::ClaimDraw(Termination::ThreefoldRepetition))
     );
     c.dialog_option("cancel");
-    assert!(!c.game().is_over());
+    assert!(!c.session().game().is_over());
     c.action(Action::ResignOrDraw);
     c.dialog_option("claim");
     assert_eq!(
@@ -492,7 +528,7 @@ fn a_promoted_pawn_is_not_shown_as_captured() {
     );
     assert!(black.captured.is_empty(), "{:?}", black.captured);
     // Shown at the start (as a review shows it): nothing captured yet.
-    c.review = Some(0);
+    c.session.review = Some(0);
     let (_, white) = c.players();
     assert!(white.captured.is_empty());
 }
@@ -506,8 +542,8 @@ fn new_game_dialog_starts_the_chosen_game() {
     c.new_game_level(Level::new(2).expect("level 2"));
     c.take_effects();
     c.new_game_start();
-    assert_eq!(c.setup().mode, Mode::Demo);
-    assert_eq!(c.setup().level.number(), 2);
+    assert_eq!(c.session().setup().mode, Mode::Demo);
+    assert_eq!(c.session().setup().level.number(), 2);
     assert!(c.new_game_form().is_none());
     assert_eq!(
         think_ids(&c.take_effects()).len(),
@@ -551,18 +587,18 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
     // Row 0, Black's move: the position after 1...e5.
     c.move_tapped(0, true);
     assert_eq!(c.status().text, "Reviewing: after 1… e5");
-    assert!(c.shown_position().piece_at(sq("f3")).is_none());
+    assert!(c.session().shown_position().piece_at(sq("f3")).is_none());
     let actions = c.actions();
     let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
     assert!(labels.contains(&"Back to game"), "{labels:?}");
-    assert_eq!(c.game().moves().len(), 3, "the game is unchanged");
+    assert_eq!(c.session().game().moves().len(), 3, "the game is unchanged");
     // Out of range taps change nothing.
     c.move_tapped(1, true);
     assert_eq!(c.status().text, "Reviewing: after 1… e5");
     // Playing a move returns to the game and counts.
     tap(&mut c, "b8");
     tap(&mut c, "c6");
-    assert_eq!(c.game().moves().len(), 4);
+    assert_eq!(c.session().game().moves().len(), 4);
     assert!(!c.status().text.starts_with("Reviewing"));
 }
 
@@ -586,8 +622,8 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     // A stronger level: the search restarts at it, and the game is no longer rated.
     c.action(Action::Menu);
     c.dialog_option("stronger");
-    assert_eq!(c.setup().level.number(), 5);
-    assert!(!c.is_rated());
+    assert_eq!(c.session().setup().level.number(), 5);
+    assert!(!c.session().is_rated());
     let effects = c.take_effects();
     let thinks: Vec<_> = effects
         .iter()
@@ -608,18 +644,24 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     let (id, _) = think_ids(&effects)[0];
     c.computer_answered(
         id,
-        Reply::Move(Some(c.game().position().parse_uci_move("e7e5").unwrap())),
+        Reply::Move(Some(
+            c.session()
+                .game()
+                .position()
+                .parse_uci_move("e7e5")
+                .unwrap(),
+        )),
     );
-    assert_eq!(c.game().moves().len(), 2);
+    assert_eq!(c.session().game().moves().len(), 2);
     c.action(Action::Menu);
     c.dialog_option("switch");
     assert_eq!(
-        c.setup().mode,
+        c.session().setup().mode,
         Mode::Computer {
             human: Color::Black
         }
     );
-    assert!(c.is_flipped());
+    assert!(c.session().is_flipped());
     assert_eq!(
         think_ids(&c.take_effects()).len(),
         1,
@@ -627,7 +669,7 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     );
     // A new game is rated again.
     c.start(GameSetup::FIRST_START, Game::new());
-    assert!(c.is_rated());
+    assert!(c.session().is_rated());
 }
 
 #[test]
@@ -640,24 +682,34 @@ fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game(
     c.new_game_mode("friend");
     c.new_game_clock(Some(0)); // 1+0
     c.new_game_start();
-    assert_eq!(c.clock().map(|k| k.control()), TimeControl::new(1, 0));
+    assert_eq!(
+        c.session().clock().map(|k| k.control()),
+        TimeControl::new(1, 0)
+    );
     c.sync_clock(t0, false);
-    assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+    assert_eq!(
+        c.session().clock().and_then(|k| k.running()),
+        Some(Color::White)
+    );
     tap(&mut c, "e2");
     tap(&mut c, "e4");
     c.sync_clock(t0 + Duration::from_secs(2), false);
-    let k = c.clock().expect("clock");
+    let k = c.session().clock().expect("clock");
     assert_eq!(k.running(), Some(Color::Black));
     assert_eq!(k.after_moves().len(), 1);
     // The Menu pauses the clock; closing it runs it again.
     c.action(Action::Menu);
     c.sync_clock(t0 + Duration::from_secs(3), false);
-    assert_eq!(c.clock().and_then(|k| k.running()), None);
+    assert_eq!(c.session().clock().and_then(|k| k.running()), None);
     c.dialog_option("close");
     c.sync_clock(t0 + Duration::from_secs(30), false);
-    assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::Black));
     assert_eq!(
-        c.clock()
+        c.session().clock().and_then(|k| k.running()),
+        Some(Color::Black)
+    );
+    assert_eq!(
+        c.session()
+            .clock()
             .map(|k| k.remaining(Color::Black, t0 + Duration::from_secs(30))),
         Some(Duration::from_secs(59)),
         "the paused half minute did not count"
@@ -673,7 +725,7 @@ fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game(
             .any(|a| a.action == Action::Undo && !a.enabled)
     );
     c.action(Action::Undo);
-    assert_eq!(c.game().moves().len(), 1);
+    assert_eq!(c.session().game().moves().len(), 1);
     assert!(c.result().is_some());
 }
 
@@ -683,7 +735,7 @@ fn a_clock_in_its_last_ten_seconds_is_low() {
     use std::time::Duration;
     let mut c = Controller::new(friend());
     let control = TimeControl::new(1, 0).expect("1+0");
-    c.set_clock(Some(GameClock::restore(
+    c.session_mut().set_clock(Some(GameClock::restore(
         control,
         Duration::from_millis(9_500),
         Duration::from_secs(10),
@@ -717,7 +769,10 @@ fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
         TimeControl::new(19, 4)
     );
     c.new_game_start();
-    assert_eq!(c.clock().map(|k| k.control()), TimeControl::new(19, 4));
+    assert_eq!(
+        c.session().clock().map(|k| k.control()),
+        TimeControl::new(19, 4)
+    );
     // The next New game offers the same custom clock; a preset replaces it.
     c.action(Action::NewGame);
     let form = c.new_game_form().expect("form");
@@ -738,7 +793,7 @@ fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
     );
     c.new_game_clock(None);
     c.new_game_start();
-    assert!(c.clock().is_none());
+    assert!(c.session().clock().is_none());
     c.action(Action::NewGame);
     assert_eq!(c.new_game_form().and_then(|f| f.clock), None);
 }
@@ -778,7 +833,7 @@ fn the_opening_book_setting_goes_with_the_computers_next_move() {
     // The shell hands the new value back; the computer's next search goes without the book.
     c.set_book(false);
     c.dialog_option("close");
-    c.start(c.setup(), Game::new());
+    c.start(c.session().setup(), Game::new());
     assert_eq!(book_of_request(&mut c), Some(false));
 }
 
@@ -958,12 +1013,15 @@ fn two_players_may_have_the_board_turn_to_the_player_on_move() {
     let mut c = Controller::new(friend());
     tap(&mut c, "e2");
     tap(&mut c, "e4");
-    assert!(!c.is_flipped(), "off by default: the board stays");
+    assert!(!c.session().is_flipped(), "off by default: the board stays");
     c.set_turn_board(true);
-    assert!(c.is_flipped(), "Black on move sits at the bottom at once");
+    assert!(
+        c.session().is_flipped(),
+        "Black on move sits at the bottom at once"
+    );
     tap(&mut c, "e7");
     tap(&mut c, "e5");
-    assert!(!c.is_flipped(), "White's turn");
+    assert!(!c.session().is_flipped(), "White's turn");
     let (top, bottom) = c.players();
     assert_eq!((top.color, bottom.color), (Color::Black, Color::White));
     // Against the computer the board never turns by itself.
@@ -971,7 +1029,7 @@ fn two_players_may_have_the_board_turn_to_the_player_on_move() {
     vs.set_turn_board(true);
     tap(&mut vs, "e2");
     tap(&mut vs, "e4");
-    assert!(!vs.is_flipped());
+    assert!(!vs.session().is_flipped());
     // The setting is offered.
     c.action(Action::Menu);
     c.dialog_option("settings");
@@ -1025,7 +1083,7 @@ fn a_mate_before_the_players_first_move_is_a_result_not_an_abort() {
         level: Level::DEFAULT,
     };
     let c = Controller::with_game(game, black);
-    assert!(!c.is_aborted());
+    assert!(!c.session().is_aborted());
     assert_eq!(
         c.result().map(|r| (r.title, r.tone)),
         Some(("The computer wins".to_string(), ResultTone::Lost))

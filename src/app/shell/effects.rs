@@ -129,7 +129,7 @@ pub(super) fn run_effects(
                 None => log::warn!("a Wi-Fi request without the Wi-Fi thread: {request:?}"),
             },
             Effect::Lan(request) => match &s.network {
-                Some(net) => net.request(request, s.controller.clock_after_last_move()),
+                Some(net) => net.request(request, s.controller.session().clock_after_last_move()),
                 None => log::warn!("a network request without network play: {request:?}"),
             },
             Effect::Network(effect) => match s.network.as_mut() {
@@ -226,8 +226,8 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     }
     s.board_link
         .sync(&s.controller, window, s.power.pauses_work());
-    if s.controller.setup().mode == Mode::Demo
-        && s.controller.game().is_over()
+    if s.controller.session().setup().mode == Mode::Demo
+        && s.controller.session().game().is_over()
         && !s.demo_timer.running()
     {
         let weak_shell = Rc::downgrade(shell);
@@ -268,6 +268,7 @@ fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindo
 pub(super) fn schedule_clock(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
     let next = s
         .controller
+        .session()
         .clock()
         .and_then(|c| c.next_change(std::time::Instant::now()));
     match next {
@@ -305,8 +306,8 @@ pub(super) fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
 /// another mode).
 pub(super) fn next_demo_game(c: &mut Controller) {
     let idle = c.dialog().is_none() && c.new_game_form().is_none() && !c.is_viewing_saved();
-    if c.setup().mode == Mode::Demo && c.game().is_over() && idle {
-        c.start(c.setup(), Game::new());
+    if c.session().setup().mode == Mode::Demo && c.session().game().is_over() && idle {
+        c.start(c.session().setup(), Game::new());
     }
 }
 
@@ -323,7 +324,7 @@ pub(super) fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
         };
         let wait = {
             let s = rc.borrow();
-            pacing(&s.controller.setup()).saturating_sub(answer.elapsed)
+            pacing(&s.controller.session().setup()).saturating_sub(answer.elapsed)
         };
         if answer.purpose == screens::Purpose::Move && !wait.is_zero() {
             let shell = shell.clone();

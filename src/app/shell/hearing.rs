@@ -28,10 +28,13 @@ struct Shown {
 impl Shown {
     fn of(c: &Controller) -> Shown {
         Shown {
-            serial: c.game_serial(),
-            plies: c.game().moves().len(),
-            over: c.game().is_over(),
-            partner: c.partner().map(|p| p.link == LinkState::Connected),
+            serial: c.session().serial(),
+            plies: c.session().game().moves().len(),
+            over: c.session().game().is_over(),
+            partner: c
+                .session()
+                .partner()
+                .map(|p| p.link == LinkState::Connected),
             viewing: c.is_viewing_saved(),
         }
     }
@@ -67,13 +70,13 @@ impl Hearing {
             // The first screen after start: nothing happened yet.
             return;
         };
-        let setup = c.setup();
+        let setup = c.session().setup();
         let same_game = shown.serial == before.serial && !shown.viewing && !before.viewing;
         if same_game && shown.plies == before.plies + 1 {
             self.moved(c, setup, shown.over && !before.over);
         } else if same_game && shown.over && !before.over {
             // Ended without a move: resigned, flag fallen, draw agreed, partner gone.
-            if let Some(outcome) = c.game().outcome() {
+            if let Some(outcome) = c.session().game().outcome() {
                 self.ended(setup, outcome, true);
             }
         }
@@ -86,7 +89,7 @@ impl Hearing {
 
     /// The last move of the game on the board, just shown.
     fn moved(&mut self, c: &Controller, setup: GameSetup, ended: bool) {
-        let game = c.game();
+        let game = c.session().game();
         let (Some(&mv), Some(before)) = (game.moves().last(), game.positions().iter().rev().nth(1))
         else {
             return;
@@ -136,9 +139,12 @@ impl Hearing {
     /// One tick for each of the last ten seconds on the clock of the player at the screen.
     fn tick(&mut self, c: &Controller, now: Instant) {
         let running = c
+            .session()
             .clock()
             .and_then(|k| k.running().map(|side| (side, k.remaining(side, now))))
-            .filter(|&(side, _)| c.setup().is_human(side) && !c.game().is_over());
+            .filter(|&(side, _)| {
+                c.session().setup().is_human(side) && !c.session().game().is_over()
+            });
         let second = match running {
             Some((_, left)) if left < TICKING_BELOW && !left.is_zero() => {
                 Some(left.as_millis().div_ceil(1000) as u64)
@@ -339,7 +345,8 @@ mod tests {
         let mut hearing = Hearing::new(sound);
         let mut c = computer(Color::White);
         let t0 = Instant::now();
-        c.set_clock(Some(clocks(ms(12_000), ms(60_000), Color::White, t0)));
+        c.session_mut()
+            .set_clock(Some(clocks(ms(12_000), ms(60_000), Color::White, t0)));
         // 12 s, then exactly 10 s left: not yet.
         hearing.heard(&c, t0);
         hearing.heard(&c, t0 + ms(2_000));
@@ -377,7 +384,8 @@ mod tests {
         let mut c = computer(Color::White);
         let t0 = Instant::now();
         // The computer (Black) thinks with 5 s left.
-        c.set_clock(Some(clocks(ms(5_000), ms(5_000), Color::Black, t0)));
+        c.session_mut()
+            .set_clock(Some(clocks(ms(5_000), ms(5_000), Color::Black, t0)));
         for at in [0, 500, 1_000, 1_500, 2_000, 3_000] {
             hearing.heard(&c, t0 + ms(at));
         }
@@ -388,9 +396,9 @@ mod tests {
         );
         // It moves: the player's clock, with as little left, ticks.
         let t1 = t0 + ms(3_000);
-        let mut k = c.clock().cloned().expect("clock");
+        let mut k = c.session().clock().cloned().expect("clock");
         k.moved(Color::Black, t1);
-        c.set_clock(Some(k));
+        c.session_mut().set_clock(Some(k));
         hearing.heard(&c, t1);
         assert_eq!(heard.cues(), vec![Cue::Tick]);
     }
@@ -403,13 +411,15 @@ mod tests {
         let t0 = Instant::now();
         hearing.heard(&c, t0);
         // The partner (Black) moves with 5 s left on its own screen, not this one.
-        c.set_clock(Some(clocks(ms(5_000), ms(5_000), Color::Black, t0)));
+        c.session_mut()
+            .set_clock(Some(clocks(ms(5_000), ms(5_000), Color::Black, t0)));
         for at in [0, 1_000, 2_000, 3_000] {
             hearing.heard(&c, t0 + ms(at));
         }
         assert_eq!(ticks(&heard), 0);
         // Our own clock here ticks.
-        c.set_clock(Some(clocks(ms(5_000), ms(5_000), Color::White, t0)));
+        c.session_mut()
+            .set_clock(Some(clocks(ms(5_000), ms(5_000), Color::White, t0)));
         hearing.heard(&c, t0);
         assert_eq!(heard.cues(), vec![Cue::Tick]);
     }
@@ -425,14 +435,15 @@ mod tests {
             tap(&mut c, to);
         }
         // Black, a person at this screen, on move with 8.5 s left: ticks.
-        c.set_clock(Some(clocks(ms(60_000), ms(8_500), Color::Black, t0)));
+        c.session_mut()
+            .set_clock(Some(clocks(ms(60_000), ms(8_500), Color::Black, t0)));
         hearing.heard(&c, t0);
         assert_eq!(heard.cues(), vec![Cue::Tick]);
         // Mate: the check and the result, but no tick though the clock still runs (the
         // shell pauses it a little later) and a new second began.
         tap(&mut c, "d8");
         tap(&mut c, "h4");
-        assert!(c.game().is_over());
+        assert!(c.session().game().is_over());
         hearing.heard(&c, t0 + ms(1_000));
         assert_eq!(heard.cues(), vec![Cue::Check, Cue::Won]);
         for at in [2_000, 3_000, 4_000] {

@@ -132,8 +132,8 @@ impl Power {
 /// screen, a dialog. A change holds back the background work on a desktop.
 fn activity(c: &Controller) -> (u64, usize, ScreenKind, bool) {
     (
-        c.game_serial(),
-        c.game().moves().len(),
+        c.session().serial(),
+        c.session().game().moves().len(),
         c.screen(),
         c.dialog().is_some(),
     )
@@ -176,7 +176,7 @@ fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Co
     // moment after the game's end goes now (the Wi-Fi thread ignores this without one).
     if let Some(net) = s.network.as_mut()
         && net.is_active()
-        && s.controller.partner().is_none()
+        && s.controller.session().partner().is_none()
         && s.controller.lobby().is_none()
     {
         net.leave();
@@ -206,13 +206,21 @@ fn show(s: &mut Shell, window: &AppWindow) {
 /// Reconnects the network game on the board with `peer` (restored after a restart, or
 /// played on from Saved games): hosts it again, or joins its host again.
 fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
-    let Mode::Network { local } = s.controller.setup().mode else {
+    let Mode::Network { local } = s.controller.session().setup().mode else {
         return;
     };
-    s.controller.network_restored(peer, link.clone());
-    let clock = s.controller.lan_clock(std::time::Instant::now());
+    s.controller
+        .session_mut()
+        .network_restored(peer, link.clone());
+    let clock = s.controller.session().lan_clock(std::time::Instant::now());
     if let Some(net) = s.network.as_mut() {
-        net.resume(peer, local, s.controller.game().clone(), link, clock);
+        net.resume(
+            peer,
+            local,
+            s.controller.session().game().clone(),
+            link,
+            clock,
+        );
     }
 }
 

@@ -251,7 +251,7 @@ fn show_games(
 /// A saved game opened to play on: its setup, clocks and network partner restored.
 fn resume(rc: &Rc<RefCell<Shell>>, win: &AppWindow, saved: SavedGame) {
     // Read first: a borrow in the match's head would last through its arms.
-    let level = rc.borrow().controller.setup().level;
+    let level = rc.borrow().controller.session().setup().level;
     match saving::restored_setup(&saved.mode, level) {
         Some((setup, lan)) => {
             if let Some(saving) = rc.borrow_mut().saving.as_mut() {
@@ -274,10 +274,10 @@ fn resume(rc: &Rc<RefCell<Shell>>, win: &AppWindow, saved: SavedGame) {
                         k.black,
                         k.after_moves,
                     ));
-                    c.hold_clock();
+                    c.session_mut().hold_clock();
                 }
                 if let Some((peer, link)) = &lan {
-                    c.network_restored(peer, link.clone());
+                    c.session_mut().network_restored(peer, link.clone());
                 }
             });
             // An adjourned network game: the same partner, reconnected.

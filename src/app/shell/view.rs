@@ -72,7 +72,7 @@ fn refresh_analysis(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<AnalysisAdapter>();
     let Some(a) = c
         .analysis_view()
-        .filter(|_| c.is_reviewing() || c.game().is_over())
+        .filter(|_| c.session().is_reviewing() || c.session().game().is_over())
     else {
         adapter.set_visible(false);
         adapter.set_accuracy(SharedString::new());
@@ -204,13 +204,16 @@ impl ViewModels {
     /// Slides a move the person did not make (the computer's, the partner's) to its square,
     /// so it is not missed; a move of one's own is where the finger put it.
     fn slide_new_move(&mut self, window: &AppWindow, c: &Controller, cells: &[CellView; 64]) {
-        let ply = c.game().moves().len();
+        let ply = c.session().game().moves().len();
         let previous = self.last_ply.replace(ply);
-        let Some(&mv) = c.game().moves().last() else {
+        let Some(&mv) = c.session().game().moves().last() else {
             return;
         };
-        let mover = c.game().positions()[ply - 1].turn();
-        if previous != Some(ply - 1) || c.setup().is_human(mover) || c.is_reviewing() {
+        let mover = c.session().game().positions()[ply - 1].turn();
+        if previous != Some(ply - 1)
+            || c.session().setup().is_human(mover)
+            || c.session().is_reviewing()
+        {
             return;
         }
         let (from, to) = (c.cell_of(mv.from()), c.cell_of(mv.to()));
@@ -341,7 +344,7 @@ impl ViewModels {
 
         match c.pending_promotion() {
             Some(_) => {
-                game.set_promotion_white(c.game().position().turn() == Color::White);
+                game.set_promotion_white(c.session().game().position().turn() == Color::White);
                 game.set_promotion_visible(true);
             }
             None => game.set_promotion_visible(false),
@@ -455,7 +458,7 @@ fn refresh_keypad(window: &AppWindow, c: &Controller) {
 /// The status bar's network cell: shown during a network game.
 fn refresh_network_status(window: &AppWindow, c: &Controller) {
     let status = window.global::<StatusAdapter>();
-    match c.partner() {
+    match c.session().partner() {
         Some(p) => {
             let label = match p.link {
                 LinkState::Connected => tr!("● Connected"),

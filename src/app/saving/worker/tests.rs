@@ -45,7 +45,7 @@ type Shown = Vec<(AnalysisView, Vec<Option<MoveClass>>)>;
 /// What the screen shows at every ply.
 fn shown(mut c: Controller) -> Shown {
     c.action(Action::Analyse);
-    let moves = c.game().moves().len();
+    let moves = c.session().game().moves().len();
     (0..=moves)
         .map(|ply| {
             c.graph_tapped(ply as f32 / moves as f32);

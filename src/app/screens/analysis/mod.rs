@@ -48,7 +48,8 @@ pub struct AnalysisView {
 impl Controller {
     /// Whether the game on the board is one to analyse: finished or a saved one, with moves.
     pub(super) fn analysable(&self) -> bool {
-        (self.game.is_over() || self.viewing.is_some()) && !self.game.moves().is_empty()
+        (self.session.game.is_over() || self.viewing.is_some())
+            && !self.session.game.moves().is_empty()
     }
 
     /// Whether an analysis can start now (none yet for this game).
@@ -68,29 +69,31 @@ impl Controller {
         }
         if self.analysis.is_some() {
             // Analysed (or under way) already: back to the review with its graph.
-            self.review.get_or_insert(self.game.moves().len());
+            self.session
+                .review
+                .get_or_insert(self.session.game.moves().len());
             return;
         }
-        self.next_request += 1;
-        let id = self.next_request;
+        self.session.next_request += 1;
+        let id = self.session.next_request;
         self.analysis = Some(Analysing {
             id,
-            progress: Some((0, 0, self.game.moves().len() + 1)),
+            progress: Some((0, 0, self.session.game.moves().len() + 1)),
             ..Analysing::default()
         });
-        if self.review.is_none() {
-            self.review = Some(self.game.moves().len());
+        if self.session.review.is_none() {
+            self.session.review = Some(self.session.game.moves().len());
         }
         self.effects.push(Effect::Analyse {
             id,
-            start: *self.game.initial_position(),
-            moves: self.game.moves().to_vec(),
+            start: *self.session.game.initial_position(),
+            moves: self.session.game.moves().to_vec(),
         });
     }
 
     /// A saved game came with its stored analysis: shown without analysing again.
     pub fn set_stored_marks(&mut self, review: AnalysisMarks) {
-        if review.moves() == self.game.moves().len() {
+        if review.moves() == self.session.game.moves().len() {
             self.analysis = Some(Analysing {
                 review: Some(review),
                 ..Analysing::default()
@@ -101,10 +104,10 @@ impl Controller {
     /// The stored analysis of the finished game on the board, found after a restart: shown
     /// as it was, if that game (`moves`) is still on the board and not analysed meanwhile.
     pub fn stored_marks_found(&mut self, moves: &[chesspi_engine::Move], review: AnalysisMarks) {
-        if self.game.is_over()
+        if self.session.game.is_over()
             && self.viewing.is_none()
             && self.analysis.is_none()
-            && self.game.moves() == moves
+            && self.session.game.moves() == moves
         {
             self.set_stored_marks(review);
         }
@@ -160,28 +163,28 @@ impl Controller {
 
     /// A tap on the graph at `fraction` (0..1) of its width: the board shows that position.
     pub fn graph_tapped(&mut self, fraction: f32) {
-        if self.analysis.is_none() || self.review.is_none() {
+        if self.analysis.is_none() || self.session.review.is_none() {
             return;
         }
-        let moves = self.game.moves().len();
+        let moves = self.session.game.moves().len();
         let ply = (fraction.clamp(0.0, 1.0) * moves as f32).round() as usize;
-        self.review = Some(ply.min(moves));
+        self.session.review = Some(ply.min(moves));
     }
 
     /// "Next mistake": the board jumps to the next mistake or blunder (from the start again
     /// after the last).
     pub(super) fn next_mistake(&mut self) {
-        let ply = self.review.unwrap_or(0);
+        let ply = self.session.review.unwrap_or(0);
         let Some(next) = self.analysis_marks().and_then(|r| r.next_mistake(ply)) else {
             return;
         };
         // Wrapping round (or staying put) is said: a tap that seems to do nothing is not.
         if next == ply {
-            self.note = Some(tr!("This is the game's only mistake"));
+            self.session.note = Some(tr!("This is the game's only mistake"));
         } else if next < ply {
-            self.note = Some(tr!("No more mistakes after this one — back to the first"));
+            self.session.note = Some(tr!("No more mistakes after this one — back to the first"));
         }
-        self.review = Some(next);
+        self.session.review = Some(next);
     }
 
     pub(super) fn has_mistakes(&self) -> bool {
@@ -200,14 +203,17 @@ impl Controller {
 
     /// The better move at the bad move shown on the board (drawn as an arrow).
     pub(super) fn shown_better_move(&self) -> Option<chesspi_engine::Move> {
-        let ply = self.review?;
+        let ply = self.session.review?;
         self.analysis_marks()?.better_at(ply)
     }
 
     /// The analysis for the screen, while one belongs to the game on the board.
     pub fn analysis_view(&self) -> Option<AnalysisView> {
         let a = self.analysis.as_ref()?;
-        let ply = self.review.unwrap_or(self.game.moves().len());
+        let ply = self
+            .session
+            .review
+            .unwrap_or(self.session.game.moves().len());
         let review = a.review.as_ref();
         let progress = a.progress.map(|(pass, done, total)| {
             (pass as f32 + done as f32 / total.max(1) as f32) / PASSES.len() as f32
@@ -246,8 +252,8 @@ impl Controller {
             return tr!("Tap the graph to go to a move");
         };
         let san = crate::i18n::san(&to_san(
-            &self.game.positions()[ply - 1],
-            self.game.moves()[ply - 1],
+            &self.session.game.positions()[ply - 1],
+            self.session.game.moves()[ply - 1],
         ));
         let word = match class {
             MoveClass::Best => tr!("best move"),
@@ -259,7 +265,7 @@ impl Controller {
         let played = format!("{san}{}: {word}", mark(class));
         match r.better_at(ply) {
             Some(best) => {
-                let best = crate::i18n::san(&to_san(&self.game.positions()[ply - 1], best));
+                let best = crate::i18n::san(&to_san(&self.session.game.positions()[ply - 1], best));
                 tr!("{} — {} was best", played, best)
             }
             None => played,
@@ -329,7 +335,7 @@ mod tests {
     fn finished(id: u64, c: &Controller) -> AnalysisReport {
         AnalysisReport::Pass {
             id,
-            analysis: Box::new(quick_analysis(c.game())),
+            analysis: Box::new(quick_analysis(c.session().game())),
             last: true,
         }
     }
@@ -344,7 +350,10 @@ mod tests {
         for (what, leave) in leaves {
             let mut c = fools_mate();
             analyse(&mut c);
-            assert!(c.is_reviewing(), "{what}: the game is shown for review");
+            assert!(
+                c.session().is_reviewing(),
+                "{what}: the game is shown for review"
+            );
             leave(&mut c);
             assert!(cancelled(&mut c), "{what}: cancelled at once");
             assert!(!c.has_analysis(), "{what}");
@@ -363,7 +372,7 @@ mod tests {
         assert!(c.has_analysis());
         c.action(super::super::Action::Analyse);
         assert!(c.take_effects().is_empty(), "not analysed again");
-        assert!(c.is_reviewing());
+        assert!(c.session().is_reviewing());
     }
 
     #[test]

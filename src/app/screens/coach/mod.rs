@@ -47,7 +47,7 @@ impl Controller {
     pub fn set_coach_level(&mut self, level: CoachLevel) {
         self.coaching.level = level;
         if level.is_on() && self.coach_applies() {
-            self.unrated = true;
+            self.session.unrated = true;
         }
         if !level.is_on() && self.coaching.advice.take().is_some() {
             self.next_turn();
@@ -61,7 +61,7 @@ impl Controller {
 
     /// Whether a move is being judged.
     pub fn coach_is_judging(&self) -> bool {
-        matches!(self.thinking, Some((_, Purpose::Judge)))
+        matches!(self.session.thinking, Some((_, Purpose::Judge)))
     }
 
     /// Whether the clocks wait for the coach: a move being judged, or a warning open.
@@ -72,7 +72,10 @@ impl Controller {
     /// Whether the coach takes part in this kind of game: a person against the computer,
     /// or two at one screen.
     fn coach_applies(&self) -> bool {
-        matches!(self.setup.mode, Mode::Computer { .. } | Mode::Friend)
+        matches!(
+            self.session.setup.mode,
+            Mode::Computer { .. } | Mode::Friend
+        )
     }
 
     /// After a change of the game: asks for the last move to be judged if a person at the
@@ -83,7 +86,7 @@ impl Controller {
             // The game changed under the warning (a takeback, a new game): it no longer holds.
             self.coaching.advice = None;
         }
-        let moves = self.game.moves().len();
+        let moves = self.session.game.moves().len();
         if self
             .coaching
             .threat
@@ -92,16 +95,19 @@ impl Controller {
         {
             self.coaching.threat = None;
         }
-        if !self.coaching.level.is_on() || !self.coach_applies() || self.review.is_some() {
+        if !self.coaching.level.is_on() || !self.coach_applies() || self.session.review.is_some() {
             return false;
         }
-        let Some(before) = moves.checked_sub(1).map(|i| self.game.positions()[i]) else {
+        let Some(before) = moves
+            .checked_sub(1)
+            .map(|i| self.session.game.positions()[i])
+        else {
             return false;
         };
-        if !self.setup.is_human(before.turn()) {
+        if !self.session.setup.is_human(before.turn()) {
             return false;
         }
-        let key = (moves, self.game.position().hash());
+        let key = (moves, self.session.game.position().hash());
         if self.coaching.judged == Some(key) {
             return false;
         }
@@ -112,13 +118,13 @@ impl Controller {
 
     /// The judgement of the last move arrived (`None`: it could not be judged).
     pub(in crate::app::screens) fn coach_judged(&mut self, judgement: Option<Box<Judgement>>) {
-        let moves = self.game.moves().len();
-        self.coaching.judged = Some((moves, self.game.position().hash()));
+        let moves = self.session.game.moves().len();
+        self.coaching.judged = Some((moves, self.session.game.position().hash()));
         match judgement {
             Some(judgement)
                 if self.coaching.level.warns(judgement.verdict)
                     && moves > 0
-                    && judgement.played == self.game.moves()[moves - 1] =>
+                    && judgement.played == self.session.game.moves()[moves - 1] =>
             {
                 self.selected = None;
                 self.coaching.advice = Some(Advice {
@@ -137,8 +143,8 @@ impl Controller {
         }
         self.coaching.judged = None;
         self.cancel_thinking();
-        self.game.undo();
-        self.claim_offered_at = Some(self.game.moves().len());
+        self.session.game.undo();
+        self.session.claim_offered_at = Some(self.session.game.moves().len());
         self.after_change();
     }
 
@@ -161,7 +167,7 @@ impl Controller {
         self.coaching
             .threat
             .as_ref()
-            .filter(|(at, _)| *at == self.game.moves().len() && self.human_to_move())
+            .filter(|(at, _)| *at == self.session.game.moves().len() && self.human_to_move())
             .map(|(_, threat)| threat)
     }
 
@@ -171,7 +177,7 @@ impl Controller {
         // Not while the last move is judged (two players): the worker does one search.
         self.coach_applies()
             && self.human_to_move()
-            && !self.game.position().is_check()
+            && !self.session.game.position().is_check()
             && !self.coach_is_judging()
     }
 
@@ -192,15 +198,18 @@ impl Controller {
 
     /// With the coach on, the opponent's move just played: look for its threat.
     pub(in crate::app::screens) fn coach_looks_for_threat(&mut self) {
-        let moves = self.game.moves().len();
-        let opponent_moved = moves
-            .checked_sub(1)
-            .is_some_and(|i| !self.setup.is_human(self.game.positions()[i].turn()));
+        let moves = self.session.game.moves().len();
+        let opponent_moved = moves.checked_sub(1).is_some_and(|i| {
+            !self
+                .session
+                .setup
+                .is_human(self.session.game.positions()[i].turn())
+        });
         if self.coaching.level.is_on()
-            && matches!(self.setup.mode, Mode::Computer { .. })
+            && matches!(self.session.setup.mode, Mode::Computer { .. })
             && opponent_moved
             && self.can_ask_threat()
-            && self.thinking.is_none()
+            && self.session.thinking.is_none()
         {
             self.coaching.threat_asked = false;
             self.request(Purpose::Threat);
@@ -211,8 +220,8 @@ impl Controller {
     pub(in crate::app::screens) fn threat_found(&mut self, threat: Option<Threat>) {
         let asked = std::mem::take(&mut self.coaching.threat_asked);
         match threat {
-            Some(threat) => self.coaching.threat = Some((self.game.moves().len(), threat)),
-            None if asked => self.note = Some(tr!("Nothing is threatened right now")),
+            Some(threat) => self.coaching.threat = Some((self.session.game.moves().len(), threat)),
+            None if asked => self.session.note = Some(tr!("Nothing is threatened right now")),
             None => {}
         }
     }
@@ -222,13 +231,16 @@ impl Controller {
     pub(in crate::app::screens) fn reset_coach(&mut self, level: CoachLevel) {
         self.coaching = Coaching {
             level,
-            judged: Some((self.game.moves().len(), self.game.position().hash())),
+            judged: Some((
+                self.session.game.moves().len(),
+                self.session.game.position().hash(),
+            )),
             advice: None,
             threat: None,
             threat_asked: false,
         };
         if level.is_on() && self.coach_applies() {
-            self.unrated = true;
+            self.session.unrated = true;
         }
     }
 }

@@ -62,7 +62,7 @@ fn coached() -> Controller {
 #[test]
 fn a_blunder_stops_the_game_until_the_player_chooses() {
     let mut c = coached();
-    assert!(!c.is_rated(), "a coached game is not rated");
+    assert!(!c.session().is_rated(), "a coached game is not rated");
     // 4. Ng5?? Qxg5: the knight hangs.
     play(&mut c, "f3", "g5");
     let asked = requests(&mut c);
@@ -99,8 +99,12 @@ fn a_blunder_stops_the_game_until_the_player_chooses() {
 
     c.action(Action::TakeBack);
     assert!(c.coach_advice().is_none());
-    assert_eq!(c.game().moves().len(), 6, "the position before the move");
-    assert_eq!(c.game().position().turn(), Color::White);
+    assert_eq!(
+        c.session().game().moves().len(),
+        6,
+        "the position before the move"
+    );
+    assert_eq!(c.session().game().position().turn(), Color::White);
     assert!(
         requests(&mut c)
             .iter()
@@ -127,7 +131,7 @@ fn play_on_keeps_the_move_and_the_computer_answers() {
     assert!(c.coach_advice().is_some());
     c.action(Action::PlayOn);
     assert!(c.coach_advice().is_none());
-    assert_eq!(c.game().moves().len(), 7);
+    assert_eq!(c.session().game().moves().len(), 7);
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].purpose, Purpose::Move);
@@ -136,7 +140,7 @@ fn play_on_keeps_the_move_and_the_computer_answers() {
 #[test]
 fn the_clocks_stand_while_the_coach_judges_and_warns() {
     let mut c = coached();
-    c.set_clock(Some(GameClock::new(
+    c.session_mut().set_clock(Some(GameClock::new(
         TimeControl::new(5, 0).expect("a control"),
     )));
     let t0 = Instant::now();
@@ -144,18 +148,29 @@ fn the_clocks_stand_while_the_coach_judges_and_warns() {
     play(&mut c, "f3", "g5");
     c.sync_clock(t0, false);
     let asked = requests(&mut c);
-    assert!(c.clock().expect("clock").running().is_none(), "judging");
+    assert!(
+        c.session().clock().expect("clock").running().is_none(),
+        "judging"
+    );
     answer_judge(&mut c, &asked[0]);
     c.sync_clock(t0 + Duration::from_secs(1), false);
     assert!(
-        c.clock().expect("clock").running().is_none(),
+        c.session().clock().expect("clock").running().is_none(),
         "warning open"
     );
-    let white = c.clock().expect("clock").remaining(Color::White, t0);
+    let white = c
+        .session()
+        .clock()
+        .expect("clock")
+        .remaining(Color::White, t0);
     c.action(Action::TakeBack);
     c.sync_clock(t0 + Duration::from_secs(30), false);
-    assert_eq!(c.clock().expect("clock").running(), Some(Color::White));
+    assert_eq!(
+        c.session().clock().expect("clock").running(),
+        Some(Color::White)
+    );
     let after = c
+        .session()
         .clock()
         .expect("clock")
         .remaining(Color::White, t0 + Duration::from_secs(30));
@@ -180,7 +195,7 @@ fn a_stale_judgement_is_ignored() {
     c.action(Action::Undo);
     answer_judge(&mut c, &asked[0]);
     assert!(c.coach_advice().is_none());
-    assert_eq!(c.game().moves().len(), 6);
+    assert_eq!(c.session().game().moves().len(), 6);
 }
 
 #[test]
@@ -215,7 +230,7 @@ fn two_players_are_both_coached() {
     assert_eq!(c.selected(), None);
     assert_eq!(c.coach_marks(), [sq("h5"), sq("f7")]);
     c.action(Action::TakeBack);
-    assert_eq!(c.game().position().turn(), Color::Black);
+    assert_eq!(c.session().game().position().turn(), Color::Black);
 }
 
 /// Answers a threat request as the computer's thread does.
@@ -245,7 +260,12 @@ fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
     let asked = requests(&mut c);
     let request = asked.last().expect("the computer is asked");
     assert_eq!(request.purpose, Purpose::Move);
-    let qh5 = c.game().position().parse_uci_move("d1h5").expect("move");
+    let qh5 = c
+        .session()
+        .game()
+        .position()
+        .parse_uci_move("d1h5")
+        .expect("move");
     c.computer_answered(request.id, Reply::Move(Some(qh5)));
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1, "the threat is looked for");

@@ -187,8 +187,8 @@ impl Controller {
                 self.end_game(Game::claim_draw);
             }
             (Dialog::ConfirmResign, "resign") => {
-                let loser = self.resigning_color();
-                if self.partner().is_some() && !self.game.is_over() {
+                let loser = self.session.resigning_color();
+                if self.session.partner().is_some() && !self.session.game.is_over() {
                     self.lan(LanRequest::Resign);
                 }
                 self.end_game(|g| g.resign(loser));
@@ -199,7 +199,7 @@ impl Controller {
             }
             (Dialog::DrawOffered { .. }, "accept") => self.end_game(Game::agree_draw),
             (Dialog::DrawOffered { by }, "decline") => {
-                self.note = Some(tr!("{} declined the draw", color_name(!by)));
+                self.session.note = Some(tr!("{} declined the draw", color_name(!by)));
             }
             // "close", "cancel", "play on" and anything unknown just close the dialog.
             _ => {}
@@ -209,10 +209,11 @@ impl Controller {
     /// The computer plays on at the next level up or down; the game is no longer rated (a
     /// win must be against the level that played all of it).
     fn change_level(&mut self, step: i8) {
-        let Mode::Computer { .. } = self.setup.mode else {
+        let Mode::Computer { .. } = self.session.setup.mode else {
             return;
         };
         let Some(level) = self
+            .session
             .setup
             .level
             .number()
@@ -221,16 +222,16 @@ impl Controller {
         else {
             return;
         };
-        self.setup.level = level;
-        self.unrated = true;
+        self.session.setup.level = level;
+        self.session.unrated = true;
         self.effects
             .push(Effect::LevelChosen { level, fits: false });
-        self.note = Some(tr!(
+        self.session.note = Some(tr!(
             "The computer now plays at level {} — this game is not rated",
             level.number()
         ));
         // A search under way restarts at the new level.
-        if self.is_computer_thinking() {
+        if self.session.is_computer_thinking() {
             self.cancel_thinking();
         }
         self.after_change();
@@ -238,20 +239,20 @@ impl Controller {
 
     /// The player takes the computer's side and the computer the player's, on the same board.
     fn switch_sides(&mut self) {
-        let Mode::Computer { human } = self.setup.mode else {
+        let Mode::Computer { human } = self.session.setup.mode else {
             return;
         };
         self.cancel_thinking();
-        self.setup.mode = Mode::Computer { human: !human };
-        self.flipped = self.setup.bottom_color() == Color::Black;
-        self.unrated = true;
-        self.note = Some(tr!("Sides switched — this game is not rated"));
+        self.session.setup.mode = Mode::Computer { human: !human };
+        self.session.flipped = self.session.setup.bottom_color() == Color::Black;
+        self.session.unrated = true;
+        self.session.note = Some(tr!("Sides switched — this game is not rated"));
         self.after_change();
     }
 
     /// Ends the game by a result (resignation, agreement, claim) if the rules allow it now.
     pub(super) fn end_game(&mut self, end: impl FnOnce(&mut Game) -> Result<Outcome, GameError>) {
-        if end(&mut self.game).is_ok() {
+        if end(&mut self.session.game).is_ok() {
             self.after_change();
         }
     }
@@ -266,24 +267,16 @@ impl Controller {
         }
     }
 
-    /// Who resigns: the player on move between two people, the person against the computer.
-    pub(super) fn resigning_color(&self) -> Color {
-        match self.setup.mode {
-            Mode::Computer { human } | Mode::Network { local: human } => human,
-            Mode::Friend | Mode::Demo => self.game.position().turn(),
-        }
-    }
-
     pub(super) fn offer_draw(&mut self) {
-        match self.setup.mode {
+        match self.session.setup.mode {
             Mode::Friend => {
                 self.dialog = Some(Dialog::DrawOffered {
-                    by: self.game.position().turn(),
+                    by: self.session.game.position().turn(),
                 });
             }
             // The engine judges the position; see the worker for its rule.
             Mode::Computer { .. } => {
-                if self.human_to_move() && self.thinking.is_none() {
+                if self.human_to_move() && self.session.thinking.is_none() {
                     self.request(Purpose::DrawOffer);
                 }
             }
@@ -330,11 +323,11 @@ impl Controller {
             Dialog::ResignOrDraw => self.resign_or_draw_view(),
             Dialog::ConfirmResign => confirmation(
                 &tr!("Resign this game?"),
-                match self.setup.mode {
+                match self.session.setup.mode {
                     Mode::Friend => tr!(
                         "{} gives up and {} wins.",
-                        color_name(self.resigning_color()),
-                        color_name(!self.resigning_color())
+                        color_name(self.session.resigning_color()),
+                        color_name(!self.session.resigning_color())
                     ),
                     Mode::Network { .. } => tr!("{} wins the game.", self.partner_name()),
                     _ => tr!("The computer wins the game."),
@@ -441,8 +434,10 @@ impl Controller {
             option("analyse", &tr!("Analysis board"), false, false),
         ];
         // What a chess computer lets you change mid-game: the level and the sides.
-        if let (Mode::Computer { .. }, false) = (self.setup.mode, self.game.is_over()) {
-            let n = self.setup.level.number();
+        if let (Mode::Computer { .. }, false) =
+            (self.session.setup.mode, self.session.game.is_over())
+        {
+            let n = self.session.setup.level.number();
             if n < 10 {
                 options.push(option(
                     "stronger",
@@ -578,20 +573,25 @@ impl Controller {
         let mut options = Vec::new();
         // A claim ends the game on this screen alone: not in a network game.
         if let Some(t) = self
+            .session
             .game
             .claimable_draw()
-            .filter(|_| self.partner().is_none())
+            .filter(|_| self.session.partner().is_none())
         {
             options.push(option("claim", &claim_label(t), true, false));
         }
-        let resign = match self.setup.mode {
-            Mode::Friend => tr!("{} resigns", color_name(self.game.position().turn())),
+        let resign = match self.session.setup.mode {
+            Mode::Friend => tr!(
+                "{} resigns",
+                color_name(self.session.game.position().turn())
+            ),
             _ => tr!("Resign"),
         };
         // Against the computer an offer is judged by a search, on the player's turn.
-        let can_offer = match self.setup.mode {
-            Mode::Computer { .. } => self.human_to_move() && self.thinking.is_none(),
+        let can_offer = match self.session.setup.mode {
+            Mode::Computer { .. } => self.human_to_move() && self.session.thinking.is_none(),
             Mode::Network { .. } => self
+                .session
                 .partner()
                 .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none()),
             _ => true,

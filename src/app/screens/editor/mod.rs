@@ -109,7 +109,7 @@ impl Controller {
         self.selected = None;
         self.press = None;
         self.screen = Screen::Editor(Box::new(Editor {
-            board: SetupBoard::from_position(self.shown_position()),
+            board: SetupBoard::from_position(self.session().shown_position()),
             tool: Tool::Piece(Piece::new(Color::White, chesspi_engine::Role::King)),
             error: None,
             ready: None,
@@ -205,10 +205,10 @@ impl Controller {
         };
         let setup = GameSetup {
             mode,
-            level: self.setup.level,
+            level: self.session.setup.level,
         };
         self.start(setup, Game::from_position(pos));
-        self.unrated = true;
+        self.session.unrated = true;
     }
 
     /// The editor as the screen shows it, while it is open.
@@ -267,7 +267,7 @@ impl Controller {
             message,
             alert,
             ready: editor.ready.is_some(),
-            level: self.setup.level.number(),
+            level: self.session.setup.level.number(),
         })
     }
 }
@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn a_checked_position_starts_an_unrated_game_against_the_computer() {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        let serial = c.game_serial();
+        let serial = c.session().serial();
         c.open_editor();
         c.editor_clear();
         for (color, role, square) in [
@@ -365,17 +365,17 @@ mod tests {
         c.editor_play(EditorPlay::Computer(Color::White));
         assert!(!c.is_editing());
         assert_eq!(
-            c.game().initial_position().to_fen(),
+            c.session().game().initial_position().to_fen(),
             "4k3/8/8/3p4/8/8/8/R3K3 b Q - 0 1"
         );
         assert_eq!(
-            c.setup().mode,
+            c.session().setup().mode,
             Mode::Computer {
                 human: Color::White
             }
         );
-        assert!(!c.is_rated());
-        assert_ne!(c.game_serial(), serial, "another game");
+        assert!(!c.session().is_rated());
+        assert_ne!(c.session().serial(), serial, "another game");
         let effects = c.take_effects();
         assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
         // Black is on move: the computer is asked at once.
@@ -397,13 +397,13 @@ mod tests {
         // Browsing the game's moves: the position after 1. e4.
         c.move_tapped(0, false);
         assert!(c.actions().iter().any(|a| a.action == Action::SetUp));
-        let shown = *c.shown_position();
+        let shown = *c.session().shown_position();
         c.action(Action::SetUp);
         assert!(c.is_editing());
         assert_eq!(c.editor_board(), Some(&SetupBoard::from_position(&shown)));
         c.editor_cancel();
-        assert!(c.is_reviewing());
-        assert_eq!(*c.shown_position(), shown);
-        assert_eq!(c.game().moves().len(), 3, "the game is untouched");
+        assert!(c.session().is_reviewing());
+        assert_eq!(*c.session().shown_position(), shown);
+        assert_eq!(c.session().game().moves().len(), 3, "the game is untouched");
     }
 }

@@ -46,30 +46,11 @@ pub fn advised(measured: Duration, reported: Option<Duration>) -> Duration {
 }
 
 impl Controller {
-    /// The clocks of the network game on the board, as the protocol carries them.
-    pub fn lan_clock(&self, now: Instant) -> Option<LanClock> {
-        let c = self.clock.as_ref()?;
-        Some(LanClock {
-            base: c.control().base,
-            increment: c.control().increment,
-            white: c.remaining(Color::White, now),
-            black: c.remaining(Color::Black, now),
-        })
-    }
-
-    /// The player's time left after the move just made, to send with it.
-    pub fn clock_after_last_move(&self) -> Option<Duration> {
-        let c = self.clock.as_ref()?;
-        (c.after_moves().len() == self.game.moves().len())
-            .then(|| c.after_moves().last().copied())
-            .flatten()
-    }
-
     /// Gives a game played on from Saved games its clocks back (the computer, if on move,
     /// thinks again with its time).
     pub fn resume_clock(&mut self, clock: GameClock) {
-        self.set_clock(Some(clock));
-        if self.is_computer_thinking() {
+        self.session.set_clock(Some(clock));
+        if self.session.is_computer_thinking() {
             self.cancel_thinking();
             self.after_change();
         }
@@ -77,16 +58,17 @@ impl Controller {
 
     /// The host's clocks after a reconnect (`None`: untimed).
     pub fn network_clock(&mut self, clock: Option<LanClock>) {
-        if self.partner().is_none() {
+        if self.session.partner().is_none() {
             return;
         }
         let history = self
+            .session
             .clock
             .as_ref()
             .map(|c| c.after_moves().to_vec())
             .unwrap_or_default();
         let clock = clock.and_then(|c| game_clock(c, history));
-        self.set_clock(clock);
+        self.session.set_clock(clock);
     }
 
     /// The partner's move pressed its clock at `now`; its own report is advice.
@@ -96,7 +78,7 @@ impl Controller {
         reported: Option<Duration>,
         now: Instant,
     ) {
-        let Some(clock) = self.clock.as_mut() else {
+        let Some(clock) = self.session.clock.as_mut() else {
             return;
         };
         clock.moved(mover, now);
@@ -112,44 +94,46 @@ impl Controller {
         }
         let mut fixed = GameClock::restore(clock.control(), white, black, history);
         fixed.run(!mover, now);
-        self.clock = Some(fixed);
-        self.clock_ply = self.game.moves().len();
+        self.session.clock = Some(fixed);
+        self.session.clock_ply = self.session.game.moves().len();
     }
 
     /// Whether the clocks of a network game may run: while the partner is connected and the
     /// game goes on; not the partner's clock once it shows 0:00 (its device decides its flag).
     /// Dialogs and a dark screen here do not stop them: the partner's device would not.
     pub(in crate::app::screens) fn network_clock_may_run(&self, now: Instant) -> Option<bool> {
-        let Mode::Network { local } = self.setup.mode else {
+        let Mode::Network { local } = self.session.setup.mode else {
             return None;
         };
         let connected = self
+            .session
             .partner
             .as_ref()
             .is_some_and(|p| p.link == LinkState::Connected);
-        let turn = self.game.position().turn();
+        let turn = self.session.game.position().turn();
         let partner_out = turn != local
             && self
+                .session
                 .clock
                 .as_ref()
                 .is_some_and(|c| c.remaining(turn, now).is_zero());
-        Some(connected && !self.game.is_over() && !partner_out)
+        Some(connected && !self.session.game.is_over() && !partner_out)
     }
 
     /// A fallen flag in a network game: ours ends the game here and is told to the partner;
     /// the partner's only stops its clock (see [`Controller::network_clock_may_run`]).
     /// Returns `false` for other games.
     pub(in crate::app::screens) fn network_clock_tick(&mut self, now: Instant) -> bool {
-        let Mode::Network { local } = self.setup.mode else {
+        let Mode::Network { local } = self.session.setup.mode else {
             return false;
         };
-        let Some(clock) = self.clock.as_mut() else {
+        let Some(clock) = self.session.clock.as_mut() else {
             return true;
         };
         match clock.flagged(now) {
-            Some(color) if color == local && !self.game.is_over() => {
+            Some(color) if color == local && !self.session.game.is_over() => {
                 clock.pause(now);
-                if self.game.flag(local).is_ok() {
+                if self.session.game.flag(local).is_ok() {
                     self.lan(LanRequest::Flag);
                     self.after_change();
                 }
@@ -243,11 +227,14 @@ mod game_tests {
         let mut c = timed_game();
         let t0 = Instant::now();
         c.sync_clock(t0, false);
-        assert_eq!(c.clock().and_then(GameClock::running), Some(Color::White));
+        assert_eq!(
+            c.session().clock().and_then(GameClock::running),
+            Some(Color::White)
+        );
         c.clock_tick(t0 + s(59));
-        assert!(!c.game().is_over());
+        assert!(!c.session().game().is_over());
         c.clock_tick(t0 + s(60));
-        let outcome = c.game().outcome().expect("over on time");
+        let outcome = c.session().game().outcome().expect("over on time");
         assert_eq!(outcome.termination, Termination::Time);
         assert_eq!(outcome.winner, Some(Color::Black));
         assert!(flagged(&mut c));
@@ -258,23 +245,31 @@ mod game_tests {
         let mut c = timed_game();
         let t0 = Instant::now();
         c.sync_clock(t0, false);
-        let e4 = c.game().position().parse_uci_move("e2e4").expect("e2e4");
+        let e4 = c
+            .session()
+            .game()
+            .position()
+            .parse_uci_move("e2e4")
+            .expect("e2e4");
         c.play_human(e4);
         c.sync_clock(t0 + s(5), false);
-        assert_eq!(c.clock_after_last_move(), Some(s(55)));
-        assert_eq!(c.clock().and_then(GameClock::running), Some(Color::Black));
+        assert_eq!(c.session().clock_after_last_move(), Some(s(55)));
+        assert_eq!(
+            c.session().clock().and_then(GameClock::running),
+            Some(Color::Black)
+        );
         // Black's time is up here, but only Black's device ends the game: its clock stops.
         c.clock_tick(t0 + s(66));
         c.sync_clock(t0 + s(66), false);
-        assert!(!c.game().is_over());
+        assert!(!c.session().game().is_over());
         assert!(!flagged(&mut c));
-        assert_eq!(c.clock().and_then(GameClock::running), None);
+        assert_eq!(c.session().clock().and_then(GameClock::running), None);
         // Its `flag` ends it (the session turns it into the outcome).
         c.network_game_over(chesspi_engine::game::Outcome::win(
             Color::White,
             Termination::Time,
         ));
-        assert!(c.game().is_over());
+        assert!(c.session().game().is_over());
     }
 
     #[test]
@@ -282,16 +277,33 @@ mod game_tests {
         let mut c = timed_game();
         let t0 = Instant::now();
         c.sync_clock(t0, false);
-        let e4 = c.game().position().parse_uci_move("e2e4").expect("e2e4");
+        let e4 = c
+            .session()
+            .game()
+            .position()
+            .parse_uci_move("e2e4")
+            .expect("e2e4");
         c.play_human(e4);
         c.sync_clock(t0 + s(2), false);
-        let e5 = c.game().position().parse_uci_move("e7e5").expect("e7e5");
+        let e5 = c
+            .session()
+            .game()
+            .position()
+            .parse_uci_move("e7e5")
+            .expect("e7e5");
         // Black claims a full hour after thinking ~10 s: it gets what we measured + 1 s.
         c.partner_moved(1, e5, Some(s(3600)));
         let now = Instant::now();
-        let black = c.clock().expect("clock").remaining(Color::Black, now);
+        let black = c
+            .session()
+            .clock()
+            .expect("clock")
+            .remaining(Color::Black, now);
         assert!(black <= s(61), "{black:?}");
-        assert_eq!(c.clock().and_then(GameClock::running), Some(Color::White));
+        assert_eq!(
+            c.session().clock().and_then(GameClock::running),
+            Some(Color::White)
+        );
     }
 
     #[test]
@@ -301,13 +313,18 @@ mod game_tests {
         c.sync_clock(t0, false);
         c.network_link(LinkState::Lost);
         c.sync_clock(t0 + s(1), false);
-        assert_eq!(c.clock().and_then(GameClock::running), None);
+        assert_eq!(c.session().clock().and_then(GameClock::running), None);
         assert_eq!(
-            c.clock().map(|k| k.remaining(Color::White, t0 + s(30))),
+            c.session()
+                .clock()
+                .map(|k| k.remaining(Color::White, t0 + s(30))),
             Some(s(59))
         );
         c.network_link(LinkState::Connected);
         c.sync_clock(t0 + s(30), false);
-        assert_eq!(c.clock().and_then(GameClock::running), Some(Color::White));
+        assert_eq!(
+            c.session().clock().and_then(GameClock::running),
+            Some(Color::White)
+        );
     }
 }

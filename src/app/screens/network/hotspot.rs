@@ -119,10 +119,12 @@ impl Controller {
         if !self.hotspot_game || self.lobby().is_some() {
             return;
         }
-        let request = match self.partner() {
+        let request = match self.session.partner() {
             None => WifiRequest::LeaveHotspot,
             Some(p) if p.link == LinkState::Closed => WifiRequest::LeaveHotspot,
-            Some(_) if self.game.is_over() => WifiRequest::LeaveHotspotAfter(HOTSPOT_AFTER_GAME),
+            Some(_) if self.session.game.is_over() => {
+                WifiRequest::LeaveHotspotAfter(HOTSPOT_AFTER_GAME)
+            }
             Some(_) => return,
         };
         self.hotspot_game = false;
@@ -377,7 +379,10 @@ mod tests {
         c.action(Action::NewGame);
         c.new_game_mode("computer");
         c.new_game_start();
-        assert!(c.partner().is_none(), "another game took the board");
+        assert!(
+            c.session().partner().is_none(),
+            "another game took the board"
+        );
         assert!(leaves(&mut c).is_empty());
     }
 

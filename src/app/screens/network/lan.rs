@@ -304,8 +304,10 @@ impl Network {
                 c.network_link(state);
                 // The clocks stop with the link; a later welcome (host) carries them.
                 if state != LinkState::Connected
-                    && let (Some(lan), Some((white, black, _))) =
-                        (&self.lan, c.clock_times(std::time::Instant::now()))
+                    && let (Some(lan), Some((white, black, _))) = (
+                        &self.lan,
+                        c.session().clock_times(std::time::Instant::now()),
+                    )
                 {
                     lan.send(Command::ClockTimes { white, black });
                 }

@@ -16,19 +16,11 @@ use chesspi_engine::{Color, Move};
 use std::time::Instant;
 
 impl Controller {
-    /// The partner of the network game on the board.
-    pub fn partner(&self) -> Option<&Partner> {
-        match self.setup.mode {
-            Mode::Network { .. } => self.partner.as_ref(),
-            _ => None,
-        }
-    }
-
     /// The partner's name as texts show it: up to 32 characters may come over the network, a
     /// status line has room for about 14 beside its words.
     pub(in crate::app::screens) fn partner_name(&self) -> String {
         const SHOWN: usize = 14;
-        let Some(p) = self.partner.as_ref() else {
+        let Some(p) = self.session.partner.as_ref() else {
             return tr!("Partner");
         };
         if p.name.chars().count() <= SHOWN {
@@ -54,19 +46,20 @@ impl Controller {
     ) {
         let setup = GameSetup {
             mode: Mode::Network { local },
-            level: self.setup.level,
+            level: self.session.setup.level,
         };
         let same_game = self
+            .session
             .partner
             .as_ref()
             .is_some_and(|p| p.resume.game_id == resume.game_id);
-        if same_game && self.setup == setup {
+        if same_game && self.session.setup == setup {
             // The same game again (a reconnect that paired anew): keep the board as it is.
             self.network_resynced(game);
         } else {
             self.start(setup, game);
         }
-        self.partner = Some(Partner {
+        self.session.partner = Some(Partner {
             name: partner.to_string(),
             link: LinkState::Connected,
             our_offer: None,
@@ -79,22 +72,9 @@ impl Controller {
         }
     }
 
-    /// The game on the board was restored after a restart: its partner will be reconnected.
-    pub fn network_restored(&mut self, partner: &str, resume: LanLink) {
-        if let Mode::Network { .. } = self.setup.mode {
-            self.partner = Some(Partner {
-                name: partner.to_string(),
-                link: LinkState::Lost,
-                our_offer: None,
-                resume,
-                away: Some(Away::now()),
-            });
-        }
-    }
-
     /// The connection changed.
     pub fn network_link(&mut self, link: LinkState) {
-        if let Some(p) = self.partner.as_mut() {
+        if let Some(p) = self.session.partner.as_mut() {
             p.link = link;
             if link == LinkState::Connected {
                 // Back: no adjourning, no claiming the win.
@@ -108,33 +88,21 @@ impl Controller {
             if link != LinkState::Connected {
                 // What the status line said of the partner ("declines the draw", ...) is
                 // older news than the lost link.
-                self.note = None;
+                self.session.note = None;
             }
         }
         if link != LinkState::Connected {
             // Offers do not survive a lost link (the session drops them too).
-            self.drop_our_offer();
+            self.session.drop_our_offer();
             if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
                 self.dialog = None;
             }
         }
     }
 
-    /// Our offer is void: its "waiting for" note goes with it.
-    fn drop_our_offer(&mut self) {
-        if self
-            .partner
-            .as_mut()
-            .and_then(|p| p.our_offer.take())
-            .is_some()
-        {
-            self.note = None;
-        }
-    }
-
     /// Offers on both sides were dropped with the link: an open offer dialog closes.
     pub fn network_offers_cleared(&mut self) {
-        self.drop_our_offer();
+        self.session.drop_our_offer();
         if matches!(self.dialog, Some(Dialog::PartnerOffer(_))) {
             self.dialog = None;
         }
@@ -143,14 +111,14 @@ impl Controller {
     /// The partner played `mv` as half-move `ply`.
     /// `clock` is the partner's time left after it, as its device reports it (advice).
     pub fn partner_moved(&mut self, ply: u32, mv: Move, clock: Option<std::time::Duration>) {
-        let mover = self.game.position().turn();
-        let in_turn = self.setup.is_partner(mover);
-        if usize::try_from(ply).ok() != Some(self.game.moves().len()) || !in_turn {
+        let mover = self.session.game.position().turn();
+        let in_turn = self.session.setup.is_partner(mover);
+        if usize::try_from(ply).ok() != Some(self.session.game.moves().len()) || !in_turn {
             log::warn!("partner move {mv} at ply {ply} does not fit the game; ignored");
             return;
         }
-        if self.game.play(mv).is_ok() {
-            self.note = None;
+        if self.session.game.play(mv).is_ok() {
+            self.session.note = None;
             self.partner_clock(mover, clock, Instant::now());
             self.after_change();
         }
@@ -158,9 +126,11 @@ impl Controller {
 
     /// The game as both devices now agree on it (after a reconnect or a refused move).
     pub fn network_resynced(&mut self, game: Game) {
-        if self.game.moves() != game.moves() || self.game.outcome() != game.outcome() {
-            self.game = game;
-            self.review = None;
+        if self.session.game.moves() != game.moves()
+            || self.session.game.outcome() != game.outcome()
+        {
+            self.session.game = game;
+            self.session.review = None;
             self.after_change();
         }
     }
@@ -170,21 +140,21 @@ impl Controller {
         let Ok(ply) = usize::try_from(ply) else {
             return;
         };
-        while self.game.moves().len() > ply && self.game.undo().is_some() {}
-        if let Some(p) = self.partner.as_mut() {
+        while self.session.game.moves().len() > ply && self.session.game.undo().is_some() {}
+        if let Some(p) = self.session.partner.as_mut() {
             p.our_offer = None;
         }
-        self.note = Some(tr!("The move was taken back"));
-        self.review = None;
+        self.session.note = Some(tr!("The move was taken back"));
+        self.session.review = None;
         self.after_change();
     }
 
     /// The network game ended (resignation, agreed draw, or a result the host reported).
     pub fn network_game_over(&mut self, outcome: Outcome) {
-        if self.game.outcome() == Some(outcome) {
+        if self.session.game.outcome() == Some(outcome) {
             return;
         }
-        if self.game.set_outcome(outcome).is_ok() {
+        if self.session.game.set_outcome(outcome).is_ok() {
             self.after_change();
         }
     }
@@ -198,11 +168,11 @@ impl Controller {
 
     /// The partner answered our offer.
     pub fn partner_answered(&mut self, what: OfferKind, accept: bool) {
-        if let Some(p) = self.partner.as_mut() {
+        if let Some(p) = self.session.partner.as_mut() {
             p.our_offer = None;
         }
         let name = self.partner_name().to_string();
-        self.note = Some(match (what, accept) {
+        self.session.note = Some(match (what, accept) {
             (OfferKind::Draw, true) => tr!("{} accepts the draw", name),
             (OfferKind::Draw, false) => tr!("{} declines the draw — play on", name),
             (OfferKind::Takeback, true) => tr!("{} agrees to the takeback", name),
@@ -212,12 +182,12 @@ impl Controller {
 
     /// The partner said goodbye.
     pub fn partner_left(&mut self) {
-        if let Some(p) = self.partner.as_mut() {
+        if let Some(p) = self.session.partner.as_mut() {
             p.link = LinkState::Closed;
         }
-        if !self.game.is_over() {
+        if !self.session.game.is_over() {
             let name = self.partner_name().to_string();
-            self.note = Some(tr!("{} left the game", name));
+            self.session.note = Some(tr!("{} left the game", name));
         }
     }
 
@@ -230,8 +200,8 @@ impl Controller {
     /// When the player may adjourn the game on the board, if the partner is away and it is
     /// not yet allowed (the shell wakes [`Controller::partner_away_check`] then).
     pub fn adjourn_due(&self) -> Option<Instant> {
-        let away = self.partner()?.away?;
-        if away.long_enough || self.game.is_over() {
+        let away = self.session.partner()?.away?;
+        if away.long_enough || self.session.game.is_over() {
             return None;
         }
         Some(away.since + self.adjourn_after)
@@ -243,7 +213,7 @@ impl Controller {
         if self.adjourn_due().is_none_or(|due| due > now) {
             return;
         }
-        if let Some(away) = self.partner.as_mut().and_then(|p| p.away.as_mut()) {
+        if let Some(away) = self.session.partner.as_mut().and_then(|p| p.away.as_mut()) {
             away.long_enough = true;
         }
         let busy = self.dialog.is_some()
@@ -258,9 +228,9 @@ impl Controller {
     /// Whether the game on the board may be adjourned, or its win claimed, now: the partner
     /// not connected, for long enough, and the game still on.
     pub(in crate::app::screens) fn can_adjourn(&self) -> bool {
-        self.partner().is_some_and(|p| {
+        self.session.partner().is_some_and(|p| {
             p.link != LinkState::Connected && p.away.is_some_and(|a| a.long_enough)
-        }) && !self.game.is_over()
+        }) && !self.session.game.is_over()
     }
 
     /// Claims the win: the partner has been away long enough. The network session ends
@@ -288,10 +258,10 @@ impl Controller {
             mode: Mode::Computer {
                 human: Color::White,
             },
-            level: self.setup.level,
+            level: self.session.setup.level,
         };
         self.start(setup, Game::new());
-        self.note = Some(tr!(
+        self.session.note = Some(tr!(
             "The game with {} is adjourned: Menu, Saved games, Play on",
             name
         ));
@@ -300,17 +270,18 @@ impl Controller {
     /// Our offer leaves for the partner.
     pub(in crate::app::screens) fn offer_to_partner(&mut self, what: OfferKind) {
         let connected = self
+            .session
             .partner
             .as_ref()
             .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none());
-        if !connected || self.game.is_over() {
+        if !connected || self.session.game.is_over() {
             return;
         }
-        if let Some(p) = self.partner.as_mut() {
+        if let Some(p) = self.session.partner.as_mut() {
             p.our_offer = Some(what);
         }
         let name = self.partner_name().to_string();
-        self.note = Some(match what {
+        self.session.note = Some(match what {
             OfferKind::Draw => tr!("Draw offered — waiting for {}", name),
             OfferKind::Takeback => tr!("Takeback asked — waiting for {}", name),
         });
@@ -320,16 +291,17 @@ impl Controller {
     /// Whether "Ask for takeback" can be sent now: connected, no offer waiting, and a move of
     /// ours on the board.
     pub(in crate::app::screens) fn can_ask_takeback(&self) -> bool {
-        let Mode::Network { local } = self.setup.mode else {
+        let Mode::Network { local } = self.session.setup.mode else {
             return false;
         };
         let ready = self
+            .session
             .partner
             .as_ref()
             .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none());
-        let positions = self.game.positions();
-        let ours = (0..self.game.moves().len()).any(|i| positions[i].turn() == local);
-        ready && ours && !self.game.is_over()
+        let positions = self.session.game.positions();
+        let ours = (0..self.session.game.moves().len()).any(|i| positions[i].turn() == local);
+        ready && ours && !self.session.game.is_over()
     }
 }
 
@@ -409,7 +381,7 @@ mod tests {
         c.claim_forfeit();
         assert!(!claimed(&mut c));
         assert!(!menu_ids(&mut c).contains(&"forfeit".to_string()));
-        assert!(c.partner().is_some_and(|p| p.away.is_none()));
+        assert!(c.session().partner().is_some_and(|p| p.away.is_none()));
 
         // Gone again: the time counts afresh; then the menu keeps the choice.
         c.network_link(LinkState::Reconnecting);

@@ -16,9 +16,9 @@ impl Controller {
 
     pub(super) fn open_new_game(&mut self) {
         self.dialog = None;
-        let mut form = NewGameForm::from_setup(&self.setup);
+        let mut form = NewGameForm::from_setup(&self.session.setup);
         // The last game's clock is the next default, like its mode and level.
-        form.choose_clock(self.clock.as_ref().map(GameClock::control));
+        form.choose_clock(self.session.clock.as_ref().map(GameClock::control));
         // The coach as Settings has it for new games.
         form.coach = self.coach_default();
         // The level that fits, when it was chosen last time: it follows the player's rating.
@@ -151,7 +151,7 @@ impl Controller {
         self.start(setup, game);
         self.reset_coach(form.coach);
         if let Some(control) = form.clock {
-            self.set_clock(Some(GameClock::new(control)));
+            self.session.set_clock(Some(GameClock::new(control)));
             // The computer playing White starts on its clock.
             self.cancel_thinking();
             self.after_change();

@@ -20,17 +20,17 @@ impl Controller {
 
     /// The square shown at a display cell (column and row from the top-left).
     pub fn square_at(&self, col: usize, row: usize) -> Option<Square> {
-        crate::app::screens::board_view::display_square(self.flipped, col, row)
+        crate::app::screens::board_view::display_square(self.session.flipped, col, row)
     }
 
     /// The display cell (0..63, row-major from the top-left) of a square.
     pub fn cell_of(&self, sq: Square) -> usize {
-        crate::app::screens::board_view::display_cell(self.flipped, sq)
+        crate::app::screens::board_view::display_cell(self.session.flipped, sq)
     }
 
     /// The legal moves of the piece on `from` (in the current position).
     pub(in crate::app::screens) fn legal_from(&self, from: Square) -> Vec<Move> {
-        let moves = self.game.position().legal_moves();
+        let moves = self.session.game.position().legal_moves();
         moves.iter().copied().filter(|m| m.from() == from).collect()
     }
 
@@ -41,12 +41,12 @@ impl Controller {
     /// A finger or mouse button went down on a square (`None`: off the board).
     pub fn press(&mut self, square: Option<Square>) {
         self.press = None;
-        self.note = None;
+        self.session.note = None;
         // The player is back at the board: a held clock runs again (see `hold_clock`).
-        self.clock_held = false;
+        self.session.clock_held = false;
         // A touch on the board while browsing the moves goes back to the game and counts.
         if self.is_browsing() {
-            self.review = None;
+            self.session.review = None;
         }
         if !self.human_to_move() || self.promotion.is_some() {
             return;
@@ -63,10 +63,11 @@ impl Controller {
             return;
         }
         let own = self
+            .session
             .game
             .position()
             .piece_at(sq)
-            .is_some_and(|p| p.color == self.game.position().turn());
+            .is_some_and(|p| p.color == self.session.game.position().turn());
         if own {
             self.press = Some(Press {
                 square: sq,
@@ -145,15 +146,15 @@ impl Controller {
 
     /// Turns the board; saved with the game so a restart shows it the same way.
     pub(in crate::app::screens) fn flip(&mut self) {
-        self.flipped = !self.flipped;
+        self.session.flipped = !self.session.flipped;
         if self.viewing.is_none() {
             self.effects.push(crate::app::screens::Effect::GameChanged);
         }
     }
 
     pub(in crate::app::screens) fn play_human(&mut self, mv: Move) {
-        if self.human_to_move() && self.game.play(mv).is_ok() {
-            if matches!(self.setup.mode, Mode::Network { .. }) {
+        if self.human_to_move() && self.session.game.play(mv).is_ok() {
+            if matches!(self.session.setup.mode, Mode::Network { .. }) {
                 self.lan(LanRequest::Play(mv));
             }
             self.cancel_hint();

@@ -80,32 +80,34 @@ impl Controller {
         {
             return;
         }
-        self.note = None;
+        self.session.note = None;
         match action {
             Action::NewGame => self.open_new_game(),
             // A network game's moves belong to both players: ask, do not take.
-            Action::Undo if self.partner().is_some() => {
+            Action::Undo if self.session.partner().is_some() => {
                 self.offer_to_partner(crate::lan::codec::OfferKind::Takeback);
             }
             Action::Undo => self.undo(),
             Action::Hint => {
                 self.selected = None;
-                self.hint = None;
+                self.session.hint = None;
                 self.request(Purpose::Hint);
             }
             Action::Flip => self.flip(),
             Action::ResignOrDraw => self.dialog = Some(Dialog::ResignOrDraw),
             Action::Menu => self.dialog = Some(Dialog::Menu),
-            Action::Review => self.review = Some(self.game.moves().len()),
-            Action::ReviewFirst => self.review = Some(0),
-            Action::ReviewBack => self.review = self.review.map(|p| p.saturating_sub(1)),
-            Action::ReviewForward => {
-                let end = self.game.moves().len();
-                self.review = self.review.map(|p| (p + 1).min(end));
+            Action::Review => self.session.review = Some(self.session.game.moves().len()),
+            Action::ReviewFirst => self.session.review = Some(0),
+            Action::ReviewBack => {
+                self.session.review = self.session.review.map(|p| p.saturating_sub(1))
             }
-            Action::ReviewLast => self.review = Some(self.game.moves().len()),
+            Action::ReviewForward => {
+                let end = self.session.game.moves().len();
+                self.session.review = self.session.review.map(|p| (p + 1).min(end));
+            }
+            Action::ReviewLast => self.session.review = Some(self.session.game.moves().len()),
             Action::ReviewDone => {
-                self.review = None;
+                self.session.review = None;
                 self.leave_review_analysis();
                 self.leave_saved();
             }
@@ -124,19 +126,20 @@ impl Controller {
     pub(in crate::app::screens) fn undo_count(&self) -> usize {
         // Time that ran out cannot be taken back: the game stays lost (or drawn) on time.
         if self
+            .session
             .game
             .outcome()
             .is_some_and(|o| o.termination == chesspi_engine::game::Termination::Time)
         {
             return 0;
         }
-        let moves = self.game.moves().len();
-        match self.setup.mode {
+        let moves = self.session.game.moves().len();
+        match self.session.setup.mode {
             Mode::Demo | Mode::Network { .. } => 0,
             Mode::Friend => moves.min(1),
             Mode::Computer { human } => {
                 // Take back until a move of the player's is undone and it is their turn.
-                let positions = self.game.positions();
+                let positions = self.session.game.positions();
                 let mut count = 0;
                 let mut took_human_move = false;
                 while count < moves {
@@ -152,29 +155,16 @@ impl Controller {
         }
     }
 
-    /// Whether Undo takes back a resignation or an agreed or claimed draw (only that: the
-    /// game goes on from the same position).
-    fn can_reopen(&self) -> bool {
-        let ends_by_choice = self.game.outcome().is_some_and(|o| {
-            use chesspi_engine::game::Termination::*;
-            matches!(
-                o.termination,
-                Resignation | Agreement | ThreefoldRepetition | FiftyMoves
-            )
-        });
-        ends_by_choice && matches!(self.setup.mode, Mode::Computer { .. } | Mode::Friend)
-    }
-
     pub(in crate::app::screens) fn undo(&mut self) {
-        if self.can_reopen() && self.game.reopen().is_some() {
+        if self.session.can_reopen() && self.session.game.reopen().is_some() {
             self.cancel_thinking();
             self.drop_analysis();
-            self.review = None;
-            self.claim_offered_at = Some(self.game.moves().len());
+            self.session.review = None;
+            self.session.claim_offered_at = Some(self.session.game.moves().len());
             // Its result may have counted already; played on, it does not count again.
-            if !self.unrated && matches!(self.setup.mode, Mode::Computer { .. }) {
-                self.unrated = true;
-                self.note = Some(tr!("Taken back — play on; this game is not rated"));
+            if !self.session.unrated && matches!(self.session.setup.mode, Mode::Computer { .. }) {
+                self.session.unrated = true;
+                self.session.note = Some(tr!("Taken back — play on; this game is not rated"));
             }
             self.after_change();
             return;
@@ -186,17 +176,17 @@ impl Controller {
         self.cancel_thinking();
         self.drop_analysis();
         for _ in 0..count {
-            self.game.undo();
+            self.session.game.undo();
         }
-        self.review = None;
+        self.session.review = None;
         // Do not offer the same claim again right after a takeback.
-        self.claim_offered_at = Some(self.game.moves().len());
+        self.session.claim_offered_at = Some(self.session.game.moves().len());
         self.after_change();
     }
 
     /// The buttons the side panel shows now.
     pub fn actions(&self) -> Vec<ActionItem> {
-        let network = self.partner().is_some();
+        let network = self.session.partner().is_some();
         let browsing = self.is_browsing();
         let item = |action: Action, enabled: bool, primary: bool| ActionItem {
             action,
@@ -208,9 +198,9 @@ impl Controller {
             enabled,
             primary,
         };
-        let moves = self.game.moves().len();
+        let moves = self.session.game.moves().len();
         // Seven or eight buttons: the four steps on the first row (see ui/side-panel.slint).
-        if let Some(ply) = self.review {
+        if let Some(ply) = self.session.review {
             let mut items = vec![
                 item(Action::ReviewFirst, ply > 0, false),
                 item(Action::ReviewBack, ply > 0, false),
@@ -241,8 +231,9 @@ impl Controller {
                 item(Action::Menu, true, false),
             ];
         }
-        let can_undo = self.can_reopen() || self.undo_count() > 0 || self.can_ask_takeback();
-        if self.game.is_over() {
+        let can_undo =
+            self.session.can_reopen() || self.undo_count() > 0 || self.can_ask_takeback();
+        if self.session.game.is_over() {
             return vec![
                 item(Action::NewGame, true, true),
                 item(Action::Review, moves > 0, false),
@@ -253,10 +244,10 @@ impl Controller {
             ];
         }
         let human_turn = self.human_to_move();
-        let hint_running = self.thinking.is_some();
-        let playing = self.setup.mode != Mode::Demo;
+        let hint_running = self.session.thinking.is_some();
+        let playing = self.session.setup.mode != Mode::Demo;
         // While the computer thinks about its move, Hint's place says "Move now".
-        let third = if self.is_computer_thinking() && playing {
+        let third = if self.session.is_computer_thinking() && playing {
             item(Action::MoveNow, true, false)
         } else {
             item(Action::Hint, human_turn && !hint_running, false)

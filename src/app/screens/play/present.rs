@@ -83,17 +83,17 @@ pub fn shorten_opening(name: &str) -> String {
 impl Controller {
     /// The 64 cells in display order (row-major from the top-left).
     pub fn cells(&self) -> [CellView; 64] {
-        let pos = self.shown_position();
-        let last = self.shown_last_move();
-        let targets: Vec<Move> = match (self.selected, self.review) {
+        let pos = self.session().shown_position();
+        let last = self.session().shown_last_move();
+        let targets: Vec<Move> = match (self.selected, self.session.review) {
             (Some(from), None) => self.legal_from(from),
             _ => Vec::new(),
         };
         let marks = BoardMarks {
-            selected: self.selected.filter(|_| self.review.is_none()),
+            selected: self.selected.filter(|_| self.session.review.is_none()),
             targets: &targets,
             last,
-            hint: self.hint,
+            hint: self.session.hint,
             warned: &self.coach_marks(),
         };
         board_cells(pos, &marks, |col, row| self.square_at(col, row))
@@ -101,7 +101,7 @@ impl Controller {
 
     /// The players' lines: (top of the board, bottom of the board).
     pub fn players(&self) -> (PlayerInfo, PlayerInfo) {
-        let bottom = if self.flipped {
+        let bottom = if self.session.flipped {
             Color::Black
         } else {
             Color::White
@@ -110,15 +110,15 @@ impl Controller {
     }
 
     pub(in crate::app::screens) fn player(&self, color: Color) -> PlayerInfo {
-        let pos = self.shown_position();
-        let level = self.setup.level;
+        let pos = self.session().shown_position();
+        let level = self.session.setup.level;
         // Beside a clock's digits only the level fits ("Level 1…" for level 10 misled).
-        let computer = if self.clock().is_some() {
+        let computer = if self.session.clock().is_some() {
             tr!("Level {}", level.number())
         } else {
             tr!("Level {} · Elo {}", level.number(), level.elo())
         };
-        let (name, detail) = match (&self.viewing, self.setup.mode) {
+        let (name, detail) = match (&self.viewing, self.session.setup.mode) {
             (Some(v), _) => {
                 let stored = if color == Color::White {
                     &v.white
@@ -136,10 +136,14 @@ impl Controller {
             }
             (None, mode) => self.player_names(mode, color, computer),
         };
-        let shown_ply = self.review.unwrap_or(self.game.moves().len());
-        let captured = captured_by(&self.game, shown_ply, color);
+        let shown_ply = self
+            .session
+            .review
+            .unwrap_or(self.session.game.moves().len());
+        let captured = captured_by(&self.session.game, shown_ply, color);
         let balance = material(pos, color) - material(pos, !color);
         let left = self
+            .session
             .clock()
             .filter(|_| self.viewing.is_none())
             .map(|c| c.remaining(color, std::time::Instant::now()));
@@ -147,14 +151,16 @@ impl Controller {
             color,
             name,
             detail,
-            to_move: !self.game.is_over() && self.review.is_none() && pos.turn() == color,
+            to_move: !self.session.game.is_over()
+                && self.session.review.is_none()
+                && pos.turn() == color,
             captured,
             advantage: balance.max(0) as u32,
             // A saved game under review is not the game on the clock.
             clock: left.map(crate::app::model::clock::clock_text),
             clock_low: left.is_some_and(|l| l < crate::app::model::clock::LOW_TIME),
             clock_running: self.viewing.is_none()
-                && self.clock().and_then(|c| c.running()) == Some(color),
+                && self.session.clock().and_then(|c| c.running()) == Some(color),
         }
     }
 
@@ -172,7 +178,7 @@ impl Controller {
             Mode::Demo => (color_name(color).to_string(), computer),
             Mode::Network { local } if local == color => (tr!("You"), String::new()),
             // Beside a clock the partner's name needs the room ("Network" is in the status bar).
-            Mode::Network { .. } if self.clock().is_some() => {
+            Mode::Network { .. } if self.session.clock().is_some() => {
                 (self.partner_name().to_string(), String::new())
             }
             Mode::Network { .. } => (self.partner_name().to_string(), tr!("Network")),
@@ -181,10 +187,13 @@ impl Controller {
 
     /// The move list in SAN, with the move shown on the board marked.
     pub fn move_rows(&self) -> Vec<MoveListRow> {
-        let shown_ply = self.review.unwrap_or(self.game.moves().len());
+        let shown_ply = self
+            .session
+            .review
+            .unwrap_or(self.session.game.moves().len());
         let mut rows: Vec<MoveListRow> = Vec::new();
-        let positions = self.game.positions();
-        for (i, &mv) in self.game.moves().iter().enumerate() {
+        let positions = self.session.game.positions();
+        for (i, &mv) in self.session.game.moves().iter().enumerate() {
             let pos = &positions[i];
             // In the player's language (K D T L S in German); PGN stays English.
             let san = crate::i18n::san(&to_san(pos, mv));
@@ -230,8 +239,8 @@ impl Controller {
         if let Some(v) = &self.viewing {
             return v.result.clone();
         }
-        let outcome = self.game.outcome()?;
-        if self.is_aborted() {
+        let outcome = self.session.game.outcome()?;
+        if self.session.is_aborted() {
             return Some(ResultCard {
                 title: tr!("Game aborted"),
                 reason: tr!("Not rated: you made no move"),
@@ -247,7 +256,7 @@ impl Controller {
 
     /// Why the game ended; a network game won by forfeit says who was away.
     fn result_reason(&self, outcome: Outcome) -> String {
-        match (outcome.termination, self.setup.mode) {
+        match (outcome.termination, self.session.setup.mode) {
             (Termination::Abandonment, Mode::Network { local })
                 if outcome.winner == Some(local) =>
             {
@@ -258,25 +267,8 @@ impl Controller {
         }
     }
 
-    /// A game against the computer that ended before the player's first move: it is not
-    /// rated (the storage's rule, [`crate::storage::stats::player_moved`]), and says so.
-    pub fn is_aborted(&self) -> bool {
-        match self.setup.mode {
-            // A mate or stalemate from a set-up position is a result, not an abort.
-            Mode::Computer { human } => {
-                self.game.outcome().is_some_and(|o| {
-                    !matches!(
-                        o.termination,
-                        Termination::Checkmate | Termination::Stalemate
-                    )
-                }) && !crate::storage::stats::player_moved(&self.game, human)
-            }
-            _ => false,
-        }
-    }
-
     fn result_tone(&self, outcome: Outcome) -> ResultTone {
-        let mine = match self.setup.mode {
+        let mine = match self.session.setup.mode {
             Mode::Computer { human } => human,
             Mode::Network { local } => local,
             Mode::Friend | Mode::Demo => return ResultTone::Neutral,
@@ -289,7 +281,7 @@ impl Controller {
     }
 
     pub(in crate::app::screens) fn result_title(&self, outcome: Outcome) -> String {
-        match (outcome.winner, self.setup.mode) {
+        match (outcome.winner, self.session.setup.mode) {
             (None, _) => tr!("Draw"),
             (Some(w), Mode::Computer { human }) if w == human => tr!("You win!"),
             (Some(_), Mode::Computer { .. }) => tr!("The computer wins"),
@@ -302,9 +294,9 @@ impl Controller {
     /// The opening's name ("C50 Italian Game") for the position shown: the last named
     /// position the game reached while in book territory.
     pub fn opening(&self) -> Option<String> {
-        let opening = match self.review {
-            Some(ply) => chesspi_engine::openings::opening_at(&self.game, ply),
-            None => chesspi_engine::openings::classify(&self.game),
+        let opening = match self.session.review {
+            Some(ply) => chesspi_engine::openings::opening_at(&self.session.game, ply),
+            None => chesspi_engine::openings::classify(&self.session.game),
         };
         // German names where German has them; PGN headers keep the data set's English.
         opening.map(|o| {
@@ -318,7 +310,7 @@ impl Controller {
     /// The status line while the network partner is to move: the connection decides.
     fn partner_status(&self) -> Status {
         let name = self.partner_name();
-        let link = self.partner.as_ref().map(|p| p.link);
+        let link = self.session.partner.as_ref().map(|p| p.link);
         let (text, thinking) = match link {
             Some(LinkState::Connected) => (tr!("{} is thinking…", name), true),
             Some(LinkState::Reconnecting) => (tr!("Reconnecting to {}…", name), true),
@@ -337,7 +329,7 @@ impl Controller {
         match ply.checked_sub(1) {
             None => tr!("Reviewing: the start position"),
             Some(i) => {
-                let before = &self.game.positions()[i];
+                let before = &self.session.game.positions()[i];
                 let dots = match before.turn() {
                     Color::White => ".",
                     Color::Black => "…",
@@ -345,7 +337,7 @@ impl Controller {
                 let mv = format!(
                     "{}{dots} {}",
                     before.fullmove_number(),
-                    crate::i18n::san(&to_san(before, self.game.moves()[i]))
+                    crate::i18n::san(&to_san(before, self.session.game.moves()[i]))
                 );
                 tr!("Reviewing: after {}", mv)
             }
@@ -362,9 +354,14 @@ impl Controller {
         if self.promotion.is_some() {
             return plain(&tr!("Choose a piece for promotion"));
         }
-        if let Some(ply) = self.review {
+        if let Some(ply) = self.session.review {
             // A note from the last step (e.g. "back to the first mistake") comes first.
-            return plain(self.note.as_deref().unwrap_or(&self.review_status(ply)));
+            return plain(
+                self.session
+                    .note
+                    .as_deref()
+                    .unwrap_or(&self.review_status(ply)),
+            );
         }
         if let Some(advice) = self.coach_advice() {
             return Status {
@@ -380,16 +377,16 @@ impl Controller {
         if let Some(result) = self.result() {
             return plain(&format!("{} — {}", result.title, result.reason));
         }
-        if let Some(note) = &self.note {
+        if let Some(note) = &self.session.note {
             return plain(note);
         }
         if self.clock_is_held() {
             return plain(&tr!("Clock paused — touch the board to go on"));
         }
-        let pos = self.game.position();
+        let pos = self.session.game.position();
         let turn = pos.turn();
-        if self.setup.is_computer(turn) {
-            let text = match self.setup.mode {
+        if self.session.setup.is_computer(turn) {
+            let text = match self.session.setup.mode {
                 Mode::Demo => tr!("{} is thinking…", color_name(turn)),
                 _ if self.coach_is_judging() => tr!("The coach looks at your move…"),
                 _ => tr!("Computer is thinking…"),
@@ -400,20 +397,21 @@ impl Controller {
                 thinking: true,
             };
         }
-        if self.setup.is_partner(turn) {
+        if self.session.setup.is_partner(turn) {
             return self.partner_status();
         }
         // Our move, but the partner is away: both sides say so (a move made now goes when the
         // link is back). A piece in hand gets its hints instead.
         if self.selected.is_none()
-            && self.hint.is_none()
+            && self.session.hint.is_none()
             && self
+                .session
                 .partner()
                 .is_some_and(|p| !matches!(p.link, LinkState::Connected | LinkState::Closed))
         {
             return self.partner_status();
         }
-        match self.thinking {
+        match self.session.thinking {
             Some((_, Purpose::Hint)) => {
                 return Status {
                     text: tr!("Looking for a good move…"),
@@ -437,7 +435,7 @@ impl Controller {
             }
             _ => {}
         }
-        let who = match self.setup.mode {
+        let who = match self.session.setup.mode {
             Mode::Friend => tr!("{} to move", color_name(turn)),
             _ => tr!("Your move"),
         };
@@ -448,7 +446,7 @@ impl Controller {
                 thinking: false,
             };
         }
-        if let Some(hint) = self.hint {
+        if let Some(hint) = self.session.hint {
             return plain(&tr!(
                 "Hint: {} — the blue squares",
                 crate::i18n::san(&to_san(pos, hint))
@@ -461,7 +459,7 @@ impl Controller {
             let stuck = self.legal_from(sq).is_empty();
             // In check the alert stays, and says why a piece cannot move.
             if pos.is_check() {
-                let in_check = match self.setup.mode {
+                let in_check = match self.session.setup.mode {
                     Mode::Friend => tr!("{} is in check", color_name(turn)),
                     _ => tr!("You are in check"),
                 };

@@ -7,32 +7,27 @@ use crate::tr;
 use chesspi_engine::game::Game;
 
 impl Controller {
-    /// Whether the computer is searching for its move.
-    pub fn is_computer_thinking(&self) -> bool {
-        matches!(self.thinking, Some((_, Purpose::Move)))
-    }
-
     /// The worker's answer to request `id`. Stale answers (after an undo, a new game, ...)
     /// are ignored.
     pub fn computer_answered(&mut self, id: u64, reply: Reply) {
-        let Some((current, purpose)) = self.thinking else {
+        let Some((current, purpose)) = self.session.thinking else {
             return;
         };
         if current != id {
             return;
         }
-        self.thinking = None;
+        self.session.thinking = None;
         match (purpose, reply) {
             (Purpose::Move, Reply::Move(Some(mv))) => {
-                let turn = self.game.position().turn();
-                if self.setup.is_computer(turn) && self.game.play(mv).is_ok() {
+                let turn = self.session.game.position().turn();
+                if self.session.setup.is_computer(turn) && self.session.game.play(mv).is_ok() {
                     self.after_change();
                 }
             }
-            (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.hint = mv,
+            (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.session.hint = mv,
             (Purpose::DrawOffer, Reply::Draw { accept: true }) => self.end_game(Game::agree_draw),
             (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
-                self.note = Some(tr!("The computer declines the draw — play on"));
+                self.session.note = Some(tr!("The computer declines the draw — play on"));
             }
             (Purpose::Judge, Reply::Judged(judgement)) => self.coach_judged(judgement),
             (Purpose::Threat, Reply::Threat(threat)) => self.threat_found(threat),
@@ -52,11 +47,13 @@ impl Controller {
     }
 
     pub(in crate::app::screens) fn request(&mut self, purpose: Purpose) {
-        let id = self.next_request;
-        self.next_request += 1;
-        self.thinking = Some((id, purpose));
+        let id = self.session.next_request;
+        self.session.next_request += 1;
+        self.session.thinking = Some((id, purpose));
         let clock = match purpose {
-            Purpose::Move => self.engine_clock(self.game.position().turn()),
+            Purpose::Move => self
+                .session
+                .engine_clock(self.session.game.position().turn()),
             Purpose::Hint
             | Purpose::DrawOffer
             | Purpose::Judge
@@ -66,15 +63,15 @@ impl Controller {
         self.effects.push(Effect::Think(ThinkRequest {
             id,
             purpose,
-            game: self.game.clone(),
-            level: self.setup.level,
+            game: self.session.game.clone(),
+            level: self.session.setup.level,
             clock,
             book: self.book,
         }));
     }
 
     pub(in crate::app::screens) fn cancel_thinking(&mut self) {
-        if self.thinking.take().is_some() {
+        if self.session.thinking.take().is_some() {
             self.effects.push(Effect::CancelThinking);
         }
     }
@@ -82,9 +79,9 @@ impl Controller {
     /// Drops a hint and stops a search for one, or for a draw decision or a threat (the
     /// player moved on).
     pub(in crate::app::screens) fn cancel_hint(&mut self) {
-        self.hint = None;
+        self.session.hint = None;
         if matches!(
-            self.thinking,
+            self.session.thinking,
             Some((_, Purpose::Hint | Purpose::DrawOffer | Purpose::Threat))
         ) {
             self.cancel_thinking();

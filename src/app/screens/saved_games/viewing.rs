@@ -32,27 +32,23 @@ impl Controller {
             return;
         }
         // A game that starts with Black to move has "…" for White in its first row.
-        let offset =
-            usize::from(self.game.initial_position().turn() == chesspi_engine::Color::Black);
+        let offset = usize::from(
+            self.session.game.initial_position().turn() == chesspi_engine::Color::Black,
+        );
         let Some(ply) = (2 * row + 1 + usize::from(black)).checked_sub(offset) else {
             return;
         };
-        if ply == 0 || ply > self.game.moves().len() {
+        if ply == 0 || ply > self.session.game.moves().len() {
             return;
         }
         self.selected = None;
         self.press = None;
-        self.review = Some(ply);
-    }
-
-    /// Whether the board shows an earlier position (reviewing or browsing).
-    pub fn is_reviewing(&self) -> bool {
-        self.review.is_some()
+        self.session.review = Some(ply);
     }
 
     /// Browsing the moves of the game being played (not a saved game, not a finished one).
     pub(in crate::app::screens) fn is_browsing(&self) -> bool {
-        self.review.is_some() && self.viewing.is_none() && !self.game.is_over()
+        self.session.review.is_some() && self.viewing.is_none() && !self.session.game.is_over()
     }
 
     /// Whether a saved game is being reviewed (the current game is put aside meanwhile).
@@ -67,24 +63,24 @@ impl Controller {
         self.leave_saved();
         self.cancel_thinking();
         self.drop_analysis();
-        let current = std::mem::replace(&mut self.game, game);
+        let current = std::mem::replace(&mut self.session.game, game);
         self.viewing = Some(Viewing {
             white: white.to_string(),
             black: black.to_string(),
             result,
             game: current,
-            setup: self.setup,
-            flipped: self.flipped,
+            setup: self.session.setup,
+            flipped: self.session.flipped,
             id: None,
         });
         self.selected = None;
         self.press = None;
         self.promotion = None;
-        self.hint = None;
+        self.session.hint = None;
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
-        self.note = None;
-        self.review = Some(0);
+        self.session.note = None;
+        self.session.review = Some(0);
     }
 
     /// The saved game under review is `id` in the archive, with its stored analysis if it
@@ -106,10 +102,10 @@ impl Controller {
     pub(in crate::app::screens) fn leave_saved(&mut self) {
         if let Some(v) = self.viewing.take() {
             self.drop_analysis();
-            self.game = v.game;
-            self.setup = v.setup;
-            self.flipped = v.flipped;
-            self.review = None;
+            self.session.game = v.game;
+            self.session.setup = v.setup;
+            self.session.flipped = v.flipped;
+            self.session.review = None;
             self.after_change();
         }
     }

@@ -187,7 +187,7 @@ impl Controller {
     }
 
     fn cancel_train_judging(&mut self) {
-        if matches!(self.thinking, Some((_, Purpose::TrainJudge))) {
+        if matches!(self.session.thinking, Some((_, Purpose::TrainJudge))) {
             self.cancel_thinking();
         }
     }
@@ -266,20 +266,21 @@ impl Controller {
         }
         // The worker does one search at a time: the game's own waits until Train closes.
         let game_search = self
+            .session
             .thinking
             .is_some_and(|(_, p)| matches!(p, Purpose::Move | Purpose::Judge));
         if let Some(t) = self.training_mut() {
             t.interrupted |= game_search;
         }
         self.cancel_thinking();
-        let id = self.next_request;
-        self.next_request += 1;
-        self.thinking = Some((id, Purpose::TrainJudge));
+        let id = self.session.next_request;
+        self.session.next_request += 1;
+        self.session.thinking = Some((id, Purpose::TrainJudge));
         self.effects.push(Effect::Think(ThinkRequest {
             id,
             purpose: Purpose::TrainJudge,
             game,
-            level: self.setup.level,
+            level: self.session.setup.level,
             clock: None,
             book: false,
         }));

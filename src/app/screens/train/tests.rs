@@ -147,17 +147,28 @@ fn a_try_that_stops_the_computers_search_hands_it_back_on_done() {
     // The computer (Black) is thinking about its move when Train opens.
     let mut c = with_puzzle();
     c.action(Action::Menu);
-    let e4 = c.game().position().parse_uci_move("e2e4").expect("move");
+    let e4 = c
+        .session()
+        .game()
+        .position()
+        .parse_uci_move("e2e4")
+        .expect("move");
     c.dialog_option("close");
     c.press(Some(e4.from()));
     c.release(Some(e4.to()), true);
-    assert!(c.is_computer_thinking());
+    assert!(c.session().is_computer_thinking());
     c.open_train();
     tap_move(&mut c, "g8", "f6");
-    assert!(!c.is_computer_thinking(), "the judgement took the worker");
+    assert!(
+        !c.session().is_computer_thinking(),
+        "the judgement took the worker"
+    );
     c.take_effects();
     c.train_button("done");
-    assert!(c.is_computer_thinking(), "the computer thinks again");
+    assert!(
+        c.session().is_computer_thinking(),
+        "the computer thinks again"
+    );
     assert!(c.take_effects().iter().any(|e| matches!(
         e,
         Effect::Think(ThinkRequest {

@@ -55,7 +55,7 @@ pub struct AnalysisBoardView {
 impl Controller {
     /// Opens the board with the position on the game screen.
     pub fn open_analysis_board(&mut self) {
-        let pos = *self.shown_position();
+        let pos = *self.session().shown_position();
         self.open_analysis_board_at(pos);
     }
 
@@ -66,7 +66,7 @@ impl Controller {
         self.press = None;
         self.screen = Screen::AnalysisBoard(Box::new(Session {
             board: AnalysisBoard::new(pos),
-            flipped: self.flipped,
+            flipped: self.session.flipped,
             selected: None,
             promotion: None,
         }));
@@ -280,12 +280,12 @@ mod tests {
             c.press(Some(sq));
             c.release(Some(sq), false);
         }
-        assert_eq!(c.game().moves().len(), 1);
+        assert_eq!(c.session().game().moves().len(), 1);
         c.action(Action::Menu);
         c.dialog_option("analyse");
         assert!(c.is_analysing_board());
         let (_, pos, history) = c.analysis_board_request().unwrap();
-        assert_eq!(pos.hash(), c.game().position().hash());
+        assert_eq!(pos.hash(), c.session().game().position().hash());
         assert!(history.is_empty());
         tap(&mut c, "e7");
         tap(&mut c, "e5");
@@ -297,7 +297,7 @@ mod tests {
         c.analysis_board_button("done");
         assert!(!c.is_analysing_board());
         assert!(c.analysis_board_request().is_none());
-        assert_eq!(c.game().moves().len(), 1);
+        assert_eq!(c.session().game().moves().len(), 1);
     }
 
     fn piece_on(c: &Controller, name: &str) -> Option<(Color, Role)> {
@@ -440,14 +440,20 @@ mod tests {
         c.new_game_clock(Some(0));
         c.new_game_start();
         c.sync_clock(t0, false);
-        assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+        assert_eq!(
+            c.session().clock().and_then(|k| k.running()),
+            Some(Color::White)
+        );
         c.action(Action::Menu);
         c.dialog_option("analyse");
         c.sync_clock(t0 + Duration::from_secs(1), false);
-        assert_eq!(c.clock().and_then(|k| k.running()), None);
+        assert_eq!(c.session().clock().and_then(|k| k.running()), None);
         c.analysis_board_button("done");
         c.sync_clock(t0 + Duration::from_secs(2), false);
-        assert_eq!(c.clock().and_then(|k| k.running()), Some(Color::White));
+        assert_eq!(
+            c.session().clock().and_then(|k| k.running()),
+            Some(Color::White)
+        );
     }
 
     #[test]
