@@ -221,18 +221,20 @@ fn main() -> Result<(), Box<dyn Error>> {
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
     app.update_controller(|c| {
         c.open_editor();
-        c.editor_tool(chesspi::app::screens::editor::board::Tool::Piece(
-            chesspi_engine::Piece::new(Color::White, chesspi_engine::Role::Pawn),
-        ));
+        c.on(|e: &mut chesspi::app::screens::Editor, _| {
+            e.choose_tool(chesspi::app::screens::editor::board::Tool::Piece(
+                chesspi_engine::Piece::new(Color::White, chesspi_engine::Role::Pawn),
+            ))
+        });
         let cell = c.cell_of("b8".parse().unwrap_or(Square::A1));
-        c.editor_tap(cell % 8, cell / 8);
-        c.editor_done();
+        c.on(|e: &mut chesspi::app::screens::Editor, cx| e.tap(cx, cell % 8, cell / 8));
+        c.on(|e: &mut chesspi::app::screens::Editor, _| e.done());
     });
     shoot(&app, &dir, "editor.png")?;
     app.update_controller(|c| {
         let cell = c.cell_of("b8".parse().unwrap_or(Square::A1));
-        c.editor_tap(cell % 8, cell / 8);
-        c.editor_done();
+        c.on(|e: &mut chesspi::app::screens::Editor, cx| e.tap(cx, cell % 8, cell / 8));
+        c.on(|e: &mut chesspi::app::screens::Editor, _| e.done());
     });
     shoot(&app, &dir, "editor-ready.png")?;
 

@@ -104,7 +104,8 @@ fn put(app: &App, piece: BoardPiece, squares: &[&str]) {
 }
 
 fn editor_fen(app: &App) -> String {
-    app.with_controller(|c| c.editor_board().map(|b| b.to_fen()))
+    use chesspi::app::screens::Editor;
+    app.with_controller(|c| c.shown::<Editor>().map(Editor::board).map(|b| b.to_fen()))
         .expect("the editor is open")
 }
 

@@ -937,38 +937,43 @@ fn network_states(fits: &mut Fits) {
 }
 
 fn editor_states(fits: &mut Fits) {
+    use chesspi::app::screens::Editor;
     use chesspi::app::screens::editor::board::Tool;
     let lang = fits.language;
     let app = open(Game::new(), you(Color::White, 4), lang);
     let tap = |c: &mut chesspi::app::screens::Controller, name: &str| {
         let cell = c.cell_of(sq(name));
-        c.editor_tap(cell % 8, cell / 8);
+        c.on(|e: &mut Editor, cx| e.tap(cx, cell % 8, cell / 8));
     };
     app.update_controller(|c| c.open_editor());
     fits.check(&app, "editor: the start position");
     app.update_controller(|c| {
-        c.editor_tool(Tool::Piece(chesspi_engine::Piece::new(
-            Color::White,
-            chesspi_engine::Role::Queen,
-        )));
+        c.on(|e: &mut Editor, _| {
+            e.choose_tool(Tool::Piece(chesspi_engine::Piece::new(
+                Color::White,
+                chesspi_engine::Role::Queen,
+            )))
+        });
         tap(c, "d4");
         // Sixteen pieces, but a second queen with all eight pawns on the board.
-        c.editor_tool(Tool::Piece(chesspi_engine::Piece::new(
-            Color::White,
-            chesspi_engine::Role::Knight,
-        )));
+        c.on(|e: &mut Editor, _| {
+            e.choose_tool(Tool::Piece(chesspi_engine::Piece::new(
+                Color::White,
+                chesspi_engine::Role::Knight,
+            )))
+        });
         tap(c, "b1");
-        c.editor_done();
+        c.on(|e: &mut Editor, _| e.done());
     });
     fits.check(&app, "editor: more pieces than promotions allow");
     app.update_controller(|c| {
-        c.editor_clear();
-        c.editor_done();
+        c.on(|e: &mut Editor, _| e.clear());
+        c.on(|e: &mut Editor, _| e.done());
     });
     fits.check(&app, "editor: no king, no castling");
     app.update_controller(|c| {
-        c.editor_start_position();
-        c.editor_done();
+        c.on(|e: &mut Editor, _| e.start_position());
+        c.on(|e: &mut Editor, _| e.done());
     });
     fits.check(&app, "editor: ready to play");
 }

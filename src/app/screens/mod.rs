@@ -57,7 +57,7 @@ use analysis::board::Session;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Move, Position, Square};
-use editor::Editor;
+pub use editor::Editor;
 use play::board::Press;
 use saved_games::viewing::Viewing;
 
@@ -70,7 +70,7 @@ pub type Dispatch = std::rc::Rc<dyn Fn(Box<dyn FnOnce(&mut Controller)>)>;
 /// screen, so two screens cannot be open at once. Dialogs (the menu, offers, the promotion
 /// picker) open on top of a screen and are kept beside it in the controller.
 #[derive(Debug, Clone, Default)]
-enum Screen {
+pub enum Screen {
     /// The game on the board (or a saved game looked through).
     #[default]
     Game,
@@ -168,20 +168,6 @@ impl Screen {
         }
     }
 
-    fn editor(&self) -> Option<&Editor> {
-        match self {
-            Screen::Editor(editor) => Some(editor),
-            _ => None,
-        }
-    }
-
-    fn editor_mut(&mut self) -> Option<&mut Editor> {
-        match self {
-            Screen::Editor(editor) => Some(editor),
-            _ => None,
-        }
-    }
-
     fn analysis_board(&self) -> Option<&Session> {
         match self {
             Screen::AnalysisBoard(session) => Some(session),
@@ -192,6 +178,65 @@ impl Screen {
     fn analysis_board_mut(&mut self) -> Option<&mut Session> {
         match self {
             Screen::AnalysisBoard(session) => Some(session),
+            _ => None,
+        }
+    }
+}
+
+/// Where a screen sends the user next: carried out by the controller once the screen's
+/// method returns, so a screen never reaches into another.
+#[derive(Debug, Clone)]
+pub enum Go {
+    /// Close the open screen: back to the game.
+    Back,
+    /// The analysis board on this position.
+    AnalysisBoardAt(Position),
+    /// A new game (it replaces the one on the board, already saved); `rated: false` keeps it
+    /// out of the player's rating.
+    Start {
+        setup: GameSetup,
+        game: Game,
+        rated: bool,
+    },
+}
+
+/// What a screen's method may touch beyond its own state: the game, the shell's work, and
+/// where to go next.
+pub struct Ctx<'a> {
+    pub session: &'a mut GameSession,
+    effects: &'a mut Vec<Effect>,
+    next: Vec<Go>,
+}
+
+impl Ctx<'_> {
+    /// Asks the shell for `effect`.
+    pub fn effect(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+
+    /// Goes there once the screen's method returns.
+    pub fn go(&mut self, go: Go) {
+        self.next.push(go);
+    }
+}
+
+/// A screen's state as the open [`Screen`] holds it.
+pub trait ScreenState {
+    fn of(screen: &Screen) -> Option<&Self>;
+    fn of_mut(screen: &mut Screen) -> Option<&mut Self>;
+}
+
+impl ScreenState for Editor {
+    fn of(screen: &Screen) -> Option<&Editor> {
+        match screen {
+            Screen::Editor(editor) => Some(editor),
+            _ => None,
+        }
+    }
+
+    fn of_mut(screen: &mut Screen) -> Option<&mut Editor> {
+        match screen {
+            Screen::Editor(editor) => Some(editor),
             _ => None,
         }
     }
@@ -347,6 +392,50 @@ impl Controller {
     /// The game, to set it as it was saved (after a restart).
     pub fn session_mut(&mut self) -> &mut GameSession {
         &mut self.session
+    }
+
+    /// Runs a screen's method on its state, if that screen is open, then goes where it
+    /// sends the user.
+    pub fn on<S: ScreenState>(&mut self, f: impl FnOnce(&mut S, &mut Ctx)) {
+        let Some(state) = S::of_mut(&mut self.screen) else {
+            return;
+        };
+        let mut cx = Ctx {
+            session: &mut self.session,
+            effects: &mut self.effects,
+            next: Vec::new(),
+        };
+        f(state, &mut cx);
+        for go in cx.next {
+            self.go(go);
+        }
+    }
+
+    /// The open screen's state, if it is `S`.
+    pub fn shown<S: ScreenState>(&self) -> Option<&S> {
+        S::of(&self.screen)
+    }
+
+    fn go(&mut self, go: Go) {
+        match go {
+            Go::Back => self.screen = Screen::Game,
+            Go::AnalysisBoardAt(position) => self.open_analysis_board_at(position),
+            Go::Start { setup, game, rated } => {
+                self.start(setup, game);
+                if !rated {
+                    self.session.unrated = true;
+                }
+            }
+        }
+    }
+
+    /// Opens the editor on the position shown now: the game's, or the reviewed moment's.
+    pub fn open_editor(&mut self) {
+        self.dialog = None;
+        self.screen.close(ScreenKind::NewGame);
+        self.selected = None;
+        self.press = None;
+        self.screen = Screen::Editor(Box::new(Editor::open(self.session.shown_position())));
     }
 
     /// Which screen is open (the window shows it, and the dialog on top if any).

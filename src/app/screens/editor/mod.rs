@@ -5,9 +5,10 @@
 pub mod board;
 pub mod view;
 
-use super::{CellView, Controller};
+use super::board_view::display_square;
+use super::{CellView, Ctx, Go};
 use crate::app::model::mode::{GameSetup, Mode};
-use crate::app::screens::{Screen, ScreenKind};
+use crate::app::session::game::GameSession;
 use crate::tr;
 use board::{SetupBoard, SetupError, Tool};
 use chesspi_engine::game::Game;
@@ -15,7 +16,7 @@ use chesspi_engine::{CastlingSide, Color, Piece, Position};
 
 /// The editor's state while its screen is open.
 #[derive(Debug, Clone)]
-pub(super) struct Editor {
+pub struct Editor {
     board: SetupBoard,
     tool: Tool,
     /// What "Done" found wrong, until the board changes.
@@ -101,124 +102,111 @@ pub struct EditorView {
     pub level: u8,
 }
 
-impl Controller {
-    /// Opens the editor on the position shown now: the game's, or the reviewed moment's.
-    pub fn open_editor(&mut self) {
-        self.dialog = None;
-        self.screen.close(ScreenKind::NewGame);
-        self.selected = None;
-        self.press = None;
-        self.screen = Screen::Editor(Box::new(Editor {
-            board: SetupBoard::from_position(self.session().shown_position()),
+impl Editor {
+    /// The editor on `position` (the game's, or the reviewed moment's).
+    pub fn open(position: &Position) -> Editor {
+        Editor {
+            board: SetupBoard::from_position(position),
             tool: Tool::Piece(Piece::new(Color::White, chesspi_engine::Role::King)),
             error: None,
             ready: None,
-        }));
+        }
     }
 
-    /// Whether the editor is open.
-    pub fn is_editing(&self) -> bool {
-        self.screen.editor().is_some()
-    }
-
-    /// The editor's board (tests, the screen).
-    pub fn editor_board(&self) -> Option<&SetupBoard> {
-        self.screen.editor().map(|e| &e.board)
+    /// The board being set up (tests, the screen).
+    pub fn board(&self) -> &SetupBoard {
+        &self.board
     }
 
     /// Changes the board and forgets what "Done" said about the old one.
     fn edit(&mut self, f: impl FnOnce(&mut Editor)) {
-        if let Some(editor) = self.screen.editor_mut() {
-            f(editor);
-            editor.error = None;
-            editor.ready = None;
-        }
+        f(self);
+        self.error = None;
+        self.ready = None;
     }
 
-    /// A tap on a display cell of the editor's board.
-    pub fn editor_tap(&mut self, col: usize, row: usize) {
-        if let Some(sq) = self.square_at(col, row) {
+    /// A tap on the cell at (`col`, `row`) of the screen's board.
+    pub fn tap(&mut self, cx: &mut Ctx, col: usize, row: usize) {
+        if let Some(sq) = display_square(cx.session.is_flipped(), col, row) {
             self.edit(|e| e.board.tap(sq, e.tool));
         }
     }
 
-    /// The piece (or the eraser) the next taps put.
-    pub fn editor_tool(&mut self, tool: Tool) {
-        if let Some(editor) = self.screen.editor_mut() {
-            editor.tool = tool;
-        }
+    /// The piece (or the eraser) the next taps put down.
+    pub fn choose_tool(&mut self, tool: Tool) {
+        self.tool = tool;
     }
 
-    pub fn editor_clear(&mut self) {
+    pub fn clear(&mut self) {
         self.edit(|e| e.board.clear());
     }
 
-    pub fn editor_start_position(&mut self) {
+    pub fn start_position(&mut self) {
         self.edit(|e| e.board = SetupBoard::start());
     }
 
-    pub fn editor_turn(&mut self, color: Color) {
+    pub fn set_turn(&mut self, color: Color) {
         self.edit(|e| e.board.set_turn(color));
     }
 
-    pub fn editor_castling(&mut self, color: Color, side: CastlingSide) {
+    pub fn toggle_castling(&mut self, color: Color, side: CastlingSide) {
         self.edit(|e| e.board.toggle_castling(color, side));
     }
 
     /// "Done": the position is checked; legal, the screen offers how to play it.
-    pub fn editor_done(&mut self) {
-        if let Some(editor) = self.screen.editor_mut() {
-            match editor.board.validate() {
-                Ok(pos) => {
-                    editor.ready = Some(pos);
-                    editor.error = None;
-                }
-                Err(e) => {
-                    editor.ready = None;
-                    editor.error = Some(e);
-                }
+    pub fn done(&mut self) {
+        match self.board.validate() {
+            Ok(pos) => {
+                self.ready = Some(pos);
+                self.error = None;
+            }
+            Err(e) => {
+                self.ready = None;
+                self.error = Some(e);
             }
         }
     }
 
     /// Back from the choice of how to play to editing the board.
-    pub fn editor_back(&mut self) {
+    pub fn back(&mut self) {
         self.edit(|_| {});
     }
 
     /// Closes the editor; the game (or review) under it is as it was.
-    pub fn editor_cancel(&mut self) {
-        self.screen.close(ScreenKind::Editor);
+    pub fn cancel(&mut self, cx: &mut Ctx) {
+        cx.go(Go::Back);
     }
 
     /// Starts a game from the checked position. It replaces the game in progress (already
     /// saved, as with New game) and is not rated: a set-up position is no test of strength.
-    pub fn editor_play(&mut self, play: EditorPlay) {
-        let Some(pos) = self.screen.editor().and_then(|e| e.ready) else {
+    pub fn play(&mut self, cx: &mut Ctx, play: EditorPlay) {
+        let Some(pos) = self.ready else {
             return;
         };
-        self.screen.close(ScreenKind::Editor);
         let mode = match play {
             EditorPlay::Computer(human) => Mode::Computer { human },
             EditorPlay::Friend => Mode::Friend,
-            EditorPlay::Analyse => return self.open_analysis_board_at(pos),
+            EditorPlay::Analyse => return cx.go(Go::AnalysisBoardAt(pos)),
         };
         let setup = GameSetup {
             mode,
-            level: self.session.setup.level,
+            level: cx.session.setup().level,
         };
-        self.start(setup, Game::from_position(pos));
-        self.session.unrated = true;
+        cx.go(Go::Back);
+        cx.go(Go::Start {
+            setup,
+            game: Game::from_position(pos),
+            rated: false,
+        });
     }
 
-    /// The editor as the screen shows it, while it is open.
-    pub fn editor_view(&self) -> Option<EditorView> {
-        let editor = self.screen.editor()?;
+    /// The editor as the screen shows it.
+    pub fn view(&self, session: &GameSession) -> EditorView {
         let mut cells = [CellView::default(); 64];
         for (cell, view) in cells.iter_mut().enumerate() {
-            if let Some(sq) = self.square_at(cell % 8, cell / 8) {
+            if let Some(sq) = display_square(session.is_flipped(), cell % 8, cell / 8) {
                 *view = CellView {
-                    piece: editor.board.piece_at(sq),
+                    piece: self.board.piece_at(sq),
                     square_light: sq.is_light(),
                     file_label: (cell / 8 == 7).then(|| sq.file().char()),
                     rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
@@ -229,7 +217,7 @@ impl Controller {
         let mut castling = Vec::new();
         for color in Color::ALL {
             for side in CastlingSide::ALL {
-                if editor.board.castling_allowed(color, side) {
+                if self.board.castling_allowed(color, side) {
                     castling.push(CastlingChoice {
                         color,
                         side,
@@ -239,13 +227,13 @@ impl Controller {
                             (Color::Black, CastlingSide::King) => tr!("Black\nO-O"),
                             (Color::Black, CastlingSide::Queen) => tr!("Black\nO-O-O"),
                         },
-                        on: editor.board.has_castling(color, side),
+                        on: self.board.has_castling(color, side),
                     });
                 }
             }
         }
-        let turn = editor.board.turn();
-        let (message, alert) = match (&editor.error, editor.ready) {
+        let turn = self.board.turn();
+        let (message, alert) = match (&self.error, self.ready) {
             (Some(e), _) => (e.to_string(), true),
             (None, Some(_)) => (
                 tr!(
@@ -259,22 +247,22 @@ impl Controller {
                 false,
             ),
         };
-        Some(EditorView {
+        EditorView {
             cells,
-            tool: editor.tool,
+            tool: self.tool,
             turn,
             castling,
             message,
             alert,
-            ready: editor.ready.is_some(),
-            level: self.session.setup.level.number(),
-        })
+            ready: self.ready.is_some(),
+            level: session.setup().level.number(),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Action, Effect};
+    use super::super::{Action, Controller, Effect};
     use super::*;
     use chesspi_engine::{Role, Square};
 
@@ -285,7 +273,7 @@ mod tests {
     /// Taps the editor's board at a square, whichever way the board is turned.
     fn tap(c: &mut Controller, name: &str) {
         let cell = c.cell_of(sq(name));
-        c.editor_tap(cell % 8, cell / 8);
+        c.on(|e: &mut Editor, cx| e.tap(cx, cell % 8, cell / 8));
     }
 
     fn piece(color: Color, role: Role) -> Tool {
@@ -297,48 +285,71 @@ mod tests {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.action(Action::Menu);
         c.dialog_option("setup");
-        assert!(c.is_editing());
+        assert!(c.shown::<Editor>().is_some());
         assert!(c.dialog().is_none());
         assert_eq!(
-            c.editor_board().map(SetupBoard::to_fen).as_deref(),
+            c.shown::<Editor>()
+                .map(Editor::board)
+                .map(SetupBoard::to_fen)
+                .as_deref(),
             Some(chesspi_engine::fen::STARTPOS)
         );
-        let view = c.editor_view().expect("shown");
+        let view = c
+            .shown::<Editor>()
+            .map(|e| e.view(c.session()))
+            .expect("shown");
         assert_eq!(
             view.castling.len(),
             4,
             "every right is allowed at the start"
         );
         assert!(!view.alert && !view.ready);
-        c.editor_cancel();
-        assert!(!c.is_editing() && c.editor_view().is_none());
+        c.on(Editor::cancel);
+        assert!(
+            c.shown::<Editor>().is_none()
+                && c.shown::<Editor>().map(|e| e.view(c.session())).is_none()
+        );
     }
 
     #[test]
     fn done_says_what_is_wrong_and_a_change_clears_it() {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.open_editor();
-        c.editor_clear();
-        c.editor_tool(piece(Color::White, Role::King));
+        c.on(|e: &mut Editor, _| e.clear());
+        c.on(|e: &mut Editor, _| e.choose_tool(piece(Color::White, Role::King)));
         tap(&mut c, "e1");
-        c.editor_done();
-        let view = c.editor_view().expect("shown");
+        c.on(|e: &mut Editor, _| e.done());
+        let view = c
+            .shown::<Editor>()
+            .map(|e| e.view(c.session()))
+            .expect("shown");
         assert!(view.alert && !view.ready);
         assert_eq!(
             view.message,
             "There is no black king: put one on the board."
         );
-        c.editor_tool(piece(Color::Black, Role::King));
+        c.on(|e: &mut Editor, _| e.choose_tool(piece(Color::Black, Role::King)));
         tap(&mut c, "e8");
-        assert!(!c.editor_view().expect("shown").alert, "the board changed");
-        c.editor_tool(piece(Color::White, Role::Queen));
+        assert!(
+            !c.shown::<Editor>()
+                .map(|e| e.view(c.session()))
+                .expect("shown")
+                .alert,
+            "the board changed"
+        );
+        c.on(|e: &mut Editor, _| e.choose_tool(piece(Color::White, Role::Queen)));
         tap(&mut c, "d1");
-        c.editor_done();
-        assert!(c.editor_view().expect("shown").ready);
+        c.on(|e: &mut Editor, _| e.done());
+        assert!(
+            c.shown::<Editor>()
+                .map(|e| e.view(c.session()))
+                .expect("shown")
+                .ready
+        );
         // Playing before "Done" found the position legal does nothing.
-        c.editor_back();
-        c.editor_play(EditorPlay::Friend);
-        assert!(c.is_editing());
+        c.on(|e: &mut Editor, _| e.back());
+        c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Friend));
+        assert!(c.shown::<Editor>().is_some());
     }
 
     #[test]
@@ -346,24 +357,24 @@ mod tests {
         let mut c = Controller::new(GameSetup::FIRST_START);
         let serial = c.session().serial();
         c.open_editor();
-        c.editor_clear();
+        c.on(|e: &mut Editor, _| e.clear());
         for (color, role, square) in [
             (Color::White, Role::King, "e1"),
             (Color::White, Role::Rook, "a1"),
             (Color::Black, Role::King, "e8"),
             (Color::Black, Role::Pawn, "d5"),
         ] {
-            c.editor_tool(piece(color, role));
+            c.on(|e: &mut Editor, _| e.choose_tool(piece(color, role)));
             tap(&mut c, square);
         }
-        c.editor_castling(Color::White, CastlingSide::Queen);
+        c.on(|e: &mut Editor, _| e.toggle_castling(Color::White, CastlingSide::Queen));
         // Not allowed: no rook on h1.
-        c.editor_castling(Color::White, CastlingSide::King);
-        c.editor_turn(Color::Black);
-        c.editor_done();
+        c.on(|e: &mut Editor, _| e.toggle_castling(Color::White, CastlingSide::King));
+        c.on(|e: &mut Editor, _| e.set_turn(Color::Black));
+        c.on(|e: &mut Editor, _| e.done());
         c.take_effects();
-        c.editor_play(EditorPlay::Computer(Color::White));
-        assert!(!c.is_editing());
+        c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Computer(Color::White)));
+        assert!(c.shown::<Editor>().is_none());
         assert_eq!(
             c.session().game().initial_position().to_fen(),
             "4k3/8/8/3p4/8/8/8/R3K3 b Q - 0 1"
@@ -399,9 +410,12 @@ mod tests {
         assert!(c.actions().iter().any(|a| a.action == Action::SetUp));
         let shown = *c.session().shown_position();
         c.action(Action::SetUp);
-        assert!(c.is_editing());
-        assert_eq!(c.editor_board(), Some(&SetupBoard::from_position(&shown)));
-        c.editor_cancel();
+        assert!(c.shown::<Editor>().is_some());
+        assert_eq!(
+            c.shown::<Editor>().map(Editor::board),
+            Some(&SetupBoard::from_position(&shown))
+        );
+        c.on(Editor::cancel);
         assert!(c.session().is_reviewing());
         assert_eq!(*c.session().shown_position(), shown);
         assert_eq!(c.session().game().moves().len(), 3, "the game is untouched");

@@ -3,7 +3,9 @@
 
 use super::board::Tool;
 use crate::app::screens::board_view::{board_piece, piece_of, square_view, update_squares};
-use crate::app::screens::{CastlingChoice, Controller, Dispatch, EditorPlay, EditorView};
+use crate::app::screens::{
+    CastlingChoice, Controller, Ctx, Dispatch, Editor, EditorPlay, EditorView,
+};
 use crate::app::ui::{AppWindow, BoardPiece, CastlingView, EditorAdapter, SquareView};
 use crate::tr;
 use chesspi_engine::Color;
@@ -25,7 +27,7 @@ fn castling_view(c: &CastlingChoice) -> CastlingView {
 /// Shows the editor while it is open; touches only the squares that changed.
 pub fn refresh(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<EditorAdapter>();
-    let Some(view) = c.editor_view() else {
+    let Some(view) = c.shown::<Editor>().map(|e| e.view(c.session())) else {
         return;
     };
     show_squares(&adapter, &view);
@@ -59,43 +61,53 @@ fn show_squares(adapter: &EditorAdapter, view: &EditorView) {
 /// Wires the editor's taps and buttons to the controller through `dispatch`.
 pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
     let adapter = window.global::<EditorAdapter>();
-    let on = |f: fn(&mut Controller)| {
+    let on = |f: fn(&mut Editor, &mut Ctx)| {
         let d = dispatch.clone();
-        move || d(Box::new(f))
+        move || d(Box::new(move |c: &mut Controller| c.on(f)))
     };
     let d = dispatch.clone();
     adapter.on_cell_tapped(move |col, row| {
         if let (Ok(col), Ok(row)) = (usize::try_from(col), usize::try_from(row)) {
-            d(Box::new(move |c| c.editor_tap(col, row)));
+            d(Box::new(move |c| {
+                c.on(|e: &mut Editor, cx| e.tap(cx, col, row))
+            }));
         }
     });
     let d = dispatch.clone();
     adapter.on_tool_chosen(move |shown| {
         let tool = tool_of(shown);
-        d(Box::new(move |c| c.editor_tool(tool)));
+        d(Box::new(move |c| {
+            c.on(|e: &mut Editor, _| e.choose_tool(tool))
+        }));
     });
     let d = dispatch.clone();
     adapter.on_side_chosen(move |white| {
         let color = if white { Color::White } else { Color::Black };
-        d(Box::new(move |c| c.editor_turn(color)));
+        d(Box::new(move |c| {
+            c.on(|e: &mut Editor, _| e.set_turn(color))
+        }));
     });
     let d = dispatch.clone();
     adapter.on_castling_toggled(move |id| {
         if let Some((color, side)) = CastlingChoice::parse_id(&id) {
-            d(Box::new(move |c| c.editor_castling(color, side)));
+            d(Box::new(move |c| {
+                c.on(|e: &mut Editor, _| e.toggle_castling(color, side))
+            }));
         }
     });
     let d = dispatch.clone();
     adapter.on_play(move |id| {
         if let Some(play) = EditorPlay::from_id(&id) {
-            d(Box::new(move |c| c.editor_play(play)));
+            d(Box::new(move |c| {
+                c.on(|e: &mut Editor, cx| e.play(cx, play))
+            }));
         }
     });
-    adapter.on_clear(on(Controller::editor_clear));
-    adapter.on_start_position(on(Controller::editor_start_position));
-    adapter.on_done(on(Controller::editor_done));
-    adapter.on_edit(on(Controller::editor_back));
-    adapter.on_cancel(on(Controller::editor_cancel));
+    adapter.on_clear(on(|e, _| e.clear()));
+    adapter.on_start_position(on(|e, _| e.start_position()));
+    adapter.on_done(on(|e, _| e.done()));
+    adapter.on_edit(on(|e, _| e.back()));
+    adapter.on_cancel(on(Editor::cancel));
 }
 
 #[cfg(test)]

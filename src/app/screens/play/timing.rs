@@ -1,7 +1,7 @@
 //! The game's clocks: which one runs, the increment after a move, the flag, and the pause
 //! while the player is away from the board (Menu, New game, a blank screen).
 
-use crate::app::screens::Controller;
+use crate::app::screens::{Controller, ScreenKind};
 use std::time::Instant;
 
 impl Controller {
@@ -30,9 +30,9 @@ impl Controller {
             && self.viewing.is_none()
             && self.screen.new_game().is_none()
             && self.screen.lobby().is_none()
-            && self.screen.editor().is_none()
+            && self.screen.kind() != ScreenKind::Editor
             && self.screen.analysis_board().is_none()
-            && self.screen.kind() != crate::app::screens::ScreenKind::Train
+            && self.screen.kind() != ScreenKind::Train
             && !matches!(
                 self.dialog,
                 Some(

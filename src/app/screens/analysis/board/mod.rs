@@ -21,7 +21,7 @@ const LINE_MOVES: usize = 6;
 
 /// The open board: the model plus what only the screen needs.
 #[derive(Debug, Clone)]
-pub(in crate::app::screens) struct Session {
+pub struct Session {
     board: AnalysisBoard,
     flipped: bool,
     selected: Option<Square>,
@@ -257,7 +257,7 @@ impl Controller {
 mod tests {
     use super::*;
     use crate::app::model::mode::{GameSetup, Mode};
-    use crate::app::screens::{Action, EditorPlay};
+    use crate::app::screens::{Action, Editor, EditorPlay};
 
     fn friend() -> GameSetup {
         GameSetup {
@@ -392,8 +392,8 @@ mod tests {
         let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         let mut c = Controller::with_game(chesspi_engine::game::Game::from_position(pos), friend());
         c.open_editor();
-        c.editor_done();
-        c.editor_play(EditorPlay::Analyse);
+        c.on(|e: &mut Editor, _| e.done());
+        c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Analyse));
         assert!(c.is_analysing_board());
         let (before, _, _) = c.analysis_board_request().unwrap();
         tap(&mut c, "e7");
@@ -460,10 +460,10 @@ mod tests {
     fn the_editor_opens_the_board_with_a_legal_position() {
         let mut c = Controller::new(friend());
         c.open_editor();
-        c.editor_done();
-        c.editor_play(EditorPlay::Analyse);
+        c.on(|e: &mut Editor, _| e.done());
+        c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Analyse));
         assert!(c.is_analysing_board());
-        assert!(!c.is_editing());
+        assert!(c.shown::<Editor>().is_none());
         let (_, pos, _) = c.analysis_board_request().unwrap();
         assert_eq!(pos.hash(), Position::startpos().hash());
     }
