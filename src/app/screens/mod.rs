@@ -226,20 +226,34 @@ pub trait ScreenState {
     fn of_mut(screen: &mut Screen) -> Option<&mut Self>;
 }
 
-impl ScreenState for Editor {
-    fn of(screen: &Screen) -> Option<&Editor> {
-        match screen {
-            Screen::Editor(editor) => Some(editor),
-            _ => None,
-        }
-    }
+/// Each screen's state type is found in its variant of [`Screen`].
+macro_rules! screen_state {
+    ($($variant:ident($state:ty),)*) => {$(
+        impl ScreenState for $state {
+            fn of(screen: &Screen) -> Option<&$state> {
+                match screen {
+                    Screen::$variant(state) => Some(state),
+                    _ => None,
+                }
+            }
 
-    fn of_mut(screen: &mut Screen) -> Option<&mut Editor> {
-        match screen {
-            Screen::Editor(editor) => Some(editor),
-            _ => None,
+            fn of_mut(screen: &mut Screen) -> Option<&mut $state> {
+                match screen {
+                    Screen::$variant(state) => Some(state),
+                    _ => None,
+                }
+            }
         }
-    }
+    )*};
+}
+
+screen_state! {
+    NewGame(NewGameForm),
+    Lobby(Lobby),
+    Editor(Editor),
+    AnalysisBoard(Session),
+    Train(train::Training),
+    Wifi(wifi::WifiScreen),
 }
 
 /// Something the app shell must do for the controller.
