@@ -8,7 +8,7 @@ use crate::app::model::mode::Mode;
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
-use crate::app::screens::{self, Controller, Effect, ScreenKind, Setting};
+use crate::app::screens::{self, Controller, Effect, Setting};
 use crate::app::ui::{AppWindow, GamesAdapter};
 use crate::tr;
 use chesspi_engine::game::Game;
@@ -213,12 +213,8 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
 /// After the effects: the clocks, the demo's next game, and the screen (once the change is on
 /// disk).
 pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    // Screens that take the player away from the board stop the clock.
-    let away = matches!(
-        s.controller.screen(),
-        ScreenKind::SavedGames | ScreenKind::Help | ScreenKind::Wifi
-    ) || s.power.asleep;
-    s.controller.sync_clock(std::time::Instant::now(), away);
+    s.controller
+        .sync_clock(std::time::Instant::now(), s.power.asleep);
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
     if let Some(link) = &s.wifi {
@@ -292,14 +288,11 @@ pub(super) fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
     let (Some(rc), Some(win)) = (shell.upgrade(), window.upgrade()) else {
         return;
     };
-    {
-        let mut guard = rc.borrow_mut();
-        let s = &mut *guard;
+    super::update_shell(&rc, &win, |s| {
         if let Some(net) = s.network.as_mut() {
             net.receive(&mut s.controller, &s.notices);
         }
-    }
-    update(&rc, &win, |_| {});
+    });
 }
 
 /// Starts the next demo game, unless the person took over meanwhile (a dialog, a review,

@@ -152,18 +152,19 @@ fn with_shell(
 
 /// Applies a change, carries out the effects it produced, and refreshes the screen.
 fn update(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Controller)) {
+    update_shell(shell, window, |s| f(&mut s.controller));
+}
+
+/// [`update`] for a change that comes through the shell's own parts (the network's events).
+fn update_shell(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&mut Shell)) {
     let mut guard = shell.borrow_mut();
     let s = &mut *guard;
     let activity_before = activity(&s.controller);
-    f(&mut s.controller);
+    f(s);
     s.controller.leave_hotspot_when_done();
     // The clocks first: a move presses its clock before the game is saved with it.
-    // Screens that take the player away from the board stop the clock.
-    let away = matches!(
-        s.controller.screen(),
-        ScreenKind::SavedGames | ScreenKind::Help | ScreenKind::Wifi
-    ) || s.power.asleep;
-    s.controller.sync_clock(std::time::Instant::now(), away);
+    s.controller
+        .sync_clock(std::time::Instant::now(), s.power.asleep);
     // Carrying out an effect may lead to more (the network refusing at once, ...).
     loop {
         let effects = s.controller.take_effects();

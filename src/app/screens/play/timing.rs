@@ -22,8 +22,13 @@ impl Controller {
     }
 
     /// Whether the clock may run now: a game under way with the player at the board.
-    fn clock_may_run(&self, away: bool) -> bool {
-        !away
+    fn clock_may_run(&self, asleep: bool) -> bool {
+        !asleep
+            // Screens that take the player away from the board.
+            && !matches!(
+                self.screen.kind(),
+                ScreenKind::SavedGames | ScreenKind::Help | ScreenKind::Wifi
+            )
             && !self.clock_is_held()
             && !self.coach_holds_clock()
             && !self.session.game.is_over()
@@ -49,12 +54,12 @@ impl Controller {
 
     /// Brings the clocks up to date after any change: a move presses the mover's clock (its
     /// increment, the other side's clock starts), a takeback hands the clock to the side to
-    /// move, and the clock pauses while the player is `away` (a screen the shell shows: the
-    /// saved games list, a blank screen) or away from the board here (Menu, New game).
-    pub fn sync_clock(&mut self, now: Instant, away: bool) {
+    /// move, and the clock pauses while the screen is `asleep` (dimmed or dark) or the player
+    /// is away from the board (Menu, New game, Saved games, Help, Wi-Fi).
+    pub fn sync_clock(&mut self, now: Instant, asleep: bool) {
         let may_run = self
             .network_clock_may_run(now)
-            .unwrap_or_else(|| self.clock_may_run(away));
+            .unwrap_or_else(|| self.clock_may_run(asleep));
         let ply = self.session.game.moves().len();
         let turn = self.session.game.position().turn();
         let Some(clock) = self.session.clock.as_mut() else {
