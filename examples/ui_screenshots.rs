@@ -281,6 +281,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             volume: chesspi::sound::Volume::DEFAULT,
             speak_moves: chesspi::sound::SpeakMoves::Opponent,
             speaker: chesspi::sound::SpeakerState::Ready,
+            ..SettingsView::default()
         });
         c.dialog_option("settings");
     });
@@ -410,7 +411,10 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
         GameSetup::FIRST_START,
     )?;
     app.update_controller(|c| {
-        c.set_coach_default(CoachLevel::Blunders);
+        c.set_settings_view(chesspi::app::screens::SettingsView {
+            coach: CoachLevel::Blunders,
+            ..Default::default()
+        });
         c.set_coach_level(CoachLevel::Blunders);
     });
     tap(&app, "f3")?;

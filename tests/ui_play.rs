@@ -256,7 +256,10 @@ fn the_coach_warns_and_the_player_takes_the_move_back() {
     let app = App::new(game, support::ui::against_the_computer(4)).expect("the app starts");
     app.window().show().expect("show");
     app.update_controller(|c| {
-        c.set_coach_default(CoachLevel::Blunders);
+        c.set_settings_view(chesspi::app::screens::SettingsView {
+            coach: CoachLevel::Blunders,
+            ..Default::default()
+        });
         c.set_coach_level(CoachLevel::Blunders);
     });
     let before = fen(&app);

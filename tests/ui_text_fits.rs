@@ -374,6 +374,7 @@ fn menu_states(fits: &mut Fits) {
             volume: chesspi::sound::Volume::nearest(100),
             speak_moves: chesspi::sound::SpeakMoves::Opponent,
             speaker: chesspi::sound::SpeakerState::Ready,
+            ..SettingsView::default()
         });
         c.action(Action::Menu);
         c.dialog_option("settings");
@@ -387,6 +388,7 @@ fn menu_states(fits: &mut Fits) {
             volume: chesspi::sound::Volume::MUTE,
             speak_moves: chesspi::sound::SpeakMoves::All,
             speaker: chesspi::sound::SpeakerState::Missing,
+            ..SettingsView::default()
         });
         c.action(Action::Menu);
         c.dialog_option("settings");
@@ -1000,7 +1002,10 @@ fn coach_states(fits: &mut Fits) {
     ] {
         let app = open(from_fen(fen), you(human, 4), lang);
         app.update_controller(|c| {
-            c.set_coach_default(CoachLevel::Mistakes);
+            c.set_settings_view(SettingsView {
+                coach: CoachLevel::Mistakes,
+                ..SettingsView::default()
+            });
             c.set_coach_level(CoachLevel::Mistakes);
         });
         tap_move(&app, from, to);

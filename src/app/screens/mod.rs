@@ -43,7 +43,7 @@ pub use analysis::AnalysisView;
 pub use analysis::board::{AnalysisBoardView, LineView};
 pub use board_view::CellView;
 pub use dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
-pub use dialogs::{Setting, SettingsView};
+pub use dialogs::settings::{Setting, SettingsView};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
 pub use network::lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
 pub use play::buttons::{Action, ActionItem};
@@ -336,10 +336,6 @@ pub struct Controller {
     /// Set while a saved game is reviewed; holds the current game.
     viewing: Option<Viewing>,
     settings: SettingsView,
-    /// Whether the computer plays from its opening book (a device setting).
-    book: bool,
-    /// Two players: the board turns to the player on move (a device setting).
-    turn_board: bool,
     /// The host a code was last typed for (to ask again after a wrong code).
     last_code_target: Option<KeyPurpose>,
     /// The partner away this long: the game may be adjourned.
@@ -350,8 +346,6 @@ pub struct Controller {
     analyse_on_open: bool,
     /// The coach in the game on the board.
     coaching: coach::Coaching,
-    /// The coach a new game starts with (a device setting).
-    coach_default: chesspi_engine::coach::CoachLevel,
     /// The player's puzzles (the saver's copy).
     puzzles: crate::storage::puzzles::PuzzleBook,
     /// The level that fits the player's rating (none before a rated game).
@@ -381,14 +375,11 @@ impl Controller {
             shutdown_allowed: false,
             viewing: None,
             settings: SettingsView::default(),
-            book: true,
-            turn_board: false,
             last_code_target: None,
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             analysis: None,
             analyse_on_open: false,
             coaching: coach::Coaching::default(),
-            coach_default: chesspi_engine::coach::CoachLevel::Off,
             puzzles: crate::storage::puzzles::PuzzleBook::new(),
             fitting_level: None,
             follow_fitting_level: false,
@@ -531,18 +522,12 @@ impl Controller {
 
     /// Two players with the board turning: the player on move sits at the bottom.
     fn turn_to_mover(&mut self) {
-        if self.turn_board
+        if self.settings.turn_board
             && self.session.setup.mode == Mode::Friend
             && self.session.review.is_none()
         {
             self.session.flipped = self.session.game.position().turn() == Color::Black;
         }
-    }
-
-    /// Turns the board to the player on move in a two-player game, or not (from now on).
-    pub fn set_turn_board(&mut self, on: bool) {
-        self.turn_board = on;
-        self.turn_to_mover();
     }
 
     /// Replaces the game (a new game, or one restored from disk).
@@ -562,17 +547,13 @@ impl Controller {
         self.session.partner = None;
         self.screen.close(ScreenKind::Lobby);
         self.session.unrated = false;
-        self.reset_coach(self.coach_default);
+        self.reset_coach(self.settings.coach);
         self.session.set_clock(None);
         self.after_change();
     }
 
-    /// The coach new games start with (a device setting).
-    pub fn set_coach_default(&mut self, level: chesspi_engine::coach::CoachLevel) {
-        self.coach_default = level;
-    }
-
+    /// The coach a new game starts with (a device setting).
     pub fn coach_default(&self) -> chesspi_engine::coach::CoachLevel {
-        self.coach_default
+        self.settings.coach
     }
 }

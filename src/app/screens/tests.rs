@@ -1,4 +1,5 @@
 use super::*;
+use crate::app::screens::SettingsView;
 use chesspi_engine::game::Termination;
 use chesspi_engine::san::to_san;
 use chesspi_engine::{Piece, Role};
@@ -831,7 +832,10 @@ fn the_opening_book_setting_goes_with_the_computers_next_move() {
         "the shell steps the stored setting"
     );
     // The shell hands the new value back; the computer's next search goes without the book.
-    c.set_book(false);
+    c.set_settings_view(SettingsView {
+        book: false,
+        ..SettingsView::default()
+    });
     c.dialog_option("close");
     c.start(c.session().setup(), Game::new());
     assert_eq!(book_of_request(&mut c), Some(false));
@@ -1014,7 +1018,10 @@ fn two_players_may_have_the_board_turn_to_the_player_on_move() {
     tap(&mut c, "e2");
     tap(&mut c, "e4");
     assert!(!c.session().is_flipped(), "off by default: the board stays");
-    c.set_turn_board(true);
+    c.set_settings_view(SettingsView {
+        turn_board: true,
+        ..SettingsView::default()
+    });
     assert!(
         c.session().is_flipped(),
         "Black on move sits at the bottom at once"
@@ -1026,7 +1033,10 @@ fn two_players_may_have_the_board_turn_to_the_player_on_move() {
     assert_eq!((top.color, bottom.color), (Color::Black, Color::White));
     // Against the computer the board never turns by itself.
     let mut vs = Controller::new(GameSetup::FIRST_START);
-    vs.set_turn_board(true);
+    vs.set_settings_view(SettingsView {
+        turn_board: true,
+        ..SettingsView::default()
+    });
     tap(&mut vs, "e2");
     tap(&mut vs, "e4");
     assert!(!vs.session().is_flipped());

@@ -182,32 +182,36 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
         super::apply_language(device.language());
         super::view::set_mode_views(window);
     }
-    s.controller.set_book(device.book());
-    s.controller.set_turn_board(device.turn_board());
-    s.controller.set_coach_default(device.coach());
+    apply_settings(s);
+    let sound = s.hearing.sound();
     match setting {
-        Setting::Volume => {
-            s.hearing.sound().set_volume(device.volume());
-            s.hearing.sound().play(crate::sound::Cue::Test);
-        }
-        Setting::SpeakMoves => {
-            s.hearing.sound().set_speak_moves(device.speak_moves());
-            if device.speak_moves() != crate::sound::SpeakMoves::Off {
-                // A sample, so the player hears what it sounds like.
-                let language = crate::i18n::language();
-                let text = crate::sound::spoken::san_words("Nf3", language);
-                s.hearing.sound().say(text, language);
-            }
+        Setting::Volume => sound.play(crate::sound::Cue::Test),
+        Setting::SpeakMoves if sound.speak_moves() != crate::sound::SpeakMoves::Off => {
+            // A sample, so the player hears what it sounds like.
+            let language = crate::i18n::language();
+            sound.say(crate::sound::spoken::san_words("Nf3", language), language);
         }
         _ => {}
     }
-    s.controller
-        .set_settings_view(device.view(s.hearing.sound().speaker()));
-    if let Some(saving) = &s.saving {
+    if let (Some(saving), Some(device)) = (&s.saving, &s.device) {
         saving
             .saver
             .save_settings(device.settings(), device.admin());
     }
+}
+
+/// Where the device settings act: the sound thread takes the volume and spoken moves, the
+/// controller the rest (the dialog's rows, the book, the board, the coach).
+pub(super) fn apply_settings(s: &mut Shell) {
+    let Some(device) = &s.device else {
+        return;
+    };
+    let view = device.view(s.hearing.sound().speaker());
+    s.hearing.sound().set_volume(view.volume);
+    s.hearing.sound().set_speak_moves(view.speak_moves);
+    s.controller.set_settings_view(view);
+    s.controller
+        .set_follow_fitting_level(device.fitting_level());
 }
 
 /// After the effects: the clocks, the demo's next game, and the screen (once the change is on

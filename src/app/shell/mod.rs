@@ -458,16 +458,8 @@ impl App {
     /// Lets the Settings dialog change the device's settings through `device`.
     pub fn enable_device(&self, device: DeviceControls) {
         let mut shell = self.shell.borrow_mut();
-        let speaker = shell.hearing.sound().speaker();
-        shell.controller.set_settings_view(device.view(speaker));
-        shell.hearing.sound().set_speak_moves(device.speak_moves());
-        shell.controller.set_book(device.book());
-        shell.controller.set_turn_board(device.turn_board());
-        shell.controller.set_coach_default(device.coach());
-        shell
-            .controller
-            .set_follow_fitting_level(device.fitting_level());
         shell.device = Some(device);
+        effects::apply_settings(&mut shell);
     }
 
     /// Plays sounds and speaks through `sound` (call after [`App::enable_device`]: the
@@ -475,11 +467,8 @@ impl App {
     pub fn enable_sound(&self, sound: crate::sound::Sound) {
         let mut guard = self.shell.borrow_mut();
         let shell = &mut *guard;
-        if let Some(device) = &shell.device {
-            sound.set_volume(device.volume());
-            sound.set_speak_moves(device.speak_moves());
-        }
         shell.hearing = hearing::Hearing::new(sound);
+        effects::apply_settings(shell);
     }
 
     /// Offers Settings → Wi-Fi, done by `wifi` on its own thread.

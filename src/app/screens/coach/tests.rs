@@ -1,5 +1,6 @@
 use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{GameSetup, Mode};
+use crate::app::screens::SettingsView;
 use crate::app::screens::{Action, Controller, Effect, Purpose, Reply, ThinkRequest};
 use chesspi_engine::coach::{Coach, CoachLevel, ReasonKind};
 use chesspi_engine::game::Game;
@@ -53,7 +54,10 @@ fn coached() -> Controller {
         game.play(mv).expect("legal");
     }
     let mut c = Controller::new(GameSetup::FIRST_START);
-    c.set_coach_default(CoachLevel::Blunders);
+    c.set_settings_view(SettingsView {
+        coach: CoachLevel::Blunders,
+        ..SettingsView::default()
+    });
     c.start(GameSetup::FIRST_START, game);
     c.take_effects();
     c
@@ -205,7 +209,10 @@ fn two_players_are_both_coached() {
         level: Level::DEFAULT,
     };
     let mut c = Controller::new(setup);
-    c.set_coach_default(CoachLevel::Blunders);
+    c.set_settings_view(SettingsView {
+        coach: CoachLevel::Blunders,
+        ..SettingsView::default()
+    });
     c.start(setup, Game::new());
     c.take_effects();
     // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? (Qxf7#): each move judged, the last one warned.
@@ -255,7 +262,10 @@ fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
         level: Level::DEFAULT,
     };
     let mut c = Controller::new(you_black);
-    c.set_coach_default(CoachLevel::Blunders);
+    c.set_settings_view(SettingsView {
+        coach: CoachLevel::Blunders,
+        ..SettingsView::default()
+    });
     c.start(you_black, game);
     let asked = requests(&mut c);
     let request = asked.last().expect("the computer is asked");

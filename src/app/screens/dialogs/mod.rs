@@ -3,6 +3,8 @@
 pub mod record;
 pub mod settings;
 
+pub use settings::{Setting, SettingsView};
+
 use super::LanRequest;
 use super::dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
 use super::words::{claim_label, color_name};
@@ -11,43 +13,9 @@ use crate::app::model::mode::Mode;
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
-use crate::sound::{SpeakMoves, SpeakerState};
 use crate::tr;
 use chesspi_engine::Color;
-use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::{Game, GameError, Outcome, Termination};
-
-/// A setting the Settings dialog steps through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setting {
-    Brightness,
-    DimAfter,
-    Language,
-    /// The computer's opening book: on or off.
-    Book,
-    /// Two players: the board turns to the player on move, or not.
-    TurnBoard,
-    /// Sound: the next volume step (after the loudest, off).
-    Volume,
-    /// Spoken moves: off, the opponent's, all.
-    SpeakMoves,
-    /// The coach new games start with: off, blunders, mistakes too.
-    Coach,
-}
-
-/// The device settings as the Settings dialog shows them (`None`: not on this device).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct SettingsView {
-    pub brightness_percent: Option<u8>,
-    /// `Some(None)`: never dims.
-    pub dim_after: Option<Option<std::time::Duration>>,
-    /// The screen's language (every device has this one).
-    pub language: crate::i18n::Language,
-    pub volume: crate::sound::Volume,
-    pub speak_moves: crate::sound::SpeakMoves,
-    /// Whether a sound device was found.
-    pub speaker: crate::sound::SpeakerState,
-}
 
 impl Controller {
     /// Lets the menu offer "Shut down" (on the device).
@@ -58,6 +26,8 @@ impl Controller {
     /// The device settings to show in the Settings dialog.
     pub fn set_settings_view(&mut self, settings: SettingsView) {
         self.settings = settings;
+        // A two-player board turns at once.
+        self.turn_to_mover();
     }
 
     /// Offers what can be done with a game picked from the saved games list.
@@ -84,6 +54,12 @@ impl Controller {
             self.lobby_option(id);
             return;
         };
+        if let (Dialog::Settings, Some(setting)) = (&dialog, Setting::from_id(id)) {
+            // The shell steps it and applies it; the dialog stays open to show the new value.
+            self.effects.push(Effect::ChangeSetting(setting));
+            self.dialog = Some(Dialog::Settings);
+            return;
+        }
         match (dialog, id) {
             (Dialog::Menu, "new") => self.open_new_game(),
             (Dialog::Menu, "flip") => self.flip(),
@@ -95,40 +71,6 @@ impl Controller {
             (Dialog::Menu, "switch") => self.switch_sides(),
             (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
             (Dialog::Settings, "wifi") if self.wifi_allowed() => self.open_wifi(),
-            (Dialog::Settings, "brightness") => {
-                self.effects
-                    .push(Effect::ChangeSetting(Setting::Brightness));
-                self.dialog = Some(Dialog::Settings);
-            }
-            (Dialog::Settings, "dim") => {
-                self.effects.push(Effect::ChangeSetting(Setting::DimAfter));
-                self.dialog = Some(Dialog::Settings);
-            }
-            (Dialog::Settings, "book") => {
-                self.effects.push(Effect::ChangeSetting(Setting::Book));
-                self.dialog = Some(Dialog::Settings);
-            }
-            (Dialog::Settings, "turn") => {
-                self.effects.push(Effect::ChangeSetting(Setting::TurnBoard));
-                self.dialog = Some(Dialog::Settings);
-            }
-            (Dialog::Settings, "sound") => {
-                self.effects.push(Effect::ChangeSetting(Setting::Volume));
-                self.dialog = Some(Dialog::Settings);
-            }
-            (Dialog::Settings, "speak") => {
-                self.effects
-                    .push(Effect::ChangeSetting(Setting::SpeakMoves));
-                self.dialog = Some(Dialog::Settings);
-            }
-            (Dialog::Settings, "coach") => {
-                self.effects.push(Effect::ChangeSetting(Setting::Coach));
-                self.dialog = Some(Dialog::Settings);
-            }
-            (Dialog::Settings, "language") => {
-                self.effects.push(Effect::ChangeSetting(Setting::Language));
-                self.dialog = Some(Dialog::Settings);
-            }
             (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
             (Dialog::Menu, "help") => self.open_help(),
             (Dialog::Menu, "threat") => self.ask_threat(),
@@ -487,76 +429,10 @@ impl Controller {
     fn settings_view(&self) -> DialogView {
         // Close first, as in the menu.
         let mut options = vec![option("close", &tr!("Close"), true, false)];
-        if let Some(b) = self.settings.brightness_percent {
-            options.push(option(
-                "brightness",
-                &tr!("Brightness: {} %", b),
-                false,
-                false,
-            ));
-        }
-        if let Some(dim) = self.settings.dim_after {
-            let label = match dim {
-                None => tr!("Dim the screen: never"),
-                Some(d) if d.as_secs() % 60 == 0 => {
-                    tr!("Dim the screen after {} min", d.as_secs() / 60)
-                }
-                Some(d) => tr!("Dim the screen after {} s", d.as_secs()),
-            };
-            options.push(option("dim", &label, false, false));
-        }
-        options.push(option(
-            "language",
-            &tr!("Language: {}", self.settings.language.native_name()),
-            false,
-            false,
-        ));
-        options.push(option(
-            "book",
-            &if self.book {
-                tr!("Opening book: on")
-            } else {
-                tr!("Opening book: off")
-            },
-            false,
-            false,
-        ));
-        options.push(option(
-            "turn",
-            &if self.turn_board {
-                tr!("Two players: board turns")
-            } else {
-                tr!("Two players: board stays")
-            },
-            false,
-            false,
-        ));
-        options.push(option(
-            "coach",
-            &match self.coach_default() {
-                CoachLevel::Off => tr!("Coach: off"),
-                CoachLevel::Blunders => tr!("Coach: warns of blunders"),
-                CoachLevel::Mistakes => tr!("Coach: warns of mistakes"),
-            },
-            false,
-            false,
-        ));
-        let sound = match self.settings.speaker {
-            SpeakerState::Missing => tr!("Sound: no speaker found"),
-            _ if self.settings.volume.is_mute() => tr!("Sound: off"),
-            _ => tr!("Sound: {} %", self.settings.volume.percent()),
-        };
-        options.push(option("sound", &sound, false, false));
-        options.push(option(
-            "speak",
-            &match self.settings.speak_moves {
-                SpeakMoves::Off => tr!("Speak moves: off"),
-                SpeakMoves::Opponent => tr!("Speak moves: opponent's"),
-                SpeakMoves::All => tr!("Speak moves: all"),
-            },
-            false,
-            false,
-        ));
+        options.extend(Setting::ALL.iter().filter_map(|setting| {
+            let label = setting.label(&self.settings)?;
+            Some(option(setting.id(), &label, false, false))
+        }));
         if self.wifi_allowed() {
             options.push(option("wifi", &tr!("Wi-Fi…"), false, false));
         }

@@ -36,14 +36,9 @@ impl Controller {
         }
     }
 
-    /// Lets the computer play from its opening book, or not (from its next move on).
-    pub fn set_book(&mut self, on: bool) {
-        self.book = on;
-    }
-
     /// Whether the computer plays from its opening book.
     pub fn book(&self) -> bool {
-        self.book
+        self.settings.book
     }
 
     pub(in crate::app::screens) fn request(&mut self, purpose: Purpose) {
@@ -66,7 +61,7 @@ impl Controller {
             game: self.session.game.clone(),
             level: self.session.setup.level,
             clock,
-            book: self.book,
+            book: self.settings.book,
         }));
     }
 
