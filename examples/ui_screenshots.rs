@@ -447,6 +447,7 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
 
 /// Train: a puzzle from the player's game (4... Qg5?? of 1. e4 e5 2. Nf3), then a wrong try.
 fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
+    use chesspi::app::screens::train::Training;
     use chesspi::storage::puzzles::{Puzzle, PuzzleBook};
     let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")?;
     let mistake = pos.parse_uci_move("d8g5")?;
@@ -467,7 +468,11 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
         headless::tap(x, y)?;
     }
     headless::pump_until(std::time::Duration::from_secs(60), || {
-        app.with_controller(|c| c.train_view().is_some_and(|v| v.solved.is_some()))
+        app.with_controller(|c| {
+            c.shown::<Training>()
+                .map(|t| t.view(c.puzzles()))
+                .is_some_and(|v| v.solved.is_some())
+        })
     });
     shoot(&app, dir, "train-tried.png")?;
     Ok(())
@@ -520,6 +525,7 @@ fn saved_games(dir: &Path) -> Result<(), Box<dyn Error>> {
 }
 
 fn wifi_screens(app: &App, dir: &Path) -> Result<(), Box<dyn Error>> {
+    use chesspi::app::screens::wifi::WifiScreen;
     use chesspi::wifi::worker::WifiReport;
     use chesspi::wifi::{Network, Security, Ssid, WifiState};
     let ssid = |name: &str| Ssid::new(name.as_bytes()).expect("a name");
@@ -548,23 +554,23 @@ fn wifi_screens(app: &App, dir: &Path) -> Result<(), Box<dyn Error>> {
         });
     });
     shoot(app, dir, "wifi.png")?;
-    app.update_controller(|c| c.wifi_row(0));
+    app.update_controller(|c| c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 0)));
     shoot(app, dir, "wifi-chosen.png")?;
     app.update_controller(|c| {
-        c.wifi_button("back");
-        c.wifi_row(2);
+        c.on(|w: &mut WifiScreen, cx| w.button(cx, "back"));
+        c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 2));
         for key in [
             "shift", "c:K", "c:n", "c:i", "c:g", "c:h", "c:t", "symbols", "c:#",
         ] {
-            c.wifi_key(key);
+            c.on(|w: &mut WifiScreen, _| w.key(key));
         }
-        c.wifi_key("letters");
-        c.wifi_key("c:7");
+        c.on(|w: &mut WifiScreen, _| w.key("letters"));
+        c.on(|w: &mut WifiScreen, _| w.key("c:7"));
     });
     shoot(app, dir, "wifi-password.png")?;
     app.update_controller(|c| {
-        c.wifi_button("show");
-        c.wifi_key("symbols");
+        c.on(|w: &mut WifiScreen, cx| w.button(cx, "show"));
+        c.on(|w: &mut WifiScreen, _| w.key("symbols"));
     });
     shoot(app, dir, "wifi-symbols.png")?;
     Ok(())

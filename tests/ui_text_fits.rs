@@ -402,7 +402,7 @@ fn menu_states(fits: &mut Fits) {
         c.dialog_option("help");
     });
     fits.check(&app, "help");
-    app.update_controller(|c| c.close_help());
+    app.update_controller(|c| c.on(chesspi::app::screens::help::Help::close));
     app.update_controller(|c| {
         c.action(Action::Menu);
         c.dialog_option("stats");
@@ -1043,6 +1043,7 @@ fn four_hosts() -> Vec<HostEntry> {
 }
 
 fn wifi_states(fits: &mut Fits) {
+    use chesspi::app::screens::wifi::WifiScreen;
     use chesspi::wifi::worker::WifiReport;
     use chesspi::wifi::{JoinError, Network, Security, Ssid, WifiState};
     let lang = fits.language;
@@ -1082,21 +1083,21 @@ fn wifi_states(fits: &mut Fits) {
                 network(&Ssid::new("New").unwrap(), Security::Password, false, false),
             ]),
         });
-        c.wifi_row(2);
+        c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 2));
     });
     fits.check(&app, "wifi: the list, an enterprise network explained");
-    app.update_controller(|c| c.wifi_row(0));
+    app.update_controller(|c| c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 0)));
     fits.check(&app, "wifi: the current network chosen");
     app.update_controller(|c| {
-        c.wifi_button("back");
-        c.wifi_row(4);
-        c.wifi_key("c:x");
-        c.wifi_button("submit");
+        c.on(|w: &mut WifiScreen, cx| w.button(cx, "back"));
+        c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 4));
+        c.on(|w: &mut WifiScreen, _| w.key("c:x"));
+        c.on(|w: &mut WifiScreen, cx| w.button(cx, "submit"));
     });
     fits.check(&app, "wifi: a password too short");
     app.update_controller(|c| {
-        c.wifi_button("show");
-        c.wifi_key("symbols");
+        c.on(|w: &mut WifiScreen, cx| w.button(cx, "show"));
+        c.on(|w: &mut WifiScreen, _| w.key("symbols"));
     });
     fits.check(&app, "wifi: symbols, password shown");
     for error in [
@@ -1106,9 +1107,9 @@ fn wifi_states(fits: &mut Fits) {
     ] {
         app.update_controller(|c| {
             for _ in 0..8 {
-                c.wifi_key("c:x");
+                c.on(|w: &mut WifiScreen, _| w.key("c:x"));
             }
-            c.wifi_button("submit");
+            c.on(|w: &mut WifiScreen, cx| w.button(cx, "submit"));
             c.wifi_report(WifiReport::Joined {
                 ssid: Ssid::new("New").unwrap(),
                 result: Err(error.clone()),
@@ -1116,8 +1117,8 @@ fn wifi_states(fits: &mut Fits) {
         });
         fits.check(&app, &format!("wifi: join failed ({error:?})"));
         app.update_controller(|c| {
-            c.wifi_button("back");
-            c.wifi_row(4);
+            c.on(|w: &mut WifiScreen, cx| w.button(cx, "back"));
+            c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 4));
         });
     }
     for state in [
@@ -1126,7 +1127,7 @@ fn wifi_states(fits: &mut Fits) {
         WifiState::Off,
     ] {
         app.update_controller(|c| {
-            c.wifi_button("back");
+            c.on(|w: &mut WifiScreen, cx| w.button(cx, "back"));
             c.wifi_report(WifiReport::Looked {
                 state: state.clone(),
                 networks: Ok(Vec::new()),
@@ -1137,6 +1138,7 @@ fn wifi_states(fits: &mut Fits) {
 }
 
 fn train_states(fits: &mut Fits) {
+    use chesspi::app::screens::train::Training;
     use chesspi::storage::puzzles::{Puzzle, PuzzleBook};
     let lang = fits.language;
     let app = open(Game::new(), you(Color::White, 4), lang);
@@ -1152,17 +1154,25 @@ fn train_states(fits: &mut Fits) {
         book.add(puzzle.clone());
         app.update_controller(|c| {
             c.set_puzzles(book);
-            c.train_button("done");
+            c.on(|t: &mut Training, cx| t.button(cx, "done"));
             c.open_train();
         });
         fits.check(&app, "train: a blunder to find");
-        let flipped = app.with_controller(|c| c.train_view().is_some_and(|v| v.flipped));
+        let flipped = app.with_controller(|c| {
+            c.shown::<Training>()
+                .map(|t| t.view(c.puzzles()))
+                .is_some_and(|v| v.flipped)
+        });
         for name in [from, to] {
             let (x, y) = square_center(sq(name), flipped);
             headless::tap(x, y).expect("tap");
         }
         pump_until("the try's verdict", || {
-            app.with_controller(|c| c.train_view().is_some_and(|v| v.solved.is_some()))
+            app.with_controller(|c| {
+                c.shown::<Training>()
+                    .map(|t| t.view(c.puzzles()))
+                    .is_some_and(|v| v.solved.is_some())
+            })
         });
         fits.check(&app, &format!("train: {name}"));
     }

@@ -7,6 +7,7 @@ use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::GameSetup;
 use chesspi::app::screens::ScreenKind;
+use chesspi::app::screens::train::Training;
 use chesspi::app::ui::StatusAdapter;
 use chesspi::config::CommandLine;
 use chesspi::power::ShutdownCommand;
@@ -78,7 +79,7 @@ fn a_saved_blunder_becomes_a_puzzle_while_the_device_charges() {
         headless::tap(x, y).expect("tap");
     }
     let view = app
-        .with_controller(|c| c.train_view())
+        .with_controller(|c| c.shown::<Training>().map(|t| t.view(c.puzzles())))
         .expect("Train shows");
     assert_eq!(view.solved, Some(true), "{}", view.verdict);
     pump_until("the try on disk", PATIENCE, || {

@@ -85,7 +85,7 @@ pub enum Screen {
     /// The list of saved games.
     SavedGames,
     /// Help: how to play, the rules, the buttons.
-    Help,
+    Help(help::Help),
     /// Train: puzzles from the player's own mistakes.
     Train(Box<train::Training>),
     /// Settings → Wi-Fi.
@@ -115,7 +115,7 @@ impl Screen {
             Screen::Editor(_) => ScreenKind::Editor,
             Screen::AnalysisBoard(_) => ScreenKind::AnalysisBoard,
             Screen::SavedGames => ScreenKind::SavedGames,
-            Screen::Help => ScreenKind::Help,
+            Screen::Help(_) => ScreenKind::Help,
             Screen::Train(_) => ScreenKind::Train,
             Screen::Wifi(_) => ScreenKind::Wifi,
         }
@@ -198,12 +198,21 @@ pub enum Go {
         game: Game,
         rated: bool,
     },
+    /// The game goes on where a screen stopped it: its search (the computer's move, the
+    /// coach's look) is asked for again, as after any change of the game.
+    Resume,
+    /// The Settings dialog (over the game, once `Back` closed the screen opened from it).
+    Settings,
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
 /// where to go next.
 pub struct Ctx<'a> {
     pub session: &'a mut GameSession,
+    /// The player's puzzles: Train picks from them and records its tries. The controller
+    /// keeps the book, not Train, because it outlives the screen (the menu counts the due
+    /// ones, the saver's reports replace it).
+    pub(in crate::app::screens) puzzles: &'a mut crate::storage::puzzles::PuzzleBook,
     effects: &'a mut Vec<Effect>,
     next: Vec<Go>,
 }
@@ -217,6 +226,14 @@ impl Ctx<'_> {
     /// Goes there once the screen's method returns.
     pub fn go(&mut self, go: Go) {
         self.next.push(go);
+    }
+
+    /// Stops the search in progress, as the controller's own `cancel_thinking` does: a
+    /// screen that needs the worker (Train's judgement) takes it over.
+    pub fn cancel_thinking(&mut self) {
+        if self.session.thinking.take().is_some() {
+            self.effects.push(Effect::CancelThinking);
+        }
     }
 }
 
@@ -252,6 +269,7 @@ screen_state! {
     Lobby(Lobby),
     Editor(Editor),
     AnalysisBoard(Session),
+    Help(help::Help),
     Train(train::Training),
     Wifi(wifi::WifiScreen),
 }
@@ -407,6 +425,7 @@ impl Controller {
         };
         let mut cx = Ctx {
             session: &mut self.session,
+            puzzles: &mut self.puzzles,
             effects: &mut self.effects,
             next: Vec::new(),
         };
@@ -431,6 +450,8 @@ impl Controller {
                     self.session.unrated = true;
                 }
             }
+            Go::Resume => self.after_change(),
+            Go::Settings => self.dialog = Some(Dialog::Settings),
         }
     }
 

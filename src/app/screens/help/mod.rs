@@ -1,20 +1,27 @@
 //! Help (Menu → Help): a page to read. Its words are in ui/help.slint; here, opening and
 //! closing it.
 
-use super::{Controller, Dispatch, Screen, ScreenKind};
+use super::{Controller, Ctx, Dispatch, Go, Screen};
 use crate::app::ui::{AppWindow, HelpAdapter};
 use slint::ComponentHandle;
+
+/// Help's state: none (the page is fixed), but a type of its own, so that its Close is
+/// Help's method like any screen's.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Help;
+
+impl Help {
+    /// Back to the game from Help.
+    pub fn close(&mut self, cx: &mut Ctx) {
+        cx.go(Go::Back);
+    }
+}
 
 impl Controller {
     /// Opens Help over the game (the game's clock waits meanwhile).
     pub fn open_help(&mut self) {
         self.dialog = None;
-        self.screen = Screen::Help;
-    }
-
-    /// Back to the game from Help.
-    pub fn close_help(&mut self) {
-        self.screen.close(ScreenKind::Help);
+        self.screen = Screen::Help(Help);
     }
 }
 
@@ -23,11 +30,12 @@ pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
     let d = dispatch.clone();
     window
         .global::<HelpAdapter>()
-        .on_closed(move || d(Box::new(Controller::close_help)));
+        .on_closed(move || d(Box::new(|c| c.on(Help::close))));
 }
 
 #[cfg(test)]
 mod tests {
+    use super::Help;
     use crate::app::model::mode::GameSetup;
     use crate::app::screens::{Action, Controller, ScreenKind};
 
@@ -38,7 +46,7 @@ mod tests {
         c.dialog_option("help");
         assert_eq!(c.screen(), ScreenKind::Help);
         assert!(c.dialog().is_none(), "the menu closed");
-        c.close_help();
+        c.on(Help::close);
         assert_eq!(c.screen(), ScreenKind::Game);
     }
 }

@@ -8,7 +8,7 @@
 mod tests;
 pub mod view;
 
-use super::{Controller, Effect, Purpose, Screen, ScreenKind, ThinkRequest};
+use super::{Controller, Ctx, Effect, Go, Purpose, Screen, ThinkRequest};
 use crate::storage::puzzles::{Puzzle, PuzzleBook, PuzzleRecord};
 use crate::tr;
 use chesspi_engine::coach::Judgement;
@@ -118,101 +118,72 @@ impl Controller {
             .due_count(crate::storage::timestamp::unix_now())
     }
 
-    fn training(&self) -> Option<&Training> {
-        match &self.screen {
-            Screen::Train(t) => Some(t),
-            _ => None,
-        }
-    }
-
-    fn training_mut(&mut self) -> Option<&mut Training> {
-        match &mut self.screen {
-            Screen::Train(t) => Some(t),
-            _ => None,
-        }
-    }
-
     /// Menu → Train: the first puzzle due (the clock of a game waits meanwhile).
     pub fn open_train(&mut self) {
         self.dialog = None;
         self.cancel_hint();
-        let puzzle = self.next_due_puzzle(None);
-        self.screen = Screen::Train(Box::new(Training {
-            puzzle,
+        self.screen = Screen::Train(Box::new(Training::open(&self.puzzles)));
+    }
+
+    /// The coach's judgement of the move tried (`None`: it could not judge it), for Train
+    /// if it is open.
+    pub(in crate::app::screens) fn train_judged(&mut self, judgement: Option<Box<Judgement>>) {
+        self.on(|t: &mut Training, cx| t.judged(cx, judgement));
+    }
+}
+
+impl Training {
+    /// Train on the first puzzle due in `book`.
+    fn open(book: &PuzzleBook) -> Training {
+        Training {
+            puzzle: next_due_puzzle(book, None),
             selected: None,
             promotion: None,
             judging: None,
             result: None,
             interrupted: false,
-        }));
-    }
-
-    fn next_due_puzzle(&self, not: Option<&str>) -> Option<Puzzle> {
-        let now = crate::storage::timestamp::unix_now();
-        let due = self.puzzles.due(now);
-        // The one just tried comes back later, not at once (unless it is the only one).
-        due.iter()
-            .find(|p| Some(p.id.as_str()) != not)
-            .or(due.first())
-            .map(|p| (*p).clone())
+        }
     }
 
     /// Train's buttons: "next", "done".
-    pub fn train_button(&mut self, id: &str) {
+    pub fn button(&mut self, cx: &mut Ctx, id: &str) {
         match id {
             "next" => {
-                let tried = self
-                    .training()
-                    .and_then(|t| t.puzzle.as_ref())
-                    .map(|p| p.id.clone());
-                let puzzle = self.next_due_puzzle(tried.as_deref());
-                if let Some(t) = self.training_mut() {
-                    t.puzzle = puzzle;
-                    t.selected = None;
-                    t.promotion = None;
-                    t.judging = None;
-                    t.result = None;
-                }
+                let tried = self.puzzle.as_ref().map(|p| p.id.clone());
+                self.puzzle = next_due_puzzle(cx.puzzles, tried.as_deref());
+                self.selected = None;
+                self.promotion = None;
+                self.judging = None;
+                self.result = None;
             }
             "done" => {
-                self.cancel_train_judging();
-                let interrupted = self.training().is_some_and(|t| t.interrupted);
-                self.screen.close(ScreenKind::Train);
-                if interrupted {
-                    self.after_change();
+                if matches!(cx.session.thinking, Some((_, Purpose::TrainJudge))) {
+                    cx.cancel_thinking();
+                }
+                cx.go(Go::Back);
+                if self.interrupted {
+                    cx.go(Go::Resume);
                 }
             }
             _ => {}
         }
     }
 
-    fn cancel_train_judging(&mut self) {
-        if matches!(self.session.thinking, Some((_, Purpose::TrainJudge))) {
-            self.cancel_thinking();
-        }
-    }
-
     /// A tap on Train's board (display column and row).
-    pub fn train_tap(&mut self, col: usize, row: usize) {
-        let Some(t) = self.training() else {
-            return;
-        };
-        if t.result.is_some() || t.judging.is_some() || t.promotion.is_some() {
+    pub fn tap(&mut self, cx: &mut Ctx, col: usize, row: usize) {
+        if self.result.is_some() || self.judging.is_some() || self.promotion.is_some() {
             return;
         }
-        let (Some(pos), flipped) = (t.position(), t.flipped()) else {
+        let Some(pos) = self.position() else {
             return;
         };
-        let Some(sq) = super::board_view::display_square(flipped, col, row) else {
+        let Some(sq) = super::board_view::display_square(self.flipped(), col, row) else {
             return;
         };
         let own = pos.piece_at(sq).is_some_and(|p| p.color == pos.turn());
-        let selected = t.selected;
-        let Some(t) = self.training_mut() else {
-            return;
-        };
+        let selected = self.selected;
         if own {
-            t.selected = (selected != Some(sq)).then_some(sq);
+            self.selected = (selected != Some(sq)).then_some(sq);
             return;
         }
         let Some(from) = selected else {
@@ -225,109 +196,102 @@ impl Controller {
             .filter(|m| m.from() == from && m.to() == sq)
             .collect();
         match candidates.as_slice() {
-            [] => t.selected = None,
-            [mv] => self.train_try(*mv),
-            _ => t.promotion = Some((from, sq)),
+            [] => self.selected = None,
+            [mv] => self.try_move(cx, *mv),
+            _ => self.promotion = Some((from, sq)),
         }
     }
 
     /// The promotion picker's answer on Train's board (`None`: cancelled).
-    pub fn train_choose_promotion(&mut self, role: Option<Role>) {
-        let Some(t) = self.training_mut() else {
-            return;
-        };
-        let Some((from, to)) = t.promotion.take() else {
+    pub fn choose_promotion(&mut self, cx: &mut Ctx, role: Option<Role>) {
+        let Some((from, to)) = self.promotion.take() else {
             return;
         };
         match role {
-            Some(role) => self.train_try(Move::new(from, to, MoveKind::Promotion(role))),
-            None => t.selected = None,
+            Some(role) => self.try_move(cx, Move::new(from, to, MoveKind::Promotion(role))),
+            None => self.selected = None,
         }
     }
 
     /// A move tried: the best one solves at once; another is judged by the coach.
-    fn train_try(&mut self, mv: Move) {
-        let Some(t) = self.training_mut() else {
-            return;
-        };
-        t.selected = None;
-        let Some(puzzle) = t.puzzle.clone() else {
+    fn try_move(&mut self, cx: &mut Ctx, mv: Move) {
+        self.selected = None;
+        let Some(puzzle) = self.puzzle.clone() else {
             return;
         };
         if mv == puzzle.best {
-            self.train_result(TryResult::Best);
+            self.record(cx, TryResult::Best);
             return;
         }
-        t.judging = Some(mv);
+        self.judging = Some(mv);
         let mut game = Game::from_position(puzzle.position);
         if game.play(mv).is_err() {
-            t.judging = None;
+            self.judging = None;
             return;
         }
         // The worker does one search at a time: the game's own waits until Train closes.
-        let game_search = self
+        let game_search = cx
             .session
             .thinking
             .is_some_and(|(_, p)| matches!(p, Purpose::Move | Purpose::Judge));
-        if let Some(t) = self.training_mut() {
-            t.interrupted |= game_search;
-        }
-        self.cancel_thinking();
-        let id = self.session.next_request;
-        self.session.next_request += 1;
-        self.session.thinking = Some((id, Purpose::TrainJudge));
-        self.effects.push(Effect::Think(ThinkRequest {
+        self.interrupted |= game_search;
+        cx.cancel_thinking();
+        let id = cx.session.next_request;
+        cx.session.next_request += 1;
+        cx.session.thinking = Some((id, Purpose::TrainJudge));
+        let level = cx.session.setup.level;
+        cx.effect(Effect::Think(ThinkRequest {
             id,
             purpose: Purpose::TrainJudge,
             game,
-            level: self.session.setup.level,
+            level,
             clock: None,
             book: false,
         }));
     }
 
     /// The coach's judgement of the move tried (`None`: it could not judge it).
-    pub(in crate::app::screens) fn train_judged(&mut self, judgement: Option<Box<Judgement>>) {
-        let Some(mv) = self.training_mut().and_then(|t| t.judging.take()) else {
+    pub fn judged(&mut self, cx: &mut Ctx, judgement: Option<Box<Judgement>>) {
+        let Some(mv) = self.judging.take() else {
             return;
         };
         let good = judgement.is_some_and(|j| j.played == mv && j.loss <= SOLVED_LOSS);
-        self.train_result(if good {
-            TryResult::AlsoGood(mv)
-        } else {
-            TryResult::Failed(mv)
-        });
+        self.record(
+            cx,
+            if good {
+                TryResult::AlsoGood(mv)
+            } else {
+                TryResult::Failed(mv)
+            },
+        );
     }
 
-    fn train_result(&mut self, result: TryResult) {
-        let Some(t) = self.training_mut() else {
-            return;
-        };
-        t.result = Some(result);
-        let Some(id) = t.puzzle.as_ref().map(|p| p.id.clone()) else {
+    /// Shows how the try ended and records it in the book (and, through the saver, on disk).
+    fn record(&mut self, cx: &mut Ctx, result: TryResult) {
+        self.result = Some(result);
+        let Some(id) = self.puzzle.as_ref().map(|p| p.id.clone()) else {
             return;
         };
         let now = crate::storage::timestamp::unix_now();
-        self.puzzles.record(&id, result.solved(), now);
-        self.effects.push(Effect::PuzzleTried {
+        cx.puzzles.record(&id, result.solved(), now);
+        cx.effect(Effect::PuzzleTried {
             id,
             solved: result.solved(),
             now,
         });
     }
 
-    /// The Train screen as the window shows it.
-    pub fn train_view(&self) -> Option<TrainView> {
-        let t = self.training()?;
-        let flipped = t.flipped();
+    /// The Train screen as the window shows it; `book` gives the record line.
+    pub fn view(&self, book: &PuzzleBook) -> TrainView {
+        let flipped = self.flipped();
         let now = crate::storage::timestamp::unix_now();
-        let record = record_text(&self.puzzles.summary(now));
-        let Some(puzzle) = &t.puzzle else {
-            return Some(TrainView {
-                cells: self.train_cells(&Position::startpos(), flipped, None, &[]),
+        let record = record_text(&book.summary(now));
+        let Some(puzzle) = &self.puzzle else {
+            return TrainView {
+                cells: train_cells(&Position::startpos(), flipped, None, &[]),
                 flipped,
                 title: tr!("Train"),
-                prompt: if self.puzzles.puzzles().is_empty() {
+                prompt: if book.puzzles().is_empty() {
                     tr!(
                         "No puzzles yet. Analyse a finished game: your mistakes in it become \
                          puzzles here."
@@ -343,14 +307,14 @@ impl Controller {
                 can_next: false,
                 promotion: None,
                 thinking: false,
-            });
+            };
         };
-        let pos = t.position().unwrap_or(puzzle.position);
+        let pos = self.position().unwrap_or(puzzle.position);
         let cell = |sq: Square| super::board_view::display_cell(flipped, sq);
         let cells_of = |mv: Move| (cell(mv.from()), cell(mv.to()));
         let san = |mv: Move| crate::i18n::san(&chesspi_engine::san::to_san(&puzzle.position, mv));
         let side = super::words::color_name(puzzle.position.turn());
-        let (verdict, solved, arrow, good) = match t.result {
+        let (verdict, solved, arrow, good) = match self.result {
             None => (String::new(), None, Some(cells_of(puzzle.mistake)), false),
             Some(TryResult::Best) => (
                 tr!("Solved: {} is the best move.", san(puzzle.best)),
@@ -379,7 +343,7 @@ impl Controller {
                 true,
             ),
         };
-        let selected = t.selected;
+        let selected = self.selected;
         let targets: Vec<Move> = selected
             .map(|from| {
                 pos.legal_moves()
@@ -389,14 +353,12 @@ impl Controller {
                     .collect()
             })
             .unwrap_or_default();
-        let last = t.shown_move();
-        Some(TrainView {
-            cells: self
-                .train_cells(&pos, flipped, selected, &targets)
-                .map(|mut c| {
-                    c.last_move = false;
-                    c
-                }),
+        let last = self.shown_move();
+        let mut view = TrainView {
+            cells: train_cells(&pos, flipped, selected, &targets).map(|mut c| {
+                c.last_move = false;
+                c
+            }),
             flipped,
             title: tr!("From your game of {}", pgn_date_text(&puzzle.date)),
             prompt: if puzzle.blunder {
@@ -415,41 +377,50 @@ impl Controller {
             verdict,
             solved,
             record,
-            arrow: arrow.filter(|_| last.is_none() || t.result.is_some()),
+            arrow: arrow.filter(|_| last.is_none() || self.result.is_some()),
             arrow_good: good,
-            can_next: t.result.is_some(),
-            promotion: t.promotion.map(|_| puzzle.position.turn()),
-            thinking: t.judging.is_some(),
-        })
-        .map(|mut v| {
-            // The move tried stands on the board as the last move.
-            if let Some(mv) = last {
-                for sq in [mv.from(), mv.to()] {
-                    v.cells[cell(sq)].last_move = true;
-                }
-            }
-            v
-        })
-    }
-
-    fn train_cells(
-        &self,
-        pos: &Position,
-        flipped: bool,
-        selected: Option<Square>,
-        targets: &[Move],
-    ) -> [super::CellView; 64] {
-        let marks = super::board_view::BoardMarks {
-            selected,
-            targets,
-            last: None,
-            hint: None,
-            warned: &[],
+            can_next: self.result.is_some(),
+            promotion: self.promotion.map(|_| puzzle.position.turn()),
+            thinking: self.judging.is_some(),
         };
-        super::board_view::board_cells(pos, &marks, |col, row| {
-            super::board_view::display_square(flipped, col, row)
-        })
+        // The move tried stands on the board as the last move.
+        if let Some(mv) = last {
+            for sq in [mv.from(), mv.to()] {
+                view.cells[cell(sq)].last_move = true;
+            }
+        }
+        view
     }
+}
+
+/// The first puzzle due in `book`, but `not` the one just tried while another is due.
+fn next_due_puzzle(book: &PuzzleBook, not: Option<&str>) -> Option<Puzzle> {
+    let now = crate::storage::timestamp::unix_now();
+    let due = book.due(now);
+    // The one just tried comes back later, not at once (unless it is the only one).
+    due.iter()
+        .find(|p| Some(p.id.as_str()) != not)
+        .or(due.first())
+        .map(|p| (*p).clone())
+}
+
+/// Train's board: `pos` with the piece picked up and where it may go.
+fn train_cells(
+    pos: &Position,
+    flipped: bool,
+    selected: Option<Square>,
+    targets: &[Move],
+) -> [super::CellView; 64] {
+    let marks = super::board_view::BoardMarks {
+        selected,
+        targets,
+        last: None,
+        hint: None,
+        warned: &[],
+    };
+    super::board_view::board_cells(pos, &marks, |col, row| {
+        super::board_view::display_square(flipped, col, row)
+    })
 }
 
 /// "3 due · streak 2 · 70 % solved".

@@ -1,6 +1,6 @@
 use super::*;
 use crate::app::model::mode::GameSetup;
-use crate::app::screens::{Action, Reply};
+use crate::app::screens::{Action, Reply, ScreenKind};
 use crate::storage::puzzles::Puzzle;
 use chesspi_engine::coach::Coach;
 use std::sync::atomic::AtomicBool;
@@ -37,8 +37,13 @@ fn tap_move(c: &mut Controller, from: &str, to: &str) {
     for name in [from, to] {
         let sq: Square = name.parse().expect("square");
         let cell = crate::app::screens::board_view::display_cell(true, sq);
-        c.train_tap(cell % 8, cell / 8);
+        c.on(|t: &mut Training, cx| t.tap(cx, cell % 8, cell / 8));
     }
+}
+
+/// Train as the window shows it, while it is open.
+fn train_view(c: &Controller) -> Option<TrainView> {
+    c.shown::<Training>().map(|t| t.view(c.puzzles()))
 }
 
 fn tried(c: &mut Controller) -> Vec<(String, bool)> {
@@ -66,7 +71,7 @@ fn the_menu_counts_the_due_puzzles_and_opens_train() {
     assert_eq!(label.as_deref(), Some("Train: 1 due"));
     c.dialog_option("train");
     assert_eq!(c.screen(), ScreenKind::Train);
-    let view = c.train_view().expect("the view");
+    let view = train_view(&c).expect("the view");
     assert!(view.flipped, "Black to move sits at the bottom");
     assert!(view.prompt.contains("Qg5"), "{}", view.prompt);
     assert!(
@@ -81,7 +86,7 @@ fn the_best_move_solves_at_once() {
     let mut c = with_puzzle();
     c.open_train();
     tap_move(&mut c, "b8", "c6");
-    let view = c.train_view().expect("view");
+    let view = train_view(&c).expect("view");
     assert_eq!(view.solved, Some(true));
     assert_eq!(view.verdict, "Solved: Nc6 is the best move.");
     assert!(view.can_next && view.arrow_good);
@@ -93,10 +98,10 @@ fn the_best_move_solves_at_once() {
     // The board takes no more moves until Next.
     tap_move(&mut c, "g8", "f6");
     assert!(tried(&mut c).is_empty());
-    c.train_button("next");
-    let view = c.train_view().expect("view");
+    c.on(|t: &mut Training, cx| t.button(cx, "next"));
+    let view = train_view(&c).expect("view");
     assert!(view.prompt.starts_with("Nothing due"), "{}", view.prompt);
-    c.train_button("done");
+    c.on(|t: &mut Training, cx| t.button(cx, "done"));
     assert_eq!(c.screen(), ScreenKind::Game);
 }
 
@@ -116,7 +121,7 @@ fn another_move_is_judged_by_the_coach() {
             .collect();
         assert_eq!(requests.len(), 1);
         assert_eq!(requests[0].purpose, Purpose::TrainJudge);
-        assert!(c.train_view().expect("view").thinking);
+        assert!(train_view(&c).expect("view").thinking);
         let game = &requests[0].game;
         let judgement = Coach::new(20_000)
             .judge(
@@ -127,7 +132,7 @@ fn another_move_is_judged_by_the_coach() {
             )
             .expect("judged");
         c.computer_answered(requests[0].id, Reply::Judged(Some(Box::new(judgement))));
-        let view = c.train_view().expect("view");
+        let view = train_view(&c).expect("view");
         assert_eq!(view.solved, Some(solved), "{from}{to}: {}", view.verdict);
         assert_eq!(tried(&mut c), [(puzzle().id, solved)]);
     }
@@ -137,7 +142,7 @@ fn another_move_is_judged_by_the_coach() {
 fn without_puzzles_train_says_where_they_come_from() {
     let mut c = Controller::new(GameSetup::FIRST_START);
     c.open_train();
-    let view = c.train_view().expect("view");
+    let view = train_view(&c).expect("view");
     assert!(view.prompt.starts_with("No puzzles yet"), "{}", view.prompt);
     assert_eq!(view.record, "0 due of 0");
 }
@@ -164,7 +169,7 @@ fn a_try_that_stops_the_computers_search_hands_it_back_on_done() {
         "the judgement took the worker"
     );
     c.take_effects();
-    c.train_button("done");
+    c.on(|t: &mut Training, cx| t.button(cx, "done"));
     assert!(
         c.session().is_computer_thinking(),
         "the computer thinks again"

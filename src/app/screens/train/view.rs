@@ -1,6 +1,7 @@
 //! Train's screen: the controller's [`TrainView`](super::TrainView) into the `TrainAdapter`,
 //! and the screen's taps back into the controller.
 
+use super::Training;
 use crate::app::screens::board_view::{arrow_path, promotion_role, square_view, update_squares};
 use crate::app::screens::{Controller, Dispatch};
 use crate::app::ui::{AppWindow, TrainAdapter};
@@ -9,7 +10,7 @@ use slint::ComponentHandle;
 /// Shows the puzzle while Train is open; touches only the squares that changed.
 pub fn refresh(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<TrainAdapter>();
-    let Some(view) = c.train_view() else {
+    let Some(view) = c.shown::<Training>().map(|t| t.view(c.puzzles())) else {
         return;
     };
     let squares = view.cells.iter().map(square_view).collect();
@@ -41,15 +42,21 @@ pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
     let d = dispatch.clone();
     adapter.on_cell_tapped(move |col, row| {
         if let (Ok(col), Ok(row)) = (usize::try_from(col), usize::try_from(row)) {
-            d(Box::new(move |c| c.train_tap(col, row)));
+            d(Box::new(move |c| {
+                c.on(|t: &mut Training, cx| t.tap(cx, col, row));
+            }));
         }
     });
     let d = dispatch.clone();
-    adapter.on_button(move |id| d(Box::new(move |c| c.train_button(&id))));
+    adapter.on_button(move |id| {
+        d(Box::new(move |c| {
+            c.on(|t: &mut Training, cx| t.button(cx, &id))
+        }));
+    });
     let d = dispatch.clone();
     adapter.on_promotion_chosen(move |role| {
         d(Box::new(move |c| {
-            c.train_choose_promotion(promotion_role(role))
+            c.on(|t: &mut Training, cx| t.choose_promotion(cx, promotion_role(role)));
         }));
     });
 }

@@ -10,8 +10,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::Dialog;
-use super::{Controller, Effect, Screen, ScreenKind};
+use super::{Controller, Ctx, Effect, Go, Screen};
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
 use crate::wifi::{JoinError, Network, Passphrase, Security, Ssid, WifiState};
@@ -171,20 +170,6 @@ impl Controller {
         self.wifi_allowed
     }
 
-    fn wifi(&self) -> Option<&WifiScreen> {
-        match &self.screen {
-            Screen::Wifi(w) => Some(w),
-            _ => None,
-        }
-    }
-
-    fn wifi_mut(&mut self) -> Option<&mut WifiScreen> {
-        match &mut self.screen {
-            Screen::Wifi(w) => Some(w),
-            _ => None,
-        }
-    }
-
     /// Opens the Wi-Fi screen (from Settings) and asks for a fresh scan.
     pub fn open_wifi(&mut self) {
         self.dialog = None;
@@ -193,39 +178,38 @@ impl Controller {
         self.effects.push(Effect::Wifi(WifiRequest::Scan));
     }
 
-    /// Back to Settings, where the screen was opened from.
-    pub fn close_wifi(&mut self) {
-        if self.screen() == ScreenKind::Wifi {
-            self.screen.close(ScreenKind::Wifi);
-            self.dialog = Some(Dialog::Settings);
-        }
-    }
-
-    /// A report of the Wi-Fi thread (ignored once the screen is closed).
+    /// A report of the Wi-Fi thread: for this screen while it is open, else for the lobby.
     pub fn wifi_report(&mut self, report: WifiReport) {
-        let Some(w) = self.wifi_mut() else {
+        if self.shown::<WifiScreen>().is_some() {
+            self.on(|w: &mut WifiScreen, _| w.report(report));
+        } else {
             // The Join list's hotspots, or the host's own.
             self.lobby_wifi_report(report);
-            return;
-        };
+        }
+    }
+}
+
+impl WifiScreen {
+    /// A report of the Wi-Fi thread.
+    pub fn report(&mut self, report: WifiReport) {
         match report {
             WifiReport::Looked { state, networks } => {
                 if let WifiState::NoManager(why) = &state
-                    && w.state != state
+                    && self.state != state
                 {
                     log::warn!("Wi-Fi: {why}");
                 }
-                w.state = state;
+                self.state = state;
                 match networks {
-                    Ok(networks) => w.networks = networks,
+                    Ok(networks) => self.networks = networks,
                     Err(e) => log::warn!("Wi-Fi networks: {e}"),
                 }
             }
             WifiReport::Joined { ssid, result } => {
-                let typed = match std::mem::take(&mut w.page) {
+                let typed = match std::mem::take(&mut self.page) {
                     Page::Joining { ssid: s, typed } if s == ssid => Some(typed),
                     page => {
-                        w.page = page;
+                        self.page = page;
                         None
                     }
                 };
@@ -233,21 +217,21 @@ impl Controller {
                 match result {
                     Ok(state) => {
                         // The list shows it at once, before the next look.
-                        for n in &mut w.networks {
+                        for n in &mut self.networks {
                             n.active = n.ssid == ssid;
                             n.known |= n.active;
                         }
-                        w.networks.sort_by_key(|n| !n.active);
-                        w.state = state;
-                        w.show(tr!("Joined {}.", ssid), false);
+                        self.networks.sort_by_key(|n| !n.active);
+                        self.state = state;
+                        self.show(tr!("Joined {}.", ssid), false);
                         if waiting {
-                            w.page = Page::List;
+                            self.page = Page::List;
                         }
                     }
                     Err(error) => {
-                        w.show(join_failed(&ssid, &error), true);
+                        self.show(join_failed(&ssid, &error), true);
                         if waiting {
-                            w.page = match (error, w.network(&ssid).cloned()) {
+                            self.page = match (error, self.network(&ssid).cloned()) {
                                 // The password is kept on screen, to correct a typo.
                                 (JoinError::WrongPassword, Some(network))
                                     if network.security == Security::Password =>
@@ -268,42 +252,39 @@ impl Controller {
             WifiReport::HotspotOpened { .. } | WifiReport::HotspotJoined { .. } => {}
             WifiReport::Forgot { ssid, result } => {
                 match result {
-                    Ok(()) => w.show(tr!("{} forgotten.", ssid), false),
-                    Err(e) => w.show(tr!("Could not forget {}: {}", ssid, e), true),
+                    Ok(()) => self.show(tr!("{} forgotten.", ssid), false),
+                    Err(e) => self.show(tr!("Could not forget {}: {}", ssid, e), true),
                 }
-                if matches!(&w.page, Page::Forgetting(s) if *s == ssid) {
-                    w.page = Page::List;
+                if matches!(&self.page, Page::Forgetting(s) if *s == ssid) {
+                    self.page = Page::List;
                 }
             }
         }
     }
 
     /// A network in the list was tapped.
-    pub fn wifi_row(&mut self, index: usize) {
-        let Some(w) = self.wifi_mut() else {
-            return;
-        };
-        if !matches!(w.page, Page::List) {
+    pub fn tap_row(&mut self, cx: &mut Ctx, index: usize) {
+        if !matches!(self.page, Page::List) {
             return;
         }
-        let Some(network) = w.networks.get(index).cloned() else {
+        let Some(network) = self.networks.get(index).cloned() else {
             return;
         };
-        w.message = None;
+        self.message = None;
         if network.active || network.known {
-            w.page = Page::Chosen(network);
+            self.page = Page::Chosen(network);
             return;
         }
         match network.security {
-            Security::Open => self.wifi_join(network.ssid, None, None),
+            Security::Open => self.join(cx, network.ssid, None, None),
             Security::Password => {
-                w.page = Page::Password {
+                self.page = Page::Password {
                     network,
                     keyboard: Keyboard::default(),
                     shown: false,
                 };
             }
-            Security::Unsupported => w.show(
+            Security::Unsupported => self.show(
                 tr!(
                     "{} needs a sign-in ChessPI cannot do (enterprise or WEP).",
                     network.ssid
@@ -313,38 +294,41 @@ impl Controller {
         }
     }
 
-    fn wifi_join(&mut self, ssid: Ssid, password: Option<Passphrase>, typed: Option<Keyboard>) {
-        if let Some(w) = self.wifi_mut() {
-            w.page = Page::Joining {
-                ssid: ssid.clone(),
-                typed,
-            };
-            w.message = None;
-            self.effects
-                .push(Effect::Wifi(WifiRequest::Join { ssid, password }));
-        }
+    fn join(
+        &mut self,
+        cx: &mut Ctx,
+        ssid: Ssid,
+        password: Option<Passphrase>,
+        typed: Option<Keyboard>,
+    ) {
+        self.page = Page::Joining {
+            ssid: ssid.clone(),
+            typed,
+        };
+        self.message = None;
+        cx.effect(Effect::Wifi(WifiRequest::Join { ssid, password }));
     }
 
     /// A button of the Wi-Fi screen: `close`, `scan`, `back`, `join`, `forget`, `show`,
     /// `submit`.
-    pub fn wifi_button(&mut self, id: &str) {
-        let Some(w) = self.wifi_mut() else {
-            return;
-        };
-        match (std::mem::take(&mut w.page), id) {
-            (_, "close") => self.close_wifi(),
+    pub fn button(&mut self, cx: &mut Ctx, id: &str) {
+        match (std::mem::take(&mut self.page), id) {
+            // Back to Settings, where the screen was opened from.
+            (_, "close") => {
+                cx.go(Go::Back);
+                cx.go(Go::Settings);
+            }
             (page @ Page::List, "scan") => {
-                w.page = page;
-                w.message = None;
-                self.effects.push(Effect::Wifi(WifiRequest::Scan));
+                self.page = page;
+                self.message = None;
+                cx.effect(Effect::Wifi(WifiRequest::Scan));
             }
             (Page::Chosen(network), "join") if !network.active => {
-                self.wifi_join(network.ssid, None, None);
+                self.join(cx, network.ssid, None, None);
             }
             (Page::Chosen(network), "forget") => {
-                w.page = Page::Forgetting(network.ssid.clone());
-                self.effects
-                    .push(Effect::Wifi(WifiRequest::Forget(network.ssid)));
+                self.page = Page::Forgetting(network.ssid.clone());
+                cx.effect(Effect::Wifi(WifiRequest::Forget(network.ssid)));
             }
             (
                 Page::Password {
@@ -354,7 +338,7 @@ impl Controller {
                 },
                 "show",
             ) => {
-                w.page = Page::Password {
+                self.page = Page::Password {
                     network,
                     keyboard,
                     shown: !shown,
@@ -368,10 +352,10 @@ impl Controller {
                 },
                 "submit",
             ) => match Passphrase::new(keyboard.text()) {
-                Ok(password) => self.wifi_join(network.ssid, Some(password), Some(keyboard)),
+                Ok(password) => self.join(cx, network.ssid, Some(password), Some(keyboard)),
                 Err(e) => {
-                    w.show(passphrase_problem(e), true);
-                    w.page = Page::Password {
+                    self.show(passphrase_problem(e), true);
+                    self.page = Page::Password {
                         network,
                         keyboard,
                         shown,
@@ -379,19 +363,19 @@ impl Controller {
                 }
             },
             (Page::Chosen(_) | Page::Password { .. }, "back") => {
-                w.message = None;
+                self.message = None;
             }
-            (page, _) => w.page = page,
+            (page, _) => self.page = page,
         }
     }
 
     /// A key of the on-screen keyboard.
-    pub fn wifi_key(&mut self, id: &str) {
-        if let Some(WifiScreen {
+    pub fn key(&mut self, id: &str) {
+        if let WifiScreen {
             page: Page::Password { keyboard, .. },
             message,
             ..
-        }) = self.wifi_mut()
+        } = self
         {
             keyboard.tap(id);
             // A new try at the password: the last complaint is out of date.
@@ -401,29 +385,28 @@ impl Controller {
         }
     }
 
-    /// The Wi-Fi screen as it is drawn, while it is open.
-    pub fn wifi_view(&self) -> Option<WifiView> {
-        let w = self.wifi()?;
-        let (message, alert) = match &w.message {
+    /// The Wi-Fi screen as it is drawn.
+    pub fn view(&self) -> WifiView {
+        let (message, alert) = match &self.message {
             Some(m) => (m.text.clone(), m.alert),
             None => (String::new(), false),
         };
         let mut view = WifiView {
             page: WifiPageKind::List,
             title: tr!("Wi-Fi"),
-            status: status_line(&w.state),
+            status: status_line(&self.state),
             message,
             alert,
-            rows: w.networks.iter().map(row).collect(),
+            rows: self.networks.iter().map(row).collect(),
             chosen: String::new(),
             can_join: false,
             password: String::new(),
             password_shown: false,
             keys: Vec::new(),
         };
-        match &w.page {
+        match &self.page {
             Page::List => {
-                if view.rows.is_empty() && view.message.is_empty() && has_radio(&w.state) {
+                if view.rows.is_empty() && view.message.is_empty() && has_radio(&self.state) {
                     view.message = tr!("No networks found yet.");
                 }
             }
@@ -460,7 +443,7 @@ impl Controller {
                 view.alert = false;
             }
         }
-        Some(view)
+        view
     }
 }
 

@@ -1,4 +1,4 @@
-use super::WifiPageKind;
+use super::{WifiPageKind, WifiScreen, WifiView};
 use crate::app::model::mode::GameSetup;
 use crate::app::screens::{Action, Controller, Dialog, Effect, ScreenKind};
 use crate::wifi::worker::{WifiReport, WifiRequest};
@@ -45,12 +45,17 @@ fn opened(networks: Vec<Network>) -> Controller {
     c
 }
 
+/// The Wi-Fi screen as it is drawn, while it is open.
+fn wifi_view(c: &Controller) -> Option<WifiView> {
+    c.shown::<WifiScreen>().map(WifiScreen::view)
+}
+
 fn type_text(c: &mut Controller, text: &str) {
     for ch in text.chars() {
         if ch.is_ascii_uppercase() {
-            c.wifi_key("shift");
+            c.on(|w: &mut WifiScreen, _| w.key("shift"));
         }
-        c.wifi_key(&format!("c:{ch}"));
+        c.on(|w: &mut WifiScreen, _| w.key(&format!("c:{ch}")));
     }
 }
 
@@ -81,26 +86,26 @@ fn joining_a_new_network_with_a_typed_password() {
         network("Home", Security::Password, false, false),
         network("Cafe", Security::Open, false, false),
     ]);
-    let view = c.wifi_view().unwrap();
+    let view = wifi_view(&c).unwrap();
     assert_eq!(view.status, "Not connected.");
     assert_eq!(view.rows[0].name, "Home");
     assert_eq!(view.rows[0].detail, "Password");
-    c.wifi_row(0);
-    assert_eq!(c.wifi_view().unwrap().page, WifiPageKind::Password);
-    assert_eq!(c.wifi_view().unwrap().title, "Password for Home");
+    c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 0));
+    assert_eq!(wifi_view(&c).unwrap().page, WifiPageKind::Password);
+    assert_eq!(wifi_view(&c).unwrap().title, "Password for Home");
     type_text(&mut c, "Short1");
-    c.wifi_button("submit");
-    let view = c.wifi_view().unwrap();
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "submit"));
+    let view = wifi_view(&c).unwrap();
     assert!(
         view.alert && view.message.contains("at least 8"),
         "{view:?}"
     );
     assert!(requests(&mut c).is_empty(), "nothing sent");
     assert_eq!(view.password, "••••••", "hidden while typed");
-    c.wifi_button("show");
-    assert_eq!(c.wifi_view().unwrap().password, "Short1");
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "show"));
+    assert_eq!(wifi_view(&c).unwrap().password, "Short1");
     type_text(&mut c, "23!");
-    c.wifi_button("submit");
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "submit"));
     match &requests(&mut c)[..] {
         [
             WifiRequest::Join {
@@ -113,26 +118,26 @@ fn joining_a_new_network_with_a_typed_password() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(c.wifi_view().unwrap().page, WifiPageKind::Working);
-    assert_eq!(c.wifi_view().unwrap().message, "Joining Home…");
+    assert_eq!(wifi_view(&c).unwrap().page, WifiPageKind::Working);
+    assert_eq!(wifi_view(&c).unwrap().message, "Joining Home…");
     // Refused: back to the password as typed, with why.
     c.wifi_report(WifiReport::Joined {
         ssid: ssid("Home"),
         result: Err(JoinError::WrongPassword),
     });
-    let view = c.wifi_view().unwrap();
+    let view = wifi_view(&c).unwrap();
     assert_eq!(view.page, WifiPageKind::Password);
     assert!(view.alert && view.message.contains("did not accept the password"));
-    c.wifi_button("show");
-    assert_eq!(c.wifi_view().unwrap().password, "Short123!");
-    c.wifi_key("delete");
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "show"));
+    assert_eq!(wifi_view(&c).unwrap().password, "Short123!");
+    c.on(|w: &mut WifiScreen, _| w.key("delete"));
     assert_eq!(
-        c.wifi_view().unwrap().message,
+        wifi_view(&c).unwrap().message,
         "",
         "a new try clears the complaint"
     );
-    c.wifi_key("c:?");
-    c.wifi_button("submit");
+    c.on(|w: &mut WifiScreen, _| w.key("c:?"));
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "submit"));
     assert_eq!(requests(&mut c).len(), 1);
     let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 7));
     c.wifi_report(WifiReport::Joined {
@@ -142,7 +147,7 @@ fn joining_a_new_network_with_a_typed_password() {
             address: Some(address),
         }),
     });
-    let view = c.wifi_view().unwrap();
+    let view = wifi_view(&c).unwrap();
     assert_eq!(view.page, WifiPageKind::List);
     assert_eq!(view.status, "Connected to Home · 10.0.0.7");
     assert_eq!(view.message, "Joined Home.");
@@ -154,7 +159,7 @@ fn an_open_network_joins_at_once_and_an_enterprise_one_is_explained() {
         network("Cafe", Security::Open, false, false),
         network("Office", Security::Unsupported, false, false),
     ]);
-    c.wifi_row(0);
+    c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 0));
     assert!(matches!(
         &requests(&mut c)[..],
         [WifiRequest::Join { password: None, .. }]
@@ -163,12 +168,12 @@ fn an_open_network_joins_at_once_and_an_enterprise_one_is_explained() {
         ssid: ssid("Cafe"),
         result: Err(JoinError::Timeout),
     });
-    let view = c.wifi_view().unwrap();
+    let view = wifi_view(&c).unwrap();
     assert_eq!(view.page, WifiPageKind::List);
     assert!(view.alert && view.message.contains("did not answer in time"));
-    c.wifi_row(1);
+    c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 1));
     assert!(requests(&mut c).is_empty());
-    assert!(c.wifi_view().unwrap().message.contains("enterprise"));
+    assert!(wifi_view(&c).unwrap().message.contains("enterprise"));
 }
 
 #[test]
@@ -177,18 +182,18 @@ fn a_saved_network_is_joined_or_forgotten() {
         network("Home", Security::Password, true, true),
         network("Work", Security::Password, true, false),
     ]);
-    assert_eq!(c.wifi_view().unwrap().rows[0].detail, "Connected");
-    assert_eq!(c.wifi_view().unwrap().rows[1].detail, "Saved");
-    c.wifi_row(0);
-    let view = c.wifi_view().unwrap();
+    assert_eq!(wifi_view(&c).unwrap().rows[0].detail, "Connected");
+    assert_eq!(wifi_view(&c).unwrap().rows[1].detail, "Saved");
+    c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 0));
+    let view = wifi_view(&c).unwrap();
     assert_eq!(view.page, WifiPageKind::Chosen);
     assert!(!view.can_join, "already on it");
-    c.wifi_button("join");
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "join"));
     assert!(requests(&mut c).is_empty());
-    c.wifi_button("back");
-    c.wifi_row(1);
-    assert!(c.wifi_view().unwrap().can_join);
-    c.wifi_button("join");
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "back"));
+    c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 1));
+    assert!(wifi_view(&c).unwrap().can_join);
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "join"));
     assert!(matches!(
         &requests(&mut c)[..],
         [WifiRequest::Join { password: None, .. }]
@@ -201,35 +206,35 @@ fn a_saved_network_is_joined_or_forgotten() {
         }),
     });
     // The network joined moves to the top at once, marked.
-    let rows = c.wifi_view().unwrap().rows;
+    let rows = wifi_view(&c).unwrap().rows;
     assert_eq!((rows[0].name.as_str(), rows[0].active), ("Work", true));
     assert!(!rows[1].active);
-    c.wifi_row(0);
-    c.wifi_button("forget");
+    c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, 0));
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "forget"));
     assert!(matches!(&requests(&mut c)[..], [WifiRequest::Forget(s)] if *s == ssid("Work")));
-    assert_eq!(c.wifi_view().unwrap().message, "Forgetting Work…");
+    assert_eq!(wifi_view(&c).unwrap().message, "Forgetting Work…");
     c.wifi_report(WifiReport::Forgot {
         ssid: ssid("Work"),
         result: Ok(()),
     });
-    assert_eq!(c.wifi_view().unwrap().message, "Work forgotten.");
-    assert_eq!(c.wifi_view().unwrap().page, WifiPageKind::List);
+    assert_eq!(wifi_view(&c).unwrap().message, "Work forgotten.");
+    assert_eq!(wifi_view(&c).unwrap().page, WifiPageKind::List);
 }
 
 #[test]
 fn close_returns_to_settings_and_later_reports_are_ignored() {
     let mut c = opened(Vec::new());
-    assert_eq!(c.wifi_view().unwrap().message, "No networks found yet.");
-    c.wifi_button("scan");
+    assert_eq!(wifi_view(&c).unwrap().message, "No networks found yet.");
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "scan"));
     assert!(matches!(&requests(&mut c)[..], [WifiRequest::Scan]));
-    c.wifi_button("close");
+    c.on(|w: &mut WifiScreen, cx| w.button(cx, "close"));
     assert_eq!(c.screen(), ScreenKind::Game);
     assert_eq!(c.dialog(), Some(&Dialog::Settings));
     c.wifi_report(WifiReport::Looked {
         state: WifiState::NoRadio,
         networks: Ok(Vec::new()),
     });
-    assert!(c.wifi_view().is_none());
+    assert!(wifi_view(&c).is_none());
 }
 
 #[test]
@@ -255,6 +260,6 @@ fn the_state_line_says_what_the_device_has() {
             state,
             networks: Ok(Vec::new()),
         });
-        assert_eq!(c.wifi_view().unwrap().status, line);
+        assert_eq!(wifi_view(&c).unwrap().status, line);
     }
 }

@@ -1,7 +1,7 @@
 //! The Wi-Fi screen: the controller's [`WifiView`](super::WifiView) into the `WifiAdapter`,
 //! and the screen's taps back into the controller.
 
-use super::{WifiPageKind, WifiRow, keyboard::Key};
+use super::{WifiPageKind, WifiRow, WifiScreen, keyboard::Key};
 use crate::app::screens::{Controller, Dispatch};
 use crate::app::ui::{AppWindow, KeyRowView, KeyView, WifiAdapter, WifiPage, WifiRowView};
 use slint::{ComponentHandle, Model, ModelRc, VecModel};
@@ -42,7 +42,7 @@ fn model_if_changed<T: Clone + PartialEq + 'static>(
 
 /// Shows the Wi-Fi screen while it is open.
 pub fn refresh(window: &AppWindow, c: &Controller) {
-    let Some(view) = c.wifi_view() else {
+    let Some(view) = c.shown::<WifiScreen>().map(WifiScreen::view) else {
         return;
     };
     let adapter = window.global::<WifiAdapter>();
@@ -93,13 +93,19 @@ pub fn refresh(window: &AppWindow, c: &Controller) {
 pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
     let adapter = window.global::<WifiAdapter>();
     let d = dispatch.clone();
-    adapter.on_button(move |id| d(Box::new(move |c| c.wifi_button(&id))));
+    adapter.on_button(move |id| {
+        d(Box::new(move |c| {
+            c.on(|w: &mut WifiScreen, cx| w.button(cx, &id))
+        }));
+    });
     let d = dispatch.clone();
-    adapter.on_key(move |id| d(Box::new(move |c| c.wifi_key(&id))));
+    adapter.on_key(move |id| d(Box::new(move |c| c.on(|w: &mut WifiScreen, _| w.key(&id)))));
     let d = dispatch.clone();
     adapter.on_row_tapped(move |index| {
         if let Ok(index) = usize::try_from(index) {
-            d(Box::new(move |c| c.wifi_row(index)));
+            d(Box::new(move |c| {
+                c.on(|w: &mut WifiScreen, cx| w.tap_row(cx, index));
+            }));
         }
     });
 }
