@@ -8,7 +8,8 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::boot::start::show_battery_event;
-use chesspi::app::model::mode::{GameSetup, Level, Mode};
+use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
+use chesspi::app::screens::analysis::board::Session;
 use chesspi::app::screens::{Action, SettingsView};
 use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
@@ -200,20 +201,20 @@ fn main() -> Result<(), Box<dyn Error>> {
     // A full screen over the side panel: the notice stays on top.
     app.update_controller(|c| c.action(Action::NewGame));
     shoot(&app, &dir, "notice-over-new-game.png")?;
-    app.update_controller(|c| c.new_game_cancel());
+    app.update_controller(|c| c.on(NewGameForm::cancel));
 
     // A timed game: 5+3, the player's clock running.
     let app = open(Game::new(), you_white)?;
     app.update_controller(|c| {
         c.action(Action::NewGame);
-        c.new_game_clock(Some(2));
+        c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(2)));
     });
     shoot(&app, &dir, "new-game-clock.png")?;
     // The custom control's steppers at their widest values, 180+60.
-    app.update_controller(|c| c.new_game_custom_step(200, 100));
+    app.update_controller(|c| c.on(|f: &mut NewGameForm, _| f.step_custom(200, 100)));
     shoot(&app, &dir, "new-game-custom-clock.png")?;
-    app.update_controller(|c| c.new_game_clock(Some(2)));
-    app.update_controller(|c| c.new_game_start());
+    app.update_controller(|c| c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(2))));
+    app.update_controller(|c| c.on(NewGameForm::start));
     shoot(&app, &dir, "clock.png")?;
 
     // The position editor: a board being set up, "Done" refusing it with the reason, then
@@ -242,13 +243,13 @@ fn main() -> Result<(), Box<dyn Error>> {
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
     app.update_controller(|c| c.open_analysis_board());
     if !headless::pump_until(std::time::Duration::from_secs(120), || {
-        app.with_controller(|c| c.analysis_board_finished())
+        app.with_controller(|c| c.shown::<Session>().is_some_and(Session::finished))
     }) {
         return Err("the analysis board's search did not finish".into());
     }
     app.update_controller(|c| {
         let cell = c.cell_of("f3".parse().unwrap_or(Square::A1));
-        c.analysis_board_tap(cell % 8, cell / 8);
+        c.on(|s: &mut Session, _| s.tap(cell % 8, cell / 8));
     });
     shoot(&app, &dir, "analysis-board.png")?;
 
@@ -257,7 +258,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let app = open(Game::from_position(pos), friends)?;
     app.update_controller(|c| c.open_analysis_board());
     if !headless::pump_until(std::time::Duration::from_secs(120), || {
-        app.with_controller(|c| c.analysis_board_finished())
+        app.with_controller(|c| c.shown::<Session>().is_some_and(Session::finished))
     }) {
         return Err("the analysis board's search did not finish".into());
     }
@@ -291,7 +292,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let app = open(Game::new(), you_white)?;
     app.update_controller(|c| {
         c.action(Action::NewGame);
-        c.new_game_mode("network");
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
     });
     shoot(&app, &dir, "new-game-network.png")?;
     // Hosting for real, on loopback only; a fixed port, so the address shown is the same in
@@ -306,7 +307,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         adjourn_after: chesspi::config::DEFAULT_ADJOURN_AFTER,
     });
     app.update_controller(|c| {
-        c.new_game_cancel();
+        c.on(NewGameForm::cancel);
         c.host_network(Color::White);
     });
     shoot(&app, &dir, "network-hosting.png")?;
@@ -326,9 +327,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         app.update_controller(|c| {
             c.dialog_option("cancel");
             c.action(Action::NewGame);
-            c.new_game_mode("network");
-            c.new_game_network(false);
-            c.new_game_start();
+            c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
+            c.on(|f: &mut NewGameForm, _| f.choose_network(false));
+            c.on(NewGameForm::start);
             c.wifi_report(WifiReport::Looked {
                 state: WifiState::Disconnected,
                 networks: Ok(vec![Network {

@@ -8,6 +8,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::screens::Action;
+use chesspi::app::screens::analysis::board::Session;
 use chesspi::app::ui::{
     AnalysisBoardAdapter, BoardPiece, DialogAdapter, GameAdapter, Screen, StatusAdapter,
 };
@@ -59,8 +60,12 @@ fn picker_buttons(frame: &Frame) -> [(f32, f32); 4] {
 }
 
 fn board_fen(app: &App) -> String {
-    app.with_controller(|c| c.analysis_board_request().map(|(_, pos, _)| pos.to_fen()))
-        .expect("the board is open")
+    app.with_controller(|c| {
+        c.shown::<Session>()
+            .map(Session::request)
+            .map(|(_, pos, _)| pos.to_fen())
+    })
+    .expect("the board is open")
 }
 
 /// Threads of this process named like the board's search thread.
@@ -158,7 +163,7 @@ fn ui_analysis_board() {
     let status = app.window().global::<StatusAdapter>();
     status.invoke_charging_changed(false);
     status.invoke_screen_changed(true);
-    app.update_controller(|c| c.analysis_board_button("forward"));
+    app.update_controller(|c| c.on(|s: &mut Session, cx| s.button(cx, "forward")));
     let t = std::time::Instant::now();
     while t.elapsed() < Duration::from_millis(1500) {
         headless::pump();

@@ -8,7 +8,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::GameSetup;
+use chesspi::app::model::mode::{ColourChoice, GameSetup, NewGameForm};
 use chesspi::app::screens::Dialog;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
 use chesspi::config::Config;
@@ -42,11 +42,11 @@ fn an_adjourned_network_game_is_played_on_from_saved_games() {
     // New game → Network → Host, White, 5+3.
     app.update_controller(|c| {
         c.action(chesspi::app::screens::Action::NewGame);
-        c.new_game_mode("network");
-        c.new_game_network(true);
-        c.new_game_colour(chesspi::app::model::mode::ColourChoice::White);
-        c.new_game_clock(Some(2));
-        c.new_game_start();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
+        c.on(|f: &mut NewGameForm, _| f.choose_network(true));
+        c.on(|f: &mut NewGameForm, _| f.choose_colour(ColourChoice::White));
+        c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(2)));
+        c.on(NewGameForm::start);
     });
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(addr);

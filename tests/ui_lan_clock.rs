@@ -5,7 +5,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
-use chesspi::app::model::mode::GameSetup;
+use chesspi::app::model::mode::{ColourChoice, GameSetup, NewGameForm};
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
 use chesspi_engine::Color;
@@ -36,11 +36,11 @@ fn a_timed_network_game_through_the_real_app() {
     // New game → Network → Host, White, clock 1+0 (the first preset).
     app.update_controller(|c| {
         c.action(chesspi::app::screens::Action::NewGame);
-        c.new_game_mode("network");
-        c.new_game_network(true);
-        c.new_game_colour(chesspi::app::model::mode::ColourChoice::White);
-        c.new_game_clock(Some(0));
-        c.new_game_start();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
+        c.on(|f: &mut NewGameForm, _| f.choose_network(true));
+        c.on(|f: &mut NewGameForm, _| f.choose_colour(ColourChoice::White));
+        c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(0)));
+        c.on(NewGameForm::start);
     });
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(app.network_addrs()[0]);

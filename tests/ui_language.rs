@@ -5,7 +5,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
-use chesspi::app::model::mode::GameSetup;
+use chesspi::app::model::mode::{GameSetup, NewGameForm};
 use chesspi::app::saving::Stores;
 use chesspi::app::screens::dialogs::settings::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, GameAdapter};
@@ -114,8 +114,8 @@ fn the_language_switches_at_once_and_is_kept() {
 
     // Moves in German notation: 1. Nf3 is 1. Sf3.
     app.update_controller(|c| c.action(Action::NewGame));
-    app.update_controller(|c| c.new_game_mode("friend"));
-    app.update_controller(|c| c.new_game_start());
+    app.update_controller(|c| c.on(|f: &mut NewGameForm, _| f.choose_mode("friend")));
+    app.update_controller(|c| c.on(NewGameForm::start));
     pump_until("the new game", PATIENCE, || app.is_saved());
     for square in ["g1", "f3"] {
         let sq = square.parse().expect("square");

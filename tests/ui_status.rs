@@ -3,6 +3,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::boot::start::start_battery;
+use chesspi::app::model::mode::NewGameForm;
 use chesspi::app::ui::StatusAdapter;
 use chesspi::app::{App, initial_game, screens::Action};
 use chesspi::config::{BatterySourceKind, CommandLine, Config};
@@ -94,7 +95,7 @@ fn battery_level_charging_fault_and_low_warning_reach_the_status_bar() {
         DANGER,
         "the critical notice is hidden by New game"
     );
-    app.update_controller(|c| c.new_game_cancel());
+    app.update_controller(|c| c.on(NewGameForm::cancel));
     app.notices().inform("Your rating: 1200 → 1224");
     status.invoke_notice_dismissed();
     assert!(status.get_notice().contains("Switching off in"));

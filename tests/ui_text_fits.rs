@@ -61,7 +61,8 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::boot::start::show_battery_event;
-use chesspi::app::model::mode::{GameSetup, Level, Mode};
+use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
+use chesspi::app::screens::analysis::board::Session;
 use chesspi::app::screens::{Action, HostEntry, SavedGameChoice, SettingsView};
 use chesspi::app::ui::{DialogAdapter, GamesAdapter, OptionView, TextFit, TextOverflow};
 use chesspi::battery::{BatteryEvent, BatteryFault, BatteryStatus};
@@ -338,9 +339,9 @@ fn game_over_states(fits: &mut Fits) {
     let app = open(Game::new(), FRIENDS, lang);
     app.update_controller(|c| {
         c.action(Action::NewGame);
-        c.new_game_mode("friend");
-        c.new_game_clock(Some(0));
-        c.new_game_start();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("friend"));
+        c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(0)));
+        c.on(NewGameForm::start);
         let t0 = Instant::now();
         c.sync_clock(t0, false);
         c.clock_tick(t0 + Duration::from_secs(90));
@@ -454,11 +455,13 @@ fn new_game_states(fits: &mut Fits) {
         c.action(Action::NewGame);
     });
     for n in 1..=10 {
-        app.update_controller(|c| c.new_game_level(Level::new(n).expect("a level")));
+        app.update_controller(|c| {
+            c.on(|f: &mut NewGameForm, _| f.choose_level(Level::new(n).expect("a level")))
+        });
         fits.check(&app, &format!("new game: computer, level {n}"));
     }
     for preset in 0..chesspi::app::model::clock::TimeControl::PRESETS.len() {
-        app.update_controller(|c| c.new_game_clock(Some(preset)));
+        app.update_controller(|c| c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(preset))));
         fits.check(&app, &format!("new game: computer, clock preset {preset}"));
     }
     for (mode, host) in [
@@ -474,27 +477,29 @@ fn new_game_states(fits: &mut Fits) {
             None => mode.to_string(),
         };
         app.update_controller(|c| {
-            c.new_game_mode(mode);
+            c.on(|f: &mut NewGameForm, _| f.choose_mode(mode));
             if let Some(host) = host {
-                c.new_game_network(host);
+                c.on(|f: &mut NewGameForm, _| f.choose_network(host));
             }
-            c.new_game_clock(None);
+            c.on(|f: &mut NewGameForm, _| f.choose_preset(None));
         });
         fits.check(&app, &format!("new game: {name}"));
-        app.update_controller(|c| c.new_game_custom_step(200, 100));
+        app.update_controller(|c| c.on(|f: &mut NewGameForm, _| f.step_custom(200, 100)));
         fits.check(&app, &format!("new game: {name}, custom clock 180+60"));
     }
     app.update_controller(|c| {
-        c.new_game_mode("computer");
-        c.new_game_fitting_level();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
+        let fits = c.fitting_level();
+        c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     });
     fits.check(&app, "new game: the level that fits (10)");
     for mode in ["computer", "friend"] {
         app.update_controller(|c| {
-            c.new_game_mode(mode);
-            c.new_game_coach_toggled();
+            c.on(|f: &mut NewGameForm, _| f.choose_mode(mode));
+            let default = c.coach_default();
+            c.on(|f: &mut NewGameForm, _| f.toggle_coach(default));
         });
-        let on = app.with_controller(|c| c.new_game_form().is_some_and(|f| f.coach.is_on()));
+        let on = app.with_controller(|c| c.shown::<NewGameForm>().is_some_and(|f| f.coach.is_on()));
         fits.check(
             &app,
             &format!("new game: {mode}, coach {}", if on { "on" } else { "off" }),
@@ -503,9 +508,9 @@ fn new_game_states(fits: &mut Fits) {
 
     // The custom clock's game: both clocks at 3:00:00.
     app.update_controller(|c| {
-        c.new_game_mode("computer");
-        c.new_game_custom_step(200, 100);
-        c.new_game_start();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
+        c.on(|f: &mut NewGameForm, _| f.step_custom(200, 100));
+        c.on(NewGameForm::start);
     });
     fits.check(&app, "clock 180+60 at 3:00:00");
 }
@@ -760,9 +765,9 @@ fn network_states(fits: &mut Fits) {
     app.update_controller(|c| {
         c.dialog_option("cancel");
         c.action(Action::NewGame);
-        c.new_game_mode("network");
-        c.new_game_network(false);
-        c.new_game_start();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
+        c.on(|f: &mut NewGameForm, _| f.choose_network(false));
+        c.on(NewGameForm::start);
     });
     fits.check(&app, "network: join (no discovery)");
     app.update_controller(|c| {
@@ -777,9 +782,9 @@ fn network_states(fits: &mut Fits) {
             c.keypad_cancel();
             c.dialog_option("cancel");
             c.action(Action::NewGame);
-            c.new_game_mode("network");
-            c.new_game_network(false);
-            c.new_game_start();
+            c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
+            c.on(|f: &mut NewGameForm, _| f.choose_network(false));
+            c.on(NewGameForm::start);
             c.lobby_hosts(
                 [PARTNER, DEVICE]
                     .iter()
@@ -1183,7 +1188,7 @@ fn analysis_states(fits: &mut Fits) {
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"), FRIENDS, lang);
     app.update_controller(|c| c.open_analysis_board());
     pump_until("the analysis board's search", || {
-        app.with_controller(|c| c.analysis_board_finished())
+        app.with_controller(|c| c.shown::<Session>().is_some_and(Session::finished))
     });
     fits.check(&app, "analysis board");
 
@@ -1229,7 +1234,7 @@ fn notice_states(fits: &mut Fits) {
     fits.check(&app, "notice: critical countdown");
     app.update_controller(|c| c.action(Action::NewGame));
     fits.check(&app, "notice: over the New game screen");
-    app.update_controller(|c| c.new_game_cancel());
+    app.update_controller(|c| c.on(NewGameForm::cancel));
     show_battery_event(
         &app,
         &BatteryEvent::ShutdownFailed(

@@ -136,24 +136,6 @@ impl Screen {
         }
     }
 
-    fn new_game_mut(&mut self) -> Option<&mut NewGameForm> {
-        match self {
-            Screen::NewGame(form) => Some(form),
-            _ => None,
-        }
-    }
-
-    /// Closes the New game form, giving back what it held.
-    fn take_new_game(&mut self) -> Option<NewGameForm> {
-        match std::mem::take(self) {
-            Screen::NewGame(form) => Some(form),
-            other => {
-                *self = other;
-                None
-            }
-        }
-    }
-
     fn lobby(&self) -> Option<&Lobby> {
         match self {
             Screen::Lobby(lobby) => Some(lobby),
@@ -174,13 +156,6 @@ impl Screen {
             _ => None,
         }
     }
-
-    fn analysis_board_mut(&mut self) -> Option<&mut Session> {
-        match self {
-            Screen::AnalysisBoard(session) => Some(session),
-            _ => None,
-        }
-    }
 }
 
 /// Where a screen sends the user next: carried out by the controller once the screen's
@@ -192,11 +167,21 @@ pub enum Go {
     /// The analysis board on this position.
     AnalysisBoardAt(Position),
     /// A new game (it replaces the one on the board, already saved); `rated: false` keeps it
-    /// out of the player's rating.
+    /// out of the player's rating. `coach` replaces the Settings' coach once the game is
+    /// started, and `clock` times it (New game chooses both; `None` leaves them as a start
+    /// sets them).
     Start {
         setup: GameSetup,
         game: Game,
         rated: bool,
+        coach: Option<chesspi_engine::coach::CoachLevel>,
+        clock: Option<crate::app::model::clock::TimeControl>,
+    },
+    /// Finding a partner for a network game: hosting (as `host`, with `clock`) or, with no
+    /// colour, browsing.
+    Lobby {
+        host: Option<Color>,
+        clock: Option<crate::app::model::clock::TimeControl>,
     },
     /// The game goes on where a screen stopped it: its search (the computer's move, the
     /// coach's look) is asked for again, as after any change of the game.
@@ -420,16 +405,23 @@ impl Controller {
     /// Runs a screen's method on its state, if that screen is open, then goes where it
     /// sends the user.
     pub fn on<S: ScreenState>(&mut self, f: impl FnOnce(&mut S, &mut Ctx)) {
-        let Some(state) = S::of_mut(&mut self.screen) else {
-            return;
-        };
+        self.run(|screen, cx| {
+            if let Some(state) = S::of_mut(screen) {
+                f(state, cx);
+            }
+        });
+    }
+
+    /// Runs `f` with the open screen and a [`Ctx`] (built here only), then goes where it
+    /// sends the user.
+    fn run(&mut self, f: impl FnOnce(&mut Screen, &mut Ctx)) {
         let mut cx = Ctx {
             session: &mut self.session,
             puzzles: &mut self.puzzles,
             effects: &mut self.effects,
             next: Vec::new(),
         };
-        f(state, &mut cx);
+        f(&mut self.screen, &mut cx);
         for go in cx.next {
             self.go(go);
         }
@@ -444,14 +436,31 @@ impl Controller {
         match go {
             Go::Back => self.screen = Screen::Game,
             Go::AnalysisBoardAt(position) => self.open_analysis_board_at(position),
-            Go::Start { setup, game, rated } => {
+            Go::Start {
+                setup,
+                game,
+                rated,
+                coach,
+                clock,
+            } => {
                 self.start(setup, game);
                 if !rated {
                     self.session.unrated = true;
                 }
+                if let Some(coach) = coach {
+                    self.reset_coach(coach);
+                }
+                if let Some(control) = clock {
+                    self.session
+                        .set_clock(Some(crate::app::model::clock::GameClock::new(control)));
+                    // The computer playing White starts on its clock.
+                    self.cancel_thinking();
+                    self.after_change();
+                }
             }
             Go::Resume => self.after_change(),
             Go::Settings => self.dialog = Some(Dialog::Settings),
+            Go::Lobby { host, clock } => self.open_lobby(host, clock),
         }
     }
 

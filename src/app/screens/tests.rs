@@ -538,14 +538,14 @@ fn a_promoted_pawn_is_not_shown_as_captured() {
 fn new_game_dialog_starts_the_chosen_game() {
     let mut c = Controller::new(GameSetup::FIRST_START);
     c.action(Action::NewGame);
-    assert!(c.new_game_form().is_some());
-    c.new_game_mode("demo");
-    c.new_game_level(Level::new(2).expect("level 2"));
+    assert!(c.shown::<NewGameForm>().is_some());
+    c.on(|f: &mut NewGameForm, _| f.choose_mode("demo"));
+    c.on(|f: &mut NewGameForm, _| f.choose_level(Level::new(2).expect("level 2")));
     c.take_effects();
-    c.new_game_start();
+    c.on(NewGameForm::start);
     assert_eq!(c.session().setup().mode, Mode::Demo);
     assert_eq!(c.session().setup().level.number(), 2);
-    assert!(c.new_game_form().is_none());
+    assert!(c.shown::<NewGameForm>().is_none());
     assert_eq!(
         think_ids(&c.take_effects()).len(),
         1,
@@ -680,9 +680,9 @@ fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game(
     let t0 = Instant::now();
     let mut c = Controller::new(friend());
     c.action(Action::NewGame);
-    c.new_game_mode("friend");
-    c.new_game_clock(Some(0)); // 1+0
-    c.new_game_start();
+    c.on(|f: &mut NewGameForm, _| f.choose_mode("friend"));
+    c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(0))); // 1+0
+    c.on(NewGameForm::start);
     assert_eq!(
         c.session().clock().map(|k| k.control()),
         TimeControl::new(1, 0)
@@ -753,36 +753,36 @@ fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
     use crate::app::model::clock::TimeControl;
     let mut c = Controller::new(friend());
     c.action(Action::NewGame);
-    c.new_game_mode("computer");
-    c.new_game_custom_clock();
-    let form = c.new_game_form().expect("form");
+    c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
+    c.on(|f: &mut NewGameForm, _| f.choose_custom_clock());
+    let form = c.shown::<NewGameForm>().expect("form");
     assert!(form.custom_chosen);
     assert_eq!(
         form.clock,
         TimeControl::new(10, 0),
         "the steppers start at 10+0"
     );
-    c.new_game_custom_step(10, 0);
-    c.new_game_custom_step(-1, 5);
-    c.new_game_custom_step(0, -1);
+    c.on(|f: &mut NewGameForm, _| f.step_custom(10, 0));
+    c.on(|f: &mut NewGameForm, _| f.step_custom(-1, 5));
+    c.on(|f: &mut NewGameForm, _| f.step_custom(0, -1));
     assert_eq!(
-        c.new_game_form().and_then(|f| f.clock),
+        c.shown::<NewGameForm>().and_then(|f| f.clock),
         TimeControl::new(19, 4)
     );
-    c.new_game_start();
+    c.on(NewGameForm::start);
     assert_eq!(
         c.session().clock().map(|k| k.control()),
         TimeControl::new(19, 4)
     );
     // The next New game offers the same custom clock; a preset replaces it.
     c.action(Action::NewGame);
-    let form = c.new_game_form().expect("form");
+    let form = c.shown::<NewGameForm>().expect("form");
     assert_eq!(
         (form.clock, form.custom_chosen),
         (TimeControl::new(19, 4), true)
     );
-    c.new_game_clock(Some(1));
-    let form = c.new_game_form().expect("form");
+    c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(1)));
+    let form = c.shown::<NewGameForm>().expect("form");
     assert_eq!(
         (form.clock, form.custom_chosen),
         (TimeControl::new(3, 2), false)
@@ -792,11 +792,11 @@ fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
         TimeControl::new(19, 4).expect("19+4"),
         "kept for the steppers"
     );
-    c.new_game_clock(None);
-    c.new_game_start();
+    c.on(|f: &mut NewGameForm, _| f.choose_preset(None));
+    c.on(NewGameForm::start);
     assert!(c.session().clock().is_none());
     c.action(Action::NewGame);
-    assert_eq!(c.new_game_form().and_then(|f| f.clock), None);
+    assert_eq!(c.shown::<NewGameForm>().and_then(|f| f.clock), None);
 }
 
 #[test]
@@ -906,9 +906,9 @@ fn a_long_partner_name_is_shortened_in_texts() {
 fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
     let mut c = Controller::new(friend());
     c.action(Action::NewGame);
-    c.new_game_mode("friend");
-    c.new_game_clock(Some(0));
-    c.new_game_start();
+    c.on(|f: &mut NewGameForm, _| f.choose_mode("friend"));
+    c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(0)));
+    c.on(NewGameForm::start);
     assert!(c.players().0.clock.is_some());
     c.view_saved(Game::new(), "You", "Level 2", None);
     assert!(c.players().0.clock.is_none() && c.players().1.clock.is_none());

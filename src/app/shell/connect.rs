@@ -6,8 +6,9 @@ use super::effects::{cell_square, receive_answers, receive_network};
 use super::saves::receive_save_reports;
 use super::{App, Shell};
 use super::{update, with_shell};
-use crate::app::model::mode::ColourChoice;
+use crate::app::model::mode::{ColourChoice, NewGameForm};
 use crate::app::notices::Topic;
+use crate::app::screens::analysis::board::Session;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
 use crate::app::screens::{Controller, Dispatch, analysis, editor, help, train, wifi};
@@ -95,7 +96,7 @@ impl App {
             if !reports.is_empty() {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
-                        c.analysis_board_report(report);
+                        c.on(|s: &mut Session, _| s.report(report));
                     }
                 });
             }
@@ -253,7 +254,9 @@ impl App {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
             new_game.on_mode_chosen(move |id| {
-                with_shell(&shell, &window, |c| c.new_game_mode(&id));
+                with_shell(&shell, &window, |c| {
+                    c.on(|f: &mut NewGameForm, _| f.choose_mode(&id))
+                });
             });
         }
         {
@@ -262,7 +265,7 @@ impl App {
             new_game.on_colour_chosen(move |i| {
                 with_shell(&shell, &window, |c| {
                     if let Some(colour) = ColourChoice::from_index(i) {
-                        c.new_game_colour(colour);
+                        c.on(|f: &mut NewGameForm, _| f.choose_colour(colour));
                     }
                 });
             });
@@ -273,39 +276,51 @@ impl App {
             new_game.on_level_chosen(move |n| {
                 with_shell(&shell, &window, |c| {
                     if let Some(level) = u8::try_from(n).ok().and_then(Level::new) {
-                        c.new_game_level(level);
+                        c.on(|f: &mut NewGameForm, _| f.choose_level(level));
                     }
                 });
             });
         }
-        new_game.on_start(on(Box::new(|c| c.new_game_start())));
-        new_game.on_coach_toggled(on(Box::new(|c| c.new_game_coach_toggled())));
-        new_game.on_fitting_chosen(on(Box::new(|c| c.new_game_fitting_level())));
+        new_game.on_start(on(Box::new(|c| c.on(NewGameForm::start))));
+        new_game.on_coach_toggled(on(Box::new(|c| {
+            let default = c.coach_default();
+            c.on(|f: &mut NewGameForm, _| f.toggle_coach(default))
+        })));
+        new_game.on_fitting_chosen(on(Box::new(|c| {
+            let fits = c.fitting_level();
+            c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits))
+        })));
         {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             new_game.on_clock_chosen(move |i| {
                 with_shell(&shell, &window, |c| {
-                    c.new_game_clock(usize::try_from(i).ok())
+                    c.on(|f: &mut NewGameForm, _| f.choose_preset(usize::try_from(i).ok()))
                 });
             });
         }
-        new_game.on_custom_chosen(on(Box::new(|c| c.new_game_custom_clock())));
+        new_game.on_custom_chosen(on(Box::new(|c| {
+            c.on(|f: &mut NewGameForm, _| f.choose_custom_clock())
+        })));
         {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             new_game.on_custom_step(move |minutes, seconds| {
                 with_shell(&shell, &window, |c| {
-                    c.new_game_custom_step(i64::from(minutes), i64::from(seconds));
+                    c.on(|f: &mut NewGameForm, _| {
+                        f.step_custom(i64::from(minutes), i64::from(seconds))
+                    });
                 });
             });
         }
         {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             new_game.on_network_role_chosen(move |host| {
-                with_shell(&shell, &window, |c| c.new_game_network(host));
+                with_shell(&shell, &window, |c| {
+                    c.on(|f: &mut NewGameForm, _| f.choose_network(host))
+                });
             });
         }
 
-        new_game.on_cancel(on(Box::new(|c| c.new_game_cancel())));
+        new_game.on_cancel(on(Box::new(|c| c.on(NewGameForm::cancel))));
     }
 
     /// The Saved games screen.

@@ -4,7 +4,7 @@
 
 use super::saves::{checkpoint_clock, save_overdue};
 use super::{DEMO_PAUSE, SAVE_PATIENCE, Shell, pacing, update, with_shell};
-use crate::app::model::mode::Mode;
+use crate::app::model::mode::{Mode, NewGameForm};
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
@@ -302,7 +302,7 @@ pub(super) fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
 /// Starts the next demo game, unless the person took over meanwhile (a dialog, a review,
 /// another mode).
 pub(super) fn next_demo_game(c: &mut Controller) {
-    let idle = c.dialog().is_none() && c.new_game_form().is_none() && !c.is_viewing_saved();
+    let idle = c.dialog().is_none() && c.shown::<NewGameForm>().is_none() && !c.is_viewing_saved();
     if c.session().setup().mode == Mode::Demo && c.session().game().is_over() && idle {
         c.start(c.session().setup(), Game::new());
     }

@@ -2,7 +2,7 @@
 //! what changed so the software renderer repaints as little as possible.
 
 use crate::app::model::clock::TimeControl;
-use crate::app::model::mode::{ModeChoice, NetworkRole};
+use crate::app::model::mode::{ModeChoice, NetworkRole, NewGameForm};
 use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
@@ -380,7 +380,7 @@ fn refresh_dialog(window: &AppWindow, c: &Controller) {
 /// The New game form.
 fn refresh_new_game(window: &AppWindow, c: &Controller) {
     let new_game = window.global::<NewGameAdapter>();
-    match c.new_game_form() {
+    match c.shown::<NewGameForm>() {
         Some(form) => {
             let computer = form.mode == ModeChoice::Computer;
             let demo = form.mode == ModeChoice::Demo;

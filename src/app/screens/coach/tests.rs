@@ -1,5 +1,5 @@
 use crate::app::model::clock::{GameClock, TimeControl};
-use crate::app::model::mode::{GameSetup, Mode};
+use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
 use crate::app::screens::SettingsView;
 use crate::app::screens::{Action, Controller, Effect, Purpose, Reply, ThinkRequest};
 use chesspi_engine::coach::{Coach, CoachLevel, ReasonKind};
@@ -321,21 +321,23 @@ fn the_menu_asks_what_is_threatened() {
 fn new_game_offers_the_level_that_fits_and_follows_it() {
     let mut c = coached();
     c.action(Action::NewGame);
-    assert_eq!(c.new_game_form().map(|f| f.level_fits), Some(false));
-    c.new_game_fitting_level();
+    assert_eq!(c.shown::<NewGameForm>().map(|f| f.level_fits), Some(false));
+    let fits = c.fitting_level();
+    c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     assert_eq!(
-        c.new_game_form().map(|f| f.level_fits),
+        c.shown::<NewGameForm>().map(|f| f.level_fits),
         Some(false),
         "none yet"
     );
-    c.new_game_cancel();
+    c.on(NewGameForm::cancel);
     c.set_fitting_level(Level::new(6));
     c.action(Action::NewGame);
-    c.new_game_fitting_level();
-    let form = c.new_game_form().expect("the form");
+    let fits = c.fitting_level();
+    c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
+    let form = c.shown::<NewGameForm>().expect("the form");
     assert_eq!((form.level.number(), form.level_fits), (6, true));
     c.take_effects();
-    c.new_game_start();
+    c.on(NewGameForm::start);
     assert!(c.take_effects().iter().any(|e| matches!(
         e,
         Effect::LevelChosen { level, fits: true } if level.number() == 6
@@ -344,9 +346,9 @@ fn new_game_offers_the_level_that_fits_and_follows_it() {
     c.set_follow_fitting_level(true);
     c.set_fitting_level(Level::new(7));
     c.action(Action::NewGame);
-    let form = c.new_game_form().expect("the form");
+    let form = c.shown::<NewGameForm>().expect("the form");
     assert_eq!((form.level.number(), form.level_fits), (7, true));
     // A level picked by hand is just that level.
-    c.new_game_level(Level::new(3).expect("level"));
-    assert_eq!(c.new_game_form().map(|f| f.level_fits), Some(false));
+    c.on(|f: &mut NewGameForm, _| f.choose_level(Level::new(3).expect("level")));
+    assert_eq!(c.shown::<NewGameForm>().map(|f| f.level_fits), Some(false));
 }

@@ -197,6 +197,8 @@ impl Editor {
             setup,
             game: Game::from_position(pos),
             rated: false,
+            coach: None,
+            clock: None,
         });
     }
 

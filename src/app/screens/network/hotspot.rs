@@ -142,7 +142,7 @@ impl Controller {
 #[cfg(test)]
 mod tests {
     use super::HOTSPOT_AFTER_GAME;
-    use crate::app::model::mode::GameSetup;
+    use crate::app::model::mode::{GameSetup, NewGameForm};
     use crate::app::screens::{Action, Controller, Effect, Lobby, ScreenKind};
     use crate::lan::session::LinkState;
     use crate::storage::LanLink;
@@ -377,8 +377,8 @@ mod tests {
         // A new game meanwhile: the shell says goodbye and leaves the hotspot at once
         // (src/app/shell); the controller has nothing more to ask.
         c.action(Action::NewGame);
-        c.new_game_mode("computer");
-        c.new_game_start();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
+        c.on(NewGameForm::start);
         assert!(
             c.session().partner().is_none(),
             "another game took the board"

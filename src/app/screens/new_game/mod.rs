@@ -1,19 +1,16 @@
-//! The New game form: mode, colour and level, then the game it describes.
+//! The New game form: mode, colour and level, then the game it describes. The form's
+//! methods are [`NewGameForm`]'s own (reached through [`Controller::on`]); the controller
+//! keeps only opening it and the preferences it opens with.
 
-use super::{Controller, Effect};
+use super::{Controller, Ctx, Effect, Go};
 use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
-use crate::app::screens::{Screen, ScreenKind};
+use crate::app::screens::Screen;
 use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
 impl Controller {
-    /// The New game form while its dialog is open.
-    pub fn new_game_form(&self) -> Option<&NewGameForm> {
-        self.screen.new_game()
-    }
-
     pub(super) fn open_new_game(&mut self) {
         self.dialog = None;
         let mut form = NewGameForm::from_setup(&self.session.setup);
@@ -29,35 +26,10 @@ impl Controller {
         self.screen = Screen::NewGame(form);
     }
 
-    /// Changes the New game form: mode (by id), colour and level.
-    pub fn new_game_mode(&mut self, id: &str) {
-        if let (Some(form), Some(mode)) = (self.screen.new_game_mut(), ModeChoice::from_id(id)) {
-            form.mode = mode;
-        }
-    }
-
-    pub fn new_game_colour(&mut self, colour: ColourChoice) {
-        if let Some(form) = self.screen.new_game_mut() {
-            form.colour = colour;
-        }
-    }
-
-    pub fn new_game_level(&mut self, level: Level) {
-        if let Some(form) = self.screen.new_game_mut() {
-            form.level = level;
-            form.level_fits = false;
-        }
-    }
-
-    /// New game → "The level that fits you": the level nearest the player's rating.
-    pub fn new_game_fitting_level(&mut self) {
-        let Some(level) = self.fitting_level else {
-            return;
-        };
-        if let Some(form) = self.screen.new_game_mut() {
-            form.level = level;
-            form.level_fits = true;
-        }
+    /// Starts `game` (the start position, or one set up) as `form` describes it, without the
+    /// form on screen (the command line's `--new`): as its Start button does.
+    pub fn start_new_game(&mut self, form: &NewGameForm, game: Game) {
+        self.run(|_, cx| form.start_game(cx, game));
     }
 
     /// The level that fits the player's rating (Your record keeps it), once there is one.
@@ -73,88 +45,102 @@ impl Controller {
     pub fn set_follow_fitting_level(&mut self, on: bool) {
         self.follow_fitting_level = on;
     }
+}
+
+impl NewGameForm {
+    /// The mode, by its id.
+    pub fn choose_mode(&mut self, id: &str) {
+        if let Some(mode) = ModeChoice::from_id(id) {
+            self.mode = mode;
+        }
+    }
+
+    pub fn choose_colour(&mut self, colour: ColourChoice) {
+        self.colour = colour;
+    }
+
+    pub fn choose_level(&mut self, level: Level) {
+        self.level = level;
+        self.level_fits = false;
+    }
+
+    /// "The level that fits you": `fitting`, the level nearest the player's rating (the
+    /// controller's, as it may change while the form is open); none yet does nothing.
+    pub fn choose_fitting_level(&mut self, fitting: Option<Level>) {
+        if let Some(level) = fitting {
+            self.level = level;
+            self.level_fits = true;
+        }
+    }
 
     /// Network: host a game (`true`) or join one.
-    pub fn new_game_network(&mut self, host: bool) {
-        if let Some(form) = self.screen.new_game_mut() {
-            form.network = if host {
-                NetworkRole::Host
-            } else {
-                NetworkRole::Join
-            };
-        }
+    pub fn choose_network(&mut self, host: bool) {
+        self.network = if host {
+            NetworkRole::Host
+        } else {
+            NetworkRole::Join
+        };
     }
 
     /// The time control: a preset's index into [`TimeControl::PRESETS`], or `None` for none.
-    pub fn new_game_clock(&mut self, preset: Option<usize>) {
-        if let Some(form) = self.screen.new_game_mut() {
-            form.choose_clock(
-                preset
-                    .and_then(|i| TimeControl::PRESETS.get(i))
-                    .and_then(|&(m, s)| TimeControl::new(m, s)),
-            );
-        }
+    pub fn choose_preset(&mut self, preset: Option<usize>) {
+        self.choose_clock(
+            preset
+                .and_then(|i| TimeControl::PRESETS.get(i))
+                .and_then(|&(m, s)| TimeControl::new(m, s)),
+        );
     }
 
     /// Chooses the custom time control (as the steppers show it).
-    pub fn new_game_custom_clock(&mut self) {
-        self.new_game_custom_step(0, 0);
+    pub fn choose_custom_clock(&mut self) {
+        self.step_custom(0, 0);
     }
 
-    /// Steps the custom time control by `minutes` and `seconds` of increment, and chooses it.
-    pub fn new_game_custom_step(&mut self, minutes: i64, seconds: i64) {
-        if let Some(form) = self.screen.new_game_mut() {
-            form.step_custom(minutes, seconds);
+    /// The coach for the new game: on (as Settings has it, `default`, or for blunders) or
+    /// off.
+    pub fn toggle_coach(&mut self, default: CoachLevel) {
+        self.coach = match (self.coach.is_on(), default.is_on()) {
+            (true, _) => CoachLevel::Off,
+            (false, true) => default,
+            (false, false) => CoachLevel::Blunders,
+        };
+    }
+
+    pub fn cancel(&mut self, cx: &mut Ctx) {
+        cx.go(Go::Back);
+    }
+
+    /// Starts the game the form describes (starting closes the form).
+    pub fn start(&mut self, cx: &mut Ctx) {
+        // A network game starts once a partner is found.
+        if self.mode == ModeChoice::Network {
+            let host = (self.network == NetworkRole::Host).then(|| self.chosen_colour());
+            cx.go(Go::Lobby {
+                host,
+                clock: self.clock,
+            });
+            return;
         }
+        self.start_game(cx, Game::new());
     }
 
-    /// The coach for the new game: on (as Settings has it, or for blunders) or off.
-    pub fn new_game_coach_toggled(&mut self) {
-        let default = self.coach_default();
-        if let Some(form) = self.screen.new_game_mut() {
-            form.coach = match (form.coach.is_on(), default.is_on()) {
-                (true, _) => CoachLevel::Off,
-                (false, true) => default,
-                (false, false) => CoachLevel::Blunders,
-            };
-        }
-    }
-
-    pub fn new_game_cancel(&mut self) {
-        self.screen.close(ScreenKind::NewGame);
-    }
-
-    /// Starts the game the form describes.
-    pub fn new_game_start(&mut self) {
-        if let Some(form) = self.screen.take_new_game() {
-            // A network game starts once a partner is found.
-            if form.mode == ModeChoice::Network {
-                let host = (form.network == NetworkRole::Host).then(|| form.chosen_colour());
-                self.open_lobby(host, form.clock);
-                return;
-            }
-            self.start_new_game(&form, Game::new());
-        }
-    }
-
-    /// Starts `game` (the start position, or one set up) as `form` describes it, as New game
-    /// does: the game on the board is replaced (the saver keeps it in Saved games) and the
-    /// level becomes the next default. Not for network games (they need a partner first).
-    pub fn start_new_game(&mut self, form: &NewGameForm, game: Game) {
-        let setup = form.to_setup();
+    /// Starts `game` as the form describes it: the game on the board is replaced (the saver
+    /// keeps it in Saved games) and the level becomes the next default. Not for network
+    /// games (they need a partner first).
+    pub fn start_game(&self, cx: &mut Ctx, game: Game) {
+        let setup = self.to_setup();
         if setup.mode != Mode::Friend {
-            self.effects.push(Effect::LevelChosen {
+            cx.effect(Effect::LevelChosen {
                 level: setup.level,
-                fits: form.level_fits,
+                fits: self.level_fits,
             });
         }
-        self.start(setup, game);
-        self.reset_coach(form.coach);
-        if let Some(control) = form.clock {
-            self.session.set_clock(Some(GameClock::new(control)));
-            // The computer playing White starts on its clock.
-            self.cancel_thinking();
-            self.after_change();
-        }
+        cx.go(Go::Start {
+            setup,
+            game,
+            rated: true,
+            coach: Some(self.coach),
+            clock: self.clock,
+        });
     }
 }

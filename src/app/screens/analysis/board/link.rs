@@ -2,6 +2,7 @@
 //! opens, ended when it closes), the position handed to it after every change, its lines
 //! taken for the controller, and the pause while the screen is dark on battery.
 
+use super::Session;
 use super::worker::{BoardReport, BoardWorker};
 use crate::app::screens::Controller;
 use crate::app::ui::{AnalysisBoardAdapter, AppWindow};
@@ -33,7 +34,9 @@ impl BoardLink {
     /// After every change: searches the board's position if it is new, or ends the thread
     /// once the board is closed.
     pub fn sync(&mut self, controller: &Controller, window: &AppWindow, paused: bool) {
-        let Some((generation, position, history)) = controller.analysis_board_request() else {
+        let Some((generation, position, history)) =
+            controller.shown::<Session>().map(Session::request)
+        else {
             if let Some(worker) = self.worker.take() {
                 worker.quit();
             }

@@ -1,7 +1,8 @@
 //! The analysis board's glue: opening it (from the Menu with the game's position, or from
 //! the editor), taps that move pieces for either side, its buttons, the worker's lines, and
-//! what its screen shows. The search itself runs on [`worker`]; the shell asks
-//! [`Controller::analysis_board_request`] what to search after every change.
+//! what its screen shows: [`Session`]'s methods, reached through [`Controller::on`]. The
+//! search itself runs on [`worker`]; the shell asks [`Session::request`] what to search
+//! after every change.
 
 pub mod lines;
 pub mod link;
@@ -9,8 +10,7 @@ pub mod view;
 pub mod worker;
 
 use crate::app::screens::board_view::{BoardMarks, board_cells, display_square};
-use crate::app::screens::{CellView, Controller};
-use crate::app::screens::{Screen, ScreenKind};
+use crate::app::screens::{CellView, Controller, Ctx, Go, Screen};
 use crate::tr;
 use chesspi_engine::{Color, Move, Position, Role, Square};
 use lines::{AnalysisBoard, line_text, score_text};
@@ -64,54 +64,53 @@ impl Controller {
         self.dialog = None;
         self.selected = None;
         self.press = None;
-        self.screen = Screen::AnalysisBoard(Box::new(Session {
+        self.screen = Screen::AnalysisBoard(Box::new(Session::open(pos, self.session.flipped)));
+    }
+}
+
+impl Session {
+    /// The board on `pos`, turned as the game's board is (`flipped`).
+    fn open(pos: Position, flipped: bool) -> Session {
+        Session {
             board: AnalysisBoard::new(pos),
-            flipped: self.session.flipped,
+            flipped,
             selected: None,
             promotion: None,
-        }));
+        }
     }
 
-    pub fn is_analysing_board(&self) -> bool {
-        self.screen.analysis_board().is_some()
-    }
-
-    /// The position to search and its generation, while the board is open.
-    pub fn analysis_board_request(&self) -> Option<(u64, Position, Vec<u64>)> {
-        let s = self.screen.analysis_board()?;
-        Some((s.board.generation(), s.board.position(), s.board.history()))
+    /// The position to search, its generation and the positions before it.
+    pub fn request(&self) -> (u64, Position, Vec<u64>) {
+        (
+            self.board.generation(),
+            self.board.position(),
+            self.board.history(),
+        )
     }
 
     /// Whether the search of the position shown has spent its budget (screenshots, tests).
-    pub fn analysis_board_finished(&self) -> bool {
-        self.screen
-            .analysis_board()
-            .is_some_and(|s| s.board.finished())
+    pub fn finished(&self) -> bool {
+        self.board.finished()
     }
 
     /// The worker's lines (dropped when the position has changed since).
-    pub fn analysis_board_report(&mut self, report: BoardReport) {
-        if let Some(s) = self.screen.analysis_board_mut() {
-            s.board
-                .set_lines(report.generation, report.lines, report.finished);
-        }
+    pub fn report(&mut self, report: BoardReport) {
+        self.board
+            .set_lines(report.generation, report.lines, report.finished);
     }
 
     /// A tap on a display cell: selects a piece of the side to move, moves it to a legal
     /// square (a pawn reaching the last rank opens the promotion picker), or changes the
     /// selection. Ignored while the picker is open.
-    pub fn analysis_board_tap(&mut self, col: usize, row: usize) {
-        let Some(s) = self.screen.analysis_board_mut() else {
+    pub fn tap(&mut self, col: usize, row: usize) {
+        let Some(sq) = display_square(self.flipped, col, row) else {
             return;
         };
-        let Some(sq) = display_square(s.flipped, col, row) else {
-            return;
-        };
-        if s.promotion.is_some() {
+        if self.promotion.is_some() {
             return;
         }
-        let pos = s.board.position();
-        if let Some(from) = s.selected {
+        let pos = self.board.position();
+        if let Some(from) = self.selected {
             let moves: Vec<Move> = pos
                 .legal_moves()
                 .iter()
@@ -121,42 +120,39 @@ impl Controller {
             match moves.as_slice() {
                 [] => {}
                 [mv] => {
-                    s.selected = None;
-                    s.board.play(*mv);
+                    self.selected = None;
+                    self.board.play(*mv);
                     return;
                 }
                 // Several moves between the same squares: a promotion; ask which piece.
                 _ => {
-                    s.promotion = Some((from, sq));
+                    self.promotion = Some((from, sq));
                     return;
                 }
             }
         }
-        s.selected = pos
+        self.selected = pos
             .piece_at(sq)
-            .filter(|p| p.color == pos.turn() && s.selected != Some(sq))
+            .filter(|p| p.color == pos.turn() && self.selected != Some(sq))
             .map(|_| sq);
     }
 
     /// The squares a promotion on the board is waiting for (the picker is open).
-    pub fn analysis_board_pending_promotion(&self) -> Option<(Square, Square)> {
-        self.screen.analysis_board()?.promotion
+    pub fn pending_promotion(&self) -> Option<(Square, Square)> {
+        self.promotion
     }
 
     /// The promotion picker's answer on the board; `None` cancels (the pawn stays selected
     /// and the position is unchanged).
-    pub fn analysis_board_choose_promotion(&mut self, role: Option<Role>) {
-        let Some(s) = self.screen.analysis_board_mut() else {
-            return;
-        };
-        let Some((from, to)) = s.promotion.take() else {
+    pub fn choose_promotion(&mut self, role: Option<Role>) {
+        let Some((from, to)) = self.promotion.take() else {
             return;
         };
         let Some(role) = role else {
-            s.selected = Some(from);
+            self.selected = Some(from);
             return;
         };
-        let mv = s
+        let mv = self
             .board
             .position()
             .legal_moves()
@@ -164,37 +160,34 @@ impl Controller {
             .copied()
             .find(|m| m.from() == from && m.to() == to && m.promotion() == Some(role));
         if let Some(mv) = mv {
-            s.selected = None;
-            s.board.play(mv);
+            self.selected = None;
+            self.board.play(mv);
         }
     }
 
     /// The panel's buttons: "back", "forward", "flip", "done". A button closes an open
     /// promotion picker unanswered.
-    pub fn analysis_board_button(&mut self, id: &str) {
-        let Some(s) = self.screen.analysis_board_mut() else {
-            return;
-        };
-        s.selected = None;
-        s.promotion = None;
+    pub fn button(&mut self, cx: &mut Ctx, id: &str) {
+        self.selected = None;
+        self.promotion = None;
         match id {
             "back" => {
-                s.board.back();
+                self.board.back();
             }
             "forward" => {
-                s.board.forward();
+                self.board.forward();
             }
-            "flip" => s.flipped = !s.flipped,
-            "done" => self.screen.close(ScreenKind::AnalysisBoard),
+            "flip" => self.flipped = !self.flipped,
+            "done" => cx.go(Go::Back),
             _ => {}
         }
     }
 
-    pub fn analysis_board_view(&self) -> Option<AnalysisBoardView> {
-        let s = self.screen.analysis_board()?;
-        let pos = s.board.position();
-        let last = s.board.moves_played().last().copied();
-        let targets: Vec<Move> = match s.selected {
+    /// The board as its screen shows it.
+    pub fn view(&self) -> AnalysisBoardView {
+        let pos = self.board.position();
+        let last = self.board.moves_played().last().copied();
+        let targets: Vec<Move> = match self.selected {
             Some(from) => pos
                 .legal_moves()
                 .iter()
@@ -204,14 +197,16 @@ impl Controller {
             None => Vec::new(),
         };
         let marks = BoardMarks {
-            selected: s.selected,
+            selected: self.selected,
             targets: &targets,
             last,
             hint: None,
             warned: &[],
         };
-        let cells = board_cells(&pos, &marks, |col, row| display_square(s.flipped, col, row));
-        let lines: Vec<LineView> = s
+        let cells = board_cells(&pos, &marks, |col, row| {
+            display_square(self.flipped, col, row)
+        });
+        let lines: Vec<LineView> = self
             .board
             .lines()
             .iter()
@@ -220,13 +215,13 @@ impl Controller {
                 moves: line_text(&pos, &l.moves, LINE_MOVES),
             })
             .collect();
-        let depth = s.board.lines().first().map_or(0, |l| l.depth);
+        let depth = self.board.lines().first().map_or(0, |l| l.depth);
         // The picker says what it wants itself: the line stays about the engine.
         let status = if pos.is_checkmate() {
             tr!("Checkmate")
         } else if pos.is_stalemate() {
             tr!("Stalemate")
-        } else if s.board.finished() {
+        } else if self.board.finished() {
             tr!("Depth {} — done", depth)
         } else if depth > 0 {
             tr!("Depth {} — thinking…", depth)
@@ -237,18 +232,18 @@ impl Controller {
             // The side to move is mated.
             if pos.turn() == Color::White { 0.0 } else { 1.0 }
         } else {
-            s.board.white_share()
+            self.board.white_share()
         };
-        Some(AnalysisBoardView {
+        AnalysisBoardView {
             cells,
             white_share,
-            flipped: s.flipped,
+            flipped: self.flipped,
             lines,
             status,
-            can_back: s.board.can_go_back(),
-            can_forward: s.board.can_go_forward(),
-            promotion: s.promotion.map(|_| pos.turn()),
-        })
+            can_back: self.board.can_go_back(),
+            can_forward: self.board.can_go_forward(),
+            promotion: self.promotion.map(|_| pos.turn()),
+        }
     }
 }
 
@@ -256,7 +251,7 @@ impl Controller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::model::mode::{GameSetup, Mode};
+    use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
     use crate::app::screens::{Action, Editor, EditorPlay};
 
     fn friend() -> GameSetup {
@@ -266,10 +261,20 @@ mod tests {
         }
     }
 
+    /// The open board's search request.
+    fn request(c: &Controller) -> (u64, Position, Vec<u64>) {
+        c.shown::<Session>().map(Session::request).unwrap()
+    }
+
+    /// The open board as its screen shows it.
+    fn shown(c: &Controller) -> AnalysisBoardView {
+        c.shown::<Session>().map(Session::view).unwrap()
+    }
+
     fn tap(c: &mut Controller, name: &str) {
         let sq: Square = name.parse().unwrap();
         let cell = c.cell_of(sq);
-        c.analysis_board_tap(cell % 8, cell / 8);
+        c.on(|s: &mut Session, _| s.tap(cell % 8, cell / 8));
     }
 
     #[test]
@@ -283,25 +288,25 @@ mod tests {
         assert_eq!(c.session().game().moves().len(), 1);
         c.action(Action::Menu);
         c.dialog_option("analyse");
-        assert!(c.is_analysing_board());
-        let (_, pos, history) = c.analysis_board_request().unwrap();
+        assert!(c.shown::<Session>().is_some());
+        let (_, pos, history) = request(&c);
         assert_eq!(pos.hash(), c.session().game().position().hash());
         assert!(history.is_empty());
         tap(&mut c, "e7");
         tap(&mut c, "e5");
         tap(&mut c, "g1");
         tap(&mut c, "f3");
-        let view = c.analysis_board_view().unwrap();
+        let view = shown(&c);
         assert!(view.can_back && !view.can_forward);
-        assert_eq!(c.analysis_board_request().unwrap().2.len(), 2);
-        c.analysis_board_button("done");
-        assert!(!c.is_analysing_board());
-        assert!(c.analysis_board_request().is_none());
+        assert_eq!(request(&c).2.len(), 2);
+        c.on(|s: &mut Session, cx| s.button(cx, "done"));
+        assert!(c.shown::<Session>().is_none());
+        assert!(c.shown::<Session>().map(Session::request).is_none());
         assert_eq!(c.session().game().moves().len(), 1);
     }
 
     fn piece_on(c: &Controller, name: &str) -> Option<(Color, Role)> {
-        let (_, pos, _) = c.analysis_board_request().unwrap();
+        let (_, pos, _) = request(c);
         pos.piece_at(name.parse().unwrap())
             .map(|p| (p.color, p.role))
     }
@@ -312,13 +317,7 @@ mod tests {
         let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         c.open_analysis_board_at(pos);
         tap(&mut c, "g7");
-        assert!(
-            !c.analysis_board_view()
-                .unwrap()
-                .cells
-                .iter()
-                .any(|v| v.selected)
-        );
+        assert!(!shown(&c).cells.iter().any(|v| v.selected));
     }
 
     #[test]
@@ -326,37 +325,51 @@ mod tests {
         let mut c = Controller::new(friend());
         let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         c.open_analysis_board_at(pos);
-        let (generation, _, _) = c.analysis_board_request().unwrap();
+        let (generation, _, _) = request(&c);
         tap(&mut c, "e7");
         tap(&mut c, "e8");
         assert_eq!(
-            c.analysis_board_pending_promotion(),
+            c.shown::<Session>().and_then(Session::pending_promotion),
             Some(("e7".parse().unwrap(), "e8".parse().unwrap()))
         );
-        let view = c.analysis_board_view().unwrap();
+        let view = shown(&c);
         assert_eq!(view.promotion, Some(Color::White));
         // Nothing is played (or searched anew) while the picker is open; board taps wait.
-        let (g, now, _) = c.analysis_board_request().unwrap();
+        let (g, now, _) = request(&c);
         assert_eq!((g, now.hash()), (generation, pos.hash()));
         tap(&mut c, "e1");
-        assert!(c.analysis_board_pending_promotion().is_some());
+        assert!(
+            c.shown::<Session>()
+                .and_then(Session::pending_promotion)
+                .is_some()
+        );
 
-        c.analysis_board_choose_promotion(None);
-        assert_eq!(c.analysis_board_pending_promotion(), None);
-        let (g, now, _) = c.analysis_board_request().unwrap();
+        c.on(|s: &mut Session, _| s.choose_promotion(None));
+        assert_eq!(
+            c.shown::<Session>().and_then(Session::pending_promotion),
+            None
+        );
+        let (g, now, _) = request(&c);
         assert_eq!((g, now.hash()), (generation, pos.hash()));
-        let view = c.analysis_board_view().unwrap();
+        let view = shown(&c);
         assert_eq!(view.promotion, None);
         assert!(!view.can_back);
         // The pawn stays selected: another tap on e8 asks again.
         let e7 = c.cell_of("e7".parse().unwrap());
         assert!(view.cells[e7].selected);
         tap(&mut c, "e8");
-        assert!(c.analysis_board_pending_promotion().is_some());
+        assert!(
+            c.shown::<Session>()
+                .and_then(Session::pending_promotion)
+                .is_some()
+        );
         // A panel button closes the picker unanswered.
-        c.analysis_board_button("flip");
-        assert_eq!(c.analysis_board_pending_promotion(), None);
-        assert_eq!(c.analysis_board_request().unwrap().1.hash(), pos.hash());
+        c.on(|s: &mut Session, cx| s.button(cx, "flip"));
+        assert_eq!(
+            c.shown::<Session>().and_then(Session::pending_promotion),
+            None
+        );
+        assert_eq!(request(&c).1.hash(), pos.hash());
     }
 
     #[test]
@@ -376,11 +389,11 @@ mod tests {
                 c.open_analysis_board_at(Position::from_fen(fen).unwrap());
                 tap(&mut c, from);
                 tap(&mut c, to);
-                assert_eq!(c.analysis_board_view().unwrap().promotion, Some(color));
-                c.analysis_board_choose_promotion(Some(role));
+                assert_eq!(shown(&c).promotion, Some(color));
+                c.on(|s: &mut Session, _| s.choose_promotion(Some(role)));
                 assert_eq!(piece_on(&c, to), Some((color, role)), "{fen} {role:?}");
                 assert_eq!(piece_on(&c, from), None);
-                let view = c.analysis_board_view().unwrap();
+                let view = shown(&c);
                 assert_eq!(view.promotion, None);
                 assert!(view.can_back);
             }
@@ -394,40 +407,42 @@ mod tests {
         c.open_editor();
         c.on(|e: &mut Editor, _| e.done());
         c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Analyse));
-        assert!(c.is_analysing_board());
-        let (before, _, _) = c.analysis_board_request().unwrap();
+        assert!(c.shown::<Session>().is_some());
+        let (before, _, _) = request(&c);
         tap(&mut c, "e7");
         tap(&mut c, "e8");
-        c.analysis_board_choose_promotion(Some(Role::Knight));
-        let (generation, promoted, history) = c.analysis_board_request().unwrap();
+        c.on(|s: &mut Session, _| s.choose_promotion(Some(Role::Knight)));
+        let (generation, promoted, history) = request(&c);
         // A new position for the search, with the one before it in its history.
         assert!(generation > before);
         assert_eq!(promoted.to_fen(), "4N3/6k1/8/8/8/8/8/4K3 b - - 0 1");
         assert_eq!(history, vec![pos.hash()]);
         // Lines of the promoted position are taken and shown in its notation.
         let reply = chesspi_engine::san::parse_san(&promoted, "Kf8").unwrap();
-        c.analysis_board_report(BoardReport {
-            generation,
-            lines: vec![(chesspi_engine::search::Score::Cp(0), 4, vec![reply])],
-            finished: false,
+        c.on(|s: &mut Session, _| {
+            s.report(BoardReport {
+                generation,
+                lines: vec![(chesspi_engine::search::Score::Cp(0), 4, vec![reply])],
+                finished: false,
+            })
         });
-        let view = c.analysis_board_view().unwrap();
+        let view = shown(&c);
         assert_eq!(view.lines[0].moves, "1\u{2026} Kf8");
         assert_eq!(view.status, "Depth 4 — thinking…");
 
-        c.analysis_board_button("back");
-        assert_eq!(c.analysis_board_request().unwrap().1.hash(), pos.hash());
+        c.on(|s: &mut Session, cx| s.button(cx, "back"));
+        assert_eq!(request(&c).1.hash(), pos.hash());
         assert_eq!(piece_on(&c, "e7"), Some((Color::White, Role::Pawn)));
-        assert!(c.analysis_board_view().unwrap().can_forward);
-        c.analysis_board_button("forward");
+        assert!(shown(&c).can_forward);
+        c.on(|s: &mut Session, cx| s.button(cx, "forward"));
         assert_eq!(piece_on(&c, "e8"), Some((Color::White, Role::Knight)));
         // The same promotion again after a takeback goes forward; another piece starts a new line.
-        c.analysis_board_button("back");
+        c.on(|s: &mut Session, cx| s.button(cx, "back"));
         tap(&mut c, "e7");
         tap(&mut c, "e8");
-        c.analysis_board_choose_promotion(Some(Role::Rook));
+        c.on(|s: &mut Session, _| s.choose_promotion(Some(Role::Rook)));
         assert_eq!(piece_on(&c, "e8"), Some((Color::White, Role::Rook)));
-        assert!(!c.analysis_board_view().unwrap().can_forward);
+        assert!(!shown(&c).can_forward);
     }
 
     #[test]
@@ -436,9 +451,9 @@ mod tests {
         let t0 = Instant::now();
         let mut c = Controller::new(friend());
         c.action(Action::NewGame);
-        c.new_game_mode("friend");
-        c.new_game_clock(Some(0));
-        c.new_game_start();
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("friend"));
+        c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(0)));
+        c.on(NewGameForm::start);
         c.sync_clock(t0, false);
         assert_eq!(
             c.session().clock().and_then(|k| k.running()),
@@ -448,7 +463,7 @@ mod tests {
         c.dialog_option("analyse");
         c.sync_clock(t0 + Duration::from_secs(1), false);
         assert_eq!(c.session().clock().and_then(|k| k.running()), None);
-        c.analysis_board_button("done");
+        c.on(|s: &mut Session, cx| s.button(cx, "done"));
         c.sync_clock(t0 + Duration::from_secs(2), false);
         assert_eq!(
             c.session().clock().and_then(|k| k.running()),
@@ -462,9 +477,9 @@ mod tests {
         c.open_editor();
         c.on(|e: &mut Editor, _| e.done());
         c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Analyse));
-        assert!(c.is_analysing_board());
+        assert!(c.shown::<Session>().is_some());
         assert!(c.shown::<Editor>().is_none());
-        let (_, pos, _) = c.analysis_board_request().unwrap();
+        let (_, pos, _) = request(&c);
         assert_eq!(pos.hash(), Position::startpos().hash());
     }
 
@@ -473,20 +488,22 @@ mod tests {
         let mut c = Controller::new(friend());
         let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
         c.open_analysis_board_at(pos);
-        let (generation, pos, _) = c.analysis_board_request().unwrap();
+        let (generation, pos, _) = request(&c);
         let mate = chesspi_engine::san::parse_san(&pos, "Ra8#").unwrap();
-        c.analysis_board_report(BoardReport {
-            generation,
-            lines: vec![(chesspi_engine::search::Score::Mate(1), 3, vec![mate])],
-            finished: true,
+        c.on(|s: &mut Session, _| {
+            s.report(BoardReport {
+                generation,
+                lines: vec![(chesspi_engine::search::Score::Mate(1), 3, vec![mate])],
+                finished: true,
+            })
         });
-        let view = c.analysis_board_view().unwrap();
+        let view = shown(&c);
         assert_eq!(view.lines[0].score, "#1");
         assert_eq!(view.lines[0].moves, "1. Ra8#");
         assert_eq!(view.white_share, 1.0);
         tap(&mut c, "a1");
         tap(&mut c, "a8");
-        let view = c.analysis_board_view().unwrap();
+        let view = shown(&c);
         assert_eq!(view.status, "Checkmate");
         assert!(view.lines.is_empty());
         assert_eq!(view.white_share, 1.0);

@@ -3,6 +3,7 @@
 //!
 //! [`AnalysisBoardView`]: crate::app::screens::AnalysisBoardView
 
+use super::Session;
 use crate::app::screens::board_view::{promotion_role, square_view, update_squares};
 use crate::app::screens::{Controller, Dispatch};
 use crate::app::ui::{AnalysisBoardAdapter, AppWindow, BoardLineView};
@@ -11,7 +12,7 @@ use slint::{ComponentHandle, Model, ModelRc, VecModel};
 /// Shows the board while it is open; touches only what changed.
 pub fn refresh(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<AnalysisBoardAdapter>();
-    let Some(view) = c.analysis_board_view() else {
+    let Some(view) = c.shown::<Session>().map(Session::view) else {
         return;
     };
     let squares = view.cells.iter().map(square_view).collect();
@@ -45,15 +46,21 @@ pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
     let d = dispatch.clone();
     adapter.on_cell_tapped(move |col, row| {
         if let (Ok(col), Ok(row)) = (usize::try_from(col), usize::try_from(row)) {
-            d(Box::new(move |c| c.analysis_board_tap(col, row)));
+            d(Box::new(move |c| {
+                c.on(|s: &mut Session, _| s.tap(col, row))
+            }));
         }
     });
     let d = dispatch.clone();
-    adapter.on_button(move |id| d(Box::new(move |c| c.analysis_board_button(&id))));
+    adapter.on_button(move |id| {
+        d(Box::new(move |c| {
+            c.on(|s: &mut Session, cx| s.button(cx, &id))
+        }))
+    });
     let d = dispatch.clone();
     adapter.on_promotion_chosen(move |role| {
         d(Box::new(move |c| {
-            c.analysis_board_choose_promotion(promotion_role(role))
+            c.on(|s: &mut Session, _| s.choose_promotion(promotion_role(role)))
         }));
     });
 }
