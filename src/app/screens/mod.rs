@@ -20,6 +20,7 @@
 //! [`words`] (colours, pieces, endings in words). A screen never imports another's files.
 
 pub mod analysis;
+pub mod board_input;
 pub mod board_view;
 pub mod coach;
 pub mod dialog;
@@ -58,7 +59,6 @@ use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Move, Position, Square};
 pub use editor::Editor;
-use play::board::Press;
 use saved_games::viewing::Viewing;
 
 /// Runs a change on the controller, carries out its effects and shows the result: the shell
@@ -323,9 +323,8 @@ pub enum Effect {
 pub struct Controller {
     /// The game on the board and how it is played.
     session: GameSession,
-    selected: Option<Square>,
-    press: Option<Press>,
-    promotion: Option<(Square, Square)>,
+    /// The board's selection, a press in progress, a promotion waiting for its piece.
+    input: board_input::BoardInput,
     /// The open screen, with its state.
     screen: Screen,
     /// A dialog (the menu, an offer, a message) over the screen.
@@ -368,9 +367,7 @@ impl Controller {
     pub fn with_game(game: Game, setup: GameSetup) -> Controller {
         let mut c = Controller {
             session: GameSession::new(game, setup),
-            selected: None,
-            press: None,
-            promotion: None,
+            input: board_input::BoardInput::default(),
             screen: Screen::Game,
             dialog: None,
             wifi_allowed: false,
@@ -468,8 +465,8 @@ impl Controller {
     pub fn open_editor(&mut self) {
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
-        self.selected = None;
-        self.press = None;
+        self.input.deselect();
+        self.input.end_press();
         self.screen = Screen::Editor(Box::new(Editor::open(self.session.shown_position())));
     }
 
@@ -479,7 +476,7 @@ impl Controller {
     }
 
     pub fn selected(&self) -> Option<Square> {
-        self.selected
+        self.input.selected()
     }
 
     /// Effects produced since the last call, oldest first.
@@ -502,9 +499,7 @@ impl Controller {
     /// person's move, ask the computer if it is its turn, offer a claimable draw to a person
     /// on move.
     fn after_change(&mut self) {
-        self.selected = None;
-        self.press = None;
-        self.promotion = None;
+        self.input.clear();
         self.session.hint = None;
         self.effects.push(Effect::GameChanged);
         self.turn_to_mover();

@@ -38,7 +38,7 @@ impl Controller {
     /// Asks the user to confirm shutting down (the power key).
     pub fn ask_shutdown(&mut self) {
         self.screen.close(ScreenKind::NewGame);
-        self.promotion = None;
+        self.input.drop_promotion();
         self.dialog = Some(Dialog::ConfirmShutdown);
     }
 

@@ -89,7 +89,7 @@ impl Controller {
             }
             Action::Undo => self.undo(),
             Action::Hint => {
-                self.selected = None;
+                self.input.deselect();
                 self.session.hint = None;
                 self.request(Purpose::Hint);
             }

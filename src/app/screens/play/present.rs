@@ -85,12 +85,17 @@ impl Controller {
     pub fn cells(&self) -> [CellView; 64] {
         let pos = self.session().shown_position();
         let last = self.session().shown_last_move();
-        let targets: Vec<Move> = match (self.selected, self.session.review) {
-            (Some(from), None) => self.legal_from(from),
+        let targets: Vec<Move> = match (self.input.selected(), self.session.review) {
+            (Some(from), None) => {
+                crate::app::screens::board_input::moves_from(self.session.game.position(), from)
+            }
             _ => Vec::new(),
         };
         let marks = BoardMarks {
-            selected: self.selected.filter(|_| self.session.review.is_none()),
+            selected: self
+                .input
+                .selected()
+                .filter(|_| self.session.review.is_none()),
             targets: &targets,
             last,
             hint: self.session.hint,
@@ -351,7 +356,7 @@ impl Controller {
             alert: false,
             thinking: false,
         };
-        if self.promotion.is_some() {
+        if self.input.pending_promotion().is_some() {
             return plain(&tr!("Choose a piece for promotion"));
         }
         if let Some(ply) = self.session.review {
@@ -402,7 +407,7 @@ impl Controller {
         }
         // Our move, but the partner is away: both sides say so (a move made now goes when the
         // link is back). A piece in hand gets its hints instead.
-        if self.selected.is_none()
+        if self.input.selected().is_none()
             && self.session.hint.is_none()
             && self
                 .session
@@ -439,7 +444,7 @@ impl Controller {
             Mode::Friend => tr!("{} to move", color_name(turn)),
             _ => tr!("Your move"),
         };
-        if let (Some(threat), None) = (self.shown_threat(), self.selected) {
+        if let (Some(threat), None) = (self.shown_threat(), self.input.selected()) {
             return Status {
                 text: threat.sentence(crate::app::screens::words::coach_language()),
                 alert: true,
@@ -452,11 +457,13 @@ impl Controller {
                 crate::i18n::san(&to_san(pos, hint))
             ));
         }
-        if let Some(sq) = self.selected {
+        if let Some(sq) = self.input.selected() {
             let name = pos
                 .piece_at(sq)
                 .map_or_else(|| tr!("the piece"), |p| the_piece(p.role));
-            let stuck = self.legal_from(sq).is_empty();
+            let stuck =
+                crate::app::screens::board_input::moves_from(self.session.game.position(), sq)
+                    .is_empty();
             // In check the alert stays, and says why a piece cannot move.
             if pos.is_check() {
                 let in_check = match self.session.setup.mode {

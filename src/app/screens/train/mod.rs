@@ -8,12 +8,13 @@
 mod tests;
 pub mod view;
 
+use super::board_input::{BoardInput, Touch};
 use super::{Controller, Ctx, Effect, Go, Purpose, Screen, ThinkRequest};
 use crate::storage::puzzles::{Puzzle, PuzzleBook, PuzzleRecord};
 use crate::tr;
 use chesspi_engine::coach::Judgement;
 use chesspi_engine::game::Game;
-use chesspi_engine::{Color, Move, MoveKind, Position, Role, Square};
+use chesspi_engine::{Color, Move, Position, Role, Square};
 
 /// A move that loses at most this many points of win probability against the best one
 /// solves a puzzle too.
@@ -41,9 +42,8 @@ impl TryResult {
 pub struct Training {
     /// The puzzle on the board (`None`: nothing due).
     puzzle: Option<Puzzle>,
-    selected: Option<Square>,
-    /// A pawn waits for its promotion piece: from, to.
-    promotion: Option<(Square, Square)>,
+    /// The selection and a promotion waiting for its piece.
+    input: BoardInput,
     /// The move tried, waiting for the coach's judgement.
     judging: Option<Move>,
     result: Option<TryResult>,
@@ -137,8 +137,7 @@ impl Training {
     fn open(book: &PuzzleBook) -> Training {
         Training {
             puzzle: next_due_puzzle(book, None),
-            selected: None,
-            promotion: None,
+            input: BoardInput::default(),
             judging: None,
             result: None,
             interrupted: false,
@@ -151,8 +150,7 @@ impl Training {
             "next" => {
                 let tried = self.puzzle.as_ref().map(|p| p.id.clone());
                 self.puzzle = next_due_puzzle(cx.puzzles, tried.as_deref());
-                self.selected = None;
-                self.promotion = None;
+                self.input.clear();
                 self.judging = None;
                 self.result = None;
             }
@@ -171,7 +169,7 @@ impl Training {
 
     /// A tap on Train's board (display column and row).
     pub fn tap(&mut self, cx: &mut Ctx, col: usize, row: usize) {
-        if self.result.is_some() || self.judging.is_some() || self.promotion.is_some() {
+        if self.result.is_some() || self.judging.is_some() {
             return;
         }
         let Some(pos) = self.position() else {
@@ -180,42 +178,25 @@ impl Training {
         let Some(sq) = super::board_view::display_square(self.flipped(), col, row) else {
             return;
         };
-        let own = pos.piece_at(sq).is_some_and(|p| p.color == pos.turn());
-        let selected = self.selected;
-        if own {
-            self.selected = (selected != Some(sq)).then_some(sq);
-            return;
-        }
-        let Some(from) = selected else {
-            return;
-        };
-        let candidates: Vec<Move> = pos
-            .legal_moves()
-            .iter()
-            .copied()
-            .filter(|m| m.from() == from && m.to() == sq)
-            .collect();
-        match candidates.as_slice() {
-            [] => self.selected = None,
-            [mv] => self.try_move(cx, *mv),
-            _ => self.promotion = Some((from, sq)),
+        if let Touch::Move(mv) = self.input.tap(&pos, sq) {
+            self.try_move(cx, mv);
         }
     }
 
-    /// The promotion picker's answer on Train's board (`None`: cancelled).
+    /// The promotion picker's answer on Train's board (`None`: cancelled, the pawn let go).
     pub fn choose_promotion(&mut self, cx: &mut Ctx, role: Option<Role>) {
-        let Some((from, to)) = self.promotion.take() else {
+        let Some(pos) = self.position() else {
             return;
         };
-        match role {
-            Some(role) => self.try_move(cx, Move::new(from, to, MoveKind::Promotion(role))),
-            None => self.selected = None,
+        match self.input.choose_promotion(&pos, role) {
+            Some(mv) => self.try_move(cx, mv),
+            None => self.input.deselect(),
         }
     }
 
     /// A move tried: the best one solves at once; another is judged by the coach.
     fn try_move(&mut self, cx: &mut Ctx, mv: Move) {
-        self.selected = None;
+        self.input.deselect();
         let Some(puzzle) = self.puzzle.clone() else {
             return;
         };
@@ -343,16 +324,8 @@ impl Training {
                 true,
             ),
         };
-        let selected = self.selected;
-        let targets: Vec<Move> = selected
-            .map(|from| {
-                pos.legal_moves()
-                    .iter()
-                    .copied()
-                    .filter(|m| m.from() == from)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let selected = self.input.selected();
+        let targets = self.input.targets(&pos);
         let last = self.shown_move();
         let mut view = TrainView {
             cells: train_cells(&pos, flipped, selected, &targets).map(|mut c| {
@@ -380,7 +353,10 @@ impl Training {
             arrow: arrow.filter(|_| last.is_none() || self.result.is_some()),
             arrow_good: good,
             can_next: self.result.is_some(),
-            promotion: self.promotion.map(|_| puzzle.position.turn()),
+            promotion: self
+                .input
+                .pending_promotion()
+                .map(|_| puzzle.position.turn()),
             thinking: self.judging.is_some(),
         };
         // The move tried stands on the board as the last move.

@@ -9,10 +9,11 @@ pub mod link;
 pub mod view;
 pub mod worker;
 
+use crate::app::screens::board_input::{BoardInput, Touch};
 use crate::app::screens::board_view::{BoardMarks, board_cells, display_square};
 use crate::app::screens::{CellView, Controller, Ctx, Go, Screen};
 use crate::tr;
-use chesspi_engine::{Color, Move, Position, Role, Square};
+use chesspi_engine::{Color, Position, Role, Square};
 use lines::{AnalysisBoard, line_text, score_text};
 use worker::BoardReport;
 
@@ -24,9 +25,7 @@ const LINE_MOVES: usize = 6;
 pub struct Session {
     board: AnalysisBoard,
     flipped: bool,
-    selected: Option<Square>,
-    /// The squares of a promotion waiting for the picker's answer.
-    promotion: Option<(Square, Square)>,
+    input: BoardInput,
 }
 
 /// One line as shown: its evaluation ("+0.35") and its moves ("12. Nf3 Nc6 …").
@@ -62,8 +61,8 @@ impl Controller {
     /// Opens the board with `pos` (the editor's position).
     pub fn open_analysis_board_at(&mut self, pos: Position) {
         self.dialog = None;
-        self.selected = None;
-        self.press = None;
+        self.input.deselect();
+        self.input.end_press();
         self.screen = Screen::AnalysisBoard(Box::new(Session::open(pos, self.session.flipped)));
     }
 }
@@ -74,8 +73,7 @@ impl Session {
         Session {
             board: AnalysisBoard::new(pos),
             flipped,
-            selected: None,
-            promotion: None,
+            input: BoardInput::default(),
         }
     }
 
@@ -106,61 +104,21 @@ impl Session {
         let Some(sq) = display_square(self.flipped, col, row) else {
             return;
         };
-        if self.promotion.is_some() {
-            return;
-        }
         let pos = self.board.position();
-        if let Some(from) = self.selected {
-            let moves: Vec<Move> = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|m| m.from() == from && m.to() == sq)
-                .collect();
-            match moves.as_slice() {
-                [] => {}
-                [mv] => {
-                    self.selected = None;
-                    self.board.play(*mv);
-                    return;
-                }
-                // Several moves between the same squares: a promotion; ask which piece.
-                _ => {
-                    self.promotion = Some((from, sq));
-                    return;
-                }
-            }
+        if let Touch::Move(mv) = self.input.tap(&pos, sq) {
+            self.board.play(mv);
         }
-        self.selected = pos
-            .piece_at(sq)
-            .filter(|p| p.color == pos.turn() && self.selected != Some(sq))
-            .map(|_| sq);
     }
 
     /// The squares a promotion on the board is waiting for (the picker is open).
     pub fn pending_promotion(&self) -> Option<(Square, Square)> {
-        self.promotion
+        self.input.pending_promotion()
     }
 
     /// The promotion picker's answer on the board; `None` cancels (the pawn stays selected
     /// and the position is unchanged).
     pub fn choose_promotion(&mut self, role: Option<Role>) {
-        let Some((from, to)) = self.promotion.take() else {
-            return;
-        };
-        let Some(role) = role else {
-            self.selected = Some(from);
-            return;
-        };
-        let mv = self
-            .board
-            .position()
-            .legal_moves()
-            .iter()
-            .copied()
-            .find(|m| m.from() == from && m.to() == to && m.promotion() == Some(role));
-        if let Some(mv) = mv {
-            self.selected = None;
+        if let Some(mv) = self.input.choose_promotion(&self.board.position(), role) {
             self.board.play(mv);
         }
     }
@@ -168,8 +126,7 @@ impl Session {
     /// The panel's buttons: "back", "forward", "flip", "done". A button closes an open
     /// promotion picker unanswered.
     pub fn button(&mut self, cx: &mut Ctx, id: &str) {
-        self.selected = None;
-        self.promotion = None;
+        self.input.clear();
         match id {
             "back" => {
                 self.board.back();
@@ -187,17 +144,9 @@ impl Session {
     pub fn view(&self) -> AnalysisBoardView {
         let pos = self.board.position();
         let last = self.board.moves_played().last().copied();
-        let targets: Vec<Move> = match self.selected {
-            Some(from) => pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|m| m.from() == from)
-                .collect(),
-            None => Vec::new(),
-        };
+        let targets = self.input.targets(&pos);
         let marks = BoardMarks {
-            selected: self.selected,
+            selected: self.input.selected(),
             targets: &targets,
             last,
             hint: None,
@@ -242,7 +191,7 @@ impl Session {
             status,
             can_back: self.board.can_go_back(),
             can_forward: self.board.can_go_forward(),
-            promotion: self.promotion.map(|_| pos.turn()),
+            promotion: self.input.pending_promotion().map(|_| pos.turn()),
         }
     }
 }
