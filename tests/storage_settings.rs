@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use chesspi::config::Config;
-use chesspi::storage::{DeviceSettings, IdleTime, SettingsError, SettingsStore};
+use chesspi::storage::{DeviceSettings, IdleTime, InvalidSetting, SettingsError, SettingsStore};
 use chesspi_engine::level::Level;
 
 fn admin() -> Config {
@@ -57,10 +57,10 @@ fn contradictions_are_refused_and_nothing_is_saved() {
     assert!(
         matches!(
             err,
-            SettingsError::Invalid {
+            SettingsError::Invalid(InvalidSetting {
                 key: "blank_after_seconds",
                 ..
-            }
+            })
         ),
         "{err}"
     );
@@ -78,7 +78,7 @@ fn contradictions_are_refused_and_nothing_is_saved() {
     };
     let config = store.update(&both, &admin).expect("update");
     assert_eq!(config.display.dim_after, Some(Duration::from_secs(10)));
-    assert_eq!(store.load().settings, both);
+    assert_eq!(store.load().value, both);
 
     // At start-up, settings the admin's new config contradicts are ignored with a reason.
     let stricter = Config::parse(
@@ -115,7 +115,7 @@ fn round_trip_and_the_admin_file_is_not_touched() {
     assert_eq!(config.engine.default_level, 9);
     let loaded = store.load();
     assert!(loaded.recovered.is_none());
-    assert_eq!(loaded.settings, settings);
+    assert_eq!(loaded.value, settings);
     assert_eq!(
         fs::read_to_string(&etc).expect("read"),
         "[engine]\ndefault_level = 2\n"
@@ -145,7 +145,7 @@ fn damaged_file_is_set_aside_and_ignored() {
     for bad in bad_files {
         fs::write(store.path(), &bad).expect("write");
         let loaded = store.load();
-        assert_eq!(loaded.settings, DeviceSettings::default());
+        assert_eq!(loaded.value, DeviceSettings::default());
         let recovery = loaded.recovered.expect("recovered");
         let aside = recovery.quarantined_path.as_ref().expect("set aside");
         assert_eq!(fs::read(aside).expect("read"), bad);

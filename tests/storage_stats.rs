@@ -133,7 +133,7 @@ fn store_round_trip_and_damage_restarts_the_record() {
     let store = StatsStore::new(dir.path());
     let fresh = store.load();
     assert!(fresh.recovered.is_none());
-    assert_eq!(fresh.stats, Stats::new());
+    assert_eq!(fresh.value, Stats::new());
 
     let mut stats = Stats::new();
     stats.record(level(4), PlayerResult::Win);
@@ -141,9 +141,9 @@ fn store_round_trip_and_damage_restarts_the_record() {
     store.save(&stats).expect("save");
     let loaded = store.load();
     assert!(loaded.recovered.is_none());
-    assert_eq!(loaded.stats, stats);
+    assert_eq!(loaded.value, stats);
     // The duplicate guard survives a restart.
-    let mut again = loaded.stats;
+    let mut again = loaded.value;
     let lost = finished_vs_computer(Color::White);
     assert!(again.record_game(&lost).is_some());
 
@@ -161,12 +161,12 @@ fn store_round_trip_and_damage_restarts_the_record() {
         let aside = recovery.quarantined_path.as_ref().expect("set aside");
         assert_eq!(fs::read(aside).expect("read"), bad);
         assert!(!recovery.to_string().is_empty());
-        assert_eq!(loaded.stats, Stats::new());
+        assert_eq!(loaded.value, Stats::new());
         assert!(!store.path().exists());
     }
     // Saving after a restart works.
     store.save(&stats).expect("save");
-    assert_eq!(store.load().stats, stats);
+    assert_eq!(store.load().value, stats);
 }
 
 #[test]

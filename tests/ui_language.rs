@@ -62,11 +62,7 @@ fn the_language_switches_at_once_and_is_kept() {
     let (stores, _) = Stores::open(state.path());
     app.enable_saving(stores, None).expect("saver");
     let file = SettingsStore::new(state.path());
-    app.enable_device(DeviceControls::new(
-        file.load().settings,
-        admin.clone(),
-        None,
-    ));
+    app.enable_device(DeviceControls::new(file.load().value, admin.clone(), None));
     app.window().show().expect("window");
     pump_until("the first save", PATIENCE, || app.is_saved());
     let game = app.window().global::<GameAdapter>();
@@ -133,9 +129,9 @@ fn the_language_switches_at_once_and_is_kept() {
 
     // Stored with the device settings, and the next start speaks German.
     pump_until("the stored language", PATIENCE, || {
-        file.load().settings.language == Some(Language::German)
+        file.load().value.language == Some(Language::German)
     });
-    let (config, error) = file.load().settings.effective(&admin);
+    let (config, error) = file.load().value.effective(&admin);
     assert!(error.is_none());
     assert_eq!(config.display.language.resolve(), Language::German);
 

@@ -133,15 +133,15 @@ fn settings_change_the_backlight_and_are_stored() {
     });
     let file = SettingsStore::new(state.path());
     pump_until("the stored brightness", PATIENCE, || {
-        file.load().settings.brightness_percent == Some(30)
+        file.load().value.brightness_percent == Some(30)
     });
     choose(&app, "dim");
     assert_eq!(options(&app)[2].1, "Dim the screen after 5 min");
     pump_until("the stored dimming", PATIENCE, || {
-        let s = file.load().settings;
+        let s = file.load().value;
         s.dim_after.is_some() && s.blank_after.is_some()
     });
-    let stored = file.load().settings;
+    let stored = file.load().value;
     let config = stored
         .overlay(&admin)
         .expect("valid against the admin's config");
@@ -161,7 +161,7 @@ fn settings_change_the_backlight_and_are_stored() {
     assert_eq!(book(&app).as_deref(), Some("Opening book: off"));
     assert!(!app.with_controller(|c| c.book()));
     pump_until("the stored book setting", PATIENCE, || {
-        file.load().settings.opening_book == Some(false)
+        file.load().value.opening_book == Some(false)
     });
     // Two players: the board turns to the player on move, stored like the rest.
     choose(&app, "turn");
@@ -171,7 +171,7 @@ fn settings_change_the_backlight_and_are_stored() {
             .any(|o| o.1 == "Two players: board turns")
     );
     pump_until("the stored turning setting", PATIENCE, || {
-        file.load().settings.turn_board == Some(true)
+        file.load().value.turn_board == Some(true)
     });
     // The coach new games start with: off, blunders, mistakes — stored, and New game starts
     // with it on.
@@ -182,7 +182,7 @@ fn settings_change_the_backlight_and_are_stored() {
             .any(|o| o.1 == "Coach: warns of blunders")
     );
     pump_until("the stored coach", PATIENCE, || {
-        file.load().settings.coach == Some(chesspi_engine::coach::CoachLevel::Blunders)
+        file.load().value.coach == Some(chesspi_engine::coach::CoachLevel::Blunders)
     });
     assert_eq!(
         app.with_controller(|c| c.coach_default()),
@@ -206,14 +206,14 @@ fn settings_change_the_backlight_and_are_stored() {
     assert_eq!(label(&app, "sound").as_deref(), Some("Sound: 60 %"));
     pump_until("the test sound", PATIENCE, || written() > before + 4000);
     pump_until("the stored volume", PATIENCE, || {
-        file.load().settings.volume == Some(Volume::nearest(60))
+        file.load().value.volume == Some(Volume::nearest(60))
     });
     for expected in ["Sound: 80 %", "Sound: 100 %", "Sound: off"] {
         choose(&app, "sound");
         assert_eq!(label(&app, "sound").as_deref(), Some(expected));
     }
     pump_until("the stored mute", PATIENCE, || {
-        file.load().settings.volume == Some(Volume::MUTE)
+        file.load().value.volume == Some(Volume::MUTE)
     });
     choose(&app, "sound");
     assert_eq!(label(&app, "sound").as_deref(), Some("Sound: 20 %"));
@@ -225,7 +225,7 @@ fn settings_change_the_backlight_and_are_stored() {
         Some("Speak moves: opponent's")
     );
     pump_until("the stored speech setting", PATIENCE, || {
-        file.load().settings.speak_moves == Some(SpeakMoves::Opponent)
+        file.load().value.speak_moves == Some(SpeakMoves::Opponent)
     });
     // The sample ("Knight f3") is most of a second of speech.
     pump_until("the spoken sample", PATIENCE, || {
@@ -244,16 +244,12 @@ fn settings_change_the_backlight_and_are_stored() {
     new_game.invoke_start();
     headless::pump();
     pump_until("the stored level", PATIENCE, || {
-        file.load().settings.default_level == Level::new(6)
+        file.load().value.default_level == Level::new(6)
     });
     drop(app);
 
     // After a restart the stored setting holds: the book stays off.
     let app = App::new(Game::new(), FRIEND).expect("app");
-    app.enable_device(DeviceControls::new(
-        file.load().settings,
-        admin.clone(),
-        None,
-    ));
+    app.enable_device(DeviceControls::new(file.load().value, admin.clone(), None));
     assert!(!app.with_controller(|c| c.book()), "the book stays off");
 }

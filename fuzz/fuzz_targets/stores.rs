@@ -30,10 +30,10 @@ fuzz_target!(|data: &[u8]| {
             let load = store.load();
             if load.recovered.is_none() {
                 let admin = chesspi::config::Config::default();
-                if store.update(&load.settings, &admin).is_ok() {
+                if store.update(&load.value, &admin).is_ok() {
                     let back = store.load();
                     assert!(back.recovered.is_none());
-                    assert_eq!(back.settings, load.settings);
+                    assert_eq!(back.value, load.value);
                 }
             }
         }
@@ -42,10 +42,10 @@ fuzz_target!(|data: &[u8]| {
             std::fs::write(store.path(), &bytes).expect("write");
             let load = store.load();
             if load.recovered.is_none() {
-                store.save(&load.stats).expect("save");
+                store.save(&load.value).expect("save");
                 let back = store.load();
                 assert!(back.recovered.is_none());
-                assert_eq!(back.stats.summary(), load.stats.summary());
+                assert_eq!(back.value.summary(), load.value.summary());
             }
         }
         _ => {
@@ -53,10 +53,10 @@ fuzz_target!(|data: &[u8]| {
             std::fs::write(store.path(), &bytes).expect("write");
             let load = store.load();
             if load.recovered.is_none() {
-                store.save(&load.book).expect("save");
+                store.save(&load.value).expect("save");
                 let back = store.load();
                 assert!(back.recovered.is_none());
-                assert_eq!(back.book, load.book);
+                assert_eq!(back.value, load.value);
             }
         }
     }

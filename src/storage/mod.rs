@@ -10,6 +10,7 @@ pub mod quarantine;
 pub mod sealed;
 pub mod settings;
 pub mod stats;
+pub mod store;
 pub mod timestamp;
 
 pub use archive::{Archive, ArchiveError, ArchivedGame, GameHeader, GameId, GameSummary};
@@ -20,5 +21,6 @@ pub use autosave::{
 pub use dirs::{StateDirError, resolve_state_dir, state_dir};
 pub use export::{ExportError, ExportReport, export_all, find_usb_mounts};
 pub use quarantine::Recovery;
-pub use settings::{DeviceSettings, IdleTime, SettingsError, SettingsLoad, SettingsStore};
-pub use stats::{PlayerResult, Stats, StatsLoad, StatsStore, StatsSummary};
+pub use settings::{DeviceSettings, IdleTime, InvalidSetting, SettingsError, SettingsStore};
+pub use stats::{PlayerResult, Stats, StatsStore, StatsSummary};
+pub use store::{Load, Sealable, SealedStore, StoreError};

@@ -9,8 +9,6 @@
 //! file is set aside and ignored, reported once.
 
 use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::sound::{SpeakMoves, Volume};
@@ -18,17 +16,12 @@ use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::level::Level;
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
-use super::quarantine::Recovery;
-use super::sealed::{seal, unseal};
+use super::store::{Sealable, SealedStore, StoreError};
 use crate::config::{Config, LanguageChoice};
 use crate::i18n::Language;
 
 /// The settings file's name in the state directory.
 pub const SETTINGS_FILE: &str = "settings.toml";
-
-const FORMAT_NAME: &str = "chesspi-settings";
-const SETTINGS_VERSION: u32 = 1;
 
 /// An idle time: after this long without input, or never.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,54 +83,26 @@ pub struct DeviceSettings {
     pub speak_moves: Option<SpeakMoves>,
 }
 
-/// Why device settings were refused.
-#[derive(Debug)]
-pub enum SettingsError {
-    /// The file exists but could not be read.
-    Unreadable(io::Error),
-    /// The file could not be written.
-    Write(io::Error),
-    /// Empty, not text, cut short or damaged (checksum mismatch).
-    Damaged,
-    /// Not TOML of the expected shape.
-    Syntax(String),
-    /// A format or version this build does not read.
-    UnsupportedVersion(String),
-    /// A value out of range, or settings that contradict each other or the config.
-    Invalid {
-        /// The setting.
-        key: &'static str,
-        /// What is wrong.
-        message: String,
-    },
+/// A device setting out of range, or settings that contradict each other or the config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidSetting {
+    /// The setting.
+    pub key: &'static str,
+    /// What is wrong.
+    pub message: String,
 }
 
-impl fmt::Display for SettingsError {
+impl fmt::Display for InvalidSetting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Unreadable(e) => write!(f, "cannot read the device settings: {e}"),
-            Self::Write(e) => write!(f, "cannot save the device settings: {e}"),
-            Self::Damaged => write!(f, "the device settings file is incomplete or damaged"),
-            Self::Syntax(m) => write!(f, "the device settings file is malformed: {m}"),
-            Self::UnsupportedVersion(v) => {
-                write!(
-                    f,
-                    "the device settings file has an unsupported format ({v})"
-                )
-            }
-            Self::Invalid { key, message } => write!(f, "setting `{key}`: {message}"),
-        }
+        write!(f, "setting `{}`: {}", self.key, self.message)
     }
 }
 
-impl std::error::Error for SettingsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Unreadable(e) | Self::Write(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// Why device settings were refused.
+pub type SettingsError = StoreError<DeviceSettings>;
+
+/// Reads and writes `<state>/settings.toml`.
+pub type SettingsStore = SealedStore<DeviceSettings>;
 
 impl DeviceSettings {
     /// Whether the computer plays from its opening book (on unless switched off).
@@ -176,7 +141,7 @@ impl DeviceSettings {
     /// lowered to it: dimming must never brighten the screen.
     ///
     /// # Errors
-    /// [`SettingsError::Invalid`]: brightness outside 1..=100, or blanking not after dimming
+    /// [`StoreError::Invalid`]: brightness outside 1..=100, or blanking not after dimming
     /// (the same rule as the config's).
     pub fn overlay(&self, admin: &Config) -> Result<Config, SettingsError> {
         let mut config = admin.clone();
@@ -185,10 +150,10 @@ impl DeviceSettings {
         }
         if let Some(b) = self.brightness_percent {
             if !(1..=100).contains(&b) {
-                return Err(SettingsError::Invalid {
+                return Err(StoreError::Invalid(InvalidSetting {
                     key: "brightness_percent",
                     message: format!("must be 1..=100, got {b}"),
-                });
+                }));
             }
             config.display.brightness_percent = b;
             config.display.dim_brightness_percent = config.display.dim_brightness_percent.min(b);
@@ -205,13 +170,13 @@ impl DeviceSettings {
         if let (Some(dim), Some(blank)) = (config.display.dim_after, config.display.blank_after)
             && blank <= dim
         {
-            return Err(SettingsError::Invalid {
+            return Err(StoreError::Invalid(InvalidSetting {
                 key: "blank_after_seconds",
                 message: format!(
                     "the screen must go off after it dims ({} s), or never",
                     dim.as_secs()
                 ),
-            });
+            }));
         }
         Ok(config)
     }
@@ -226,58 +191,12 @@ impl DeviceSettings {
     }
 }
 
-/// What [`SettingsStore::load`] found.
-#[derive(Debug)]
-pub struct SettingsLoad {
-    /// The settings to use (none changed if there was no file or it was refused).
-    pub settings: DeviceSettings,
-    /// Set when the file was refused and set aside.
-    pub recovered: Option<Recovery<SettingsError>>,
-}
-
-/// Reads and writes `<state>/settings.toml`.
-#[derive(Debug, Clone)]
-pub struct SettingsStore {
-    path: PathBuf,
-}
-
 impl SettingsStore {
-    /// A store in `state_dir`.
-    pub fn new(state_dir: &Path) -> SettingsStore {
-        SettingsStore {
-            path: state_dir.join(SETTINGS_FILE),
-        }
-    }
-
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Reads the settings; never fails (see [`SettingsLoad`]).
-    pub fn load(&self) -> SettingsLoad {
-        let result = match std::fs::read(&self.path) {
-            Ok(bytes) => decode(&bytes),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(DeviceSettings::default()),
-            Err(e) => Err(SettingsError::Unreadable(e)),
-        };
-        match result {
-            Ok(settings) => SettingsLoad {
-                settings,
-                recovered: None,
-            },
-            Err(reason) => SettingsLoad {
-                settings: DeviceSettings::default(),
-                recovered: Some(Recovery::set_aside(&self.path, reason)),
-            },
-        }
-    }
-
     /// Checks `settings` against the admin config, saves them atomically and returns the
     /// config now in effect.
     ///
     /// # Errors
-    /// [`SettingsError::Invalid`] (nothing is saved) or [`SettingsError::Write`] (the previous
+    /// [`StoreError::Invalid`] (nothing is saved) or [`StoreError::Write`] (the previous
     /// file is unchanged).
     pub fn update(
         &self,
@@ -285,14 +204,15 @@ impl SettingsStore {
         admin: &Config,
     ) -> Result<Config, SettingsError> {
         let config = settings.overlay(admin)?;
-        write_atomic(&self.path, encode(settings).as_bytes()).map_err(SettingsError::Write)?;
+        self.save(settings).map_err(StoreError::Write)?;
         Ok(config)
     }
 }
 
+/// The TOML shape of `settings.toml`; opaque, public only as [`Sealable::Raw`].
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawSettings {
+pub struct RawSettings {
     format: String,
     version: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -319,113 +239,114 @@ struct RawSettings {
     speak_moves: Option<String>,
 }
 
-fn encode(settings: &DeviceSettings) -> String {
-    let raw = RawSettings {
-        format: FORMAT_NAME.to_string(),
-        version: SETTINGS_VERSION,
-        default_level: settings.default_level.map(Level::number),
-        brightness_percent: settings.brightness_percent,
-        dim_after_seconds: settings.dim_after.map(IdleTime::seconds),
-        blank_after_seconds: settings.blank_after.map(IdleTime::seconds),
-        language: settings.language.map(|l| l.code().to_string()),
-        opening_book: settings.opening_book,
-        turn_board: settings.turn_board,
-        coach: settings.coach.map(|c| c.code().to_string()),
-        fitting_level: settings.fitting_level,
-        volume_percent: settings.volume.map(Volume::percent),
-        speak_moves: settings.speak_moves.map(|s| s.key().to_string()),
-    };
-    // Plain numbers and strings always serialize; an empty body would load as malformed.
-    let body = toml::to_string(&raw).unwrap_or_default();
-    seal(&format!(
-        "# ChessPI settings changed on the device (written by ChessPI; the admin's \
-         configuration is /etc/chesspi/chesspi.toml). Do not edit.\n{body}"
-    ))
-}
+impl Sealable for DeviceSettings {
+    const FILE: &'static str = SETTINGS_FILE;
+    const FORMAT: &'static str = "chesspi-settings";
+    const VERSION: u32 = 1;
+    const HEADER: &'static str = "# ChessPI settings changed on the device (written by ChessPI; \
+        the admin's configuration is /etc/chesspi/chesspi.toml). Do not edit.";
+    const NOUN: &'static str = "the device settings";
+    type Raw = RawSettings;
+    type Invalid = InvalidSetting;
 
-fn decode(bytes: &[u8]) -> Result<DeviceSettings, SettingsError> {
-    let text = std::str::from_utf8(bytes).map_err(|_| SettingsError::Damaged)?;
-    let body = unseal(text).ok_or(SettingsError::Damaged)?;
-    let raw: RawSettings = toml::from_str(body)
-        .map_err(|e| SettingsError::Syntax(e.message().trim_end().to_string()))?;
-    if raw.format != FORMAT_NAME || raw.version != SETTINGS_VERSION {
-        return Err(SettingsError::UnsupportedVersion(format!(
-            "{} version {}",
-            raw.format, raw.version
-        )));
+    fn to_raw(&self) -> RawSettings {
+        RawSettings {
+            format: Self::FORMAT.to_string(),
+            version: Self::VERSION,
+            default_level: self.default_level.map(Level::number),
+            brightness_percent: self.brightness_percent,
+            dim_after_seconds: self.dim_after.map(IdleTime::seconds),
+            blank_after_seconds: self.blank_after.map(IdleTime::seconds),
+            language: self.language.map(|l| l.code().to_string()),
+            opening_book: self.opening_book,
+            turn_board: self.turn_board,
+            coach: self.coach.map(|c| c.code().to_string()),
+            fitting_level: self.fitting_level,
+            volume_percent: self.volume.map(Volume::percent),
+            speak_moves: self.speak_moves.map(|s| s.key().to_string()),
+        }
     }
-    let default_level = raw
-        .default_level
-        .map(|n| {
-            Level::new(n).ok_or(SettingsError::Invalid {
-                key: "default_level",
-                message: format!("must be 1..=10, got {n}"),
-            })
-        })
-        .transpose()?;
-    if let Some(b) = raw.brightness_percent
-        && !(1..=100).contains(&b)
-    {
-        return Err(SettingsError::Invalid {
-            key: "brightness_percent",
-            message: format!("must be 1..=100, got {b}"),
-        });
+
+    fn format_of(raw: &RawSettings) -> (&str, u32) {
+        (&raw.format, raw.version)
     }
-    let language = raw
-        .language
-        .map(|code| {
-            Language::from_code(&code).ok_or(SettingsError::Invalid {
-                key: "language",
-                message: format!("must be \"en\" or \"de\", got {code:?}"),
+
+    fn from_raw(raw: RawSettings) -> Result<DeviceSettings, InvalidSetting> {
+        let default_level = raw
+            .default_level
+            .map(|n| {
+                Level::new(n).ok_or(InvalidSetting {
+                    key: "default_level",
+                    message: format!("must be 1..=10, got {n}"),
+                })
             })
-        })
-        .transpose()?;
-    let coach = raw
-        .coach
-        .map(|code| {
-            CoachLevel::from_code(&code).ok_or(SettingsError::Invalid {
-                key: "coach",
-                message: format!("must be \"off\", \"blunders\" or \"mistakes\", got {code:?}"),
+            .transpose()?;
+        if let Some(b) = raw.brightness_percent
+            && !(1..=100).contains(&b)
+        {
+            return Err(InvalidSetting {
+                key: "brightness_percent",
+                message: format!("must be 1..=100, got {b}"),
+            });
+        }
+        let language = raw
+            .language
+            .map(|code| {
+                Language::from_code(&code).ok_or(InvalidSetting {
+                    key: "language",
+                    message: format!("must be \"en\" or \"de\", got {code:?}"),
+                })
             })
-        })
-        .transpose()?;
-    let volume = raw
-        .volume_percent
-        .map(|p| match Volume::nearest(p) {
-            v if v.percent() == p => Ok(v),
-            _ => Err(SettingsError::Invalid {
-                key: "volume_percent",
-                message: format!("must be one of {:?}, got {p}", Volume::STEPS),
-            }),
-        })
-        .transpose()?;
-    let speak_moves = raw
-        .speak_moves
-        .map(|key| {
-            SpeakMoves::from_key(&key).ok_or(SettingsError::Invalid {
-                key: "speak_moves",
-                message: format!("must be \"off\", \"opponent\" or \"all\", got {key:?}"),
+            .transpose()?;
+        let coach = raw
+            .coach
+            .map(|code| {
+                CoachLevel::from_code(&code).ok_or(InvalidSetting {
+                    key: "coach",
+                    message: format!("must be \"off\", \"blunders\" or \"mistakes\", got {code:?}"),
+                })
             })
+            .transpose()?;
+        let volume = raw
+            .volume_percent
+            .map(|p| match Volume::nearest(p) {
+                v if v.percent() == p => Ok(v),
+                _ => Err(InvalidSetting {
+                    key: "volume_percent",
+                    message: format!("must be one of {:?}, got {p}", Volume::STEPS),
+                }),
+            })
+            .transpose()?;
+        let speak_moves = raw
+            .speak_moves
+            .map(|key| {
+                SpeakMoves::from_key(&key).ok_or(InvalidSetting {
+                    key: "speak_moves",
+                    message: format!("must be \"off\", \"opponent\" or \"all\", got {key:?}"),
+                })
+            })
+            .transpose()?;
+        Ok(DeviceSettings {
+            language,
+            coach,
+            volume,
+            speak_moves,
+            fitting_level: raw.fitting_level,
+            opening_book: raw.opening_book,
+            turn_board: raw.turn_board,
+            default_level,
+            brightness_percent: raw.brightness_percent,
+            dim_after: raw.dim_after_seconds.map(IdleTime::from_seconds),
+            blank_after: raw.blank_after_seconds.map(IdleTime::from_seconds),
         })
-        .transpose()?;
-    Ok(DeviceSettings {
-        language,
-        coach,
-        volume,
-        speak_moves,
-        fitting_level: raw.fitting_level,
-        opening_book: raw.opening_book,
-        turn_board: raw.turn_board,
-        default_level,
-        brightness_percent: raw.brightness_percent,
-        dim_after: raw.dim_after_seconds.map(IdleTime::from_seconds),
-        blank_after: raw.blank_after_seconds.map(IdleTime::from_seconds),
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::sealed::{seal, unseal};
+    use crate::storage::store::{decode, encode};
 
     /// Values behind a valid checksum are still checked.
     #[test]
@@ -448,7 +369,10 @@ mod tests {
         assert!(text.contains("speak_moves = \"opponent\""), "{text}");
         assert_eq!(DeviceSettings::default().volume(), Volume::DEFAULT);
         assert_eq!(DeviceSettings::default().speak_moves(), SpeakMoves::Off);
-        assert_eq!(decode(text.as_bytes()).expect("decode"), all);
+        assert_eq!(
+            decode::<DeviceSettings>(text.as_bytes()).expect("decode"),
+            all
+        );
         assert!(text.contains("opening_book = false"), "{text}");
         assert!(text.contains("turn_board = true"), "{text}");
         assert!(text.contains("coach = \"mistakes\""), "{text}");
@@ -494,7 +418,7 @@ mod tests {
             ),
         ];
         for (bad, needle) in cases {
-            let err = decode(seal(&bad).as_bytes()).expect_err(needle);
+            let err = decode::<DeviceSettings>(seal(&bad).as_bytes()).expect_err(needle);
             assert!(err.to_string().contains(needle), "{err} lacks {needle}");
         }
     }

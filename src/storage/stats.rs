@@ -12,22 +12,15 @@
 //! record restarts (reported once).
 
 use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
 
 use chesspi_engine::level::Level;
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
 use super::autosave::{GameMode, SavedGame};
-use super::quarantine::Recovery;
-use super::sealed::{seal, unseal};
+use super::store::{Sealable, SealedStore, StoreError};
 
 /// The stats file's name in the state directory.
 pub const STATS_FILE: &str = "stats.toml";
-
-const FORMAT_NAME: &str = "chesspi-stats";
-const STATS_VERSION: u32 = 1;
 
 /// Rating of a player with no rated game.
 pub const INITIAL_RATING: f64 = 1200.0;
@@ -263,112 +256,27 @@ impl Stats {
     }
 }
 
-/// Why a stats file was refused.
-#[derive(Debug)]
-pub enum StatsError {
-    /// The file exists but could not be read.
-    Unreadable(io::Error),
-    /// Empty, not text, cut short or damaged (checksum mismatch).
-    Damaged,
-    /// Not TOML of the expected shape.
-    Syntax(String),
-    /// A format or version this build does not read.
-    UnsupportedVersion(String),
-    /// A value is impossible (a rating that is not a number, a wrong number of levels).
-    BadValue(String),
-}
+/// A value in a stats file is impossible (a rating that is not a number, a wrong number of
+/// levels).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadStats(pub String);
 
-impl fmt::Display for StatsError {
+impl fmt::Display for BadStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Unreadable(e) => write!(f, "cannot read the statistics: {e}"),
-            Self::Damaged => write!(f, "the statistics file is incomplete or damaged"),
-            Self::Syntax(m) => write!(f, "the statistics file is malformed: {m}"),
-            Self::UnsupportedVersion(v) => {
-                write!(f, "the statistics file has an unsupported format ({v})")
-            }
-            Self::BadValue(m) => write!(f, "the statistics file has a bad value: {m}"),
-        }
+        write!(f, "the statistics file has a bad value: {}", self.0)
     }
 }
 
-impl std::error::Error for StatsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Unreadable(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-/// What [`StatsStore::load`] found.
-#[derive(Debug)]
-pub struct StatsLoad {
-    /// The stats to use (new ones if there was no file or it was refused).
-    pub stats: Stats,
-    /// Set when the file was refused and set aside: the record restarted.
-    pub recovered: Option<Recovery<StatsError>>,
-}
+/// Why a stats file was refused.
+pub type StatsError = StoreError<Stats>;
 
 /// Reads and writes `<state>/stats.toml`.
-#[derive(Debug, Clone)]
-pub struct StatsStore {
-    path: PathBuf,
-}
+pub type StatsStore = SealedStore<Stats>;
 
-impl StatsStore {
-    /// A store in `state_dir`.
-    pub fn new(state_dir: &Path) -> StatsStore {
-        StatsStore {
-            path: state_dir.join(STATS_FILE),
-        }
-    }
-
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Reads the stats; never fails (see [`StatsLoad`]).
-    pub fn load(&self) -> StatsLoad {
-        let bytes = match std::fs::read(&self.path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return StatsLoad {
-                    stats: Stats::new(),
-                    recovered: None,
-                };
-            }
-            Err(e) => return self.restart(StatsError::Unreadable(e)),
-        };
-        match decode(&bytes) {
-            Ok(stats) => StatsLoad {
-                stats,
-                recovered: None,
-            },
-            Err(e) => self.restart(e),
-        }
-    }
-
-    fn restart(&self, reason: StatsError) -> StatsLoad {
-        StatsLoad {
-            stats: Stats::new(),
-            recovered: Some(Recovery::set_aside(&self.path, reason)),
-        }
-    }
-
-    /// Writes the stats atomically.
-    ///
-    /// # Errors
-    /// Any I/O error; the previous file is then unchanged.
-    pub fn save(&self, stats: &Stats) -> io::Result<()> {
-        write_atomic(&self.path, encode(stats).as_bytes())
-    }
-}
-
+/// The TOML shape of `stats.toml`; opaque, public only as [`Sealable::Raw`].
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawStats {
+pub struct RawStats {
     format: String,
     version: u32,
     rating: f64,
@@ -378,61 +286,62 @@ struct RawStats {
     levels: Vec<Record>,
 }
 
-fn encode(stats: &Stats) -> String {
-    let raw = RawStats {
-        format: FORMAT_NAME.to_string(),
-        version: STATS_VERSION,
-        rating: stats.rating,
-        rated_games: stats.rated_games,
-        recent_ids: stats
+impl Sealable for Stats {
+    const FILE: &'static str = STATS_FILE;
+    const FORMAT: &'static str = "chesspi-stats";
+    const VERSION: u32 = 1;
+    const HEADER: &'static str = "# ChessPI player statistics. Do not edit.";
+    const NOUN: &'static str = "the statistics";
+    type Raw = RawStats;
+    type Invalid = BadStats;
+
+    fn to_raw(&self) -> RawStats {
+        RawStats {
+            format: Self::FORMAT.to_string(),
+            version: Self::VERSION,
+            rating: self.rating,
+            rated_games: self.rated_games,
+            recent_ids: self
+                .recent_ids
+                .iter()
+                .map(|id| format!("{id:016x}"))
+                .collect(),
+            levels: self.levels.to_vec(),
+        }
+    }
+
+    fn format_of(raw: &RawStats) -> (&str, u32) {
+        (&raw.format, raw.version)
+    }
+
+    fn from_raw(raw: RawStats) -> Result<Stats, BadStats> {
+        if !raw.rating.is_finite() || !(0.0..=4000.0).contains(&raw.rating) {
+            return Err(BadStats(format!("rating {}", raw.rating)));
+        }
+        let levels: [Record; 10] = raw
+            .levels
+            .try_into()
+            .map_err(|v: Vec<Record>| BadStats(format!("{} levels, not 10", v.len())))?;
+        let recent_ids = raw
             .recent_ids
             .iter()
-            .map(|id| format!("{id:016x}"))
-            .collect(),
-        levels: stats.levels.to_vec(),
-    };
-    // Plain numbers and strings always serialize; an empty body would load as malformed.
-    let body = toml::to_string(&raw).unwrap_or_default();
-    seal(&format!(
-        "# ChessPI player statistics. Do not edit.\n{body}"
-    ))
-}
-
-fn decode(bytes: &[u8]) -> Result<Stats, StatsError> {
-    let text = std::str::from_utf8(bytes).map_err(|_| StatsError::Damaged)?;
-    let body = unseal(text).ok_or(StatsError::Damaged)?;
-    let raw: RawStats =
-        toml::from_str(body).map_err(|e| StatsError::Syntax(e.message().trim_end().to_string()))?;
-    if raw.format != FORMAT_NAME || raw.version != STATS_VERSION {
-        return Err(StatsError::UnsupportedVersion(format!(
-            "{} version {}",
-            raw.format, raw.version
-        )));
+            .map(|t| u64::from_str_radix(t, 16))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| BadStats("a game id is not hexadecimal".to_string()))?;
+        Ok(Stats {
+            rating: raw.rating,
+            rated_games: raw.rated_games,
+            levels,
+            recent_ids,
+        })
     }
-    if !raw.rating.is_finite() || !(0.0..=4000.0).contains(&raw.rating) {
-        return Err(StatsError::BadValue(format!("rating {}", raw.rating)));
-    }
-    let levels: [Record; 10] = raw
-        .levels
-        .try_into()
-        .map_err(|v: Vec<Record>| StatsError::BadValue(format!("{} levels, not 10", v.len())))?;
-    let recent_ids = raw
-        .recent_ids
-        .iter()
-        .map(|t| u64::from_str_radix(t, 16))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| StatsError::BadValue("a game id is not hexadecimal".to_string()))?;
-    Ok(Stats {
-        rating: raw.rating,
-        rated_games: raw.rated_games,
-        levels,
-        recent_ids,
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::sealed::{seal, unseal};
+    use crate::storage::store::{decode, encode};
 
     #[test]
     fn the_fitting_level_is_the_one_nearest_the_rating() {
@@ -469,7 +378,7 @@ mod tests {
             (format!("{body}extra = 1\n"), "extra"),
         ];
         for (text, needle) in cases {
-            let err = decode(seal(&text).as_bytes()).expect_err(needle);
+            let err = decode::<Stats>(seal(&text).as_bytes()).expect_err(needle);
             assert!(err.to_string().contains(needle), "{err} lacks {needle}");
         }
     }

@@ -266,14 +266,14 @@ impl State {
             log::error!("device settings refused: {r}");
             notes.push(tr!("The device settings could not be read: {}.", r));
         }
-        let (config, error) = load.settings.effective(admin);
+        let (config, error) = load.value.effective(admin);
         let device = match error {
             Some(e) => {
                 log::error!("device settings ignored: {e}");
                 notes.push(tr!("The device settings were ignored: {}.", e));
                 DeviceSettings::default()
             }
-            None => load.settings,
+            None => load.value,
         };
         State {
             dir: Some(dir),

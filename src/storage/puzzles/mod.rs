@@ -11,22 +11,16 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
 
 use chesspi_engine::analysis::{GameAnalysis, MoveClass};
 use chesspi_engine::{Color, Move, Position};
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
-use super::quarantine::Recovery;
-use super::sealed::{fnv1a64, seal, unseal};
+use super::sealed::fnv1a64;
+use super::store::{Sealable, SealedStore, StoreError};
 
 /// The puzzles file's name in the state directory.
 pub const PUZZLES_FILE: &str = "puzzles.toml";
-
-const FORMAT_NAME: &str = "chesspi-puzzles";
-const PUZZLES_VERSION: u32 = 1;
 
 /// Days until a puzzle solved in box i (0-based, after moving up) comes back.
 pub const INTERVAL_DAYS: [u64; 6] = [1, 3, 7, 16, 35, 90];
@@ -262,110 +256,35 @@ impl PuzzleBook {
     }
 }
 
-/// Why a puzzles file was refused.
-#[derive(Debug)]
-pub enum PuzzlesError {
-    /// The file exists but could not be read.
-    Unreadable(io::Error),
-    /// Empty, not text, cut short or damaged (checksum mismatch).
-    Damaged,
-    /// Not TOML of the expected shape.
-    Syntax(String),
-    /// A format or version this build does not read.
-    UnsupportedVersion(String),
-    /// A value is impossible: `key` names the field, `message` what is wrong.
-    Invalid {
-        /// The field, e.g. `"fen"` or `"box"`.
-        key: &'static str,
-        /// What is wrong, naming the puzzle.
-        message: String,
-    },
+/// A value in a puzzles file is impossible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadPuzzles {
+    /// The field, e.g. `"fen"` or `"box"`.
+    pub key: &'static str,
+    /// What is wrong, naming the puzzle.
+    pub message: String,
 }
 
-impl fmt::Display for PuzzlesError {
+impl fmt::Display for BadPuzzles {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Unreadable(e) => write!(f, "cannot read the puzzles: {e}"),
-            Self::Damaged => write!(f, "the puzzles file is incomplete or damaged"),
-            Self::Syntax(m) => write!(f, "the puzzles file is malformed: {m}"),
-            Self::UnsupportedVersion(v) => {
-                write!(f, "the puzzles file has an unsupported format ({v})")
-            }
-            Self::Invalid { key, message } => {
-                write!(f, "the puzzles file has a bad {key}: {message}")
-            }
-        }
+        write!(
+            f,
+            "the puzzles file has a bad {}: {}",
+            self.key, self.message
+        )
     }
 }
 
-impl std::error::Error for PuzzlesError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Unreadable(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-/// What [`PuzzleStore::load`] found.
-#[derive(Debug)]
-pub struct PuzzlesLoad {
-    /// The puzzles to use (none if there was no file or it was refused).
-    pub book: PuzzleBook,
-    /// Set when the file was refused and set aside: the puzzles restarted.
-    pub recovered: Option<Recovery<PuzzlesError>>,
-}
+/// Why a puzzles file was refused.
+pub type PuzzlesError = StoreError<PuzzleBook>;
 
 /// Reads and writes `<state>/puzzles.toml`.
-#[derive(Debug, Clone)]
-pub struct PuzzleStore {
-    path: PathBuf,
-}
+pub type PuzzleStore = SealedStore<PuzzleBook>;
 
-impl PuzzleStore {
-    /// A store in `state_dir`.
-    pub fn new(state_dir: &Path) -> PuzzleStore {
-        PuzzleStore {
-            path: state_dir.join(PUZZLES_FILE),
-        }
-    }
-
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Reads the puzzles; never fails (see [`PuzzlesLoad`]). No file is no puzzles yet.
-    pub fn load(&self) -> PuzzlesLoad {
-        let read = match std::fs::read(&self.path) {
-            Ok(bytes) => decode(&bytes),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(PuzzleBook::new()),
-            Err(e) => Err(PuzzlesError::Unreadable(e)),
-        };
-        match read {
-            Ok(book) => PuzzlesLoad {
-                book,
-                recovered: None,
-            },
-            Err(reason) => PuzzlesLoad {
-                book: PuzzleBook::new(),
-                recovered: Some(Recovery::set_aside(&self.path, reason)),
-            },
-        }
-    }
-
-    /// Writes the puzzles atomically.
-    ///
-    /// # Errors
-    /// Any I/O error; the previous file is then unchanged.
-    pub fn save(&self, book: &PuzzleBook) -> io::Result<()> {
-        write_atomic(&self.path, encode(book).as_bytes())
-    }
-}
-
+/// The TOML shape of `puzzles.toml`; opaque, public only as [`Sealable::Raw`].
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawBook {
+pub struct RawBook {
     format: String,
     version: u32,
     tries: u32,
@@ -393,80 +312,81 @@ struct RawPuzzle {
     solved: u32,
 }
 
-fn encode(book: &PuzzleBook) -> String {
-    let raw = RawBook {
-        format: FORMAT_NAME.to_string(),
-        version: PUZZLES_VERSION,
-        tries: book.tries,
-        solved: book.solved,
-        streak: book.streak,
-        best_streak: book.best_streak,
-        puzzles: book
-            .puzzles
-            .iter()
-            .map(|p| RawPuzzle {
-                id: p.id.clone(),
-                fen: p.position.to_fen(),
-                mistake: p.mistake.to_string(),
-                best: p.best.to_string(),
-                blunder: p.blunder,
-                game: p.game.clone(),
-                date: p.date.clone(),
-                box_index: p.box_index,
-                // TOML integers are signed 64-bit; no real date comes near the limit.
-                due: p.due_unix.min(i64::MAX.unsigned_abs()),
-                tries: p.tries,
-                solved: p.solved,
-            })
-            .collect(),
-    };
-    // Plain numbers and strings always serialize; an empty body would load as malformed.
-    let body = toml::to_string(&raw).unwrap_or_default();
-    seal(&format!("# ChessPI puzzles. Do not edit.\n{body}"))
-}
+impl Sealable for PuzzleBook {
+    const FILE: &'static str = PUZZLES_FILE;
+    const FORMAT: &'static str = "chesspi-puzzles";
+    const VERSION: u32 = 1;
+    const HEADER: &'static str = "# ChessPI puzzles. Do not edit.";
+    const NOUN: &'static str = "the puzzles";
+    type Raw = RawBook;
+    type Invalid = BadPuzzles;
 
-fn invalid(key: &'static str, message: String) -> PuzzlesError {
-    PuzzlesError::Invalid { key, message }
-}
-
-fn decode(bytes: &[u8]) -> Result<PuzzleBook, PuzzlesError> {
-    let text = std::str::from_utf8(bytes).map_err(|_| PuzzlesError::Damaged)?;
-    let body = unseal(text).ok_or(PuzzlesError::Damaged)?;
-    let raw: RawBook = toml::from_str(body)
-        .map_err(|e| PuzzlesError::Syntax(e.message().trim_end().to_string()))?;
-    if raw.format != FORMAT_NAME || raw.version != PUZZLES_VERSION {
-        return Err(PuzzlesError::UnsupportedVersion(format!(
-            "{} version {}",
-            raw.format, raw.version
-        )));
-    }
-    if raw.puzzles.len() > MAX_PUZZLES {
-        let n = raw.puzzles.len();
-        return Err(invalid("puzzles", format!("{n}, more than {MAX_PUZZLES}")));
-    }
-    // A streak counts solved tries: none can exceed the solves, nor the solves the tries.
-    let (tries, solved, streak, best) = (raw.tries, raw.solved, raw.streak, raw.best_streak);
-    if streak > best || best > solved || solved > tries {
-        let m = format!("streak {streak}, best {best}, solved {solved}, tries {tries}");
-        return Err(invalid("record", m));
-    }
-    let mut seen = HashSet::new();
-    let mut puzzles = Vec::with_capacity(raw.puzzles.len());
-    for (i, r) in raw.puzzles.into_iter().enumerate() {
-        let p =
-            decode_puzzle(r).map_err(|(key, m)| invalid(key, format!("puzzle {}: {m}", i + 1)))?;
-        if !seen.insert(p.id.clone()) {
-            return Err(invalid("id", format!("puzzle {}: {} twice", i + 1, p.id)));
+    fn to_raw(&self) -> RawBook {
+        RawBook {
+            format: Self::FORMAT.to_string(),
+            version: Self::VERSION,
+            tries: self.tries,
+            solved: self.solved,
+            streak: self.streak,
+            best_streak: self.best_streak,
+            puzzles: self.puzzles.iter().map(encode_puzzle).collect(),
         }
-        puzzles.push(p);
     }
-    Ok(PuzzleBook {
-        puzzles,
-        streak: raw.streak,
-        best_streak: raw.best_streak,
-        tries: raw.tries,
-        solved: raw.solved,
-    })
+
+    fn format_of(raw: &RawBook) -> (&str, u32) {
+        (&raw.format, raw.version)
+    }
+
+    fn from_raw(raw: RawBook) -> Result<PuzzleBook, BadPuzzles> {
+        if raw.puzzles.len() > MAX_PUZZLES {
+            let n = raw.puzzles.len();
+            return Err(invalid("puzzles", format!("{n}, more than {MAX_PUZZLES}")));
+        }
+        // A streak counts solved tries: none can exceed the solves, nor the solves the tries.
+        let (tries, solved, streak, best) = (raw.tries, raw.solved, raw.streak, raw.best_streak);
+        if streak > best || best > solved || solved > tries {
+            let m = format!("streak {streak}, best {best}, solved {solved}, tries {tries}");
+            return Err(invalid("record", m));
+        }
+        let mut seen = HashSet::new();
+        let mut puzzles = Vec::with_capacity(raw.puzzles.len());
+        for (i, r) in raw.puzzles.into_iter().enumerate() {
+            let p = decode_puzzle(r)
+                .map_err(|(key, m)| invalid(key, format!("puzzle {}: {m}", i + 1)))?;
+            if !seen.insert(p.id.clone()) {
+                return Err(invalid("id", format!("puzzle {}: {} twice", i + 1, p.id)));
+            }
+            puzzles.push(p);
+        }
+        Ok(PuzzleBook {
+            puzzles,
+            streak: raw.streak,
+            best_streak: raw.best_streak,
+            tries: raw.tries,
+            solved: raw.solved,
+        })
+    }
+}
+
+fn invalid(key: &'static str, message: String) -> BadPuzzles {
+    BadPuzzles { key, message }
+}
+
+fn encode_puzzle(p: &Puzzle) -> RawPuzzle {
+    RawPuzzle {
+        id: p.id.clone(),
+        fen: p.position.to_fen(),
+        mistake: p.mistake.to_string(),
+        best: p.best.to_string(),
+        blunder: p.blunder,
+        game: p.game.clone(),
+        date: p.date.clone(),
+        box_index: p.box_index,
+        // TOML integers are signed 64-bit; no real date comes near the limit.
+        due: p.due_unix.min(i64::MAX.unsigned_abs()),
+        tries: p.tries,
+        solved: p.solved,
+    }
 }
 
 /// One stored puzzle, checked: on error, the field and what is wrong with it.

@@ -1,4 +1,6 @@
 use super::*;
+use crate::storage::sealed::{seal, unseal};
+use crate::storage::store::{decode, encode};
 use chesspi_engine::analysis::{AnalysisLimits, Analyzer};
 use std::sync::atomic::AtomicBool;
 
@@ -27,15 +29,18 @@ fn book_of_two() -> PuzzleBook {
 #[test]
 fn round_trips_through_encode_and_the_store() {
     let book = book_of_two();
-    assert_eq!(decode(encode(&book).as_bytes()).expect("decode"), book);
+    assert_eq!(
+        decode::<PuzzleBook>(encode(&book).as_bytes()).expect("decode"),
+        book
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     let store = PuzzleStore::new(dir.path());
     let empty = store.load();
-    assert!(empty.recovered.is_none() && empty.book == PuzzleBook::new());
+    assert!(empty.recovered.is_none() && empty.value == PuzzleBook::new());
     store.save(&book).expect("save");
     let loaded = store.load();
     assert!(loaded.recovered.is_none());
-    assert_eq!(loaded.book, book);
+    assert_eq!(loaded.value, book);
 }
 
 /// Damage and impossible values behind a valid checksum are refused and set aside.
@@ -60,19 +65,19 @@ fn damaged_files_are_refused_and_set_aside() {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = PuzzleStore::new(dir.path());
     for (bytes, needle) in cases {
-        let err = decode(&bytes).expect_err(needle);
+        let err = decode::<PuzzleBook>(&bytes).expect_err(needle);
         assert!(err.to_string().contains(needle), "{err} lacks {needle}");
         std::fs::write(store.path(), &bytes).expect("write");
         let load = store.load();
-        assert_eq!(load.book, PuzzleBook::new());
+        assert_eq!(load.value, PuzzleBook::new());
         let recovery = load.recovered.expect("set aside");
         assert!(recovery.quarantined_path.expect("moved").exists());
         assert!(!store.path().exists());
     }
-    let mistake = decode(&edit("\"g7g5\"", "\"g7g4\""));
+    let mistake = decode::<PuzzleBook>(&edit("\"g7g5\"", "\"g7g4\""));
     assert!(matches!(
         mistake,
-        Err(PuzzlesError::Invalid { key: "mistake", .. })
+        Err(PuzzlesError::Invalid(BadPuzzles { key: "mistake", .. }))
     ));
 }
 

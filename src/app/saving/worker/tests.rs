@@ -240,7 +240,7 @@ fn a_stored_analysis_makes_puzzles_of_the_players_mistakes() {
     assert!(puzzle.blunder);
     let on_disk = crate::storage::puzzles::PuzzleStore::new(dir.path()).load();
     assert!(on_disk.recovered.is_none());
-    assert_eq!(on_disk.book, **book);
+    assert_eq!(on_disk.value, **book);
 }
 
 /// A long import does not hold up the saves: a move played while a big file is read is
