@@ -150,11 +150,11 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     start_network(&app, &config, options, lan_resume);
     // Sound opens its device on its own thread: the first frame does not wait for it.
     let sound = Sound::start(&config.sound.device, device_settings.volume());
-    sound.set_speak_moves(device_settings.speak_moves());
-    let _battery = start_battery(&app, &config, shutdown, sound.clone());
     let power = start_power(&app, &config);
     app.enable_device(DeviceControls::new(device_settings, admin, power));
-    app.enable_sound(sound);
+    // The device settings reach the sound (spoken moves too) before the battery may speak.
+    app.enable_sound(sound.clone());
+    let _battery = start_battery(&app, &config, shutdown, sound);
     if !notes.is_empty() {
         let text = notes.join("\n\n");
         app.update_controller(|c| c.show_info(&tr!("Please note"), &text));
