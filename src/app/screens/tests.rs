@@ -920,14 +920,16 @@ fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
 fn the_hosting_dialog_gives_the_address_to_type() {
     let mut c = Controller::new(friend());
     c.host_network(Color::White);
-    c.lobby_hosting(
-        "Kitchen",
-        "4821",
-        &[
-            "192.168.1.20:7531".to_string(),
-            "169.254.3.4:7531".to_string(),
-        ],
-    );
+    c.on(|l: &mut Lobby, _| {
+        l.hosting(
+            "Kitchen",
+            "4821",
+            &[
+                "192.168.1.20:7531".to_string(),
+                "169.254.3.4:7531".to_string(),
+            ],
+        )
+    });
     let view = c.dialog_view().expect("the hosting dialog");
     assert_eq!(view.title, "Pairing code 4821");
     assert!(
@@ -950,7 +952,7 @@ fn the_join_list_says_when_this_device_does_not_look_for_hosts() {
         looking.contains("Enter address"),
         "what to do if none is found"
     );
-    c.lobby_not_looking();
+    c.on(|l: &mut Lobby, _| l.not_looking());
     let off = c.dialog_view().expect("the join list").message;
     assert!(off.contains("discovery is off"), "{off}");
 }
@@ -1062,17 +1064,19 @@ fn a_wrong_code_is_said_until_the_next_one_is_typed() {
     let mut c = Controller::new(friend());
     c.join_network("192.168.1.20:7531", None);
     for key in ["1", "2", "3", "4"] {
-        c.keypad_key(key);
+        c.on(|l: &mut Lobby, _| l.key(key));
     }
-    c.keypad_submit();
-    c.lobby_refused(Some(crate::lan::codec::ErrorCode::BadCode), "bad code");
-    let Some(Lobby::Keypad { message, alert, .. }) = c.lobby().cloned() else {
-        panic!("back on the keypad: {:?}", c.lobby());
+    c.on(Lobby::submit);
+    c.on(|l: &mut Lobby, cx| {
+        l.refused(cx, Some(crate::lan::codec::ErrorCode::BadCode), "bad code")
+    });
+    let Some(Lobby::Keypad { message, alert, .. }) = c.shown::<Lobby>().cloned() else {
+        panic!("back on the keypad: {:?}", c.shown::<Lobby>());
     };
     assert!(alert);
     assert_eq!(message, "Wrong code — try again");
-    c.keypad_key("5");
-    let Some(Lobby::Keypad { message, alert, .. }) = c.lobby().cloned() else {
+    c.on(|l: &mut Lobby, _| l.key("5"));
+    let Some(Lobby::Keypad { message, alert, .. }) = c.shown::<Lobby>().cloned() else {
         panic!("the keypad");
     };
     assert!(!alert);
