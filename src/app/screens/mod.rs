@@ -31,7 +31,7 @@ pub mod new_game;
 pub mod play;
 pub mod saved_games;
 #[cfg(test)]
-mod tests;
+mod test_support;
 pub mod train;
 pub mod wifi;
 pub mod words;
