@@ -10,7 +10,7 @@ use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::boot::start::show_battery_event;
 use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
 use chesspi::app::screens::analysis::board::Session;
-use chesspi::app::screens::{Action, SettingsView};
+use chesspi::app::screens::{Action, Lobby, SettingsView};
 use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position, Square};
@@ -345,21 +345,21 @@ fn main() -> Result<(), Box<dyn Error>> {
         app.update_controller(|c| {
             c.dialog_option("hotspot:0");
             for k in "4071".chars() {
-                c.keypad_key(&k.to_string());
+                c.on(|l: &mut Lobby, _| l.key(&k.to_string()));
             }
         });
         shoot(&app, &dir, "network-hotspot-password.png")?;
     }
     app.update_controller(|c| {
-        c.lobby_cancel();
+        c.on(Lobby::close);
         c.join_network("192.168.1.20:7531", None);
         for k in ["4", "8", "2"] {
-            c.keypad_key(k);
+            c.on(|l: &mut Lobby, _| l.key(k));
         }
     });
     shoot(&app, &dir, "network-keypad.png")?;
     app.update_controller(|c| {
-        c.lobby_cancel();
+        c.on(Lobby::close);
         c.network_paired(
             "Kitchen table",
             Color::Black,

@@ -39,7 +39,7 @@ fn a_network_game_through_the_real_app() {
         dialog.get_message()
     );
     assert!(matches!(
-        app.with_controller(|c| c.lobby().cloned()),
+        app.with_controller(|c| c.shown::<Lobby>().cloned()),
         Some(Lobby::Hosting { .. })
     ));
     // Listening on loopback only: that address, with its port, is what a guest types.

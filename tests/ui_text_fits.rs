@@ -63,7 +63,7 @@ use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::boot::start::show_battery_event;
 use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
 use chesspi::app::screens::analysis::board::Session;
-use chesspi::app::screens::{Action, HostEntry, SavedGameChoice, SettingsView};
+use chesspi::app::screens::{Action, HostEntry, Lobby, SavedGameChoice, SettingsView};
 use chesspi::app::ui::{DialogAdapter, GamesAdapter, OptionView, TextFit, TextOverflow};
 use chesspi::battery::{BatteryEvent, BatteryFault, BatteryStatus};
 use chesspi::i18n::Language;
@@ -704,15 +704,17 @@ fn network_states(fits: &mut Fits) {
     pump_until("hosting", || !app.network_addrs().is_empty());
     // Three addresses as long as they get (`typed_addresses` shows at most three).
     app.update_controller(|c| {
-        c.lobby_hosting(
-            DEVICE,
-            "4821",
-            &[
-                "192.168.178.123:47531".to_string(),
-                "172.31.255.254:47531".to_string(),
-                "169.254.123.234:47531".to_string(),
-            ],
-        )
+        c.on(|l: &mut Lobby, _| {
+            l.hosting(
+                DEVICE,
+                "4821",
+                &[
+                    "192.168.178.123:47531".to_string(),
+                    "172.31.255.254:47531".to_string(),
+                    "169.254.123.234:47531".to_string(),
+                ],
+            )
+        })
     });
     fits.check(&app, "network: hosting");
     // The hotspot for a game without a router: opening, open (name and password), failed.
@@ -734,7 +736,7 @@ fn network_states(fits: &mut Fits) {
         app.update_controller(|c| {
             c.dialog_option("cancel");
             c.host_network(Color::White);
-            c.lobby_hosting(DEVICE, "4821", &[]);
+            c.on(|l: &mut Lobby, _| l.hosting(DEVICE, "4821", &[]));
             c.dialog_option("hotspot");
             c.wifi_report(WifiReport::HotspotOpened {
                 ssid: hotspot_ssid(DEVICE),
@@ -751,15 +753,17 @@ fn network_states(fits: &mut Fits) {
         });
         pump_until("hosting again", || !app.network_addrs().is_empty());
         app.update_controller(|c| {
-            c.lobby_hosting(
-                DEVICE,
-                "4821",
-                &[
-                    "192.168.178.123:47531".to_string(),
-                    "172.31.255.254:47531".to_string(),
-                    "169.254.123.234:47531".to_string(),
-                ],
-            )
+            c.on(|l: &mut Lobby, _| {
+                l.hosting(
+                    DEVICE,
+                    "4821",
+                    &[
+                        "192.168.178.123:47531".to_string(),
+                        "172.31.255.254:47531".to_string(),
+                        "169.254.123.234:47531".to_string(),
+                    ],
+                )
+            })
         });
     }
     app.update_controller(|c| {
@@ -771,7 +775,7 @@ fn network_states(fits: &mut Fits) {
     });
     fits.check(&app, "network: join (no discovery)");
     app.update_controller(|c| {
-        c.lobby_hosts(four_hosts());
+        c.on(|l: &mut Lobby, _| l.found(four_hosts()));
     });
     fits.check(&app, "network: four hosts");
     // Two hosts and two hotspots (the longest names), then a hotspot's password.
@@ -779,22 +783,24 @@ fn network_states(fits: &mut Fits) {
         use chesspi::wifi::worker::WifiReport;
         use chesspi::wifi::{Network, Security, WifiState, hotspot_ssid};
         app.update_controller(|c| {
-            c.keypad_cancel();
+            c.on(Lobby::keypad_cancel);
             c.dialog_option("cancel");
             c.action(Action::NewGame);
             c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
             c.on(|f: &mut NewGameForm, _| f.choose_network(false));
             c.on(NewGameForm::start);
-            c.lobby_hosts(
-                [PARTNER, DEVICE]
-                    .iter()
-                    .map(|name| HostEntry {
-                        name: name.to_string(),
-                        host_colour: Some(Color::White),
-                        target: "127.0.0.1:9".to_string(),
-                    })
-                    .collect(),
-            );
+            c.on(|l: &mut Lobby, _| {
+                l.found(
+                    [PARTNER, DEVICE]
+                        .iter()
+                        .map(|name| HostEntry {
+                            name: name.to_string(),
+                            host_colour: Some(Color::White),
+                            target: "127.0.0.1:9".to_string(),
+                        })
+                        .collect(),
+                )
+            });
             let hotspot = |name: &str| Network {
                 ssid: hotspot_ssid(name),
                 strength: 60,
@@ -812,25 +818,25 @@ fn network_states(fits: &mut Fits) {
         fits.check(&app, "network: keypad for a hotspot's password");
         app.update_controller(|c| {
             for k in "12345678".chars() {
-                c.keypad_key(&k.to_string());
+                c.on(|l: &mut Lobby, _| l.key(&k.to_string()));
             }
         });
         fits.check(&app, "network: keypad, hotspot password typed");
         app.update_controller(|c| {
-            c.keypad_cancel();
+            c.on(Lobby::keypad_cancel);
             // The four hosts again, for the steps below.
-            c.lobby_hosts(four_hosts());
+            c.on(|l: &mut Lobby, _| l.found(four_hosts()));
         });
     }
     app.update_controller(|c| c.dialog_option("host:0"));
     fits.check(&app, "network: keypad for a code");
     app.update_controller(|c| {
         for k in ["4", "8", "2", "1"] {
-            c.keypad_key(k);
+            c.on(|l: &mut Lobby, _| l.key(k));
         }
     });
     fits.check(&app, "network: keypad, code typed");
-    app.update_controller(|c| c.keypad_submit());
+    app.update_controller(|c| c.on(Lobby::submit));
     fits.check(&app, "network: connecting");
     pump_until("the refusal", || {
         app.window()
@@ -840,31 +846,31 @@ fn network_states(fits: &mut Fits) {
     });
     fits.check(&app, "network: not reachable");
     app.update_controller(|c| {
-        c.lobby_refused(Some(chesspi::lan::codec::ErrorCode::Version), "");
+        c.on(|l: &mut Lobby, cx| l.refused(cx, Some(chesspi::lan::codec::ErrorCode::Version), ""));
     });
     fits.check(&app, "network: refused (another version)");
     app.update_controller(|c| {
         c.dialog_option("close");
         c.join_network("127.0.0.1:9", None);
-        c.keypad_cancel();
+        c.on(Lobby::keypad_cancel);
         c.dialog_option("address");
         for k in "255.255.255.255:65535".chars() {
-            c.keypad_key(&k.to_string());
+            c.on(|l: &mut Lobby, _| l.key(&k.to_string()));
         }
     });
     fits.check(&app, "network: keypad, the longest address");
     app.update_controller(|c| {
         for _ in 0..21 {
-            c.keypad_key("⌫");
+            c.on(|l: &mut Lobby, _| l.key("⌫"));
         }
         for k in "1.2.3".chars() {
-            c.keypad_key(&k.to_string());
+            c.on(|l: &mut Lobby, _| l.key(&k.to_string()));
         }
-        c.keypad_submit();
+        c.on(Lobby::submit);
     });
     fits.check(&app, "network: keypad, not an address");
     app.update_controller(|c| {
-        c.keypad_cancel();
+        c.on(Lobby::keypad_cancel);
         c.dialog_option("cancel");
         c.network_paired(
             PARTNER,

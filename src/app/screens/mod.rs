@@ -32,7 +32,7 @@ pub mod new_game;
 pub mod play;
 pub mod saved_games;
 #[cfg(test)]
-mod tests;
+mod test_support;
 pub mod train;
 pub mod wifi;
 pub mod words;
@@ -143,13 +143,6 @@ impl Screen {
         }
     }
 
-    fn lobby_mut(&mut self) -> Option<&mut Lobby> {
-        match self {
-            Screen::Lobby(lobby) => Some(lobby),
-            _ => None,
-        }
-    }
-
     fn analysis_board(&self) -> Option<&Session> {
         match self {
             Screen::AnalysisBoard(session) => Some(session),
@@ -188,6 +181,8 @@ pub enum Go {
     Resume,
     /// The Settings dialog (over the game, once `Back` closed the screen opened from it).
     Settings,
+    /// A message over the game (the lobby's "No network game", once `Back` closed it).
+    Info { title: String, message: String },
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
@@ -198,6 +193,11 @@ pub struct Ctx<'a> {
     /// keeps the book, not Train, because it outlives the screen (the menu counts the due
     /// ones, the saver's reports replace it).
     pub(in crate::app::screens) puzzles: &'a mut crate::storage::puzzles::PuzzleBook,
+    /// A hotspot was opened or joined for the network game: the lobby sets it, the
+    /// controller keeps it, as the hotspot is left with the game, long after the lobby.
+    pub(in crate::app::screens) hotspot_game: &'a mut bool,
+    /// Whether this device has Wi-Fi (the lobby offers and looks for hotspots).
+    pub(in crate::app::screens) wifi_allowed: bool,
     effects: &'a mut Vec<Effect>,
     next: Vec<Go>,
 }
@@ -338,8 +338,6 @@ pub struct Controller {
     /// Set while a saved game is reviewed; holds the current game.
     viewing: Option<Viewing>,
     settings: SettingsView,
-    /// The host a code was last typed for (to ask again after a wrong code).
-    last_code_target: Option<KeyPurpose>,
     /// The partner away this long: the game may be adjourned.
     adjourn_after: std::time::Duration,
     /// The analysis of the game on the board (running or done).
@@ -375,7 +373,6 @@ impl Controller {
             shutdown_allowed: false,
             viewing: None,
             settings: SettingsView::default(),
-            last_code_target: None,
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             analysis: None,
             analyse_on_open: false,
@@ -415,6 +412,8 @@ impl Controller {
         let mut cx = Ctx {
             session: &mut self.session,
             puzzles: &mut self.puzzles,
+            hotspot_game: &mut self.hotspot_game,
+            wifi_allowed: self.wifi_allowed,
             effects: &mut self.effects,
             next: Vec::new(),
         };
@@ -458,6 +457,7 @@ impl Controller {
             Go::Resume => self.after_change(),
             Go::Settings => self.dialog = Some(Dialog::Settings),
             Go::Lobby { host, clock } => self.open_lobby(host, clock),
+            Go::Info { title, message } => self.show_info(&title, &message),
         }
     }
 

@@ -11,7 +11,7 @@ use crate::app::notices::Topic;
 use crate::app::screens::analysis::board::Session;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
-use crate::app::screens::{Controller, Dispatch, analysis, editor, help, train, wifi};
+use crate::app::screens::{Controller, Dispatch, Lobby, analysis, editor, help, train, wifi};
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
     NewGameAdapter, StatusAdapter, WifiAdapter,
@@ -226,9 +226,11 @@ impl App {
         {
             let keypad = self.window.global::<KeypadAdapter>();
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
-            keypad.on_key(move |k| with_shell(&shell, &window, |c| c.keypad_key(&k)));
-            keypad.on_submit(on(Box::new(|c| c.keypad_submit())));
-            keypad.on_cancel(on(Box::new(|c| c.keypad_cancel())));
+            keypad.on_key(move |k| {
+                with_shell(&shell, &window, |c| c.on(|l: &mut Lobby, _| l.key(&k)));
+            });
+            keypad.on_submit(on(Box::new(|c| c.on(Lobby::submit))));
+            keypad.on_cancel(on(Box::new(|c| c.on(Lobby::keypad_cancel))));
         }
     }
 

@@ -8,7 +8,7 @@ use crate::app::model::mode::{Mode, NewGameForm};
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
-use crate::app::screens::{self, Controller, Effect, Setting};
+use crate::app::screens::{self, Controller, Effect, Lobby, Setting};
 use crate::app::ui::{AppWindow, GamesAdapter};
 use crate::tr;
 use chesspi_engine::game::Game;
@@ -135,7 +135,7 @@ pub(super) fn run_effects(
             Effect::Network(effect) => match s.network.as_mut() {
                 Some(net) => net.lobby(effect, &mut s.controller, &s.notices),
                 None => {
-                    s.controller.lobby_cancel();
+                    s.controller.on(Lobby::close);
                     s.controller
                         .show_info(&tr!("Network"), &tr!("Network games are not enabled here."));
                 }

@@ -19,7 +19,7 @@ use crate::app::screens::dialogs::settings::DeviceControls;
 use crate::app::screens::network::lan::Network;
 use crate::app::screens::play::computer::{self, Answer, ComputerPlayer};
 use crate::app::screens::wifi::link::WifiLink;
-use crate::app::screens::{Controller, ScreenKind};
+use crate::app::screens::{Controller, Lobby, ScreenKind};
 use crate::app::ui::{AppWindow, GameAdapter};
 use chesspi_engine::FenError;
 use chesspi_engine::game::Game;
@@ -178,7 +178,7 @@ fn update_shell(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&
     if let Some(net) = s.network.as_mut()
         && net.is_active()
         && s.controller.session().partner().is_none()
-        && s.controller.lobby().is_none()
+        && s.controller.shown::<Lobby>().is_none()
     {
         net.leave();
         if let Some(wifi) = &s.wifi {

@@ -7,8 +7,8 @@ use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
 use crate::app::screens::{
-    Controller, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, coach, editor,
-    train, wifi,
+    Controller, Lobby, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, coach,
+    editor, train, wifi,
 };
 use crate::app::session::marks::{area_path, mark};
 use crate::app::ui::{
@@ -441,7 +441,7 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
 
 fn refresh_keypad(window: &AppWindow, c: &Controller) {
     let keypad = window.global::<KeypadAdapter>();
-    match c.keypad_view() {
+    match c.shown::<Lobby>().and_then(Lobby::keypad_view) {
         Some(k) => {
             keypad.set_title(k.title.into());
             keypad.set_text(k.text.into());

@@ -2,6 +2,8 @@
 
 pub mod record;
 pub mod settings;
+#[cfg(test)]
+mod tests;
 
 pub use settings::{Setting, SettingsView};
 

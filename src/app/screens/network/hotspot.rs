@@ -4,8 +4,8 @@
 //! hotspot is for that game only: both go back to the networks they were on when the partner
 //! leaves, when the game is left (a new game, Cancel), and shortly after the game ends.
 
-use super::lobby::{HostHotspot, HotspotState, KeyPurpose, Lobby, NetworkEffect};
-use crate::app::screens::{Controller, Effect, Screen};
+use super::lobby::{HostHotspot, HotspotState, KeyPurpose, Lobby, failed};
+use crate::app::screens::{Controller, Ctx, Effect, ScreenKind};
 use crate::lan::session::LinkState;
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
@@ -18,97 +18,10 @@ use std::time::Duration;
 pub const HOTSPOT_AFTER_GAME: Duration = Duration::from_secs(30);
 
 impl Controller {
-    /// Opens this device's hotspot while hosting as `name`.
-    pub(super) fn open_hotspot(&mut self, name: &str) {
-        let Some(Lobby::Hosting { hotspot, .. }) = self.screen.lobby_mut() else {
-            return;
-        };
-        let ssid = hotspot_ssid(name);
-        let password = hotspot_password();
-        *hotspot = Some(HostHotspot {
-            ssid: ssid.clone(),
-            password: password.clone(),
-            state: HotspotState::Opening,
-        });
-        self.hotspot_game = true;
-        self.effects
-            .push(Effect::Wifi(WifiRequest::OpenHotspot { ssid, password }));
-    }
-
-    /// Joins another ChessPI's hotspot with the password typed.
-    pub(super) fn join_hotspot(&mut self, ssid: Ssid, password: Passphrase) {
-        self.screen = Screen::Lobby(Lobby::Connecting {
-            name: ssid.to_string(),
-            message: tr!("Joining the hotspot {}…", ssid),
-        });
-        self.hotspot_game = true;
-        self.effects
-            .push(Effect::Wifi(WifiRequest::JoinHotspot { ssid, password }));
-    }
-
-    /// A Wi-Fi report while the lobby is open (the hotspots in range, a hotspot opened or
-    /// joined).
+    /// A Wi-Fi report while the lobby is open (the Wi-Fi screen's folder cannot name the
+    /// lobby).
     pub(in crate::app::screens) fn lobby_wifi_report(&mut self, report: WifiReport) {
-        match report {
-            WifiReport::Looked {
-                networks: Ok(networks),
-                ..
-            } => {
-                if let Some(Lobby::Browsing { hotspots, .. }) = self.screen.lobby_mut() {
-                    *hotspots = networks
-                        .into_iter()
-                        .filter(|n| {
-                            crate::wifi::is_hotspot(&n.ssid)
-                                && n.security == Security::Password
-                                && !n.active
-                        })
-                        .map(|n| n.ssid)
-                        .collect();
-                }
-            }
-            WifiReport::HotspotOpened { ssid, result } => {
-                if let Some(Lobby::Hosting {
-                    hotspot: Some(h), ..
-                }) = self.screen.lobby_mut()
-                    && h.ssid == ssid
-                {
-                    h.state = match result {
-                        Ok(_) => HotspotState::Open,
-                        Err(e) => HotspotState::Failed(e.to_string()),
-                    };
-                }
-            }
-            WifiReport::HotspotJoined { ssid, result } => {
-                let joining = matches!(
-                    self.screen.lobby(),
-                    Some(Lobby::Connecting { name, .. }) if *name == ssid.to_string()
-                );
-                if !joining {
-                    return;
-                }
-                match result {
-                    // On the host's network now: its game shows up in the list.
-                    Ok(_) => self.browse(),
-                    Err(JoinError::WrongPassword) => {
-                        self.screen = Screen::Lobby(Lobby::Keypad {
-                            purpose: KeyPurpose::Hotspot(ssid),
-                            text: String::new(),
-                            message: tr!("Wrong password — try again"),
-                            alert: true,
-                        });
-                    }
-                    Err(e) => {
-                        self.screen.close(crate::app::screens::ScreenKind::Lobby);
-                        self.effects.push(Effect::Network(NetworkEffect::Cancel));
-                        self.show_info(
-                            &tr!("No network game"),
-                            &tr!("Could not join {}: {}", ssid, e),
-                        );
-                    }
-                }
-            }
-            _ => {}
-        }
+        self.on(|l: &mut Lobby, cx| l.wifi_report(cx, report));
     }
 
     /// Takes the hotspot game's Wi-Fi down once nobody needs it: at once when the game was
@@ -116,7 +29,7 @@ impl Controller {
     /// the game ended. Back to the networks from before.
     pub fn leave_hotspot_when_done(&mut self) {
         // Hosting or joining: the hotspot is for the game being set up.
-        if !self.hotspot_game || self.lobby().is_some() {
+        if !self.hotspot_game || self.screen() == ScreenKind::Lobby {
             return;
         }
         let request = match self.session.partner() {
@@ -134,8 +47,95 @@ impl Controller {
     /// Whether the Wi-Fi thread should look every few seconds: the Wi-Fi screen, or the Join
     /// list (for hotspots nearby).
     pub fn wifi_watched(&self) -> bool {
-        self.screen() == crate::app::screens::ScreenKind::Wifi
-            || matches!(self.lobby(), Some(Lobby::Browsing { .. }))
+        self.screen() == ScreenKind::Wifi
+            || matches!(self.shown::<Lobby>(), Some(Lobby::Browsing { .. }))
+    }
+}
+
+impl Lobby {
+    /// Opens this device's hotspot while hosting as `name`.
+    pub(super) fn open_hotspot(&mut self, cx: &mut Ctx, name: &str) {
+        let Lobby::Hosting { hotspot, .. } = self else {
+            return;
+        };
+        let ssid = hotspot_ssid(name);
+        let password = hotspot_password();
+        *hotspot = Some(HostHotspot {
+            ssid: ssid.clone(),
+            password: password.clone(),
+            state: HotspotState::Opening,
+        });
+        *cx.hotspot_game = true;
+        cx.effect(Effect::Wifi(WifiRequest::OpenHotspot { ssid, password }));
+    }
+
+    /// Joins another ChessPI's hotspot with the password typed.
+    pub(super) fn join_hotspot(&mut self, cx: &mut Ctx, ssid: Ssid, password: Passphrase) {
+        *self = Lobby::Connecting {
+            name: ssid.to_string(),
+            message: tr!("Joining the hotspot {}…", ssid),
+            target: None,
+        };
+        *cx.hotspot_game = true;
+        cx.effect(Effect::Wifi(WifiRequest::JoinHotspot { ssid, password }));
+    }
+
+    /// A Wi-Fi report while the lobby is open (the hotspots in range, a hotspot opened or
+    /// joined).
+    pub fn wifi_report(&mut self, cx: &mut Ctx, report: WifiReport) {
+        match report {
+            WifiReport::Looked {
+                networks: Ok(networks),
+                ..
+            } => {
+                if let Lobby::Browsing { hotspots, .. } = self {
+                    *hotspots = networks
+                        .into_iter()
+                        .filter(|n| {
+                            crate::wifi::is_hotspot(&n.ssid)
+                                && n.security == Security::Password
+                                && !n.active
+                        })
+                        .map(|n| n.ssid)
+                        .collect();
+                }
+            }
+            WifiReport::HotspotOpened { ssid, result } => {
+                if let Lobby::Hosting {
+                    hotspot: Some(h), ..
+                } = self
+                    && h.ssid == ssid
+                {
+                    h.state = match result {
+                        Ok(_) => HotspotState::Open,
+                        Err(e) => HotspotState::Failed(e.to_string()),
+                    };
+                }
+            }
+            WifiReport::HotspotJoined { ssid, result } => {
+                let joining = matches!(
+                    self,
+                    Lobby::Connecting { name, .. } if *name == ssid.to_string()
+                );
+                if !joining {
+                    return;
+                }
+                match result {
+                    // On the host's network now: its game shows up in the list.
+                    Ok(_) => *self = Lobby::browsing(cx),
+                    Err(JoinError::WrongPassword) => {
+                        *self = Lobby::Keypad {
+                            purpose: KeyPurpose::Hotspot(ssid),
+                            text: String::new(),
+                            message: tr!("Wrong password — try again"),
+                            alert: true,
+                        };
+                    }
+                    Err(e) => failed(cx, &tr!("Could not join {}: {}", ssid, e)),
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -175,7 +175,7 @@ mod tests {
     fn the_host_opens_a_hotspot_shows_its_password_and_closes_it_when_leaving() {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.host_network(Color::White);
-        c.lobby_hosting("kitchen", "1234", &["192.168.1.5".to_string()]);
+        c.on(|l: &mut Lobby, _| l.hosting("kitchen", "1234", &["192.168.1.5".to_string()]));
         assert!(
             !option_ids(&c).contains(&"hotspot".to_string()),
             "no Wi-Fi here"
@@ -209,7 +209,7 @@ mod tests {
             message(&c)
         );
         // The code is kept when the shell says more about hosting.
-        c.lobby_hosting("kitchen", "1234", &[]);
+        c.on(|l: &mut Lobby, _| l.hosting("kitchen", "1234", &[]));
         assert!(message(&c).contains("is open"));
         c.leave_hotspot_when_done();
         assert!(wifi_requests(&mut c).is_empty(), "still hosting");
@@ -228,7 +228,7 @@ mod tests {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.allow_wifi();
         c.host_network(Color::Black);
-        c.lobby_hosting("attic", "9876", &[]);
+        c.on(|l: &mut Lobby, _| l.hosting("attic", "9876", &[]));
         c.dialog_option("hotspot");
         c.wifi_report(WifiReport::HotspotOpened {
             ssid: ssid("ChessPI-attic"),
@@ -247,7 +247,7 @@ mod tests {
     fn the_guest_sees_the_hotspot_types_its_password_and_goes_back_after() {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.allow_wifi();
-        c.browse();
+        c.open_lobby(None, None);
         assert!(matches!(&wifi_requests(&mut c)[..], [WifiRequest::Scan]));
         let net = |name: &str, security| Network {
             ssid: ssid(name),
@@ -269,23 +269,26 @@ mod tests {
         assert_eq!(view.options[0].label, "ChessPI-kitchen (hotspot)");
         assert!(view.message.contains("opened a hotspot"));
         c.dialog_option("hotspot:0");
-        let keypad = c.keypad_view().expect("the keypad");
+        let keypad = c
+            .shown::<Lobby>()
+            .and_then(Lobby::keypad_view)
+            .expect("the keypad");
         assert_eq!(keypad.title, "Password of ChessPI-kitchen");
         for key in "123456789012345".chars() {
-            c.keypad_key(&key.to_string());
+            c.on(|l: &mut Lobby, _| l.key(&key.to_string()));
         }
-        let keypad = c.keypad_view().unwrap();
+        let keypad = c.shown::<Lobby>().and_then(Lobby::keypad_view).unwrap();
         assert!(!keypad.can_submit, "fifteen digits");
         assert_eq!(
             keypad.text, "1234 5678 9012 345",
             "grouped as the host shows it"
         );
-        c.keypad_key("6");
-        c.keypad_key("7");
-        let keypad = c.keypad_view().unwrap();
+        c.on(|l: &mut Lobby, _| l.key("6"));
+        c.on(|l: &mut Lobby, _| l.key("7"));
+        let keypad = c.shown::<Lobby>().and_then(Lobby::keypad_view).unwrap();
         assert_eq!(keypad.text, "1234 5678 9012 3456", "sixteen digits at most");
         assert!(keypad.can_submit);
-        c.keypad_submit();
+        c.on(Lobby::submit);
         assert!(matches!(
             &wifi_requests(&mut c)[..],
             [WifiRequest::JoinHotspot { password, .. }]
@@ -295,14 +298,22 @@ mod tests {
             ssid: ssid("ChessPI-kitchen"),
             result: Err(JoinError::WrongPassword),
         });
-        let keypad = c.keypad_view().expect("the keypad again");
+        let keypad = c
+            .shown::<Lobby>()
+            .and_then(Lobby::keypad_view)
+            .expect("the keypad again");
         assert!(keypad.alert && keypad.message.contains("Wrong password"));
         // An older ChessPI's eight digits are taken too.
         for key in "87654321".chars() {
-            c.keypad_key(&key.to_string());
+            c.on(|l: &mut Lobby, _| l.key(&key.to_string()));
         }
-        assert!(c.keypad_view().unwrap().can_submit);
-        c.keypad_submit();
+        assert!(
+            c.shown::<Lobby>()
+                .and_then(Lobby::keypad_view)
+                .unwrap()
+                .can_submit
+        );
+        c.on(Lobby::submit);
         assert!(matches!(
             &wifi_requests(&mut c)[..],
             [WifiRequest::JoinHotspot { password, .. }]
@@ -314,7 +325,7 @@ mod tests {
             result: Ok(WifiState::Disconnected),
         });
         assert!(
-            matches!(c.lobby(), Some(Lobby::Browsing { .. })),
+            matches!(c.shown::<Lobby>(), Some(Lobby::Browsing { .. })),
             "looking for its game"
         );
         assert!(c.take_effects().iter().any(|e| matches!(
@@ -335,7 +346,7 @@ mod tests {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.allow_wifi();
         c.host_network(Color::White);
-        c.lobby_hosting("attic", "1234", &[]);
+        c.on(|l: &mut Lobby, _| l.hosting("attic", "1234", &[]));
         c.dialog_option("hotspot");
         c.wifi_report(WifiReport::HotspotOpened {
             ssid: ssid("ChessPI-attic"),
@@ -411,7 +422,7 @@ mod tests {
         c.take_effects();
         c.leave_hotspot_when_done();
         c.host_network(Color::Black);
-        c.lobby_hosting("attic", "5678", &[]);
+        c.on(|l: &mut Lobby, _| l.hosting("attic", "5678", &[]));
         c.dialog_option("hotspot");
         c.take_effects();
         assert!(leaves(&mut c).is_empty());

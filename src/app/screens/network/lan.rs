@@ -9,6 +9,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use chesspi_engine::game::Game;
 use slint::ComponentHandle;
 
+use super::lobby::Lobby;
 use crate::app::notices::bar::NoticeBar;
 use crate::app::screens::{Controller, HostEntry, LanRequest, NetworkEffect};
 use crate::app::ui::{AppWindow, GameAdapter};
@@ -103,7 +104,7 @@ impl Network {
                         self.lan = Some(handle);
                         self.joined = Some(target);
                     }
-                    Err(e) => c.lobby_refused(None, &e.to_string()),
+                    Err(e) => c.on(|l: &mut Lobby, cx| l.refused(cx, None, &e.to_string())),
                 }
             }
             NetworkEffect::Cancel => self.stop(),
@@ -136,7 +137,7 @@ impl Network {
                 log::info!("hosting a network game on {:?}", handle.local_addrs());
                 self.typed_addresses = typed_addresses(handle.local_addrs(), interface_addresses);
                 self.lan = Some(handle);
-                c.lobby_hosting(&self.name.clone(), &code, &self.typed_addresses);
+                c.on(|l: &mut Lobby, _| l.hosting(&self.name, &code, &self.typed_addresses));
                 let colour = match local {
                     Color::White => HostColor::White,
                     Color::Black => HostColor::Black,
@@ -155,7 +156,7 @@ impl Network {
                     crate::app::notices::Topic::Error,
                     tr!("Cannot offer a network game: {}", e),
                 );
-                c.lobby_cancel();
+                c.on(Lobby::close);
             }
         }
     }
@@ -171,14 +172,14 @@ impl Network {
             });
         };
         let browser = self.discovery().map(|d| d.browse(ring));
-        c.lobby_hosts(Vec::new());
+        c.on(|l: &mut Lobby, _| l.found(Vec::new()));
         match browser {
             Some(Ok(b)) => self.browser = Some(b),
             Some(Err(e)) => {
                 log::warn!("{e}; hosts must be joined by address");
-                c.lobby_not_looking();
+                c.on(|l: &mut Lobby, _| l.not_looking());
             }
-            None => c.lobby_not_looking(),
+            None => c.on(|l: &mut Lobby, _| l.not_looking()),
         }
     }
 
@@ -276,7 +277,8 @@ impl Network {
     /// Takes what the network threads reported.
     pub fn receive(&mut self, c: &mut Controller, notices: &NoticeBar) {
         if let Some(b) = &self.browser {
-            c.lobby_hosts(b.hosts().into_iter().filter_map(host_entry).collect());
+            let found = b.hosts().into_iter().filter_map(host_entry).collect();
+            c.on(|l: &mut Lobby, _| l.found(found));
         }
         let events = self.lan.as_ref().map(LanHandle::drain).unwrap_or_default();
         for event in events {
@@ -294,7 +296,10 @@ impl Network {
                     tr!("Not sent to your partner: {}.", why),
                 );
             }
-            LanEvent::Unreachable(failure) => c.lobby_refused(None, &unreachable_text(&failure)),
+            LanEvent::Unreachable(failure) => {
+                let text = unreachable_text(&failure);
+                c.on(|l: &mut Lobby, cx| l.refused(cx, None, &text));
+            }
         }
     }
 
@@ -347,14 +352,14 @@ impl Network {
             Event::PartnerLeft => c.partner_left(),
             Event::Refused { code, text } => {
                 self.stop();
-                c.lobby_refused(Some(code), &text);
+                c.on(|l: &mut Lobby, cx| l.refused(cx, Some(code), &text));
             }
             Event::WrongCode { attempts } => {
                 notices.inform(tr!("A wrong pairing code was tried ({})", attempts));
             }
             Event::CodeChanged(code) => {
                 let name = self.name.clone();
-                c.lobby_hosting(&name, &code, &self.typed_addresses);
+                c.on(|l: &mut Lobby, _| l.hosting(&name, &code, &self.typed_addresses));
                 notices.inform(tr!("Too many wrong codes: here is a new one"));
             }
             Event::PeerError { code, text } => {

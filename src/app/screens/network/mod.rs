@@ -6,3 +6,5 @@ pub mod hotspot;
 pub mod lan;
 pub mod lobby;
 pub mod partner;
+#[cfg(test)]
+mod tests;

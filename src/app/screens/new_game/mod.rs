@@ -2,6 +2,9 @@
 //! methods are [`NewGameForm`]'s own (reached through [`Controller::on`]); the controller
 //! keeps only opening it and the preferences it opens with.
 
+#[cfg(test)]
+mod tests;
+
 use super::{Controller, Ctx, Effect, Go};
 use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};

@@ -5,6 +5,8 @@ pub mod board;
 pub mod buttons;
 pub mod computer;
 pub mod present;
+#[cfg(test)]
+mod tests;
 pub mod thinking;
 pub mod timing;
 pub mod view;

@@ -2,4 +2,6 @@
 
 pub mod import;
 pub mod list;
+#[cfg(test)]
+mod tests;
 pub mod viewing;

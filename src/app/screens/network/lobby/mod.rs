@@ -1,9 +1,13 @@
 //! Finding a partner for a network game: hosting (this device's name and pairing code,
 //! waiting), browsing the ChessPIs that host nearby, typing a code or an address on the
 //! keypad, connecting. The network work itself is the shell's ([`Effect::Network`]); this
-//! room holds what the screen shows and what a tap means.
+//! room holds what the screen shows and what a tap means. The taps are [`Lobby`]'s own
+//! methods (reached through [`Controller::on`]); the controller keeps opening it and the
+//! command line's host and join.
 
-use crate::app::screens::{Controller, DialogOption, DialogView, Effect};
+pub mod view;
+
+use crate::app::screens::{Controller, Ctx, DialogView, Effect, Go};
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::ErrorCode;
 use crate::tr;
@@ -18,7 +22,7 @@ pub enum NetworkEffect {
         local: Color,
         clock: Option<crate::app::model::clock::TimeControl>,
     },
-    /// Look for hosts nearby (their list comes back through [`Controller::lobby_hosts`]).
+    /// Look for hosts nearby (their list comes back through [`Lobby::found`]).
     Browse,
     /// Join the host at `target` (`HOST:PORT`) with its pairing code.
     Join {
@@ -92,6 +96,8 @@ pub enum Lobby {
     Connecting {
         name: String,
         message: String,
+        /// The host's `HOST:PORT` when joining with a code: a wrong code asks again for it.
+        target: Option<String>,
     },
 }
 
@@ -133,15 +139,6 @@ const MAX_LISTED: usize = 4;
 const ADDRESS_LEN: usize = 21;
 
 impl Controller {
-    /// The lobby step on screen, if any.
-    pub fn lobby(&self) -> Option<&Lobby> {
-        self.screen.lobby()
-    }
-
-    fn network(&mut self, effect: NetworkEffect) {
-        self.effects.push(Effect::Network(effect));
-    }
-
     /// Starts hosting or browsing, from the New game form.
     pub(in crate::app::screens) fn open_lobby(
         &mut self,
@@ -149,32 +146,7 @@ impl Controller {
         clock: Option<crate::app::model::clock::TimeControl>,
     ) {
         self.dialog = None;
-        match host {
-            Some(local) => {
-                self.screen = Screen::Lobby(Lobby::Hosting {
-                    name: String::new(),
-                    code: String::new(),
-                    addresses: Vec::new(),
-                    hotspot: None,
-                });
-                self.network(NetworkEffect::Host { local, clock });
-            }
-            None => self.browse(),
-        }
-    }
-
-    /// Looks for hosts on the network, and for other ChessPIs' hotspots where Wi-Fi is set up.
-    pub(in crate::app::screens) fn browse(&mut self) {
-        self.screen = Screen::Lobby(Lobby::Browsing {
-            hosts: Vec::new(),
-            hotspots: Vec::new(),
-            looking: true,
-        });
-        self.network(NetworkEffect::Browse);
-        if self.wifi_allowed() {
-            self.effects
-                .push(Effect::Wifi(crate::wifi::worker::WifiRequest::Scan));
-        }
+        self.run(|screen, cx| *screen = Screen::Lobby(Lobby::open(cx, host, clock)));
     }
 
     /// Hosts a network game at once (the command line's `--lan-host`).
@@ -199,98 +171,141 @@ impl Controller {
                     message: String::new(),
                     alert: false,
                 });
-                self.keypad_submit();
+                self.on(Lobby::submit);
             }
-            None => self.keypad(purpose),
+            None => self.screen = Screen::Lobby(Lobby::keypad(purpose)),
+        }
+    }
+
+    /// A choice in a lobby dialog (the dialogs' folder cannot name the lobby).
+    pub(in crate::app::screens) fn lobby_option(&mut self, id: &str) {
+        self.on(|l: &mut Lobby, cx| l.option(cx, id));
+    }
+
+    /// The lobby's dialog, while the lobby is open (for the dialogs' folder).
+    pub(in crate::app::screens) fn lobby_view(&self) -> Option<DialogView> {
+        self.shown::<Lobby>()?.view(self.wifi_allowed())
+    }
+}
+
+impl Lobby {
+    /// The lobby as the New game form opens it: hosting as `host`, or browsing.
+    pub(in crate::app::screens) fn open(
+        cx: &mut Ctx,
+        host: Option<Color>,
+        clock: Option<crate::app::model::clock::TimeControl>,
+    ) -> Lobby {
+        match host {
+            Some(local) => {
+                cx.effect(Effect::Network(NetworkEffect::Host { local, clock }));
+                Lobby::Hosting {
+                    name: String::new(),
+                    code: String::new(),
+                    addresses: Vec::new(),
+                    hotspot: None,
+                }
+            }
+            None => Lobby::browsing(cx),
+        }
+    }
+
+    /// Looks for hosts on the network, and for other ChessPIs' hotspots where Wi-Fi is set up.
+    pub(super) fn browsing(cx: &mut Ctx) -> Lobby {
+        cx.effect(Effect::Network(NetworkEffect::Browse));
+        if cx.wifi_allowed {
+            cx.effect(Effect::Wifi(crate::wifi::worker::WifiRequest::Scan));
+        }
+        Lobby::Browsing {
+            hosts: Vec::new(),
+            hotspots: Vec::new(),
+            looking: true,
         }
     }
 
     /// The shell is hosting: this device's name, the code a guest must give, and the
     /// addresses it may type where it does not find this device in its list.
-    pub fn lobby_hosting(&mut self, name: &str, code: &str, addresses: &[String]) {
-        if let Some(Lobby::Hosting { hotspot, .. }) = self.screen.lobby() {
-            self.screen = Screen::Lobby(Lobby::Hosting {
-                name: name.to_string(),
-                code: code.to_string(),
-                addresses: addresses.to_vec(),
-                hotspot: hotspot.clone(),
-            });
+    pub fn hosting(&mut self, name: &str, code: &str, addresses: &[String]) {
+        if let Lobby::Hosting {
+            name: n,
+            code: c,
+            addresses: a,
+            ..
+        } = self
+        {
+            *n = name.to_string();
+            *c = code.to_string();
+            *a = addresses.to_vec();
         }
     }
 
     /// The hosts found nearby, as they come and go.
-    pub fn lobby_hosts(&mut self, found: Vec<HostEntry>) {
-        if let Some(Lobby::Browsing { hosts, .. }) = self.screen.lobby_mut() {
+    pub fn found(&mut self, found: Vec<HostEntry>) {
+        if let Lobby::Browsing { hosts, .. } = self {
             *hosts = found;
         }
     }
 
     /// This device cannot look for hosts (discovery is off, or failed to start): the list
     /// says so and points at the address.
-    pub fn lobby_not_looking(&mut self) {
-        if let Some(Lobby::Browsing { looking, .. }) = self.screen.lobby_mut() {
+    pub fn not_looking(&mut self) {
+        if let Lobby::Browsing { looking, .. } = self {
             *looking = false;
         }
     }
 
     /// The host refused us, or could not be reached (`code` is `None`).
-    pub fn lobby_refused(&mut self, code: Option<ErrorCode>, text: &str) {
-        let Some(Lobby::Connecting { name, .. }) = self.screen.lobby().cloned() else {
+    pub fn refused(&mut self, cx: &mut Ctx, code: Option<ErrorCode>, text: &str) {
+        let Lobby::Connecting { name, target, .. } = self.clone() else {
             return;
         };
         match code {
             Some(ErrorCode::BadCode) => {
                 // Back to the keypad for the same host: try again.
-                if let Some(KeyPurpose::Code { target, .. }) = self.last_code_target.clone() {
-                    self.screen = Screen::Lobby(Lobby::Keypad {
+                if let Some(target) = target {
+                    *self = Lobby::Keypad {
                         purpose: KeyPurpose::Code { name, target },
                         text: String::new(),
                         message: tr!("Wrong code — try again"),
                         alert: true,
-                    });
+                    };
                 }
             }
-            Some(ErrorCode::Busy) => self.lobby_failed(&tr!("{} is already playing.", name)),
+            Some(ErrorCode::Busy) => failed(cx, &tr!("{} is already playing.", name)),
             Some(ErrorCode::Closed) => {
-                self.lobby_failed(&tr!("{} takes no partner for this game any more.", name));
+                failed(
+                    cx,
+                    &tr!("{} takes no partner for this game any more.", name),
+                );
             }
             Some(ErrorCode::Version) => {
-                self.lobby_failed(&tr!("{} runs another version of ChessPI.", name));
+                failed(cx, &tr!("{} runs another version of ChessPI.", name));
             }
-            Some(_) => self.lobby_failed(&tr!("{} refused: {}", name, text)),
+            Some(_) => failed(cx, &tr!("{} refused: {}", name, text)),
             None => {
-                self.screen = Screen::Lobby(Lobby::Connecting {
+                *self = Lobby::Connecting {
                     name,
+                    target,
                     message: tr!("Not reachable yet ({}); trying again…", text),
-                });
+                };
             }
         }
     }
 
     /// Leaves the lobby (the shell could not start what it asked for).
-    pub fn lobby_cancel(&mut self) {
-        self.screen.close(ScreenKind::Lobby);
-    }
-
-    fn lobby_failed(&mut self, message: &str) {
-        self.screen.close(ScreenKind::Lobby);
-        self.network(NetworkEffect::Cancel);
-        self.show_info(&tr!("No network game"), message);
+    pub fn close(&mut self, cx: &mut Ctx) {
+        cx.go(Go::Back);
     }
 
     /// A choice in a lobby dialog.
-    pub(in crate::app::screens) fn lobby_option(&mut self, id: &str) {
-        let Some(lobby) = self.screen.lobby().cloned() else {
-            return;
-        };
-        match (lobby, id) {
+    pub fn option(&mut self, cx: &mut Ctx, id: &str) {
+        match (self.clone(), id) {
             (Lobby::Browsing { hosts, .. }, id) if id.starts_with("host:") => {
                 let chosen = id
                     .strip_prefix("host:")
                     .and_then(|n| n.parse::<usize>().ok())
                     .and_then(|i| hosts.get(i));
                 if let Some(h) = chosen {
-                    self.keypad(KeyPurpose::Code {
+                    *self = Lobby::keypad(KeyPurpose::Code {
                         name: h.name.clone(),
                         target: h.target.clone(),
                     });
@@ -309,7 +324,7 @@ impl Controller {
                     .and_then(|i| i.checked_sub(hosts.len().min(MAX_LISTED)))
                     .and_then(|i| hotspots.get(i));
                 if let Some(ssid) = chosen {
-                    self.keypad(KeyPurpose::Hotspot(ssid.clone()));
+                    *self = Lobby::keypad(KeyPurpose::Hotspot(ssid.clone()));
                 }
             }
             (
@@ -320,35 +335,36 @@ impl Controller {
                 },
                 "hotspot",
             ) if !name.is_empty() => {
-                self.open_hotspot(&name);
+                self.open_hotspot(cx, &name);
             }
-            (Lobby::Browsing { .. }, "address") => self.keypad(KeyPurpose::Address),
+            (Lobby::Browsing { .. }, "address") => *self = Lobby::keypad(KeyPurpose::Address),
             (_, "cancel") => {
-                self.screen.close(ScreenKind::Lobby);
-                self.network(NetworkEffect::Cancel);
+                cx.go(Go::Back);
+                cx.effect(Effect::Network(NetworkEffect::Cancel));
             }
             _ => {}
         }
     }
 
-    fn keypad(&mut self, purpose: KeyPurpose) {
+    /// The keypad, empty, asking for `purpose`.
+    fn keypad(purpose: KeyPurpose) -> Lobby {
         let message = keypad_prompt(&purpose);
-        self.screen = Screen::Lobby(Lobby::Keypad {
+        Lobby::Keypad {
             purpose,
             text: String::new(),
             message,
             alert: false,
-        });
+        }
     }
 
     /// A key of the keypad: a digit, "." or ":", or "⌫".
-    pub fn keypad_key(&mut self, key: &str) {
-        let Some(Lobby::Keypad {
+    pub fn key(&mut self, key: &str) {
+        let Lobby::Keypad {
             purpose,
             text,
             message,
             alert,
-        }) = self.screen.lobby_mut()
+        } = self
         else {
             return;
         };
@@ -376,33 +392,32 @@ impl Controller {
     }
 
     /// OK on the keypad.
-    pub fn keypad_submit(&mut self) {
-        let Some(Lobby::Keypad { purpose, text, .. }) = self.screen.lobby().cloned() else {
+    pub fn submit(&mut self, cx: &mut Ctx) {
+        let Lobby::Keypad { purpose, text, .. } = self.clone() else {
             return;
         };
         match purpose {
             KeyPurpose::Code { name, target } if text.len() == CODE_LEN => {
-                self.last_code_target = Some(KeyPurpose::Code {
-                    name: name.clone(),
-                    target: target.clone(),
-                });
-                self.screen = Screen::Lobby(Lobby::Connecting {
+                *self = Lobby::Connecting {
                     name: name.clone(),
                     message: tr!("Connecting to {}…", name),
-                });
-                self.network(NetworkEffect::Join {
+                    target: Some(target.clone()),
+                };
+                cx.effect(Effect::Network(NetworkEffect::Join {
                     target,
                     name,
                     code: text,
-                });
+                }));
             }
             KeyPurpose::Address => match address_target(&text) {
-                Some(target) => self.keypad(KeyPurpose::Code {
-                    name: text.clone(),
-                    target,
-                }),
+                Some(target) => {
+                    *self = Lobby::keypad(KeyPurpose::Code {
+                        name: text.clone(),
+                        target,
+                    });
+                }
                 None => {
-                    if let Some(Lobby::Keypad { message, alert, .. }) = self.screen.lobby_mut() {
+                    if let Lobby::Keypad { message, alert, .. } = self {
                         *message = tr!("That is not an address like 192.168.1.20");
                         *alert = true;
                     }
@@ -410,7 +425,7 @@ impl Controller {
             },
             KeyPurpose::Hotspot(ssid) if crate::wifi::hotspot_password_complete(&text) => {
                 if let Ok(password) = Passphrase::new(&text) {
-                    self.join_hotspot(ssid, password);
+                    self.join_hotspot(cx, ssid, password);
                 }
             }
             KeyPurpose::Code { .. } | KeyPurpose::Hotspot(_) => {}
@@ -418,153 +433,22 @@ impl Controller {
     }
 
     /// Cancel on the keypad: back to the list of hosts.
-    pub fn keypad_cancel(&mut self) {
-        if let Some(Lobby::Keypad { .. }) = self.screen.lobby() {
-            self.browse();
+    pub fn keypad_cancel(&mut self, cx: &mut Ctx) {
+        if let Lobby::Keypad { .. } = self {
+            *self = Lobby::browsing(cx);
         }
     }
+}
 
-    /// The keypad as the screen shows it.
-    pub fn keypad_view(&self) -> Option<KeypadView> {
-        let Some(Lobby::Keypad {
-            purpose,
-            text,
-            message,
-            alert,
-        }) = self.screen.lobby()
-        else {
-            return None;
-        };
-        let (title, address, can_submit) = match purpose {
-            KeyPurpose::Code { name, .. } => {
-                (tr!("Code for {}", name), false, text.len() == CODE_LEN)
-            }
-            KeyPurpose::Address => (
-                tr!("Address of the other ChessPI"),
-                true,
-                address_target(text).is_some(),
-            ),
-            KeyPurpose::Hotspot(ssid) => (
-                tr!("Password of {}", ssid),
-                false,
-                crate::wifi::hotspot_password_complete(text),
-            ),
-        };
-        // A password is shown in groups of four, as the other ChessPI shows it.
-        let shown = match purpose {
-            KeyPurpose::Hotspot(_) => crate::wifi::grouped_digits(text),
-            _ => text.clone(),
-        };
-        Some(KeypadView {
-            title,
-            text: shown,
-            message: message.clone(),
-            alert: *alert,
-            address,
-            can_submit,
-        })
-    }
-
-    /// The lobby's dialog (all but the keypad).
-    pub(in crate::app::screens) fn lobby_view(&self) -> Option<DialogView> {
-        let opt = |id: String, label: String, primary: bool| DialogOption {
-            id,
-            label,
-            primary,
-            danger: false,
-        };
-        let cancel = || opt("cancel".into(), tr!("Cancel"), false);
-        let (title, message, options) = match self.screen.lobby()? {
-            // The code in the title's big letters: it is read from across the table.
-            Lobby::Hosting { name, code, .. } if code.is_empty() => (
-                tr!("Waiting for a partner…"),
-                tr!("Opening the game on the network as {}…", name),
-                vec![cancel()],
-            ),
-            Lobby::Hosting {
-                name,
-                code,
-                addresses,
-                hotspot,
-            } => {
-                let mut message = tr!(
-                    "Waiting for a partner… On the other ChessPI: New game, Network, Join a \
-                     game, then {}, then this code.",
-                    name
-                );
-                let mut options = Vec::new();
-                if let Some(h) = hotspot {
-                    message.push('\n');
-                    message.push_str(&h.line());
-                } else if self.wifi_allowed() {
-                    options.push(opt(
-                        "hotspot".into(),
-                        tr!("No router: make a hotspot"),
-                        false,
-                    ));
-                }
-                options.push(cancel());
-                if hotspot.is_none() && !addresses.is_empty() {
-                    message.push('\n');
-                    message.push_str(&tr!(
-                        "Not in its list? There tap Enter address and type {}",
-                        addresses.join(tr!(" or ").as_str())
-                    ));
-                }
-                (tr!("Pairing code {}", code), message, options)
-            }
-            Lobby::Browsing {
-                hosts,
-                hotspots,
-                looking,
-            } => {
-                let mut options: Vec<DialogOption> = hosts
-                    .iter()
-                    .enumerate()
-                    .take(MAX_LISTED)
-                    .map(|(i, h)| opt(format!("host:{i}"), host_label(h), true))
-                    .collect();
-                let shown = options.len();
-                options.extend(hotspots.iter().take(MAX_LISTED - shown).enumerate().map(
-                    |(i, ssid)| {
-                        opt(
-                            format!("hotspot:{}", shown + i),
-                            tr!("{} (hotspot)", ssid),
-                            false,
-                        )
-                    },
-                ));
-                options.push(opt("address".into(), tr!("Enter address"), false));
-                options.push(cancel());
-                let message = if !hosts.is_empty() {
-                    tr!("Tap a ChessPI to join its game.")
-                } else if !hotspots.is_empty() {
-                    tr!("A ChessPI nearby opened a hotspot: tap it and type its password.")
-                } else if *looking {
-                    tr!(
-                        "Looking for ChessPIs hosting a game on this network… Not found? Tap \
-                         Enter address and type the address the host shows."
-                    )
-                } else {
-                    tr!(
-                        "This ChessPI does not look for games on the network (discovery is \
-                         off). Tap Enter address and type the address the host shows."
-                    )
-                };
-                (tr!("Join a game"), message, options)
-            }
-            Lobby::Connecting { name, message } => {
-                (tr!("Joining {}", name), message.clone(), vec![cancel()])
-            }
-            Lobby::Keypad { .. } => return None,
-        };
-        Some(DialogView {
-            title,
-            message,
-            options,
-            confirmation: false,
-        })
-    }
+/// No network game after all: the lobby closes, its network work stops, and a message says
+/// why.
+pub(super) fn failed(cx: &mut Ctx, message: &str) {
+    cx.go(Go::Back);
+    cx.effect(Effect::Network(NetworkEffect::Cancel));
+    cx.go(Go::Info {
+        title: tr!("No network game"),
+        message: message.to_string(),
+    });
 }
 
 /// What the keypad asks for, before anything goes wrong.
@@ -573,14 +457,6 @@ fn keypad_prompt(purpose: &KeyPurpose) -> String {
         KeyPurpose::Code { .. } => tr!("The code is shown on the other ChessPI"),
         KeyPurpose::Address => tr!("Address of the other ChessPI, e.g. 192.168.1.20"),
         KeyPurpose::Hotspot(_) => tr!("The password is shown on the other ChessPI"),
-    }
-}
-
-fn host_label(h: &HostEntry) -> String {
-    match h.host_colour {
-        Some(Color::White) => tr!("{} (plays White)", h.name),
-        Some(Color::Black) => tr!("{} (plays Black)", h.name),
-        None => h.name.clone(),
     }
 }
 

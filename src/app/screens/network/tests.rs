@@ -1,0 +1,132 @@
+//! Network play's tests: the partner's words on the game screen, the lobby's dialogs and
+//! keypad.
+
+use crate::app::screens::test_support::friend;
+use crate::app::screens::*;
+
+/// A network game with `name`, this side playing `local`, just paired.
+fn paired(name: &str, local: Color) -> Controller {
+    let mut c = Controller::new(GameSetup {
+        mode: Mode::Network { local },
+        level: Level::DEFAULT,
+    });
+    let link = crate::storage::LanLink {
+        game_id: "g".into(),
+        host: None,
+    };
+    c.network_paired(name, local, Game::new(), link, None);
+    c
+}
+
+#[test]
+fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
+    use crate::lan::session::LinkState;
+    let mut c = paired("Kitchen", Color::White);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+    c.network_link(LinkState::Lost);
+    // Our move: the connection is what matters now.
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    // With a piece in hand, the hints come back.
+    let e2 = c.square_at(4, 6);
+    c.press(e2);
+    c.release(e2, false);
+    assert_eq!(c.status().text, "Tap where the pawn should go");
+    c.network_link(LinkState::Connected);
+    c.press(e2);
+    c.release(e2, false);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+}
+
+#[test]
+fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
+    use crate::lan::session::LinkState;
+    let mut c = paired("Kitchen", Color::White);
+    c.network_link(LinkState::Connected);
+    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
+    assert_eq!(c.status().text, "Draw offered — waiting for Kitchen");
+    // The session drops offers with the link, then says the link is lost.
+    c.network_offers_cleared();
+    c.network_link(LinkState::Lost);
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    c.network_link(LinkState::Connected);
+    assert_eq!(c.status().text, "Your move — tap a piece");
+    // An older word of the partner's gives way to the lost link too.
+    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
+    c.partner_answered(crate::lan::codec::OfferKind::Draw, false);
+    assert_eq!(c.status().text, "Kitchen declines the draw — play on");
+    c.network_link(LinkState::Lost);
+    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+}
+
+#[test]
+fn a_long_partner_name_is_shortened_in_texts() {
+    let mut c = paired(&"W".repeat(32), Color::Black);
+    c.network_link(crate::lan::session::LinkState::Connected);
+    assert_eq!(c.status().text, format!("{}… is thinking…", "W".repeat(13)));
+}
+
+#[test]
+fn the_hosting_dialog_gives_the_address_to_type() {
+    let mut c = Controller::new(friend());
+    c.host_network(Color::White);
+    c.on(|l: &mut Lobby, _| {
+        l.hosting(
+            "Kitchen",
+            "4821",
+            &[
+                "192.168.1.20:7531".to_string(),
+                "169.254.3.4:7531".to_string(),
+            ],
+        )
+    });
+    let view = c.dialog_view().expect("the hosting dialog");
+    assert_eq!(view.title, "Pairing code 4821");
+    assert!(
+        view.message.ends_with(
+            "Not in its list? There tap Enter address and type 192.168.1.20:7531 or \
+             169.254.3.4:7531"
+        ),
+        "{}",
+        view.message
+    );
+}
+
+#[test]
+fn the_join_list_says_when_this_device_does_not_look_for_hosts() {
+    let mut c = Controller::new(friend());
+    c.open_lobby(None, None);
+    let looking = c.dialog_view().expect("the join list").message;
+    assert!(looking.starts_with("Looking for ChessPIs"), "{looking}");
+    assert!(
+        looking.contains("Enter address"),
+        "what to do if none is found"
+    );
+    c.on(|l: &mut Lobby, _| l.not_looking());
+    let off = c.dialog_view().expect("the join list").message;
+    assert!(off.contains("discovery is off"), "{off}");
+}
+
+#[test]
+fn a_wrong_code_is_said_until_the_next_one_is_typed() {
+    use crate::app::screens::Lobby;
+    let mut c = Controller::new(friend());
+    c.join_network("192.168.1.20:7531", None);
+    for key in ["1", "2", "3", "4"] {
+        c.on(|l: &mut Lobby, _| l.key(key));
+    }
+    c.on(Lobby::submit);
+    c.on(|l: &mut Lobby, cx| {
+        l.refused(cx, Some(crate::lan::codec::ErrorCode::BadCode), "bad code")
+    });
+    let Some(Lobby::Keypad { message, alert, .. }) = c.shown::<Lobby>().cloned() else {
+        panic!("back on the keypad: {:?}", c.shown::<Lobby>());
+    };
+    assert!(alert);
+    assert_eq!(message, "Wrong code — try again");
+    c.on(|l: &mut Lobby, _| l.key("5"));
+    let Some(Lobby::Keypad { message, alert, .. }) = c.shown::<Lobby>().cloned() else {
+        panic!("the keypad");
+    };
+    assert!(!alert);
+    assert_eq!(message, "The code is shown on the other ChessPI");
+}
