@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use chesspi::app::screens::analysis::marks::AnalysisMarks;
+use chesspi::app::session::marks::AnalysisMarks;
 use chesspi::storage::archive::ImportLimits;
 use chesspi::storage::{Archive, GameSummary};
 use libfuzzer_sys::fuzz_target;
