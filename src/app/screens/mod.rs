@@ -6,7 +6,11 @@
 //! screen's `view.rs` (and `shell::view` for the game screen) turns that into Slint models.
 //! Work off the UI thread leaves as [`Effect`]s that the shell carries out.
 //!
-//! Each folder holds a screen's state and its `impl Controller` methods:
+//! A screen with a state of its own (the editor, New game, the lobby, the analysis board,
+//! Train, Wi-Fi, Help) keeps its logic as methods of that state, reached through
+//! [`Controller::on`] with a [`Ctx`] (the game session, the shell's effects, and [`Go`]: where
+//! to send the user next); the game screen, the dialogs, the coach and analysis are still
+//! `impl Controller` methods in their folders:
 //! - [`play`]: the board's taps and drags, the side panel's buttons, the computer's thinking
 //!   and its thread, the clocks, and every word the game screen shows ([`play::present`]);
 //! - [`new_game`]: the New game form;
@@ -16,8 +20,10 @@
 //! - [`editor`]: setting up a position by hand and starting a game from it;
 //! - [`network`]: finding a partner, the game with them, its shared clock.
 //!
-//! Shared, owned by no screen: [`board_view`] (a board's cells and their Slint models) and
-//! [`words`] (colours, pieces, endings in words). A screen never imports another's files.
+//! Shared, owned by no screen: [`board_view`] (a board's cells and their Slint models),
+//! [`board_input`] (a board's touches), [`dialog`] (which dialog is open) and [`words`]
+//! (colours, pieces, endings in words). A screen never imports another's files
+//! (`app::import_rules` checks it).
 
 pub mod analysis;
 pub mod board_input;
