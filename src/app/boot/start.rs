@@ -16,7 +16,7 @@ use crate::app::model::mode::GameSetup;
 use crate::app::model::mode::Mode;
 use crate::app::notices::bar::NoticeMsg;
 use crate::app::saving::{self, Stores};
-use crate::app::screens::dialogs::settings::DeviceControls;
+use crate::app::shell::device::DeviceControls;
 use crate::app::shell::{App, AppError, apply_language};
 use crate::app::ui::{AppWindow, GameAdapter, StatusAdapter};
 use crate::battery::{BatteryEvent, BatteryLevel, BatteryMonitor, BatteryStatus, start_monitor};

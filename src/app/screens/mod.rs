@@ -43,16 +43,18 @@ pub mod train;
 pub mod wifi;
 pub mod words;
 
+pub use crate::app::model::settings::{Setting, SettingsView};
+pub use crate::app::session::effect::Effect;
 pub use crate::app::session::marks::AnalysisMarks;
+pub use crate::app::session::partner::NetworkEffect;
 pub use crate::app::session::partner::{LanRequest, Partner};
 pub use crate::app::session::thinking::{Purpose, Reply, ThinkRequest};
 pub use analysis::AnalysisView;
 pub use analysis::board::{AnalysisBoardView, LineView};
 pub use board_view::CellView;
 pub use dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
-pub use dialogs::settings::{Setting, SettingsView};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
-pub use network::lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, NetworkEffect, address_target};
+pub use network::lobby::{HostEntry, KeyPurpose, KeypadView, Lobby, address_target};
 pub use play::buttons::{Action, ActionItem};
 pub use play::present::{MoveListRow, PlayerInfo, Status};
 pub use words::termination_reason;
@@ -63,7 +65,7 @@ use crate::app::session::game::GameSession;
 use analysis::board::Session;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
-use chesspi_engine::{Color, Move, Position, Square};
+use chesspi_engine::{Color, Position, Square};
 pub use editor::Editor;
 use saved_games::viewing::Viewing;
 
@@ -204,14 +206,13 @@ pub struct Ctx<'a> {
     pub(in crate::app::screens) hotspot_game: &'a mut bool,
     /// Whether this device has Wi-Fi (the lobby offers and looks for hotspots).
     pub(in crate::app::screens) wifi_allowed: bool,
-    effects: &'a mut Vec<Effect>,
     next: Vec<Go>,
 }
 
 impl Ctx<'_> {
     /// Asks the shell for `effect`.
     pub fn effect(&mut self, effect: Effect) {
-        self.effects.push(effect);
+        self.session.effect(effect);
     }
 
     /// Goes there once the screen's method returns.
@@ -223,7 +224,7 @@ impl Ctx<'_> {
     /// screen that needs the worker (Train's judgement) takes it over.
     pub fn cancel_thinking(&mut self) {
         if self.session.thinking.take().is_some() {
-            self.effects.push(Effect::CancelThinking);
+            self.session.effect(Effect::CancelThinking);
         }
     }
 }
@@ -265,66 +266,6 @@ screen_state! {
     Wifi(wifi::WifiScreen),
 }
 
-/// Something the app shell must do for the controller.
-#[derive(Debug, Clone)]
-pub enum Effect {
-    /// A sound that no change of state shows: a tap the board could not take as a move.
-    /// (Moves, results and the rest are heard from the state itself, see the shell.)
-    Sound(crate::sound::Cue),
-    /// Search on the worker thread; the answer comes back through
-    /// [`Controller::computer_answered`] with the same id.
-    Think(ThinkRequest),
-    /// Stop the search in progress; its answer, if any still arrives, is stale.
-    CancelThinking,
-    /// The game changed (a move, a takeback, a new game, a result), or how it is shown (the
-    /// board turned). The place to save it.
-    GameChanged,
-    /// The user asked for the player's record.
-    ShowStatistics,
-    /// The user asked for the list of saved games.
-    ShowGames,
-    /// Open a saved game: for review, or to play on.
-    OpenSaved { id: String, resume: bool },
-    /// Delete a saved game (confirmed).
-    DeleteSaved { id: String },
-    /// The user stepped a device setting to its next value.
-    ChangeSetting(Setting),
-    /// A game against the computer was started at this level (`fits`: the level that fits
-    /// the player, chosen as such): the next one starts there too.
-    LevelChosen { level: Level, fits: bool },
-    /// The user confirmed shutting the device down (the game is already saved).
-    Shutdown,
-    /// Send this to the network partner.
-    Lan(LanRequest),
-    /// End the computer's search now and play its best move so far.
-    MoveNow,
-    /// Host, browse, join or stop (finding a partner).
-    Network(NetworkEffect),
-    /// Analyse this game on the analysis worker; reports come back through
-    /// [`Controller::analysis_report`] with the same id.
-    Analyse {
-        id: u64,
-        start: Position,
-        moves: Vec<Move>,
-    },
-    /// Stop the analysis in progress at once.
-    CancelAnalysis,
-    /// Import the PGN file `index` of the USB sticks' list (Saved games → From USB stick).
-    ImportPgn { index: usize },
-    /// Stop the import under way after the game it is storing.
-    CancelImport,
-    /// A puzzle was tried: the saver records it (and keeps the schedule on disk).
-    PuzzleTried { id: String, solved: bool, now: u64 },
-    /// Keep a finished analysis with the game: the saved game `saved` (archive id), or the
-    /// game on the board when `None`.
-    StoreAnalysis {
-        saved: Option<String>,
-        analysis: Box<chesspi_engine::analysis::GameAnalysis>,
-    },
-    /// Ask the Wi-Fi thread; its reports come back through [`Controller::wifi_report`].
-    Wifi(crate::wifi::worker::WifiRequest),
-}
-
 /// The state of the game screen.
 pub struct Controller {
     /// The game on the board and how it is played.
@@ -358,7 +299,6 @@ pub struct Controller {
     fitting_level: Option<Level>,
     /// New game starts at the fitting level (it was chosen last time).
     follow_fitting_level: bool,
-    effects: Vec<Effect>,
 }
 
 impl Controller {
@@ -386,7 +326,6 @@ impl Controller {
             puzzles: crate::storage::puzzles::PuzzleBook::new(),
             fitting_level: None,
             follow_fitting_level: false,
-            effects: Vec::new(),
         };
         c.after_change();
         c
@@ -420,7 +359,6 @@ impl Controller {
             puzzles: &mut self.puzzles,
             hotspot_game: &mut self.hotspot_game,
             wifi_allowed: self.wifi_allowed,
-            effects: &mut self.effects,
             next: Vec::new(),
         };
         f(&mut self.screen, &mut cx);
@@ -487,7 +425,7 @@ impl Controller {
 
     /// Effects produced since the last call, oldest first.
     pub fn take_effects(&mut self) -> Vec<Effect> {
-        std::mem::take(&mut self.effects)
+        self.session.take_effects()
     }
 
     /// Whether a person may move now.
@@ -507,7 +445,7 @@ impl Controller {
     fn after_change(&mut self) {
         self.input.clear();
         self.session.hint = None;
-        self.effects.push(Effect::GameChanged);
+        self.session.effect(Effect::GameChanged);
         self.turn_to_mover();
         if self.coach_after_move() {
             return;
@@ -528,7 +466,7 @@ impl Controller {
             {
                 // The demo would otherwise shuffle on until the automatic draw.
                 if self.session.game.claim_draw().is_ok() {
-                    self.effects.push(Effect::GameChanged);
+                    self.session.effect(Effect::GameChanged);
                 }
                 return;
             }

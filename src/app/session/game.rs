@@ -3,6 +3,7 @@
 //! network partner. One value, owned by the controller; screens read it and change it
 //! through its methods.
 
+use super::effect::Effect;
 use super::partner::{Away, Partner};
 use super::thinking::Purpose;
 use crate::app::model::clock::{GameClock, TimeControl};
@@ -43,6 +44,8 @@ pub struct GameSession {
     pub(in crate::app) clock_held: bool,
     /// The partner of a network game.
     pub(in crate::app) partner: Option<Partner>,
+    /// What the shell is asked to do, oldest first: emptied after each change.
+    outbox: Vec<Effect>,
 }
 
 impl GameSession {
@@ -64,7 +67,18 @@ impl GameSession {
             clock_ply: 0,
             clock_held: false,
             partner: None,
+            outbox: Vec::new(),
         }
+    }
+
+    /// Asks the shell for `effect`.
+    pub fn effect(&mut self, effect: Effect) {
+        self.outbox.push(effect);
+    }
+
+    /// Effects asked for since the last call, oldest first.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.outbox)
     }
 
     pub fn game(&self) -> &Game {

@@ -2,6 +2,7 @@
 //! is asked and answers, the network partner, the analysis's marks. Screens use it; it knows
 //! no screen.
 
+pub mod effect;
 pub mod game;
 pub mod marks;
 pub mod partner;

@@ -3,7 +3,7 @@
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
 use crate::storage::LanLink;
-use chesspi_engine::Move;
+use chesspi_engine::{Color, Move};
 use std::time::Instant;
 
 /// What the player asks of the network game.
@@ -49,4 +49,26 @@ pub struct Partner {
     pub resume: LanLink,
     /// The partner not connected (`None` while connected).
     pub away: Option<Away>,
+}
+
+/// What the shell must do for the lobby.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkEffect {
+    /// Offer a game, this device playing `local`, with clocks when `clock` is set.
+    Host {
+        local: Color,
+        clock: Option<crate::app::model::clock::TimeControl>,
+    },
+    /// Look for hosts nearby (their list comes back through `Lobby::found`).
+    Browse,
+    /// Join the host at `target` (`HOST:PORT`) with its pairing code.
+    Join {
+        target: String,
+        name: String,
+        code: String,
+    },
+    /// Stop hosting, browsing or joining.
+    Cancel,
+    /// Stop the network game without a goodbye: it was adjourned and can be played on later.
+    Adjourn,
 }

@@ -4,6 +4,7 @@
 
 mod background;
 mod connect;
+pub mod device;
 pub mod effects;
 mod hearing;
 mod saves;
@@ -15,11 +16,11 @@ use crate::app::saving::{GameIdentity, Report, Saver, Stores};
 use crate::app::screens::SavedGameChoice;
 use crate::app::screens::analysis::board::link::BoardLink;
 use crate::app::screens::analysis::link::AnalysisLink;
-use crate::app::screens::dialogs::settings::DeviceControls;
 use crate::app::screens::network::lan::Network;
 use crate::app::screens::play::computer::{self, Answer, ComputerPlayer};
 use crate::app::screens::wifi::link::WifiLink;
 use crate::app::screens::{Controller, Lobby, ScreenKind};
+use crate::app::shell::device::DeviceControls;
 use crate::app::ui::{AppWindow, GameAdapter};
 use chesspi_engine::FenError;
 use chesspi_engine::game::Game;

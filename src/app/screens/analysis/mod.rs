@@ -84,7 +84,7 @@ impl Controller {
         if self.session.review.is_none() {
             self.session.review = Some(self.session.game.moves().len());
         }
-        self.effects.push(Effect::Analyse {
+        self.session.effect(Effect::Analyse {
             id,
             start: *self.session.game.initial_position(),
             moves: self.session.game.moves().to_vec(),
@@ -118,7 +118,7 @@ impl Controller {
         if let Some(a) = self.analysis.take()
             && a.progress.is_some()
         {
-            self.effects.push(Effect::CancelAnalysis);
+            self.session.effect(Effect::CancelAnalysis);
         }
     }
 
@@ -155,7 +155,7 @@ impl Controller {
     }
 
     fn store_analysis(&mut self, analysis: Box<GameAnalysis>) {
-        self.effects.push(Effect::StoreAnalysis {
+        self.session.effect(Effect::StoreAnalysis {
             saved: self.viewing.as_ref().and_then(|v| v.id.clone()),
             analysis,
         });

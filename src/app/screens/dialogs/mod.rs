@@ -1,17 +1,15 @@
 //! The menu and every dialog: what they offer, what a choice does, and how they look.
 
 pub mod record;
-pub mod settings;
 #[cfg(test)]
 mod tests;
-
-pub use settings::{Setting, SettingsView};
 
 use super::LanRequest;
 use super::dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
 use super::words::{claim_label, color_name};
 use super::{Controller, Effect, Purpose};
 use crate::app::model::mode::Mode;
+use crate::app::model::settings::{Setting, SettingsView};
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
@@ -58,7 +56,7 @@ impl Controller {
         };
         if let (Dialog::Settings, Some(setting)) = (&dialog, Setting::from_id(id)) {
             // The shell steps it and applies it; the dialog stays open to show the new value.
-            self.effects.push(Effect::ChangeSetting(setting));
+            self.session.effect(Effect::ChangeSetting(setting));
             self.dialog = Some(Dialog::Settings);
             return;
         }
@@ -73,32 +71,32 @@ impl Controller {
             (Dialog::Menu, "switch") => self.switch_sides(),
             (Dialog::Settings, "about") => self.dialog = Some(Dialog::About),
             (Dialog::Settings, "wifi") if self.wifi_allowed() => self.open_wifi(),
-            (Dialog::Menu, "stats") => self.effects.push(Effect::ShowStatistics),
+            (Dialog::Menu, "stats") => self.session.effect(Effect::ShowStatistics),
             (Dialog::Menu, "help") => self.open_help(),
             (Dialog::Menu, "threat") => self.ask_threat(),
             (Dialog::Menu, "train") => self.open_train(),
             (Dialog::Menu, "games") => {
                 self.screen = Screen::SavedGames;
-                self.effects.push(Effect::ShowGames);
+                self.session.effect(Effect::ShowGames);
             }
-            (Dialog::SavedGame(g), "review") => self.effects.push(Effect::OpenSaved {
+            (Dialog::SavedGame(g), "review") => self.session.effect(Effect::OpenSaved {
                 id: g.id,
                 resume: false,
             }),
             (Dialog::SavedGame(g), "analyse") => {
                 self.analyse_on_open = true;
-                self.effects.push(Effect::OpenSaved {
+                self.session.effect(Effect::OpenSaved {
                     id: g.id,
                     resume: false,
                 });
             }
-            (Dialog::SavedGame(g), "resume") => self.effects.push(Effect::OpenSaved {
+            (Dialog::SavedGame(g), "resume") => self.session.effect(Effect::OpenSaved {
                 id: g.id,
                 resume: true,
             }),
             (Dialog::SavedGame(g), "delete") => self.dialog = Some(Dialog::ConfirmDelete(g)),
             (Dialog::ConfirmDelete(g), "delete") => {
-                self.effects.push(Effect::DeleteSaved { id: g.id });
+                self.session.effect(Effect::DeleteSaved { id: g.id });
             }
             (Dialog::UsbFiles(files), id) => {
                 if let Some(index) = id
@@ -106,7 +104,7 @@ impl Controller {
                     .and_then(|n| n.parse::<usize>().ok())
                     .filter(|&i| i < files.len())
                 {
-                    self.effects.push(Effect::ImportPgn { index });
+                    self.session.effect(Effect::ImportPgn { index });
                     self.dialog = Some(Dialog::Importing {
                         file: files[index].clone(),
                         progress: None,
@@ -114,7 +112,7 @@ impl Controller {
                 }
             }
             (Dialog::Importing { file, progress }, "cancel_import") => {
-                self.effects.push(Effect::CancelImport);
+                self.session.effect(Effect::CancelImport);
                 // Stopping takes one game: the outcome replaces this dialog.
                 self.dialog = Some(Dialog::Importing { file, progress });
             }
@@ -123,7 +121,7 @@ impl Controller {
             (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
             (Dialog::ConfirmShutdown, "shutdown") => {
                 self.cancel_thinking();
-                self.effects.push(Effect::Shutdown);
+                self.session.effect(Effect::Shutdown);
             }
             (Dialog::ResignOrDraw, "resign") => self.dialog = Some(Dialog::ConfirmResign),
             (Dialog::ResignOrDraw, "offer") => self.offer_draw(),
@@ -168,8 +166,8 @@ impl Controller {
         };
         self.session.setup.level = level;
         self.session.unrated = true;
-        self.effects
-            .push(Effect::LevelChosen { level, fits: false });
+        self.session
+            .effect(Effect::LevelChosen { level, fits: false });
         self.session.note = Some(tr!(
             "The computer now plays at level {} — this game is not rated",
             level.number()

@@ -41,7 +41,7 @@ impl Controller {
             Some(_) => return,
         };
         self.hotspot_game = false;
-        self.effects.push(Effect::Wifi(request));
+        self.session.effect(Effect::Wifi(request));
     }
 
     /// Whether the Wi-Fi thread should look every few seconds: the Wi-Fi screen, or the Join

@@ -32,7 +32,7 @@ impl Controller {
     }
 
     pub(in crate::app::screens) fn lan(&mut self, request: LanRequest) {
-        self.effects.push(Effect::Lan(request));
+        self.session.effect(Effect::Lan(request));
     }
 
     /// A partner was found: the game the two devices agreed on, this device playing `local`.
@@ -252,8 +252,8 @@ impl Controller {
             return;
         }
         let name = self.partner_name().to_string();
-        self.effects
-            .push(Effect::Network(crate::app::screens::NetworkEffect::Adjourn));
+        self.session
+            .effect(Effect::Network(crate::app::screens::NetworkEffect::Adjourn));
         let setup = GameSetup {
             mode: Mode::Computer {
                 human: Color::White,

@@ -51,7 +51,7 @@ impl Controller {
     fn touched(&mut self, touch: Touch) {
         match touch {
             Touch::Move(mv) => self.play_human(mv),
-            Touch::Missed => self.effects.push(crate::app::screens::Effect::Sound(
+            Touch::Missed => self.session.effect(crate::app::screens::Effect::Sound(
                 crate::sound::Cue::Illegal,
             )),
             Touch::Nothing | Touch::Selection | Touch::Promotion => {}
@@ -72,7 +72,8 @@ impl Controller {
     pub(in crate::app::screens) fn flip(&mut self) {
         self.session.flipped = !self.session.flipped;
         if self.viewing.is_none() {
-            self.effects.push(crate::app::screens::Effect::GameChanged);
+            self.session
+                .effect(crate::app::screens::Effect::GameChanged);
         }
     }
 

@@ -113,7 +113,7 @@ impl Controller {
             }
             Action::Analyse => self.start_analysis(),
             Action::NextMistake => self.next_mistake(),
-            Action::MoveNow => self.effects.push(Effect::MoveNow),
+            Action::MoveNow => self.session.effect(Effect::MoveNow),
             Action::SetUp => self.open_editor(),
             Action::TakeBack => self.coach_take_back(),
             Action::PlayOn => self.coach_play_on(),

@@ -55,7 +55,7 @@ impl Controller {
             | Purpose::Threat
             | Purpose::TrainJudge => None,
         };
-        self.effects.push(Effect::Think(ThinkRequest {
+        self.session.effect(Effect::Think(ThinkRequest {
             id,
             purpose,
             game: self.session.game.clone(),
@@ -67,7 +67,7 @@ impl Controller {
 
     pub(in crate::app::screens) fn cancel_thinking(&mut self) {
         if self.session.thinking.take().is_some() {
-            self.effects.push(Effect::CancelThinking);
+            self.session.effect(Effect::CancelThinking);
         }
     }
 

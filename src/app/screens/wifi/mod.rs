@@ -175,7 +175,7 @@ impl Controller {
         self.dialog = None;
         self.cancel_hint();
         self.screen = Screen::Wifi(Box::default());
-        self.effects.push(Effect::Wifi(WifiRequest::Scan));
+        self.session.effect(Effect::Wifi(WifiRequest::Scan));
     }
 
     /// A report of the Wi-Fi thread: for this screen while it is open, else for the lobby.

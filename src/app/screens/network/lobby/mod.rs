@@ -7,34 +7,12 @@
 
 pub mod view;
 
-use crate::app::screens::{Controller, Ctx, DialogView, Effect, Go};
+use crate::app::screens::{Controller, Ctx, DialogView, Effect, Go, NetworkEffect};
 use crate::app::screens::{Screen, ScreenKind};
 use crate::lan::codec::ErrorCode;
 use crate::tr;
 use crate::wifi::{Passphrase, Ssid};
 use chesspi_engine::Color;
-
-/// What the shell must do for the lobby.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NetworkEffect {
-    /// Offer a game, this device playing `local`, with clocks when `clock` is set.
-    Host {
-        local: Color,
-        clock: Option<crate::app::model::clock::TimeControl>,
-    },
-    /// Look for hosts nearby (their list comes back through [`Lobby::found`]).
-    Browse,
-    /// Join the host at `target` (`HOST:PORT`) with its pairing code.
-    Join {
-        target: String,
-        name: String,
-        code: String,
-    },
-    /// Stop hosting, browsing or joining.
-    Cancel,
-    /// Stop the network game without a goodbye: it was adjourned and can be played on later.
-    Adjourn,
-}
 
 /// A ChessPI hosting a game nearby.
 #[derive(Debug, Clone, PartialEq, Eq)]
