@@ -7,7 +7,7 @@ use chesspi::app::boot::headless;
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, NewGameForm};
 use chesspi::app::saving::Stores;
-use chesspi::app::screens::dialogs::settings::DeviceControls;
+use chesspi::app::shell::device::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, GameAdapter};
 use chesspi::app::{App, screens::Action};
 use chesspi::config::Config;

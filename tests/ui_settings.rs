@@ -5,7 +5,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::saving::Stores;
-use chesspi::app::screens::dialogs::settings::DeviceControls;
+use chesspi::app::shell::device::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, NewGameAdapter};
 use chesspi::app::{App, screens::Action};
 use chesspi::config::Config;

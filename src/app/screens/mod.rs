@@ -206,6 +206,8 @@ pub struct Ctx<'a> {
     pub(in crate::app::screens) hotspot_game: &'a mut bool,
     /// Whether this device has Wi-Fi (the lobby offers and looks for hotspots).
     pub(in crate::app::screens) wifi_allowed: bool,
+    /// The dialog over the screen: a part or screen may open or close one.
+    pub dialog: &'a mut Option<Dialog>,
     next: Vec<Go>,
 }
 
@@ -266,6 +268,43 @@ screen_state! {
     Wifi(wifi::WifiScreen),
 }
 
+/// What the controller holds beside the game session and the open screen: each field a
+/// [`Part`], whose methods take a [`Ctx`] like a screen's and are reached through
+/// [`Controller::part`] (to change) and [`Controller::get`] (to read).
+#[derive(Default)]
+pub struct Parts {
+    /// The analysis of the game on the board (running or done).
+    analysis: Option<analysis::Analysing>,
+    /// Set while a saved game is looked through; holds the current game.
+    viewing: Option<Viewing>,
+}
+
+/// A part of the controller's state, found in [`Parts`].
+pub trait Part {
+    fn of(parts: &Parts) -> &Self;
+    fn of_mut(parts: &mut Parts) -> &mut Self;
+}
+
+/// Each part's type is found in its field of [`Parts`].
+macro_rules! parts {
+    ($($field:ident: $part:ty,)*) => {$(
+        impl Part for $part {
+            fn of(parts: &Parts) -> &$part {
+                &parts.$field
+            }
+
+            fn of_mut(parts: &mut Parts) -> &mut $part {
+                &mut parts.$field
+            }
+        }
+    )*};
+}
+
+parts! {
+    analysis: Option<analysis::Analysing>,
+    viewing: Option<Viewing>,
+}
+
 /// The state of the game screen.
 pub struct Controller {
     /// The game on the board and how it is played.
@@ -282,13 +321,11 @@ pub struct Controller {
     wifi_allowed: bool,
     /// A hotspot was opened or joined for the network game: left when the game is.
     hotspot_game: bool,
-    /// Set while a saved game is reviewed; holds the current game.
-    viewing: Option<Viewing>,
     settings: SettingsView,
     /// The partner away this long: the game may be adjourned.
     adjourn_after: std::time::Duration,
-    /// The analysis of the game on the board (running or done).
-    analysis: Option<analysis::Analysing>,
+    /// What the controller holds beside the session and the open screen.
+    parts: Parts,
     /// "Analyse" was chosen for a saved game: analyse it once it is open.
     analyse_on_open: bool,
     /// The coach in the game on the board.
@@ -317,10 +354,9 @@ impl Controller {
             wifi_allowed: false,
             hotspot_game: false,
             shutdown_allowed: false,
-            viewing: None,
             settings: SettingsView::default(),
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
-            analysis: None,
+            parts: Parts::default(),
             analyse_on_open: false,
             coaching: coach::Coaching::default(),
             puzzles: crate::storage::puzzles::PuzzleBook::new(),
@@ -359,12 +395,36 @@ impl Controller {
             puzzles: &mut self.puzzles,
             hotspot_game: &mut self.hotspot_game,
             wifi_allowed: self.wifi_allowed,
+            dialog: &mut self.dialog,
             next: Vec::new(),
         };
         f(&mut self.screen, &mut cx);
         for go in cx.next {
             self.go(go);
         }
+    }
+
+    /// Runs a method of the part `P` with a [`Ctx`], then goes where it sends the user; its
+    /// answer is returned.
+    pub fn part<P: Part, R>(&mut self, f: impl FnOnce(&mut P, &mut Ctx) -> R) -> R {
+        let mut cx = Ctx {
+            session: &mut self.session,
+            puzzles: &mut self.puzzles,
+            hotspot_game: &mut self.hotspot_game,
+            wifi_allowed: self.wifi_allowed,
+            dialog: &mut self.dialog,
+            next: Vec::new(),
+        };
+        let answer = f(P::of_mut(&mut self.parts), &mut cx);
+        for go in cx.next {
+            self.go(go);
+        }
+        answer
+    }
+
+    /// The part `P`, to read.
+    pub fn get<P: Part>(&self) -> &P {
+        P::of(&self.parts)
     }
 
     /// The open screen's state, if it is `S`.
@@ -503,7 +563,7 @@ impl Controller {
     pub fn start(&mut self, setup: GameSetup, game: Game) {
         self.cancel_thinking();
         self.drop_analysis();
-        self.viewing = None;
+        self.parts.viewing = None;
         self.session.serial += 1;
         self.session.game = game;
         self.session.setup = setup;

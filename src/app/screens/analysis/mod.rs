@@ -48,18 +48,18 @@ pub struct AnalysisView {
 impl Controller {
     /// Whether the game on the board is one to analyse: finished or a saved one, with moves.
     pub(super) fn analysable(&self) -> bool {
-        (self.session.game.is_over() || self.viewing.is_some())
+        (self.session.game.is_over() || self.parts.viewing.is_some())
             && !self.session.game.moves().is_empty()
     }
 
     /// Whether an analysis can start now (none yet for this game).
     pub(super) fn can_analyse(&self) -> bool {
-        self.analysable() && self.analysis.is_none()
+        self.analysable() && self.parts.analysis.is_none()
     }
 
     /// Whether an analysis (running or done) belongs to the game on the board.
     pub fn has_analysis(&self) -> bool {
-        self.analysis.is_some()
+        self.parts.analysis.is_some()
     }
 
     /// "Analyse": starts the worker and shows the game for review meanwhile.
@@ -67,7 +67,7 @@ impl Controller {
         if !self.analysable() {
             return;
         }
-        if self.analysis.is_some() {
+        if self.parts.analysis.is_some() {
             // Analysed (or under way) already: back to the review with its graph.
             self.session
                 .review
@@ -76,7 +76,7 @@ impl Controller {
         }
         self.session.next_request += 1;
         let id = self.session.next_request;
-        self.analysis = Some(Analysing {
+        self.parts.analysis = Some(Analysing {
             id,
             progress: Some((0, 0, self.session.game.moves().len() + 1)),
             ..Analysing::default()
@@ -94,7 +94,7 @@ impl Controller {
     /// A saved game came with its stored analysis: shown without analysing again.
     pub fn set_stored_marks(&mut self, review: AnalysisMarks) {
         if review.moves() == self.session.game.moves().len() {
-            self.analysis = Some(Analysing {
+            self.parts.analysis = Some(Analysing {
                 review: Some(review),
                 ..Analysing::default()
             });
@@ -105,8 +105,8 @@ impl Controller {
     /// as it was, if that game (`moves`) is still on the board and not analysed meanwhile.
     pub fn stored_marks_found(&mut self, moves: &[chesspi_engine::Move], review: AnalysisMarks) {
         if self.session.game.is_over()
-            && self.viewing.is_none()
-            && self.analysis.is_none()
+            && self.parts.viewing.is_none()
+            && self.parts.analysis.is_none()
             && self.session.game.moves() == moves
         {
             self.set_stored_marks(review);
@@ -115,7 +115,7 @@ impl Controller {
 
     /// Drops the analysis (another game on the board, or leaving a running one).
     pub(super) fn drop_analysis(&mut self) {
-        if let Some(a) = self.analysis.take()
+        if let Some(a) = self.parts.analysis.take()
             && a.progress.is_some()
         {
             self.session.effect(Effect::CancelAnalysis);
@@ -124,14 +124,19 @@ impl Controller {
 
     /// Leaving the review: a running analysis stops at once; a finished one stays.
     pub(super) fn leave_review_analysis(&mut self) {
-        if self.analysis.as_ref().is_some_and(|a| a.progress.is_some()) {
+        if self
+            .parts
+            .analysis
+            .as_ref()
+            .is_some_and(|a| a.progress.is_some())
+        {
             self.drop_analysis();
         }
     }
 
     /// A report of the analysis worker (on the UI thread).
     pub fn analysis_report(&mut self, report: AnalysisReport) {
-        let Some(a) = self.analysis.as_mut() else {
+        let Some(a) = self.parts.analysis.as_mut() else {
             return;
         };
         match report {
@@ -156,14 +161,14 @@ impl Controller {
 
     fn store_analysis(&mut self, analysis: Box<GameAnalysis>) {
         self.session.effect(Effect::StoreAnalysis {
-            saved: self.viewing.as_ref().and_then(|v| v.id.clone()),
+            saved: self.parts.viewing.as_ref().and_then(|v| v.id.clone()),
             analysis,
         });
     }
 
     /// A tap on the graph at `fraction` (0..1) of its width: the board shows that position.
     pub fn graph_tapped(&mut self, fraction: f32) {
-        if self.analysis.is_none() || self.session.review.is_none() {
+        if self.parts.analysis.is_none() || self.session.review.is_none() {
             return;
         }
         let moves = self.session.game.moves().len();
@@ -193,7 +198,7 @@ impl Controller {
     }
 
     pub(super) fn analysis_marks(&self) -> Option<&AnalysisMarks> {
-        self.analysis.as_ref().and_then(|a| a.review.as_ref())
+        self.parts.analysis.as_ref().and_then(|a| a.review.as_ref())
     }
 
     /// The class of the move that led to position `ply`, once analysed.
@@ -209,7 +214,7 @@ impl Controller {
 
     /// The analysis for the screen, while one belongs to the game on the board.
     pub fn analysis_view(&self) -> Option<AnalysisView> {
-        let a = self.analysis.as_ref()?;
+        let a = self.parts.analysis.as_ref()?;
         let ply = self
             .session
             .review

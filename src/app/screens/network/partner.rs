@@ -219,7 +219,7 @@ impl Controller {
         let busy = self.dialog.is_some()
             || self.screen.new_game().is_some()
             || self.input.pending_promotion().is_some()
-            || self.viewing.is_some();
+            || self.parts.viewing.is_some();
         if !busy {
             self.dialog = Some(Dialog::Adjourn);
         }

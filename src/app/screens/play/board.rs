@@ -71,7 +71,7 @@ impl Controller {
     /// Turns the board; saved with the game so a restart shows it the same way.
     pub(in crate::app::screens) fn flip(&mut self) {
         self.session.flipped = !self.session.flipped;
-        if self.viewing.is_none() {
+        if self.parts.viewing.is_none() {
             self.session
                 .effect(crate::app::screens::Effect::GameChanged);
         }

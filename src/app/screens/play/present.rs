@@ -123,7 +123,7 @@ impl Controller {
         } else {
             tr!("Level {} · Elo {}", level.number(), level.elo())
         };
-        let (name, detail) = match (&self.viewing, self.session.setup.mode) {
+        let (name, detail) = match (&self.parts.viewing, self.session.setup.mode) {
             (Some(v), _) => {
                 let stored = if color == Color::White {
                     &v.white
@@ -150,7 +150,7 @@ impl Controller {
         let left = self
             .session
             .clock()
-            .filter(|_| self.viewing.is_none())
+            .filter(|_| self.parts.viewing.is_none())
             .map(|c| c.remaining(color, std::time::Instant::now()));
         PlayerInfo {
             color,
@@ -164,7 +164,7 @@ impl Controller {
             // A saved game under review is not the game on the clock.
             clock: left.map(crate::app::model::clock::clock_text),
             clock_low: left.is_some_and(|l| l < crate::app::model::clock::LOW_TIME),
-            clock_running: self.viewing.is_none()
+            clock_running: self.parts.viewing.is_none()
                 && self.session.clock().and_then(|c| c.running()) == Some(color),
         }
     }
@@ -241,7 +241,7 @@ impl Controller {
 
     /// The result card once the game is over.
     pub fn result(&self) -> Option<ResultCard> {
-        if let Some(v) = &self.viewing {
+        if let Some(v) = &self.parts.viewing {
             return v.result.clone();
         }
         let outcome = self.session.game.outcome()?;

@@ -51,12 +51,14 @@ impl Controller {
 
     /// Browsing the moves of the game being played (not a saved game, not a finished one).
     pub(in crate::app::screens) fn is_browsing(&self) -> bool {
-        self.session.review.is_some() && self.viewing.is_none() && !self.session.game.is_over()
+        self.session.review.is_some()
+            && self.parts.viewing.is_none()
+            && !self.session.game.is_over()
     }
 
     /// Whether a saved game is being reviewed (the current game is put aside meanwhile).
     pub fn is_viewing_saved(&self) -> bool {
-        self.viewing.is_some()
+        self.parts.viewing.is_some()
     }
 
     /// Shows a saved game for review from its first position. The current game (already on
@@ -67,7 +69,7 @@ impl Controller {
         self.cancel_thinking();
         self.drop_analysis();
         let current = std::mem::replace(&mut self.session.game, game);
-        self.viewing = Some(Viewing {
+        self.parts.viewing = Some(Viewing {
             white: white.to_string(),
             black: black.to_string(),
             result,
@@ -87,7 +89,7 @@ impl Controller {
     /// The saved game under review is `id` in the archive, with its stored analysis if it
     /// has one; "Analyse" from the saved games list starts one if not.
     pub fn saved_opened(&mut self, id: &str, marks: Option<AnalysisMarks>) {
-        let Some(v) = self.viewing.as_mut() else {
+        let Some(v) = self.parts.viewing.as_mut() else {
             return;
         };
         v.id = Some(id.to_string());
@@ -101,7 +103,7 @@ impl Controller {
 
     /// Puts the current game back after reviewing a saved one.
     pub(in crate::app::screens) fn leave_saved(&mut self) {
-        if let Some(v) = self.viewing.take() {
+        if let Some(v) = self.parts.viewing.take() {
             self.drop_analysis();
             self.session.game = v.game;
             self.session.setup = v.setup;
