@@ -65,7 +65,7 @@ use crate::app::session::game::GameSession;
 use analysis::board::Session;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
-use chesspi_engine::{Color, Position, Square};
+use chesspi_engine::{Color, Position};
 pub use editor::Editor;
 use saved_games::viewing::Viewing;
 
@@ -191,6 +191,24 @@ pub enum Go {
     Settings,
     /// A message over the game (the lobby's "No network game", once `Back` closed it).
     Info { title: String, message: String },
+    /// The New game form.
+    NewGameForm,
+    /// The position editor on the position shown.
+    Editor,
+    /// An offer to the network partner (a takeback asked).
+    Offer(crate::lan::codec::OfferKind),
+    /// The computer asked (a hint).
+    Think(Purpose),
+    /// The analysis dropped: the game it was for changed (a takeback).
+    DropAnalysis,
+    /// The review left: a running analysis stops, a saved game gives the board back.
+    LeaveReview,
+    /// The game on the board analysed.
+    Analyse,
+    /// The analysed game's next mistake shown.
+    NextMistake,
+    /// The coach's warning answered: take back, play on, or show me.
+    Coach(Action),
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
@@ -277,6 +295,8 @@ pub struct Parts {
     analysis: Option<analysis::Analysing>,
     /// Set while a saved game is looked through; holds the current game.
     viewing: Option<Viewing>,
+    /// The game's board: its selection, a press, a waiting promotion.
+    play: play::board::Play,
 }
 
 /// A part of the controller's state, found in [`Parts`].
@@ -303,14 +323,13 @@ macro_rules! parts {
 parts! {
     analysis: Option<analysis::Analysing>,
     viewing: Option<Viewing>,
+    play: play::board::Play,
 }
 
 /// The state of the game screen.
 pub struct Controller {
     /// The game on the board and how it is played.
     session: GameSession,
-    /// The board's selection, a press in progress, a promotion waiting for its piece.
-    input: board_input::BoardInput,
     /// The open screen, with its state.
     screen: Screen,
     /// A dialog (the menu, an offer, a message) over the screen.
@@ -348,7 +367,6 @@ impl Controller {
     pub fn with_game(game: Game, setup: GameSetup) -> Controller {
         let mut c = Controller {
             session: GameSession::new(game, setup),
-            input: board_input::BoardInput::default(),
             screen: Screen::Game,
             dialog: None,
             wifi_allowed: false,
@@ -462,6 +480,21 @@ impl Controller {
             Go::Settings => self.dialog = Some(Dialog::Settings),
             Go::Lobby { host, clock } => self.open_lobby(host, clock),
             Go::Info { title, message } => self.show_info(&title, &message),
+            Go::NewGameForm => self.open_new_game(),
+            Go::Editor => self.open_editor(),
+            Go::Offer(what) => self.offer_to_partner(what),
+            Go::Think(purpose) => self.request(purpose),
+            Go::DropAnalysis => self.drop_analysis(),
+            Go::LeaveReview => {
+                self.leave_review_analysis();
+                self.leave_saved();
+            }
+            Go::Analyse => self.start_analysis(),
+            Go::NextMistake => self.next_mistake(),
+            Go::Coach(Action::TakeBack) => self.coach_take_back(),
+            Go::Coach(Action::PlayOn) => self.coach_play_on(),
+            Go::Coach(Action::ShowMe) => self.coach_show_me(),
+            Go::Coach(_) => {}
         }
     }
 
@@ -469,18 +502,14 @@ impl Controller {
     pub fn open_editor(&mut self) {
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
-        self.input.deselect();
-        self.input.end_press();
+        self.parts.play.input.deselect();
+        self.parts.play.input.end_press();
         self.screen = Screen::Editor(Box::new(Editor::open(self.session.shown_position())));
     }
 
     /// Which screen is open (the window shows it, and the dialog on top if any).
     pub fn screen(&self) -> ScreenKind {
         self.screen.kind()
-    }
-
-    pub fn selected(&self) -> Option<Square> {
-        self.input.selected()
     }
 
     /// Effects produced since the last call, oldest first.
@@ -503,7 +532,7 @@ impl Controller {
     /// person's move, ask the computer if it is its turn, offer a claimable draw to a person
     /// on move.
     fn after_change(&mut self) {
-        self.input.clear();
+        self.parts.play.input.clear();
         self.session.hint = None;
         self.session.effect(Effect::GameChanged);
         self.turn_to_mover();

@@ -150,7 +150,7 @@ impl App {
                 }
                 with_shell(&shell, &window, |c| {
                     let sq = cell_square(c, col, row);
-                    c.press(sq);
+                    c.play(|p, cx, gate| p.press(cx, gate, sq));
                 });
             });
         }
@@ -165,7 +165,7 @@ impl App {
                 }
                 with_shell(&shell, &window, |c| {
                     let sq = cell_square(c, col, row);
-                    c.release(sq, dragged);
+                    c.play(|p, cx, gate| p.release(cx, gate, sq, dragged));
                 });
             });
         }
@@ -189,7 +189,8 @@ impl App {
             let window = self.window.as_weak();
             game.on_promotion_chosen(move |role| {
                 with_shell(&shell, &window, |c| {
-                    c.choose_promotion(promotion_role(role))
+                    let role = promotion_role(role);
+                    c.play(|p, cx, gate| p.choose_promotion(cx, gate, role));
                 });
             });
         }

@@ -19,7 +19,7 @@ use std::rc::{Rc, Weak};
 pub(super) fn cell_square(c: &Controller, col: i32, row: i32) -> Option<chesspi_engine::Square> {
     let col = usize::try_from(col).ok()?;
     let row = usize::try_from(row).ok()?;
-    c.square_at(col, row)
+    c.game_view().square_at(col, row)
 }
 
 pub(super) fn run_effects(

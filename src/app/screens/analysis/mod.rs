@@ -245,9 +245,10 @@ impl Controller {
             progress,
             line,
             accuracy,
-            better: self
-                .shown_better_move()
-                .map(|m| (self.cell_of(m.from()), self.cell_of(m.to()))),
+            better: self.shown_better_move().map(|m| {
+                let cell = |sq| super::board_view::display_cell(self.session.flipped, sq);
+                (cell(m.from()), cell(m.to()))
+            }),
         })
     }
 

@@ -126,7 +126,7 @@ impl Controller {
                     && moves > 0
                     && judgement.played == self.session.game.moves()[moves - 1] =>
             {
-                self.input.deselect();
+                self.parts.play.input.deselect();
                 self.coaching.advice = Some(Advice {
                     judgement,
                     showing_better: false,

@@ -35,7 +35,8 @@ impl Controller {
 
     /// The warning as the window shows it.
     pub fn coach_view(&self) -> CoachView {
-        let cells = |mv: chesspi_engine::Move| (self.cell_of(mv.from()), self.cell_of(mv.to()));
+        let cell = |sq| crate::app::screens::board_view::display_cell(self.session.flipped, sq);
+        let cells = |mv: chesspi_engine::Move| (cell(mv.from()), cell(mv.to()));
         let Some(advice) = self.coach_advice() else {
             // A threat shown: its arrow, no card.
             return CoachView {

@@ -38,7 +38,7 @@ impl Controller {
     /// Asks the user to confirm shutting down (the power key).
     pub fn ask_shutdown(&mut self) {
         self.screen.close(ScreenKind::NewGame);
-        self.input.drop_promotion();
+        self.parts.play.input.drop_promotion();
         self.dialog = Some(Dialog::ConfirmShutdown);
     }
 
@@ -62,7 +62,7 @@ impl Controller {
         }
         match (dialog, id) {
             (Dialog::Menu, "new") => self.open_new_game(),
-            (Dialog::Menu, "flip") => self.flip(),
+            (Dialog::Menu, "flip") => self.play(|p, cx, gate| p.flip(cx, gate)),
             (Dialog::Menu, "setup") => self.open_editor(),
             (Dialog::Menu, "analyse") => self.open_analysis_board(),
             (Dialog::Menu, "settings") => self.dialog = Some(Dialog::Settings),

@@ -162,7 +162,7 @@ impl Controller {
     /// The partner asks for a draw or a takeback.
     pub fn partner_offered(&mut self, what: OfferKind) {
         self.screen.close(ScreenKind::NewGame);
-        self.input.drop_promotion();
+        self.parts.play.input.drop_promotion();
         self.dialog = Some(Dialog::PartnerOffer(what));
     }
 
@@ -218,7 +218,7 @@ impl Controller {
         }
         let busy = self.dialog.is_some()
             || self.screen.new_game().is_some()
-            || self.input.pending_promotion().is_some()
+            || self.parts.play.input.pending_promotion().is_some()
             || self.parts.viewing.is_some();
         if !busy {
             self.dialog = Some(Dialog::Adjourn);

@@ -1,89 +1,122 @@
 //! The board: taps and drags on squares, promotion, and the player's moves.
 
 use crate::app::model::mode::Mode;
-use crate::app::screens::Controller;
-use crate::app::screens::LanRequest;
-use crate::app::screens::board_input::Touch;
+use crate::app::screens::board_input::{BoardInput, Touch};
+use crate::app::screens::{Controller, Ctx, Effect, Go, LanRequest, Purpose};
+use crate::app::session::game::GameSession;
 use chesspi_engine::{Move, Role, Square};
 
+/// The game's board: its selection, a press in progress, a promotion waiting for its piece.
+/// A [`crate::app::screens::Part`]; its methods take a [`Ctx`] and the [`Gate`] the view
+/// reads (see [`Controller::play`]).
+#[derive(Debug, Clone, Default)]
+pub struct Play {
+    pub(in crate::app::screens) input: BoardInput,
+}
+
+/// What the board needs to know of the rest of the game screen, read from
+/// [`super::present::GameView::gate`] before a touch.
+#[derive(Debug, Clone, Copy)]
+pub struct Gate {
+    /// A saved game is looked through in place of the game.
+    pub viewing: bool,
+    /// The coach's warning holds the game.
+    pub warned: bool,
+}
+
+impl Gate {
+    /// Browsing the moves of the game being played (not a saved game, not a finished one).
+    fn browsing(self, s: &GameSession) -> bool {
+        s.review.is_some() && !self.viewing && !s.game.is_over()
+    }
+
+    /// Whether a person may move now.
+    fn may_move(self, s: &GameSession) -> bool {
+        !s.game.is_over()
+            && s.review.is_none()
+            && s.setup.is_human(s.game.position().turn())
+            && !self.warned
+    }
+}
+
 impl Controller {
-    /// The squares a promotion waits for (the picker is open).
-    pub fn pending_promotion(&self) -> Option<(Square, Square)> {
-        self.input.pending_promotion()
+    /// Runs a method of the game's board with a [`Ctx`] and its [`Gate`], then goes where it
+    /// sends the user: `c.play(|p, cx, gate| p.press(cx, gate, square))`.
+    pub fn play<R>(&mut self, f: impl FnOnce(&mut Play, &mut Ctx, Gate) -> R) -> R {
+        let gate = self.game_view().gate();
+        self.part(|p: &mut Play, cx| f(p, cx, gate))
     }
+}
 
-    /// The board square at a cell of the screen's board, as the board is turned.
-    pub fn square_at(&self, col: usize, row: usize) -> Option<Square> {
-        crate::app::screens::board_view::display_square(self.session.flipped, col, row)
-    }
-
-    /// The screen's cell showing `sq`, as the board is turned.
-    pub fn cell_of(&self, sq: Square) -> usize {
-        crate::app::screens::board_view::display_cell(self.session.flipped, sq)
-    }
-
+impl Play {
     /// A finger down on the board (`None`: off it): selects a piece of the side to move, or
     /// moves the selected one there.
-    pub fn press(&mut self, square: Option<Square>) {
-        self.session.note = None;
+    pub fn press(&mut self, cx: &mut Ctx, gate: Gate, square: Option<Square>) {
+        cx.session.note = None;
         // The player is back at the board: a held clock runs again (see `hold_clock`).
-        self.session.clock_held = false;
+        cx.session.clock_held = false;
         // A touch on the board while browsing the moves goes back to the game and counts.
-        if self.is_browsing() {
-            self.session.review = None;
+        if gate.browsing(cx.session) {
+            cx.session.review = None;
         }
-        if !self.human_to_move() {
+        if !gate.may_move(cx.session) {
             self.input.end_press();
             return;
         }
-        let touch = self.input.press(self.session.game.position(), square);
-        self.touched(touch);
+        let touch = self.input.press(cx.session.game.position(), square);
+        self.touched(cx, gate, touch);
     }
 
     /// The finger up (`None`: off the board), after a drag or not.
-    pub fn release(&mut self, square: Option<Square>, dragged: bool) {
+    pub fn release(&mut self, cx: &mut Ctx, gate: Gate, square: Option<Square>, dragged: bool) {
         let touch = self
             .input
-            .release(self.session.game.position(), square, dragged);
-        self.touched(touch);
+            .release(cx.session.game.position(), square, dragged);
+        self.touched(cx, gate, touch);
     }
 
-    fn touched(&mut self, touch: Touch) {
+    fn touched(&mut self, cx: &mut Ctx, gate: Gate, touch: Touch) {
         match touch {
-            Touch::Move(mv) => self.play_human(mv),
-            Touch::Missed => self.session.effect(crate::app::screens::Effect::Sound(
-                crate::sound::Cue::Illegal,
-            )),
+            Touch::Move(mv) => self.play(cx, gate, mv),
+            Touch::Missed => cx.effect(Effect::Sound(crate::sound::Cue::Illegal)),
             Touch::Nothing | Touch::Selection | Touch::Promotion => {}
         }
     }
 
     /// The promotion picker's answer; `None` cancels (the pawn stays selected).
-    pub fn choose_promotion(&mut self, role: Option<Role>) {
+    pub fn choose_promotion(&mut self, cx: &mut Ctx, gate: Gate, role: Option<Role>) {
         if let Some(mv) = self
             .input
-            .choose_promotion(self.session.game.position(), role)
+            .choose_promotion(cx.session.game.position(), role)
         {
-            self.play_human(mv);
+            self.play(cx, gate, mv);
         }
     }
 
     /// Turns the board; saved with the game so a restart shows it the same way.
-    pub(in crate::app::screens) fn flip(&mut self) {
-        self.session.flipped = !self.session.flipped;
-        if self.parts.viewing.is_none() {
-            self.session
-                .effect(crate::app::screens::Effect::GameChanged);
+    pub fn flip(&mut self, cx: &mut Ctx, gate: Gate) {
+        cx.session.flipped = !cx.session.flipped;
+        if !gate.viewing {
+            cx.effect(Effect::GameChanged);
         }
     }
 
-    pub(in crate::app::screens) fn play_human(&mut self, mv: Move) {
-        if self.human_to_move() && self.session.game.play(mv).is_ok() {
-            if matches!(self.session.setup.mode, Mode::Network { .. }) {
-                self.lan(LanRequest::Play(mv));
+    /// A person's move, if they may move and it is legal; the game then goes on.
+    pub fn play(&mut self, cx: &mut Ctx, gate: Gate, mv: Move) {
+        if gate.may_move(cx.session) && cx.session.game.play(mv).is_ok() {
+            if matches!(cx.session.setup.mode, Mode::Network { .. }) {
+                cx.effect(Effect::Lan(LanRequest::Play(mv)));
             }
-            self.cancel_hint();
-            self.after_change();
+            // The hint is dropped, and a search for one (or a draw decision, a threat)
+            // stopped: the player moved on.
+            cx.session.hint = None;
+            if matches!(
+                cx.session.thinking,
+                Some((_, Purpose::Hint | Purpose::DrawOffer | Purpose::Threat))
+            ) {
+                cx.cancel_thinking();
+            }
+            cx.go(Go::Resume);
         }
     }
 }

@@ -1,7 +1,11 @@
 //! The side panel's buttons: what each does and which are offered now; takebacks.
 
+use super::board::{Gate, Play};
+use super::present::GameView;
 use crate::app::model::mode::Mode;
-use crate::app::screens::{Controller, Dialog, Effect, Purpose};
+use crate::app::screens::{Controller, Ctx, Dialog, Effect, Go, Purpose};
+use crate::app::session::game::GameSession;
+use crate::lan::codec::OfferKind;
 use crate::tr;
 
 /// A button of the side panel.
@@ -71,123 +75,135 @@ pub struct ActionItem {
 }
 
 impl Controller {
-    /// A side-panel button.
+    /// A side-panel button: done if the panel offers it now.
     pub fn action(&mut self, action: Action) {
-        if !self
-            .actions()
-            .iter()
-            .any(|a| a.action == action && a.enabled)
-        {
-            return;
-        }
-        self.session.note = None;
-        match action {
-            Action::NewGame => self.open_new_game(),
-            // A network game's moves belong to both players: ask, do not take.
-            Action::Undo if self.session.partner().is_some() => {
-                self.offer_to_partner(crate::lan::codec::OfferKind::Takeback);
+        let gate = {
+            let view = self.game_view();
+            if !view
+                .actions()
+                .iter()
+                .any(|a| a.action == action && a.enabled)
+            {
+                return;
             }
-            Action::Undo => self.undo(),
+            view.gate()
+        };
+        self.part(|p: &mut Play, cx| p.action(cx, gate, action));
+    }
+}
+
+impl Play {
+    /// A side-panel button the panel offers (see [`Controller::action`]); what belongs to
+    /// another part of the game (the coach, the analysis, a saved game) is sent as a [`Go`].
+    pub fn action(&mut self, cx: &mut Ctx, gate: Gate, action: Action) {
+        cx.session.note = None;
+        match action {
+            Action::NewGame => cx.go(Go::NewGameForm),
+            // A network game's moves belong to both players: ask, do not take.
+            Action::Undo if cx.session.partner().is_some() => {
+                cx.go(Go::Offer(OfferKind::Takeback));
+            }
+            Action::Undo => undo(cx),
             Action::Hint => {
                 self.input.deselect();
-                self.session.hint = None;
-                self.request(Purpose::Hint);
+                cx.session.hint = None;
+                cx.go(Go::Think(Purpose::Hint));
             }
-            Action::Flip => self.flip(),
-            Action::ResignOrDraw => self.dialog = Some(Dialog::ResignOrDraw),
-            Action::Menu => self.dialog = Some(Dialog::Menu),
-            Action::Review => self.session.review = Some(self.session.game.moves().len()),
-            Action::ReviewFirst => self.session.review = Some(0),
+            Action::Flip => self.flip(cx, gate),
+            Action::ResignOrDraw => *cx.dialog = Some(Dialog::ResignOrDraw),
+            Action::Menu => *cx.dialog = Some(Dialog::Menu),
+            Action::Review => cx.session.review = Some(cx.session.game.moves().len()),
+            Action::ReviewFirst => cx.session.review = Some(0),
             Action::ReviewBack => {
-                self.session.review = self.session.review.map(|p| p.saturating_sub(1))
+                cx.session.review = cx.session.review.map(|p| p.saturating_sub(1));
             }
             Action::ReviewForward => {
-                let end = self.session.game.moves().len();
-                self.session.review = self.session.review.map(|p| (p + 1).min(end));
+                let end = cx.session.game.moves().len();
+                cx.session.review = cx.session.review.map(|p| (p + 1).min(end));
             }
-            Action::ReviewLast => self.session.review = Some(self.session.game.moves().len()),
+            Action::ReviewLast => cx.session.review = Some(cx.session.game.moves().len()),
             Action::ReviewDone => {
-                self.session.review = None;
-                self.leave_review_analysis();
-                self.leave_saved();
+                cx.session.review = None;
+                cx.go(Go::LeaveReview);
             }
-            Action::Analyse => self.start_analysis(),
-            Action::NextMistake => self.next_mistake(),
-            Action::MoveNow => self.session.effect(Effect::MoveNow),
-            Action::SetUp => self.open_editor(),
-            Action::TakeBack => self.coach_take_back(),
-            Action::PlayOn => self.coach_play_on(),
-            Action::ShowMe => self.coach_show_me(),
+            Action::Analyse => cx.go(Go::Analyse),
+            Action::NextMistake => cx.go(Go::NextMistake),
+            Action::MoveNow => cx.effect(Effect::MoveNow),
+            Action::SetUp => cx.go(Go::Editor),
+            Action::TakeBack | Action::PlayOn | Action::ShowMe => cx.go(Go::Coach(action)),
         }
     }
+}
 
-    /// How many moves an Undo takes back: vs the computer, back to the player's previous
-    /// turn (their move and the reply); between two players, one move.
-    pub(in crate::app::screens) fn undo_count(&self) -> usize {
-        // Time that ran out cannot be taken back: the game stays lost (or drawn) on time.
-        if self
-            .session
-            .game
-            .outcome()
-            .is_some_and(|o| o.termination == chesspi_engine::game::Termination::Time)
-        {
-            return 0;
-        }
-        let moves = self.session.game.moves().len();
-        match self.session.setup.mode {
-            Mode::Demo | Mode::Network { .. } => 0,
-            Mode::Friend => moves.min(1),
-            Mode::Computer { human } => {
-                // Take back until a move of the player's is undone and it is their turn.
-                let positions = self.session.game.positions();
-                let mut count = 0;
-                let mut took_human_move = false;
-                while count < moves {
-                    let before = &positions[moves - count - 1];
-                    count += 1;
-                    if before.turn() == human {
-                        took_human_move = true;
-                        break;
-                    }
+/// How many moves an Undo takes back: vs the computer, back to the player's previous turn
+/// (their move and the reply); between two players, one move.
+fn undo_count(session: &GameSession) -> usize {
+    // Time that ran out cannot be taken back: the game stays lost (or drawn) on time.
+    if session
+        .game
+        .outcome()
+        .is_some_and(|o| o.termination == chesspi_engine::game::Termination::Time)
+    {
+        return 0;
+    }
+    let moves = session.game.moves().len();
+    match session.setup.mode {
+        Mode::Demo | Mode::Network { .. } => 0,
+        Mode::Friend => moves.min(1),
+        Mode::Computer { human } => {
+            // Take back until a move of the player's is undone and it is their turn.
+            let positions = session.game.positions();
+            let mut count = 0;
+            let mut took_human_move = false;
+            while count < moves {
+                let before = &positions[moves - count - 1];
+                count += 1;
+                if before.turn() == human {
+                    took_human_move = true;
+                    break;
                 }
-                if took_human_move { count } else { 0 }
             }
+            if took_human_move { count } else { 0 }
         }
     }
+}
 
-    pub(in crate::app::screens) fn undo(&mut self) {
-        if self.session.can_reopen() && self.session.game.reopen().is_some() {
-            self.cancel_thinking();
-            self.drop_analysis();
-            self.session.review = None;
-            self.session.claim_offered_at = Some(self.session.game.moves().len());
-            // Its result may have counted already; played on, it does not count again.
-            if !self.session.unrated && matches!(self.session.setup.mode, Mode::Computer { .. }) {
-                self.session.unrated = true;
-                self.session.note = Some(tr!("Taken back — play on; this game is not rated"));
-            }
-            self.after_change();
-            return;
+/// Undo: a finished game reopened, or the moves of [`undo_count`] taken back; the game then
+/// goes on.
+fn undo(cx: &mut Ctx) {
+    if cx.session.can_reopen() && cx.session.game.reopen().is_some() {
+        cx.cancel_thinking();
+        cx.go(Go::DropAnalysis);
+        cx.session.review = None;
+        cx.session.claim_offered_at = Some(cx.session.game.moves().len());
+        // Its result may have counted already; played on, it does not count again.
+        if !cx.session.unrated && matches!(cx.session.setup.mode, Mode::Computer { .. }) {
+            cx.session.unrated = true;
+            cx.session.note = Some(tr!("Taken back — play on; this game is not rated"));
         }
-        let count = self.undo_count();
-        if count == 0 {
-            return;
-        }
-        self.cancel_thinking();
-        self.drop_analysis();
-        for _ in 0..count {
-            self.session.game.undo();
-        }
-        self.session.review = None;
-        // Do not offer the same claim again right after a takeback.
-        self.session.claim_offered_at = Some(self.session.game.moves().len());
-        self.after_change();
+        cx.go(Go::Resume);
+        return;
     }
+    let count = undo_count(cx.session);
+    if count == 0 {
+        return;
+    }
+    cx.cancel_thinking();
+    cx.go(Go::DropAnalysis);
+    for _ in 0..count {
+        cx.session.game.undo();
+    }
+    cx.session.review = None;
+    // Do not offer the same claim again right after a takeback.
+    cx.session.claim_offered_at = Some(cx.session.game.moves().len());
+    cx.go(Go::Resume);
+}
 
+impl GameView<'_> {
     /// The buttons the side panel shows now.
     pub fn actions(&self) -> Vec<ActionItem> {
         let network = self.session.partner().is_some();
-        let browsing = self.is_browsing();
+        let browsing = self.browsing;
         let item = |action: Action, enabled: bool, primary: bool| ActionItem {
             action,
             label: match action {
@@ -208,9 +224,9 @@ impl Controller {
                 item(Action::ReviewLast, ply < moves, false),
             ];
             // A finished or saved game: "Analyse", then "Next mistake" once analysed.
-            if self.has_analysis() {
-                items.push(item(Action::NextMistake, self.has_mistakes(), false));
-            } else if self.can_analyse() {
+            if self.analysis.analysed {
+                items.push(item(Action::NextMistake, self.analysis.has_mistakes, false));
+            } else if self.analysis.can_analyse {
                 items.push(item(Action::Analyse, true, false));
             }
             items.extend([
@@ -221,29 +237,29 @@ impl Controller {
             return items;
         }
         // The coach's warning: its three choices first, the rest of the game waits.
-        if let Some(advice) = self.coach_advice() {
+        if let Some((_, showing_better)) = self.coach.warning {
             return vec![
                 item(Action::TakeBack, true, true),
                 item(Action::PlayOn, true, false),
-                item(Action::ShowMe, !advice.showing_better, false),
+                item(Action::ShowMe, !showing_better, false),
                 item(Action::NewGame, true, false),
                 item(Action::Flip, true, false),
                 item(Action::Menu, true, false),
             ];
         }
         let can_undo =
-            self.session.can_reopen() || self.undo_count() > 0 || self.can_ask_takeback();
+            self.session.can_reopen() || undo_count(self.session) > 0 || self.can_ask_takeback;
         if self.session.game.is_over() {
             return vec![
                 item(Action::NewGame, true, true),
                 item(Action::Review, moves > 0, false),
                 item(Action::Undo, can_undo, false),
-                item(Action::Analyse, self.analysable(), false),
+                item(Action::Analyse, self.analysis.analysable, false),
                 item(Action::Flip, true, false),
                 item(Action::Menu, true, false),
             ];
         }
-        let human_turn = self.human_to_move();
+        let human_turn = self.human_to_move;
         let hint_running = self.session.thinking.is_some();
         let playing = self.session.setup.mode != Mode::Demo;
         // While the computer thinks about its move, Hint's place says "Move now".

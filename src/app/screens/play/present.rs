@@ -1,19 +1,120 @@
 //! What the screen shows, as plain data: the cells, the player lines, the move rows, the
 //! status line and the result card — the one place the screen's words are made.
 
+use super::board::Gate;
 use crate::app::model::mode::Mode;
-use crate::app::screens::board_view::{BoardMarks, CellView, board_cells};
+use crate::app::screens::board_input::BoardInput;
+use crate::app::screens::board_view::{
+    BoardMarks, CellView, board_cells, display_cell, display_square,
+};
 use crate::app::screens::words::{ResultCard, ResultTone};
 use crate::app::screens::words::{
     capitalized, captured_by, color_name, material, reason_text, review_name, the_piece,
 };
 use crate::app::screens::{Controller, Purpose};
+use crate::app::session::game::GameSession;
 use crate::lan::session::LinkState;
 use crate::tr;
 use chesspi_engine::analysis::MoveClass;
+use chesspi_engine::coach::Threat;
 use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::san::to_san;
-use chesspi_engine::{Color, Move, Piece};
+use chesspi_engine::{Color, Move, Piece, Square};
+
+/// The game screen as it is shown: the game session and the board's touches, with what the
+/// coach, the analysis, a saved game and the partner add to it. Read-only; made by
+/// [`Controller::game_view`] for each refresh (and each test that looks).
+pub struct GameView<'a> {
+    pub(super) session: &'a GameSession,
+    pub(super) input: &'a BoardInput,
+    /// A saved game looked through in place of the game.
+    pub(super) saved: Option<Saved<'a>>,
+    pub(super) coach: CoachShown<'a>,
+    pub(super) analysis: AnalysisShown,
+    /// Browsing the moves of the game being played (not a saved game, not a finished one).
+    pub(super) browsing: bool,
+    /// The partner's name as texts show it (cut to fit).
+    pub(super) partner_name: String,
+    /// "Ask for takeback" can be sent now.
+    pub(super) can_ask_takeback: bool,
+    /// The player's clock waits for a touch of the board.
+    pub(super) clock_held: bool,
+    /// A person may move now.
+    pub(super) human_to_move: bool,
+}
+
+/// A saved game looked through: its players as stored, and its result.
+pub struct Saved<'a> {
+    pub white: &'a str,
+    pub black: &'a str,
+    pub result: Option<&'a ResultCard>,
+}
+
+/// What the coach adds to the screen.
+pub struct CoachShown<'a> {
+    /// The warning open: its verdict, and whether the better move is shown ("Show me").
+    pub warning: Option<(MoveClass, bool)>,
+    /// The squares the warning (or a shown threat) is about.
+    pub marks: Vec<Square>,
+    /// The opponent's threat shown on the board.
+    pub threat: Option<&'a Threat>,
+    /// A move is being judged.
+    pub judging: bool,
+    /// The player asked for the threat (Menu).
+    pub asked_threat: bool,
+}
+
+/// What the analysis adds to the side panel.
+pub struct AnalysisShown {
+    /// An analysis (running or done) belongs to the game on the board.
+    pub analysed: bool,
+    /// The game is one to analyse: finished or a saved one, with moves.
+    pub analysable: bool,
+    /// An analysis can start now (none yet for this game).
+    pub can_analyse: bool,
+    /// The analysis found a mistake or a blunder.
+    pub has_mistakes: bool,
+    /// The class of the move that led to each position (by ply), once analysed.
+    pub classes: Vec<Option<MoveClass>>,
+}
+
+impl Controller {
+    /// The game screen as it is shown now.
+    pub fn game_view(&self) -> GameView<'_> {
+        GameView {
+            session: &self.session,
+            input: &self.parts.play.input,
+            saved: self.parts.viewing.as_ref().map(|v| Saved {
+                white: &v.white,
+                black: &v.black,
+                result: v.result.as_ref(),
+            }),
+            coach: CoachShown {
+                warning: self
+                    .coach_advice()
+                    .map(|a| (a.judgement.verdict, a.showing_better)),
+                marks: self.coach_marks(),
+                threat: self.shown_threat(),
+                judging: self.coach_is_judging(),
+                asked_threat: self.coaching_asked_threat(),
+            },
+            analysis: AnalysisShown {
+                analysed: self.has_analysis(),
+                analysable: self.analysable(),
+                can_analyse: self.can_analyse(),
+                has_mistakes: self.has_mistakes(),
+                classes: (0..=self.session.game.moves().len())
+                    .map(|ply| self.class_at(ply))
+                    .collect(),
+            },
+            browsing: self.is_browsing(),
+            partner_name: self.partner_name(),
+            can_ask_takeback: self.can_ask_takeback(),
+            clock_held: self.clock_is_held(),
+            human_to_move: self.human_to_move(),
+        }
+    }
+}
 
 /// A player's line in the side panel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,11 +181,49 @@ pub fn shorten_opening(name: &str) -> String {
     cut
 }
 
-impl Controller {
+impl GameView<'_> {
+    /// The game session shown.
+    pub fn session(&self) -> &GameSession {
+        self.session
+    }
+
+    /// The selected piece's square.
+    pub fn selected(&self) -> Option<Square> {
+        self.input.selected()
+    }
+
+    /// The squares a promotion waits for (the picker is open).
+    pub fn pending_promotion(&self) -> Option<(Square, Square)> {
+        self.input.pending_promotion()
+    }
+
+    /// What the board's touches need to know of the rest of the screen.
+    pub fn gate(&self) -> Gate {
+        Gate {
+            viewing: self.saved.is_some(),
+            warned: self.coach.warning.is_some(),
+        }
+    }
+
+    /// The board square at a cell of the screen's board, as the board is turned.
+    pub fn square_at(&self, col: usize, row: usize) -> Option<Square> {
+        display_square(self.session.flipped, col, row)
+    }
+
+    /// The screen's cell showing `sq`, as the board is turned.
+    pub fn cell_of(&self, sq: Square) -> usize {
+        display_cell(self.session.flipped, sq)
+    }
+
+    /// The class of the move that led to position `ply`, once analysed.
+    fn class_at(&self, ply: usize) -> Option<MoveClass> {
+        self.analysis.classes.get(ply).copied().flatten()
+    }
+
     /// The 64 cells in display order (row-major from the top-left).
     pub fn cells(&self) -> [CellView; 64] {
-        let pos = self.session().shown_position();
-        let last = self.session().shown_last_move();
+        let pos = self.session.shown_position();
+        let last = self.session.shown_last_move();
         let targets: Vec<Move> = match (self.input.selected(), self.session.review) {
             (Some(from), None) => {
                 crate::app::screens::board_input::moves_from(self.session.game.position(), from)
@@ -99,7 +238,7 @@ impl Controller {
             targets: &targets,
             last,
             hint: self.session.hint,
-            warned: &self.coach_marks(),
+            warned: &self.coach.marks,
         };
         board_cells(pos, &marks, |col, row| self.square_at(col, row))
     }
@@ -114,8 +253,8 @@ impl Controller {
         (self.player(!bottom), self.player(bottom))
     }
 
-    pub(in crate::app::screens) fn player(&self, color: Color) -> PlayerInfo {
-        let pos = self.session().shown_position();
+    fn player(&self, color: Color) -> PlayerInfo {
+        let pos = self.session.shown_position();
         let level = self.session.setup.level;
         // Beside a clock's digits only the level fits ("Level 1…" for level 10 misled).
         let computer = if self.session.clock().is_some() {
@@ -123,12 +262,12 @@ impl Controller {
         } else {
             tr!("Level {} · Elo {}", level.number(), level.elo())
         };
-        let (name, detail) = match (&self.parts.viewing, self.session.setup.mode) {
+        let (name, detail) = match (&self.saved, self.session.setup.mode) {
             (Some(v), _) => {
                 let stored = if color == Color::White {
-                    &v.white
+                    v.white
                 } else {
-                    &v.black
+                    v.black
                 };
                 // "Computer" + "Level 4 (≈1390)": the stored name whole did not fit.
                 let (name, detail) = review_name(stored);
@@ -150,7 +289,7 @@ impl Controller {
         let left = self
             .session
             .clock()
-            .filter(|_| self.parts.viewing.is_none())
+            .filter(|_| self.saved.is_none())
             .map(|c| c.remaining(color, std::time::Instant::now()));
         PlayerInfo {
             color,
@@ -164,17 +303,12 @@ impl Controller {
             // A saved game under review is not the game on the clock.
             clock: left.map(crate::app::model::clock::clock_text),
             clock_low: left.is_some_and(|l| l < crate::app::model::clock::LOW_TIME),
-            clock_running: self.parts.viewing.is_none()
+            clock_running: self.saved.is_none()
                 && self.session.clock().and_then(|c| c.running()) == Some(color),
         }
     }
 
-    pub(in crate::app::screens) fn player_names(
-        &self,
-        mode: Mode,
-        color: Color,
-        computer: String,
-    ) -> (String, String) {
+    fn player_names(&self, mode: Mode, color: Color, computer: String) -> (String, String) {
         match mode {
             Mode::Computer { human } if human == color => (tr!("You"), String::new()),
             Mode::Computer { .. } => (tr!("Computer"), computer),
@@ -184,9 +318,9 @@ impl Controller {
             Mode::Network { local } if local == color => (tr!("You"), String::new()),
             // Beside a clock the partner's name needs the room ("Network" is in the status bar).
             Mode::Network { .. } if self.session.clock().is_some() => {
-                (self.partner_name().to_string(), String::new())
+                (self.partner_name.clone(), String::new())
             }
-            Mode::Network { .. } => (self.partner_name().to_string(), tr!("Network")),
+            Mode::Network { .. } => (self.partner_name.clone(), tr!("Network")),
         }
     }
 
@@ -241,8 +375,8 @@ impl Controller {
 
     /// The result card once the game is over.
     pub fn result(&self) -> Option<ResultCard> {
-        if let Some(v) = &self.parts.viewing {
-            return v.result.clone();
+        if let Some(v) = &self.saved {
+            return v.result.cloned();
         }
         let outcome = self.session.game.outcome()?;
         if self.session.is_aborted() {
@@ -285,13 +419,13 @@ impl Controller {
         }
     }
 
-    pub(in crate::app::screens) fn result_title(&self, outcome: Outcome) -> String {
+    fn result_title(&self, outcome: Outcome) -> String {
         match (outcome.winner, self.session.setup.mode) {
             (None, _) => tr!("Draw"),
             (Some(w), Mode::Computer { human }) if w == human => tr!("You win!"),
             (Some(_), Mode::Computer { .. }) => tr!("The computer wins"),
             (Some(w), Mode::Network { local }) if w == local => tr!("You win!"),
-            (Some(_), Mode::Network { .. }) => tr!("{} wins", self.partner_name()),
+            (Some(_), Mode::Network { .. }) => tr!("{} wins", self.partner_name),
             (Some(w), _) => tr!("{} wins", color_name(w)),
         }
     }
@@ -314,7 +448,7 @@ impl Controller {
 
     /// The status line while the network partner is to move: the connection decides.
     fn partner_status(&self) -> Status {
-        let name = self.partner_name();
+        let name = &self.partner_name;
         let link = self.session.partner.as_ref().map(|p| p.link);
         let (text, thinking) = match link {
             Some(LinkState::Connected) => (tr!("{} is thinking…", name), true),
@@ -368,9 +502,9 @@ impl Controller {
                     .unwrap_or(&self.review_status(ply)),
             );
         }
-        if let Some(advice) = self.coach_advice() {
+        if let Some((verdict, _)) = self.coach.warning {
             return Status {
-                text: if advice.judgement.verdict >= MoveClass::Blunder {
+                text: if verdict >= MoveClass::Blunder {
                     tr!("Coach: a blunder — take it back?")
                 } else {
                     tr!("Coach: a mistake — take it back?")
@@ -385,7 +519,7 @@ impl Controller {
         if let Some(note) = &self.session.note {
             return plain(note);
         }
-        if self.clock_is_held() {
+        if self.clock_held {
             return plain(&tr!("Clock paused — touch the board to go on"));
         }
         let pos = self.session.game.position();
@@ -393,7 +527,7 @@ impl Controller {
         if self.session.setup.is_computer(turn) {
             let text = match self.session.setup.mode {
                 Mode::Demo => tr!("{} is thinking…", color_name(turn)),
-                _ if self.coach_is_judging() => tr!("The coach looks at your move…"),
+                _ if self.coach.judging => tr!("The coach looks at your move…"),
                 _ => tr!("Computer is thinking…"),
             };
             return Status {
@@ -424,7 +558,7 @@ impl Controller {
                     thinking: true,
                 };
             }
-            Some((_, Purpose::Threat)) if self.coaching_asked_threat() => {
+            Some((_, Purpose::Threat)) if self.coach.asked_threat => {
                 return Status {
                     text: tr!("Looking for the threat…"),
                     alert: false,
@@ -444,7 +578,7 @@ impl Controller {
             Mode::Friend => tr!("{} to move", color_name(turn)),
             _ => tr!("Your move"),
         };
-        if let (Some(threat), None) = (self.shown_threat(), self.input.selected()) {
+        if let (Some(threat), None) = (self.coach.threat, self.input.selected()) {
             return Status {
                 text: threat.sentence(crate::app::screens::words::coach_language()),
                 alert: true,

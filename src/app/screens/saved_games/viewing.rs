@@ -28,7 +28,7 @@ impl Controller {
     /// A tap on a move of the move list: the board shows the position after it, without
     /// changing the game (as on lichess). Back to the game with "Back to game", or by playing.
     pub fn move_tapped(&mut self, row: usize, black: bool) {
-        if self.input.pending_promotion().is_some()
+        if self.parts.play.input.pending_promotion().is_some()
             || self.screen.new_game().is_some()
             || self.dialog.is_some()
         {
@@ -44,8 +44,8 @@ impl Controller {
         if ply == 0 || ply > self.session.game.moves().len() {
             return;
         }
-        self.input.deselect();
-        self.input.end_press();
+        self.parts.play.input.deselect();
+        self.parts.play.input.end_press();
         self.session.review = Some(ply);
     }
 
@@ -78,7 +78,7 @@ impl Controller {
             flipped: self.session.flipped,
             id: None,
         });
-        self.input.clear();
+        self.parts.play.input.clear();
         self.session.hint = None;
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);

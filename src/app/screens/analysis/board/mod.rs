@@ -61,8 +61,8 @@ impl Controller {
     /// Opens the board with `pos` (the editor's position).
     pub fn open_analysis_board_at(&mut self, pos: Position) {
         self.dialog = None;
-        self.input.deselect();
-        self.input.end_press();
+        self.parts.play.input.deselect();
+        self.parts.play.input.end_press();
         self.screen = Screen::AnalysisBoard(Box::new(Session::open(pos, self.session.flipped)));
     }
 }
