@@ -227,13 +227,13 @@ fn main() -> Result<(), Box<dyn Error>> {
                 chesspi_engine::Piece::new(Color::White, chesspi_engine::Role::Pawn),
             ))
         });
-        let cell = c.cell_of("b8".parse().unwrap_or(Square::A1));
+        let cell = c.game_view().cell_of("b8".parse().unwrap_or(Square::A1));
         c.on(|e: &mut chesspi::app::screens::Editor, cx| e.tap(cx, cell % 8, cell / 8));
         c.on(|e: &mut chesspi::app::screens::Editor, _| e.done());
     });
     shoot(&app, &dir, "editor.png")?;
     app.update_controller(|c| {
-        let cell = c.cell_of("b8".parse().unwrap_or(Square::A1));
+        let cell = c.game_view().cell_of("b8".parse().unwrap_or(Square::A1));
         c.on(|e: &mut chesspi::app::screens::Editor, cx| e.tap(cx, cell % 8, cell / 8));
         c.on(|e: &mut chesspi::app::screens::Editor, _| e.done());
     });
@@ -248,7 +248,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         return Err("the analysis board's search did not finish".into());
     }
     app.update_controller(|c| {
-        let cell = c.cell_of("f3".parse().unwrap_or(Square::A1));
+        let cell = c.game_view().cell_of("f3".parse().unwrap_or(Square::A1));
         c.on(|s: &mut Session, _| s.tap(cell % 8, cell / 8));
     });
     shoot(&app, &dir, "analysis-board.png")?;

@@ -82,7 +82,8 @@ fn powercut_child() {
         app.update_controller(|c| c.dialog_dismissed());
         let game = app.with_controller(|c| c.session().game().clone());
         let can_undo = app.with_controller(|c| {
-            c.actions()
+            c.game_view()
+                .actions()
                 .iter()
                 .any(|a| a.action == Action::Undo && a.enabled)
         });
@@ -99,7 +100,9 @@ fn powercut_child() {
             tap_square(&app, &m.from().to_string());
             tap_square(&app, &m.to().to_string());
             if let Some(role) = m.promotion() {
-                app.update_controller(|c| c.choose_promotion(Some(role)));
+                app.update_controller(|c| {
+                    c.play(|p, cx, gate| p.choose_promotion(cx, gate, Some(role)))
+                });
             }
         }
         // Report the change the moment the screen shows it, saved or not: the app must not

@@ -58,7 +58,7 @@ fn buttons(app: &App) -> Vec<PanelAction> {
 
 fn piece_at(app: &App, name: &str) -> BoardPiece {
     let sq: Square = name.parse().expect("square");
-    let cell = app.with_controller(|c| c.cell_of(sq));
+    let cell = app.with_controller(|c| c.game_view().cell_of(sq));
     let squares = app.window().global::<GameAdapter>().get_squares();
     squares.row_data(cell).expect("cell").piece
 }

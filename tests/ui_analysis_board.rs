@@ -218,7 +218,7 @@ fn promotion(app: &App) {
     tap_at(app, knight);
     assert!(!board.get_promotion_visible());
     assert_eq!(board_fen(app), "4N3/6k1/8/8/8/8/8/4K3 b - - 0 1");
-    let e8 = app.with_controller(|c| c.cell_of("e8".parse().expect("e8")));
+    let e8 = app.with_controller(|c| c.game_view().cell_of("e8".parse().expect("e8")));
     let shown = board.get_squares().row_data(e8).expect("e8's cell");
     assert_eq!(
         shown.piece,

@@ -72,7 +72,7 @@ fn the_computer_answers() {
         after.piece_at(reply.to()).map(|p| p.color),
         Some(Color::Black)
     );
-    let cell = app.with_controller(|c| c.cell_of(reply.to()));
+    let cell = app.with_controller(|c| c.game_view().cell_of(reply.to()));
     let shown = adapter.get_squares().row_data(cell).expect("cell");
     assert!(piece_of(shown.piece).is_some_and(|p| p.color == Color::Black) && shown.last_move);
 }

@@ -73,7 +73,7 @@ fn a_network_game_through_the_real_app() {
         })
     });
     assert!(!dialog.get_visible(), "the waiting dialog closed");
-    let names = app.with_controller(|c| c.players());
+    let names = app.with_controller(|c| c.game_view().players());
     assert_eq!(names.0.name, "Peer");
     assert_eq!(names.1.name, "You");
 
@@ -121,7 +121,7 @@ fn a_network_game_through_the_real_app() {
         app.with_controller(|c| c.session().game().is_over())
     });
     assert_eq!(
-        app.with_controller(|c| c.result().map(|r| r.title)),
+        app.with_controller(|c| c.game_view().result().map(|r| r.title)),
         Some("You win!".to_string())
     );
 }

@@ -113,7 +113,7 @@ fn a_timed_network_game_through_the_real_app() {
     assert_eq!(outcome.termination, Termination::Time);
     assert_eq!(outcome.winner, Some(Color::White));
     assert_eq!(
-        app.with_controller(|c| c.result().map(|r| r.title)),
+        app.with_controller(|c| c.game_view().result().map(|r| r.title)),
         Some("You win!".to_string())
     );
     assert_eq!(

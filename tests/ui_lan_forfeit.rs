@@ -64,7 +64,7 @@ fn host_claims(app: &App, dir: &Path, addr: SocketAddr) {
             && app.is_saved()
     });
     let card = app
-        .with_controller(|c| c.result())
+        .with_controller(|c| c.game_view().result())
         .expect("the result card");
     assert_eq!(
         (card.title.as_str(), card.reason.as_str()),
@@ -134,7 +134,7 @@ fn host_comes_back_to_a_claim(app: &App, dir: &Path, addr: SocketAddr) {
             && app.is_saved()
     });
     let card = app
-        .with_controller(|c| c.result())
+        .with_controller(|c| c.game_view().result())
         .expect("the result card");
     assert_eq!(
         (card.title.as_str(), card.reason.as_str()),
@@ -158,7 +158,7 @@ fn guest_claims(app: &App, dir: &Path) {
             && app.is_saved()
     });
     let card = app
-        .with_controller(|c| c.result())
+        .with_controller(|c| c.game_view().result())
         .expect("the result card");
     assert_eq!(card.reason, "your partner left");
     assert_pgn(dir, "Hugo", "0-1");
@@ -207,7 +207,7 @@ fn guest_comes_back_to_a_claim(app: &App, dir: &Path) {
             && app.is_saved()
     });
     let card = app
-        .with_controller(|c| c.result())
+        .with_controller(|c| c.game_view().result())
         .expect("the result card");
     assert_eq!(
         (card.title.as_str(), card.reason.as_str()),

@@ -37,7 +37,7 @@ fn target_cells(app: &App) -> Vec<usize> {
 }
 
 fn cell(app: &App, name: &str) -> usize {
-    app.with_controller(|c| c.cell_of(sq(name)))
+    app.with_controller(|c| c.game_view().cell_of(sq(name)))
 }
 
 fn render() -> Frame {
@@ -351,7 +351,7 @@ fn the_move_list_keeps_the_shown_move_in_view() {
         c.action(Action::ReviewForward);
     });
     headless::pump();
-    assert_eq!(app.with_controller(|c| c.focus_row()), Some(0));
+    assert_eq!(app.with_controller(|c| c.game_view().focus_row()), Some(0));
     assert!(shown_row_in_view(), "the first move");
     app.update_controller(|c| c.action(Action::ReviewLast));
     headless::pump();

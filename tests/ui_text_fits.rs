@@ -955,7 +955,7 @@ fn editor_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(Game::new(), you(Color::White, 4), lang);
     let tap = |c: &mut chesspi::app::screens::Controller, name: &str| {
-        let cell = c.cell_of(sq(name));
+        let cell = c.game_view().cell_of(sq(name));
         c.on(|e: &mut Editor, cx| e.tap(cx, cell % 8, cell / 8));
     };
     app.update_controller(|c| c.open_editor());
@@ -1282,7 +1282,7 @@ fn opening_states(fits: &mut Fits) {
             g.play(mv).expect("the line's move");
         }
         let app = open(g, FRIENDS, lang);
-        if app.with_controller(|c| c.opening()).as_deref() != Some(text.as_str()) {
+        if app.with_controller(|c| c.game_view().opening()).as_deref() != Some(text.as_str()) {
             continue;
         }
         fits.check(&app, &format!("opening: {text}"));

@@ -11,8 +11,8 @@ pub(super) fn sq(name: &str) -> Square {
 }
 
 pub(super) fn tap(c: &mut Controller, name: &str) {
-    c.press(Some(sq(name)));
-    c.release(Some(sq(name)), false);
+    c.play(|p, cx, gate| p.press(cx, gate, Some(sq(name))));
+    c.play(|p, cx, gate| p.release(cx, gate, Some(sq(name)), false));
 }
 
 pub(super) fn friend() -> GameSetup {

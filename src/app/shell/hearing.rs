@@ -185,8 +185,8 @@ mod tests {
 
     fn tap(c: &mut Controller, name: &str) {
         let sq = name.parse().expect("a square");
-        c.press(Some(sq));
-        c.release(Some(sq), false);
+        c.play(|p, cx, gate| p.press(cx, gate, Some(sq)));
+        c.play(|p, cx, gate| p.release(cx, gate, Some(sq), false));
     }
 
     fn friend() -> Controller {

@@ -51,7 +51,7 @@ fn shown(mut c: Controller) -> Shown {
             c.graph_tapped(ply as f32 / moves as f32);
             let view = c.analysis_view().expect("an analysis");
             assert_eq!(view.ply, ply);
-            let rows = c.move_rows();
+            let rows = c.game_view().move_rows();
             let classes = rows
                 .iter()
                 .flat_map(|r| [r.white_class, r.black_class])

@@ -406,14 +406,17 @@ mod tests {
         // At the last mistake the step wraps, and says so rather than seeming to do nothing.
         c.action(super::super::Action::NextMistake);
         assert!(c.analysis_view().expect("view").ply <= 3);
-        let said = c.status().text;
+        let said = c.game_view().status().text;
         assert!(
             said == "This is the game's only mistake" || said.starts_with("No more mistakes"),
             "{said}"
         );
         c.action(super::super::Action::ReviewBack);
-        assert!(c.status().text.starts_with("Reviewing"), "the note goes");
-        let rows = c.move_rows();
+        assert!(
+            c.game_view().status().text.starts_with("Reviewing"),
+            "the note goes"
+        );
+        let rows = c.game_view().move_rows();
         assert_eq!(rows[1].white_class, Some(MoveClass::Blunder));
     }
 }

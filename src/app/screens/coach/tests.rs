@@ -14,8 +14,8 @@ fn sq(name: &str) -> Square {
 }
 
 fn play(c: &mut Controller, from: &str, to: &str) {
-    c.press(Some(sq(from)));
-    c.release(Some(sq(to)), true);
+    c.play(|p, cx, gate| p.press(cx, gate, Some(sq(from))));
+    c.play(|p, cx, gate| p.release(cx, gate, Some(sq(to)), true));
 }
 
 fn requests(c: &mut Controller) -> Vec<ThinkRequest> {
@@ -84,18 +84,18 @@ fn a_blunder_stops_the_game_until_the_player_chooses() {
         requests(&mut c).is_empty(),
         "the computer does not answer yet"
     );
-    let actions: Vec<Action> = c.actions().iter().map(|a| a.action).collect();
+    let actions: Vec<Action> = c.game_view().actions().iter().map(|a| a.action).collect();
     assert_eq!(
         &actions[..3],
         &[Action::TakeBack, Action::PlayOn, Action::ShowMe]
     );
-    assert!(c.status().alert);
+    assert!(c.game_view().status().alert);
     let view = c.coach_view();
     assert!(view.visible && view.blunder && view.threat.is_some());
     assert!(view.text.contains("g5"), "{}", view.text);
     // The board takes no move meanwhile.
-    c.press(Some(sq("d2")));
-    assert_eq!(c.selected(), None);
+    c.play(|p, cx, gate| p.press(cx, gate, Some(sq("d2"))));
+    assert_eq!(c.game_view().selected(), None);
 
     c.action(Action::ShowMe);
     let view = c.coach_view();
@@ -233,8 +233,8 @@ fn two_players_are_both_coached() {
     let advice = c.coach_advice().expect("Black is warned too");
     assert_eq!(advice.judgement.mover(), Color::Black);
     // White cannot move until Black chooses.
-    c.press(Some(sq("h5")));
-    assert_eq!(c.selected(), None);
+    c.play(|p, cx, gate| p.press(cx, gate, Some(sq("h5"))));
+    assert_eq!(c.game_view().selected(), None);
     assert_eq!(c.coach_marks(), [sq("h5"), sq("f7")]);
     c.action(Action::TakeBack);
     assert_eq!(c.session().game().position().turn(), Color::Black);
@@ -280,7 +280,7 @@ fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1, "the threat is looked for");
     answer_threat(&mut c, &asked[0]);
-    let status = c.status();
+    let status = c.game_view().status();
     assert_eq!(status.text, "Your opponent threatens mate: Qxf7#.");
     assert!(status.alert);
     assert!(c.coach_view().threat.is_some(), "the arrow");
@@ -305,11 +305,11 @@ fn the_menu_asks_what_is_threatened() {
     c.dialog_option("threat");
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1);
-    assert_eq!(c.status().text, "Looking for the threat…");
+    assert_eq!(c.game_view().status().text, "Looking for the threat…");
     answer_threat(&mut c, &asked[0]);
     // After 3... Nd4 Black threatens Nxf3+ (a knight for a knight: no material) — nothing
     // worth naming, or a real threat: either way the player hears back.
-    let status = c.status().text;
+    let status = c.game_view().status().text;
     assert!(
         status == "Nothing is threatened right now"
             || status.starts_with("Your opponent threatens"),

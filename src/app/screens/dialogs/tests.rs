@@ -15,7 +15,7 @@ fn resign_needs_confirmation() {
     assert!(!c.session().game().is_over());
     c.dialog_option("resign");
     // Before the player's first move: aborted, not rated, and the card says so.
-    let result = c.result().expect("resigned");
+    let result = c.game_view().result().expect("resigned");
     assert_eq!(
         (result.title.as_str(), result.reason.as_str(), result.tone),
         (
@@ -33,13 +33,17 @@ fn a_resignation_is_a_loss_on_a_loss_card_and_undo_takes_back_only_it() {
     c.action(Action::ResignOrDraw);
     c.dialog_option("resign");
     c.dialog_option("resign");
-    let result = c.result().expect("resigned");
+    let result = c.game_view().result().expect("resigned");
     assert_eq!(
         (result.title.as_str(), result.reason.as_str(), result.tone),
         ("The computer wins", "by resignation", ResultTone::Lost)
     );
     assert!(c.session().is_rated());
-    let undo = c.actions().into_iter().find(|a| a.action == Action::Undo);
+    let undo = c
+        .game_view()
+        .actions()
+        .into_iter()
+        .find(|a| a.action == Action::Undo);
     assert!(
         undo.is_some_and(|a| a.enabled),
         "the resignation can be taken back"
@@ -56,7 +60,7 @@ fn a_resignation_is_a_loss_on_a_loss_card_and_undo_takes_back_only_it() {
         "played on after a result: not rated"
     );
     assert_eq!(
-        c.status().text,
+        c.game_view().status().text,
         "Taken back — play on; this game is not rated"
     );
     // The player is on move: the computer is not asked.
@@ -71,14 +75,20 @@ fn draw_offer_to_the_computer_is_judged_by_a_search() {
     c.dialog_option("offer");
     let (id, purpose) = think_ids(&c.take_effects())[0];
     assert_eq!(purpose, Purpose::DrawOffer);
-    assert!(c.status().thinking);
+    assert!(c.game_view().status().thinking);
     c.computer_answered(id, Reply::Draw { accept: false });
-    assert_eq!(c.status().text, "The computer declines the draw — play on");
+    assert_eq!(
+        c.game_view().status().text,
+        "The computer declines the draw — play on"
+    );
     c.action(Action::ResignOrDraw);
     c.dialog_option("offer");
     let (id, _) = think_ids(&c.take_effects())[0];
     c.computer_answered(id, Reply::Draw { accept: true });
-    assert_eq!(c.result().map(|r| r.title), Some("Draw".to_string()));
+    assert_eq!(
+        c.game_view().result().map(|r| r.title),
+        Some("Draw".to_string())
+    );
 }
 
 #[test]
@@ -90,12 +100,12 @@ fn draw_offer_between_two_players() {
     c.dialog_dismissed();
     assert!(c.dialog().is_some(), "an offer needs an answer");
     c.dialog_option("decline");
-    assert_eq!(c.status().text, "Black declined the draw");
+    assert_eq!(c.game_view().status().text, "Black declined the draw");
     c.action(Action::ResignOrDraw);
     c.dialog_option("offer");
     c.dialog_option("accept");
     assert_eq!(
-        c.result().map(|r| r.reason),
+        c.game_view().result().map(|r| r.reason),
         Some("by agreement".to_string())
     );
 }
@@ -118,7 +128,7 @@ fn threefold_repetition_is_offered_once() {
     c.action(Action::ResignOrDraw);
     c.dialog_option("claim");
     assert_eq!(
-        c.result().map(|r| r.reason),
+        c.game_view().result().map(|r| r.reason),
         Some("by threefold repetition".to_string())
     );
 }
@@ -211,7 +221,7 @@ fn two_players_may_have_the_board_turn_to_the_player_on_move() {
     tap(&mut c, "e7");
     tap(&mut c, "e5");
     assert!(!c.session().is_flipped(), "White's turn");
-    let (top, bottom) = c.players();
+    let (top, bottom) = c.game_view().players();
     assert_eq!((top.color, bottom.color), (Color::Black, Color::White));
     // Against the computer the board never turns by itself.
     let mut vs = Controller::new(GameSetup::FIRST_START);

@@ -274,7 +274,7 @@ mod tests {
 
     /// Taps the editor's board at a square, whichever way the board is turned.
     fn tap(c: &mut Controller, name: &str) {
-        let cell = c.cell_of(sq(name));
+        let cell = c.game_view().cell_of(sq(name));
         c.on(|e: &mut Editor, cx| e.tap(cx, cell % 8, cell / 8));
     }
 
@@ -402,14 +402,19 @@ mod tests {
             level: chesspi_engine::level::Level::DEFAULT,
         });
         for (from, to) in [("e2", "e4"), ("c7", "c5"), ("g1", "f3")] {
-            c.press(Some(sq(from)));
-            c.release(Some(sq(from)), false);
-            c.press(Some(sq(to)));
-            c.release(Some(sq(to)), false);
+            c.play(|p, cx, gate| p.press(cx, gate, Some(sq(from))));
+            c.play(|p, cx, gate| p.release(cx, gate, Some(sq(from)), false));
+            c.play(|p, cx, gate| p.press(cx, gate, Some(sq(to))));
+            c.play(|p, cx, gate| p.release(cx, gate, Some(sq(to)), false));
         }
         // Browsing the game's moves: the position after 1. e4.
         c.move_tapped(0, false);
-        assert!(c.actions().iter().any(|a| a.action == Action::SetUp));
+        assert!(
+            c.game_view()
+                .actions()
+                .iter()
+                .any(|a| a.action == Action::SetUp)
+        );
         let shown = *c.session().shown_position();
         c.action(Action::SetUp);
         assert!(c.shown::<Editor>().is_some());

@@ -251,7 +251,7 @@ mod game_tests {
             .position()
             .parse_uci_move("e2e4")
             .expect("e2e4");
-        c.play_human(e4);
+        c.play(|p, cx, gate| p.play(cx, gate, e4));
         c.sync_clock(t0 + s(5), false);
         assert_eq!(c.session().clock_after_last_move(), Some(s(55)));
         assert_eq!(
@@ -283,7 +283,7 @@ mod game_tests {
             .position()
             .parse_uci_move("e2e4")
             .expect("e2e4");
-        c.play_human(e4);
+        c.play(|p, cx, gate| p.play(cx, gate, e4));
         c.sync_clock(t0 + s(2), false);
         let e5 = c
             .session()

@@ -406,7 +406,7 @@ mod tests {
         let mut c = paired(Color::Black);
         c.network_link(LinkState::Lost);
         c.network_game_over(Outcome::win(Color::Black, Termination::Abandonment));
-        let card = c.result().expect("the result");
+        let card = c.game_view().result().expect("the result");
         assert_eq!(
             (card.title.as_str(), card.reason.as_str()),
             ("You win!", "your partner left")
@@ -414,7 +414,7 @@ mod tests {
 
         let mut c = paired(Color::Black);
         c.network_game_over(Outcome::win(Color::White, Termination::Abandonment));
-        let card = c.result().expect("the result");
+        let card = c.game_view().result().expect("the result");
         assert_eq!(
             (card.title.as_str(), card.reason.as_str()),
             ("Kitchen wins", "you were away too long")

@@ -22,19 +22,22 @@ fn paired(name: &str, local: Color) -> Controller {
 fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
     use crate::lan::session::LinkState;
     let mut c = paired("Kitchen", Color::White);
-    assert_eq!(c.status().text, "Your move — tap a piece");
+    assert_eq!(c.game_view().status().text, "Your move — tap a piece");
     c.network_link(LinkState::Lost);
     // Our move: the connection is what matters now.
-    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    assert_eq!(
+        c.game_view().status().text,
+        "Connection lost — waiting for Kitchen"
+    );
     // With a piece in hand, the hints come back.
-    let e2 = c.square_at(4, 6);
-    c.press(e2);
-    c.release(e2, false);
-    assert_eq!(c.status().text, "Tap where the pawn should go");
+    let e2 = c.game_view().square_at(4, 6);
+    c.play(|p, cx, gate| p.press(cx, gate, e2));
+    c.play(|p, cx, gate| p.release(cx, gate, e2, false));
+    assert_eq!(c.game_view().status().text, "Tap where the pawn should go");
     c.network_link(LinkState::Connected);
-    c.press(e2);
-    c.release(e2, false);
-    assert_eq!(c.status().text, "Your move — tap a piece");
+    c.play(|p, cx, gate| p.press(cx, gate, e2));
+    c.play(|p, cx, gate| p.release(cx, gate, e2, false));
+    assert_eq!(c.game_view().status().text, "Your move — tap a piece");
 }
 
 #[test]
@@ -43,26 +46,41 @@ fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
     let mut c = paired("Kitchen", Color::White);
     c.network_link(LinkState::Connected);
     c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
-    assert_eq!(c.status().text, "Draw offered — waiting for Kitchen");
+    assert_eq!(
+        c.game_view().status().text,
+        "Draw offered — waiting for Kitchen"
+    );
     // The session drops offers with the link, then says the link is lost.
     c.network_offers_cleared();
     c.network_link(LinkState::Lost);
-    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    assert_eq!(
+        c.game_view().status().text,
+        "Connection lost — waiting for Kitchen"
+    );
     c.network_link(LinkState::Connected);
-    assert_eq!(c.status().text, "Your move — tap a piece");
+    assert_eq!(c.game_view().status().text, "Your move — tap a piece");
     // An older word of the partner's gives way to the lost link too.
     c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
     c.partner_answered(crate::lan::codec::OfferKind::Draw, false);
-    assert_eq!(c.status().text, "Kitchen declines the draw — play on");
+    assert_eq!(
+        c.game_view().status().text,
+        "Kitchen declines the draw — play on"
+    );
     c.network_link(LinkState::Lost);
-    assert_eq!(c.status().text, "Connection lost — waiting for Kitchen");
+    assert_eq!(
+        c.game_view().status().text,
+        "Connection lost — waiting for Kitchen"
+    );
 }
 
 #[test]
 fn a_long_partner_name_is_shortened_in_texts() {
     let mut c = paired(&"W".repeat(32), Color::Black);
     c.network_link(crate::lan::session::LinkState::Connected);
-    assert_eq!(c.status().text, format!("{}… is thinking…", "W".repeat(13)));
+    assert_eq!(
+        c.game_view().status().text,
+        format!("{}… is thinking…", "W".repeat(13))
+    );
 }
 
 #[test]

@@ -3,12 +3,12 @@
 
 use crate::app::screens::test_support::{friend, sq, tap, think_ids};
 use crate::app::screens::*;
-use chesspi_engine::{Piece, Role};
+use chesspi_engine::{Piece, Role, Square};
 
 fn targets(c: &Controller) -> Vec<Square> {
     let mut out: Vec<Square> = (0..64)
-        .filter(|&i| c.cells()[i].target)
-        .filter_map(|i| c.square_at(i % 8, i / 8))
+        .filter(|&i| c.game_view().cells()[i].target)
+        .filter_map(|i| c.game_view().square_at(i % 8, i / 8))
         .collect();
     out.sort_by_key(|s| s.index());
     out
@@ -17,13 +17,13 @@ fn targets(c: &Controller) -> Vec<Square> {
 #[test]
 fn display_cells_map_to_squares_both_ways() {
     let mut c = Controller::new(friend());
-    assert_eq!(c.square_at(0, 7), Some(sq("a1")));
-    assert_eq!(c.square_at(4, 4), Some(sq("e4")));
-    assert_eq!(c.cell_of(sq("e4")), 36);
+    assert_eq!(c.game_view().square_at(0, 7), Some(sq("a1")));
+    assert_eq!(c.game_view().square_at(4, 4), Some(sq("e4")));
+    assert_eq!(c.game_view().cell_of(sq("e4")), 36);
     c.action(Action::Flip);
-    assert_eq!(c.square_at(0, 7), Some(sq("h8")));
-    assert_eq!(c.cell_of(sq("h8")), 56);
-    assert_eq!(c.square_at(8, 0), None);
+    assert_eq!(c.game_view().square_at(0, 7), Some(sq("h8")));
+    assert_eq!(c.game_view().cell_of(sq("h8")), 56);
+    assert_eq!(c.game_view().square_at(8, 0), None);
 }
 
 #[test]
@@ -31,17 +31,17 @@ fn tapping_a_piece_shows_its_targets_and_a_target_moves() {
     let mut c = Controller::new(GameSetup::FIRST_START);
     c.take_effects();
     tap(&mut c, "e2");
-    assert_eq!(c.selected(), Some(sq("e2")));
+    assert_eq!(c.game_view().selected(), Some(sq("e2")));
     assert_eq!(targets(&c), vec![sq("e3"), sq("e4")]);
-    assert_eq!(c.status().text, "Tap where the pawn should go");
+    assert_eq!(c.game_view().status().text, "Tap where the pawn should go");
     tap(&mut c, "e4");
     assert_eq!(c.session().game().moves().len(), 1);
-    assert_eq!(c.selected(), None);
+    assert_eq!(c.game_view().selected(), None);
     assert_eq!(think_ids(&c.take_effects()), vec![(1, Purpose::Move)]);
-    assert!(c.status().thinking);
+    assert!(c.game_view().status().thinking);
     // The computer's turn: taps do nothing.
     tap(&mut c, "d7");
-    assert_eq!(c.selected(), None);
+    assert_eq!(c.game_view().selected(), None);
 }
 
 #[test]
@@ -50,45 +50,56 @@ fn reselect_deselect_and_illegal_taps() {
     tap(&mut c, "g1");
     assert_eq!(targets(&c), vec![sq("f3"), sq("h3")]);
     tap(&mut c, "b1");
-    assert_eq!(c.selected(), Some(sq("b1")));
+    assert_eq!(c.game_view().selected(), Some(sq("b1")));
     tap(&mut c, "b1");
     assert_eq!(
-        c.selected(),
+        c.game_view().selected(),
         None,
         "tapping the selected piece again deselects"
     );
     tap(&mut c, "b1");
     tap(&mut c, "b5");
-    assert_eq!(c.selected(), None, "an illegal square deselects");
+    assert_eq!(
+        c.game_view().selected(),
+        None,
+        "an illegal square deselects"
+    );
     assert!(c.session().game().moves().is_empty());
     tap(&mut c, "e7");
     assert_eq!(
-        c.selected(),
+        c.game_view().selected(),
         None,
         "the opponent's pieces cannot be selected"
     );
     tap(&mut c, "a1");
-    assert_eq!(c.status().text, "The rook cannot move — tap another piece");
+    assert_eq!(
+        c.game_view().status().text,
+        "The rook cannot move — tap another piece"
+    );
 }
 
 #[test]
 fn drag_and_drop() {
     let mut c = Controller::new(friend());
-    c.press(Some(sq("e2")));
-    assert_eq!(c.selected(), Some(sq("e2")), "a press selects at once");
-    c.release(Some(sq("e5")), true);
+    c.play(|p, cx, gate| p.press(cx, gate, Some(sq("e2"))));
+    assert_eq!(
+        c.game_view().selected(),
+        Some(sq("e2")),
+        "a press selects at once"
+    );
+    c.play(|p, cx, gate| p.release(cx, gate, Some(sq("e5")), true));
     assert!(
         c.session().game().moves().is_empty(),
         "an illegal drop does nothing"
     );
-    assert_eq!(c.selected(), Some(sq("e2")));
-    c.press(Some(sq("e2")));
-    c.release(Some(sq("e4")), true);
+    assert_eq!(c.game_view().selected(), Some(sq("e2")));
+    c.play(|p, cx, gate| p.press(cx, gate, Some(sq("e2"))));
+    c.play(|p, cx, gate| p.release(cx, gate, Some(sq("e4")), true));
     assert_eq!(c.session().game().moves().len(), 1);
-    c.press(Some(sq("g8")));
-    c.release(None, true);
+    c.play(|p, cx, gate| p.press(cx, gate, Some(sq("g8"))));
+    c.play(|p, cx, gate| p.release(cx, gate, None, true));
     assert_eq!(
-        c.selected(),
+        c.game_view().selected(),
         Some(sq("g8")),
         "a drop off the board puts the piece back"
     );
@@ -102,13 +113,16 @@ fn promotion_asks_and_can_be_cancelled() {
     let mut c = Controller::with_game(game, friend());
     tap(&mut c, "e7");
     tap(&mut c, "e8");
-    assert_eq!(c.pending_promotion(), Some((sq("e7"), sq("e8"))));
-    assert_eq!(c.status().text, "Choose a piece for promotion");
-    c.choose_promotion(None);
-    assert_eq!(c.pending_promotion(), None);
-    assert_eq!(c.selected(), Some(sq("e7")));
+    assert_eq!(
+        c.game_view().pending_promotion(),
+        Some((sq("e7"), sq("e8")))
+    );
+    assert_eq!(c.game_view().status().text, "Choose a piece for promotion");
+    c.play(|p, cx, gate| p.choose_promotion(cx, gate, None));
+    assert_eq!(c.game_view().pending_promotion(), None);
+    assert_eq!(c.game_view().selected(), Some(sq("e7")));
     tap(&mut c, "e8");
-    c.choose_promotion(Some(Role::Knight));
+    c.play(|p, cx, gate| p.choose_promotion(cx, gate, Some(Role::Knight)));
     let last = *c
         .session()
         .game()
@@ -175,13 +189,13 @@ fn playing_black_flips_the_board_and_the_computer_opens() {
     let mut c = Controller::new(setup);
     assert!(c.session().is_flipped());
     assert_eq!(think_ids(&c.take_effects()).len(), 1);
-    let actions = c.actions();
+    let actions = c.game_view().actions();
     let undo = actions
         .iter()
         .find(|a| a.action == Action::Undo)
         .expect("an Undo button");
     assert!(!undo.enabled, "nothing of the player's to take back");
-    let (top, bottom) = c.players();
+    let (top, bottom) = c.game_view().players();
     assert_eq!(
         (top.name.as_str(), bottom.name.as_str()),
         ("Computer", "You")
@@ -195,10 +209,10 @@ fn checkmate_ends_the_game_with_a_result_card() {
         tap(&mut c, from);
         tap(&mut c, to);
     }
-    let result = c.result().expect("the game is over");
+    let result = c.game_view().result().expect("the game is over");
     assert_eq!(result.title, "Black wins");
     assert_eq!(result.reason, "by checkmate");
-    let ids: Vec<Action> = c.actions().iter().map(|a| a.action).collect();
+    let ids: Vec<Action> = c.game_view().actions().iter().map(|a| a.action).collect();
     assert_eq!(ids[0], Action::NewGame);
     assert!(ids.contains(&Action::Review));
     // Review steps through the game with the board following.
@@ -209,8 +223,8 @@ fn checkmate_ends_the_game_with_a_result_card() {
         Position::startpos().to_fen()
     );
     c.action(Action::ReviewForward);
-    assert_eq!(c.status().text, "Reviewing: after 1. f3");
-    assert_eq!(c.focus_row(), Some(0));
+    assert_eq!(c.game_view().status().text, "Reviewing: after 1. f3");
+    assert_eq!(c.game_view().focus_row(), Some(0));
     c.action(Action::ReviewDone);
     assert!(c.session().shown_position().is_checkmate());
 }
@@ -223,7 +237,10 @@ fn the_result_card_shows_whose_result_it_is() {
         tap(&mut friends, from);
         tap(&mut friends, to);
     }
-    assert_eq!(friends.result().map(|r| r.tone), Some(ResultTone::Neutral));
+    assert_eq!(
+        friends.game_view().result().map(|r| r.tone),
+        Some(ResultTone::Neutral)
+    );
     let black = GameSetup {
         mode: Mode::Computer {
             human: Color::Black,
@@ -248,14 +265,17 @@ fn the_result_card_shows_whose_result_it_is() {
         .play(played.session.game.position().legal_moves()[0])
         .expect("black");
     played.session.game.resign(Color::White).expect("resign");
-    let card = played.result().expect("over");
+    let card = played.game_view().result().expect("over");
     assert_eq!(
         (card.title.as_str(), card.tone),
         ("You win!", ResultTone::Won)
     );
     played.session.game.reopen();
     played.session.game.agree_draw().expect("draw");
-    assert_eq!(played.result().map(|r| r.tone), Some(ResultTone::Drawn));
+    assert_eq!(
+        played.game_view().result().map(|r| r.tone),
+        Some(ResultTone::Drawn)
+    );
 }
 
 #[test]
@@ -265,7 +285,7 @@ fn hint_highlights_the_suggested_move() {
     c.action(Action::Hint);
     let (id, purpose) = think_ids(&c.take_effects())[0];
     assert_eq!(purpose, Purpose::Hint);
-    assert_eq!(c.status().text, "Looking for a good move…");
+    assert_eq!(c.game_view().status().text, "Looking for a good move…");
     let mv = Position::startpos()
         .legal_moves()
         .iter()
@@ -273,12 +293,12 @@ fn hint_highlights_the_suggested_move() {
         .find(|m| m.from() == sq("g1") && m.to() == sq("f3"))
         .expect("Nf3 is legal");
     c.computer_answered(id, Reply::Move(Some(mv)));
-    assert!(c.cells()[c.cell_of(sq("f3"))].hint);
-    assert!(c.status().text.starts_with("Hint: "));
+    assert!(c.game_view().cells()[c.game_view().cell_of(sq("f3"))].hint);
+    assert!(c.game_view().status().text.starts_with("Hint: "));
     tap(&mut c, "e2");
     tap(&mut c, "e4");
     assert!(
-        !c.cells()[c.cell_of(sq("f3"))].hint,
+        !c.game_view().cells()[c.game_view().cell_of(sq("f3"))].hint,
         "the hint goes with the next move"
     );
 }
@@ -291,14 +311,14 @@ fn captured_material_and_balance() {
         .expect("valid FEN");
     let mut game = Game::from_position(pos);
     let c = Controller::with_game(game.clone(), friend());
-    let (black, white) = c.players();
+    let (black, white) = c.game_view().players();
     assert!(white.captured.is_empty() && black.captured.is_empty());
     assert_eq!((white.advantage, black.advantage), (1, 0), "a pawn up");
     // Nxg5: White captured the queen.
     let mv = game.position().parse_uci_move("f3g5").expect("move");
     game.play(mv).expect("legal");
     let c = Controller::with_game(game, friend());
-    let (black, white) = c.players();
+    let (black, white) = c.game_view().players();
     assert_eq!(white.captured, vec![Piece::new(Color::Black, Role::Queen)]);
     assert_eq!(white.advantage, 10);
     assert!(black.captured.is_empty());
@@ -316,7 +336,7 @@ fn a_promoted_pawn_is_not_shown_as_captured() {
         game.play(mv).expect("legal");
     }
     let mut c = Controller::with_game(game, friend());
-    let (black, white) = c.players();
+    let (black, white) = c.game_view().players();
     assert_eq!(
         white.captured,
         vec![
@@ -327,7 +347,7 @@ fn a_promoted_pawn_is_not_shown_as_captured() {
     assert!(black.captured.is_empty(), "{:?}", black.captured);
     // Shown at the start (as a review shows it): nothing captured yet.
     c.session.review = Some(0);
-    let (_, white) = c.players();
+    let (_, white) = c.game_view().players();
     assert!(white.captured.is_empty());
 }
 
@@ -345,10 +365,10 @@ fn in_check_a_piece_that_cannot_help_keeps_the_alert_and_says_why() {
         tap(&mut c, from);
         tap(&mut c, to);
     }
-    assert!(c.status().alert, "{:?}", c.status());
+    assert!(c.game_view().status().alert, "{:?}", c.game_view().status());
     // The a-pawn cannot stop the check.
     tap(&mut c, "a7");
-    let status = c.status();
+    let status = c.game_view().status();
     assert!(status.alert, "{status:?}");
     assert_eq!(
         status.text,
@@ -365,20 +385,20 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
     }
     // Row 0, Black's move: the position after 1...e5.
     c.move_tapped(0, true);
-    assert_eq!(c.status().text, "Reviewing: after 1… e5");
+    assert_eq!(c.game_view().status().text, "Reviewing: after 1… e5");
     assert!(c.session().shown_position().piece_at(sq("f3")).is_none());
-    let actions = c.actions();
+    let actions = c.game_view().actions();
     let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
     assert!(labels.contains(&"Back to game"), "{labels:?}");
     assert_eq!(c.session().game().moves().len(), 3, "the game is unchanged");
     // Out of range taps change nothing.
     c.move_tapped(1, true);
-    assert_eq!(c.status().text, "Reviewing: after 1… e5");
+    assert_eq!(c.game_view().status().text, "Reviewing: after 1… e5");
     // Playing a move returns to the game and counts.
     tap(&mut c, "b8");
     tap(&mut c, "c6");
     assert_eq!(c.session().game().moves().len(), 4);
-    assert!(!c.status().text.starts_with("Reviewing"));
+    assert!(!c.game_view().status().text.starts_with("Reviewing"));
 }
 
 #[test]
@@ -388,7 +408,7 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     tap(&mut c, "e4");
     c.take_effects();
     // While the computer thinks, Hint's place says Move now, and it asks the shell.
-    let actions = c.actions();
+    let actions = c.game_view().actions();
     let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
     assert_eq!(labels[2], "Move now");
     c.action(Action::MoveNow);
@@ -495,17 +515,24 @@ fn clocks_run_for_the_side_to_move_pause_in_the_menu_and_the_flag_ends_the_game(
     );
     // Black's flag falls a minute later: White wins on time.
     c.clock_tick(t0 + Duration::from_secs(90));
-    assert_eq!(c.result().map(|r| r.title), Some("White wins".to_string()));
-    assert_eq!(c.result().map(|r| r.reason), Some("on time".to_string()));
+    assert_eq!(
+        c.game_view().result().map(|r| r.title),
+        Some("White wins".to_string())
+    );
+    assert_eq!(
+        c.game_view().result().map(|r| r.reason),
+        Some("on time".to_string())
+    );
     // Time cannot be taken back: Undo is off and does nothing; the moves stay.
     assert!(
-        c.actions()
+        c.game_view()
+            .actions()
             .iter()
             .any(|a| a.action == Action::Undo && !a.enabled)
     );
     c.action(Action::Undo);
     assert_eq!(c.session().game().moves().len(), 1);
-    assert!(c.result().is_some());
+    assert!(c.game_view().result().is_some());
 }
 
 #[test]
@@ -520,7 +547,7 @@ fn a_clock_in_its_last_ten_seconds_is_low() {
         Duration::from_secs(10),
         Vec::new(),
     )));
-    let (black, white) = c.players();
+    let (black, white) = c.game_view().players();
     assert_eq!(white.clock.as_deref(), Some("0:09.5"));
     assert!(white.clock_low, "9.5 s left: red");
     assert!(!black.clock_low, "10 s left: not yet");
@@ -570,7 +597,7 @@ fn a_mate_before_the_players_first_move_is_a_result_not_an_abort() {
     let c = Controller::with_game(game, black);
     assert!(!c.session().is_aborted());
     assert_eq!(
-        c.result().map(|r| (r.title, r.tone)),
+        c.game_view().result().map(|r| (r.title, r.tone)),
         Some(("The computer wins".to_string(), ResultTone::Lost))
     );
 }

@@ -35,7 +35,7 @@ fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
     let reply = Game::new().position().legal_moves().iter().copied().next();
     c.computer_answered(id, Reply::Move(reply));
     assert_eq!(c.session().game().moves().len(), 1);
-    assert_eq!(c.players().1.name, "You");
+    assert_eq!(c.game_view().players().1.name, "You");
 
     c.action(Action::ReviewDone);
     assert!(!c.is_viewing_saved());
@@ -61,9 +61,9 @@ fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
     c.on(|f: &mut NewGameForm, _| f.choose_mode("friend"));
     c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(0)));
     c.on(NewGameForm::start);
-    assert!(c.players().0.clock.is_some());
+    assert!(c.game_view().players().0.clock.is_some());
     c.view_saved(Game::new(), "You", "Level 2", None);
-    assert!(c.players().0.clock.is_none() && c.players().1.clock.is_none());
+    assert!(c.game_view().players().0.clock.is_none() && c.game_view().players().1.clock.is_none());
     c.action(Action::ReviewDone);
-    assert!(c.players().1.clock.is_some());
+    assert!(c.game_view().players().1.clock.is_some());
 }

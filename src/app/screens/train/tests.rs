@@ -159,8 +159,8 @@ fn a_try_that_stops_the_computers_search_hands_it_back_on_done() {
         .parse_uci_move("e2e4")
         .expect("move");
     c.dialog_option("close");
-    c.press(Some(e4.from()));
-    c.release(Some(e4.to()), true);
+    c.play(|p, cx, gate| p.press(cx, gate, Some(e4.from())));
+    c.play(|p, cx, gate| p.release(cx, gate, Some(e4.to()), true));
     assert!(c.session().is_computer_thinking());
     c.open_train();
     tap_move(&mut c, "g8", "f6");

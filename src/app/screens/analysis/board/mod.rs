@@ -222,7 +222,7 @@ mod tests {
 
     fn tap(c: &mut Controller, name: &str) {
         let sq: Square = name.parse().unwrap();
-        let cell = c.cell_of(sq);
+        let cell = c.game_view().cell_of(sq);
         c.on(|s: &mut Session, _| s.tap(cell % 8, cell / 8));
     }
 
@@ -231,8 +231,8 @@ mod tests {
         let mut c = Controller::new(friend());
         for name in ["e2", "e4"] {
             let sq: Square = name.parse().unwrap();
-            c.press(Some(sq));
-            c.release(Some(sq), false);
+            c.play(|p, cx, gate| p.press(cx, gate, Some(sq)));
+            c.play(|p, cx, gate| p.release(cx, gate, Some(sq), false));
         }
         assert_eq!(c.session().game().moves().len(), 1);
         c.action(Action::Menu);
@@ -304,7 +304,7 @@ mod tests {
         assert_eq!(view.promotion, None);
         assert!(!view.can_back);
         // The pawn stays selected: another tap on e8 asks again.
-        let e7 = c.cell_of("e7".parse().unwrap());
+        let e7 = c.game_view().cell_of("e7".parse().unwrap());
         assert!(view.cells[e7].selected);
         tap(&mut c, "e8");
         assert!(
