@@ -3,7 +3,7 @@
 //!
 //! The controller takes the user's intents (a press on a square, a button, a dialog choice)
 //! and the workers' answers, changes the game, and describes the screen as plain data; each
-//! screen's `view.rs` (and `shell::view` for the game screen) turns that into Slint models.
+//! screen's `view.rs` turns that into Slint models.
 //! Work off the UI thread leaves as [`Effect`]s that the shell carries out.
 //!
 //! A screen with a state of its own (the editor, New game, the lobby, the analysis board,
