@@ -3,6 +3,7 @@
 
 use super::board::Gate;
 use crate::app::model::mode::Mode;
+use crate::app::screens::Purpose;
 use crate::app::screens::board_input::BoardInput;
 use crate::app::screens::board_view::{
     BoardMarks, CellView, board_cells, display_cell, display_square,
@@ -11,7 +12,6 @@ use crate::app::screens::words::{ResultCard, ResultTone};
 use crate::app::screens::words::{
     capitalized, captured_by, color_name, material, reason_text, review_name, the_piece,
 };
-use crate::app::screens::{Controller, Purpose};
 use crate::app::session::game::GameSession;
 use crate::lan::session::LinkState;
 use crate::tr;
@@ -23,7 +23,7 @@ use chesspi_engine::{Color, Move, Piece, Square};
 
 /// The game screen as it is shown: the game session and the board's touches, with what the
 /// coach, the analysis, a saved game and the partner add to it. Read-only; made by
-/// [`Controller::game_view`] for each refresh (and each test that looks).
+/// [`crate::app::screens::Controller::game_view`] for each refresh (and each test that looks).
 pub struct GameView<'a> {
     pub(super) session: &'a GameSession,
     pub(super) input: &'a BoardInput,
@@ -76,44 +76,6 @@ pub struct AnalysisShown {
     pub has_mistakes: bool,
     /// The class of the move that led to each position (by ply), once analysed.
     pub classes: Vec<Option<MoveClass>>,
-}
-
-impl Controller {
-    /// The game screen as it is shown now.
-    pub fn game_view(&self) -> GameView<'_> {
-        GameView {
-            session: &self.session,
-            input: &self.parts.play.input,
-            saved: self.parts.viewing.as_ref().map(|v| Saved {
-                white: &v.white,
-                black: &v.black,
-                result: v.result.as_ref(),
-            }),
-            coach: CoachShown {
-                warning: self
-                    .coach_advice()
-                    .map(|a| (a.judgement.verdict, a.showing_better)),
-                marks: self.coach_marks(),
-                threat: self.shown_threat(),
-                judging: self.coach_is_judging(),
-                asked_threat: self.coaching_asked_threat(),
-            },
-            analysis: AnalysisShown {
-                analysed: self.has_analysis(),
-                analysable: self.analysable(),
-                can_analyse: self.can_analyse(),
-                has_mistakes: self.has_mistakes(),
-                classes: (0..=self.session.game.moves().len())
-                    .map(|ply| self.class_at(ply))
-                    .collect(),
-            },
-            browsing: self.is_browsing(),
-            partner_name: self.partner_name(),
-            can_ask_takeback: self.can_ask_takeback(),
-            clock_held: self.clock_is_held(),
-            human_to_move: self.human_to_move(),
-        }
-    }
 }
 
 /// A player's line in the side panel.
