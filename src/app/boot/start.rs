@@ -113,7 +113,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         (None, None) => (Game::new(), first_start, None, None),
     };
 
-    let engine = crate::app::screens::play::computer::EngineSettings {
+    let engine = crate::app::workers::computer::EngineSettings {
         hash_mb: config.engine.hash_mb,
         max_think_time: Some(config.engine.max_think_time),
     };

@@ -4,7 +4,6 @@
 //! reports.
 
 pub mod keyboard;
-pub mod link;
 pub mod view;
 
 #[cfg(test)]
