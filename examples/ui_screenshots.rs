@@ -459,7 +459,7 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
     book.add(puzzle);
     let app = open(Game::new(), GameSetup::FIRST_START)?;
     app.update_controller(|c| {
-        c.set_puzzles(book);
+        c.player_mut().set_puzzles(book);
         c.open_train();
     });
     shoot(&app, dir, "train.png")?;
@@ -471,7 +471,7 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
     headless::pump_until(std::time::Duration::from_secs(60), || {
         app.with_controller(|c| {
             c.shown::<Training>()
-                .map(|t| t.view(c.puzzles()))
+                .map(|t| t.view(c.player().puzzles()))
                 .is_some_and(|v| v.solved.is_some())
         })
     });

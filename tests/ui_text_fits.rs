@@ -451,7 +451,7 @@ fn new_game_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(Game::new(), you(Color::White, 4), lang);
     app.update_controller(|c| {
-        c.set_fitting_level(Level::new(10));
+        c.player_mut().set_fitting_level(Level::new(10));
         c.action(Action::NewGame);
     });
     for n in 1..=10 {
@@ -489,7 +489,7 @@ fn new_game_states(fits: &mut Fits) {
     }
     app.update_controller(|c| {
         c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
-        let fits = c.fitting_level();
+        let fits = c.player().fitting_level();
         c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     });
     fits.check(&app, "new game: the level that fits (10)");
@@ -1164,14 +1164,14 @@ fn train_states(fits: &mut Fits) {
         let mut book = PuzzleBook::new();
         book.add(puzzle.clone());
         app.update_controller(|c| {
-            c.set_puzzles(book);
+            c.player_mut().set_puzzles(book);
             c.on(|t: &mut Training, cx| t.button(cx, "done"));
             c.open_train();
         });
         fits.check(&app, "train: a blunder to find");
         let flipped = app.with_controller(|c| {
             c.shown::<Training>()
-                .map(|t| t.view(c.puzzles()))
+                .map(|t| t.view(c.player().puzzles()))
                 .is_some_and(|v| v.flipped)
         });
         for name in [from, to] {
@@ -1181,7 +1181,7 @@ fn train_states(fits: &mut Fits) {
         pump_until("the try's verdict", || {
             app.with_controller(|c| {
                 c.shown::<Training>()
-                    .map(|t| t.view(c.puzzles()))
+                    .map(|t| t.view(c.player().puzzles()))
                     .is_some_and(|v| v.solved.is_some())
             })
         });

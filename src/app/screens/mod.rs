@@ -62,8 +62,11 @@ pub use words::{ResultCard, ResultTone};
 
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
 use crate::app::session::game::GameSession;
+use crate::app::session::player::Player;
 use analysis::board::Session;
 use chesspi_engine::game::Game;
+// The screens' tests import `screens::*` and set levels.
+#[cfg(test)]
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Position, Square};
 pub use editor::Editor;
@@ -330,12 +333,8 @@ pub struct Controller {
     analyse_on_open: bool,
     /// The coach in the game on the board.
     coaching: coach::Coaching,
-    /// The player's puzzles (the saver's copy).
-    puzzles: crate::storage::puzzles::PuzzleBook,
-    /// The level that fits the player's rating (none before a rated game).
-    fitting_level: Option<Level>,
-    /// New game starts at the fitting level (it was chosen last time).
-    follow_fitting_level: bool,
+    /// The player's puzzles and fitting level (the saver's copy).
+    player: Player,
 }
 
 impl Controller {
@@ -359,9 +358,7 @@ impl Controller {
             parts: Parts::default(),
             analyse_on_open: false,
             coaching: coach::Coaching::default(),
-            puzzles: crate::storage::puzzles::PuzzleBook::new(),
-            fitting_level: None,
-            follow_fitting_level: false,
+            player: Player::default(),
         };
         c.after_change();
         c
@@ -375,6 +372,16 @@ impl Controller {
     /// The game, to set it as it was saved (after a restart).
     pub fn session_mut(&mut self) -> &mut GameSession {
         &mut self.session
+    }
+
+    /// The player's puzzles and fitting level.
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    /// The player, to take the saver's reports.
+    pub fn player_mut(&mut self) -> &mut Player {
+        &mut self.player
     }
 
     /// Runs a screen's method on its state, if that screen is open, then goes where it
@@ -392,7 +399,7 @@ impl Controller {
     fn run(&mut self, f: impl FnOnce(&mut Screen, &mut Ctx)) {
         let mut cx = Ctx {
             session: &mut self.session,
-            puzzles: &mut self.puzzles,
+            puzzles: &mut self.player.puzzles,
             hotspot_game: &mut self.hotspot_game,
             wifi_allowed: self.wifi_allowed,
             dialog: &mut self.dialog,
@@ -409,7 +416,7 @@ impl Controller {
     pub fn part<P: Part, R>(&mut self, f: impl FnOnce(&mut P, &mut Ctx) -> R) -> R {
         let mut cx = Ctx {
             session: &mut self.session,
-            puzzles: &mut self.puzzles,
+            puzzles: &mut self.player.puzzles,
             hotspot_game: &mut self.hotspot_game,
             wifi_allowed: self.wifi_allowed,
             dialog: &mut self.dialog,

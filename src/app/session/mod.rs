@@ -6,4 +6,5 @@ pub mod effect;
 pub mod game;
 pub mod marks;
 pub mod partner;
+pub mod player;
 pub mod thinking;

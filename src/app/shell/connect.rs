@@ -289,7 +289,7 @@ impl App {
             c.on(|f: &mut NewGameForm, _| f.toggle_coach(default))
         })));
         new_game.on_fitting_chosen(on(Box::new(|c| {
-            let fits = c.fitting_level();
+            let fits = c.player().fitting_level();
             c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits))
         })));
         {

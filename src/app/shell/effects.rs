@@ -64,7 +64,7 @@ pub(super) fn run_effects(
             Effect::LevelChosen { level, fits } => {
                 if let Some(device) = &mut s.device {
                     device.choose_level(level, fits);
-                    s.controller.set_follow_fitting_level(fits);
+                    s.controller.player_mut().set_follow_fitting_level(fits);
                     if let Some(saving) = &s.saving {
                         saving
                             .saver
@@ -76,7 +76,7 @@ pub(super) fn run_effects(
                 let text = match &s.saving {
                     Some(saving) => {
                         let now = crate::storage::timestamp::unix_now();
-                        let puzzles = s.controller.puzzles().summary(now);
+                        let puzzles = s.controller.player().puzzles().summary(now);
                         let mut text = record_text(saving.saver.stats());
                         if let Some(line) = puzzle_record_text(&puzzles) {
                             text.push('\n');
@@ -211,6 +211,7 @@ pub(super) fn apply_settings(s: &mut Shell) {
     s.hearing.sound().set_speak_moves(view.speak_moves);
     s.controller.set_settings_view(view);
     s.controller
+        .player_mut()
         .set_follow_fitting_level(device.fitting_level());
 }
 

@@ -396,8 +396,11 @@ impl App {
             let s = &mut *shell;
             let seq = saver.submit_current(&s.controller);
             s.controller
+                .player_mut()
                 .set_fitting_level(saver.stats().fitting_level());
-            s.controller.set_puzzles(saver.puzzles().clone());
+            s.controller
+                .player_mut()
+                .set_puzzles(saver.puzzles().clone());
             s.saving = Some(Saving {
                 saver,
                 reports,

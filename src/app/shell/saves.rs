@@ -163,7 +163,7 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 log::error!("puzzles not saved: {e}");
                 notices.raise(Topic::Error, saving_error_text(&e));
             }
-            update(rc, win, |c| c.set_puzzles(*book));
+            update(rc, win, |c| c.player_mut().set_puzzles(*book));
         }
         Report::Exported(result) => {
             notices.clear(Topic::Export);
@@ -194,6 +194,7 @@ fn saved(rc: &Rc<RefCell<Shell>>, win: &AppWindow, notices: &NoticeBar, report: 
     if report.stats.is_some() {
         // Your record changed: so may the level that fits.
         s.controller
+            .player_mut()
             .set_fitting_level(saving.saver.stats().fitting_level());
     }
     match &report.error {

@@ -403,7 +403,8 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
             new_game.set_show_level(computer || demo);
             new_game.set_show_coach(computer || form.mode == ModeChoice::Friend);
             new_game.set_fitting_level(
-                c.fitting_level()
+                c.player()
+                    .fitting_level()
                     .filter(|_| computer)
                     .map_or(0, |l| i32::from(l.number())),
             );

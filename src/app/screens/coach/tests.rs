@@ -322,7 +322,7 @@ fn new_game_offers_the_level_that_fits_and_follows_it() {
     let mut c = coached();
     c.action(Action::NewGame);
     assert_eq!(c.shown::<NewGameForm>().map(|f| f.level_fits), Some(false));
-    let fits = c.fitting_level();
+    let fits = c.player().fitting_level();
     c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     assert_eq!(
         c.shown::<NewGameForm>().map(|f| f.level_fits),
@@ -330,9 +330,9 @@ fn new_game_offers_the_level_that_fits_and_follows_it() {
         "none yet"
     );
     c.on(NewGameForm::cancel);
-    c.set_fitting_level(Level::new(6));
+    c.player_mut().set_fitting_level(Level::new(6));
     c.action(Action::NewGame);
-    let fits = c.fitting_level();
+    let fits = c.player().fitting_level();
     c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     let form = c.shown::<NewGameForm>().expect("the form");
     assert_eq!((form.level.number(), form.level_fits), (6, true));
@@ -343,8 +343,8 @@ fn new_game_offers_the_level_that_fits_and_follows_it() {
         Effect::LevelChosen { level, fits: true } if level.number() == 6
     )));
     // Chosen once, the next New game follows the player's rating as it moves on.
-    c.set_follow_fitting_level(true);
-    c.set_fitting_level(Level::new(7));
+    c.player_mut().set_follow_fitting_level(true);
+    c.player_mut().set_fitting_level(Level::new(7));
     c.action(Action::NewGame);
     let form = c.shown::<NewGameForm>().expect("the form");
     assert_eq!((form.level.number(), form.level_fits), (7, true));

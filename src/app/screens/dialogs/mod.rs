@@ -411,7 +411,7 @@ impl Controller {
             option("settings", &tr!("Settings"), false, false),
             option(
                 "train",
-                &match self.puzzles_due() {
+                &match self.player.puzzles_due() {
                     0 => tr!("Train"),
                     n => tr!("Train: {} due", n),
                 },

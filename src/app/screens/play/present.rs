@@ -111,10 +111,10 @@ impl Controller {
         } else {
             Color::White
         };
-        (self.player(!bottom), self.player(bottom))
+        (self.player_info(!bottom), self.player_info(bottom))
     }
 
-    pub(in crate::app::screens) fn player(&self, color: Color) -> PlayerInfo {
+    pub(in crate::app::screens) fn player_info(&self, color: Color) -> PlayerInfo {
         let pos = self.session().shown_position();
         let level = self.session.setup.level;
         // Beside a clock's digits only the level fits ("Level 1…" for level 10 misled).

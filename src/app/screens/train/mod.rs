@@ -103,26 +103,11 @@ pub struct TrainView {
 }
 
 impl Controller {
-    /// The player's puzzles (the saver's copy, kept current by its reports).
-    pub fn set_puzzles(&mut self, book: PuzzleBook) {
-        self.puzzles = book;
-    }
-
-    pub fn puzzles(&self) -> &PuzzleBook {
-        &self.puzzles
-    }
-
-    /// How many puzzles are due now.
-    pub fn puzzles_due(&self) -> usize {
-        self.puzzles
-            .due_count(crate::storage::timestamp::unix_now())
-    }
-
     /// Menu → Train: the first puzzle due (the clock of a game waits meanwhile).
     pub fn open_train(&mut self) {
         self.dialog = None;
         self.cancel_hint();
-        self.screen = Screen::Train(Box::new(Training::open(&self.puzzles)));
+        self.screen = Screen::Train(Box::new(Training::open(&self.player.puzzles)));
     }
 
     /// The coach's judgement of the move tried (`None`: it could not judge it), for Train
