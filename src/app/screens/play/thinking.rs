@@ -26,7 +26,8 @@ impl Controller {
             }
             (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.session.hint = mv,
             (Purpose::DrawOffer, Reply::Draw { accept: true }) => {
-                if self.session.end_game(Game::agree_draw) {
+                let ended = self.session.end_game(Game::agree_draw);
+                if ended {
                     self.after_change();
                 }
             }
