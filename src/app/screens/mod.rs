@@ -194,6 +194,32 @@ pub enum Go {
     Settings,
     /// A message over the game (the lobby's "No network game", once `Back` closed it).
     Info { title: String, message: String },
+    /// The New game form.
+    NewGame,
+    /// The board turned round.
+    Flip,
+    /// The position editor on the position shown.
+    Editor,
+    /// The saved games list.
+    SavedGames,
+    /// Help.
+    Help,
+    /// Train.
+    Train,
+    /// Settings → Wi-Fi.
+    Wifi,
+    /// The coach looks for what is threatened (Menu → What is threatened?).
+    AskThreat,
+    /// The network game adjourned, its partner away.
+    Adjourn,
+    /// The network game's win claimed, its partner away.
+    ClaimForfeit,
+    /// The saved game being opened is analysed once it is open.
+    AnalyseOnOpen,
+    /// A draw offered to the computer: its search judges it, on the player's turn.
+    DrawOfferToComputer,
+    /// An offer to the network partner.
+    OfferToPartner(crate::lan::codec::OfferKind),
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
@@ -469,6 +495,26 @@ impl Controller {
             Go::Settings => self.dialog = Some(Dialog::Settings),
             Go::Lobby { host, clock } => self.open_lobby(host, clock),
             Go::Info { title, message } => self.show_info(&title, &message),
+            Go::NewGame => self.open_new_game(),
+            Go::Flip => self.flip(),
+            Go::Editor => self.open_editor(),
+            Go::SavedGames => {
+                self.screen = Screen::SavedGames;
+                self.session.effect(Effect::ShowGames);
+            }
+            Go::Help => self.open_help(),
+            Go::Train => self.open_train(),
+            Go::Wifi => self.open_wifi(),
+            Go::AskThreat => self.ask_threat(),
+            Go::Adjourn => self.adjourn(),
+            Go::ClaimForfeit => self.claim_forfeit(),
+            Go::AnalyseOnOpen => self.analyse_on_open = true,
+            Go::DrawOfferToComputer => {
+                if self.human_to_move() && self.session.thinking.is_none() {
+                    self.request(Purpose::DrawOffer);
+                }
+            }
+            Go::OfferToPartner(what) => self.offer_to_partner(what),
         }
     }
 

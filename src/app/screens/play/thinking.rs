@@ -25,7 +25,12 @@ impl Controller {
                 }
             }
             (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.session.hint = mv,
-            (Purpose::DrawOffer, Reply::Draw { accept: true }) => self.end_game(Game::agree_draw),
+            (Purpose::DrawOffer, Reply::Draw { accept: true }) => {
+                let ended = self.session.end_game(Game::agree_draw);
+                if ended {
+                    self.after_change();
+                }
+            }
             (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
                 self.session.note = Some(tr!("The computer declines the draw — play on"));
             }
