@@ -73,7 +73,7 @@ impl Controller {
             (Dialog::Settings, "wifi") if self.wifi_allowed() => self.open_wifi(),
             (Dialog::Menu, "stats") => self.session.effect(Effect::ShowStatistics),
             (Dialog::Menu, "help") => self.open_help(),
-            (Dialog::Menu, "threat") => self.ask_threat(),
+            (Dialog::Menu, "threat") => self.session.ask_threat(self.settings.book),
             (Dialog::Menu, "train") => self.open_train(),
             (Dialog::Menu, "games") => {
                 self.screen = Screen::SavedGames;
@@ -120,7 +120,7 @@ impl Controller {
             (Dialog::Menu | Dialog::Adjourn, "forfeit") => self.claim_forfeit(),
             (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
             (Dialog::ConfirmShutdown, "shutdown") => {
-                self.cancel_thinking();
+                self.session.cancel_thinking();
                 self.session.effect(Effect::Shutdown);
             }
             (Dialog::ResignOrDraw, "resign") => self.dialog = Some(Dialog::ConfirmResign),
@@ -165,7 +165,7 @@ impl Controller {
             return;
         };
         self.session.setup.level = level;
-        self.session.unrated = true;
+        self.session.set_unrated();
         self.session
             .effect(Effect::LevelChosen { level, fits: false });
         self.session.note = Some(tr!(
@@ -174,7 +174,7 @@ impl Controller {
         ));
         // A search under way restarts at the new level.
         if self.session.is_computer_thinking() {
-            self.cancel_thinking();
+            self.session.cancel_thinking();
         }
         self.after_change();
     }
@@ -184,10 +184,10 @@ impl Controller {
         let Mode::Computer { human } = self.session.setup.mode else {
             return;
         };
-        self.cancel_thinking();
+        self.session.cancel_thinking();
         self.session.setup.mode = Mode::Computer { human: !human };
         self.session.flipped = self.session.setup.bottom_color() == Color::Black;
-        self.session.unrated = true;
+        self.session.set_unrated();
         self.session.note = Some(tr!("Sides switched — this game is not rated"));
         self.after_change();
     }
@@ -218,8 +218,8 @@ impl Controller {
             }
             // The engine judges the position; see the worker for its rule.
             Mode::Computer { .. } => {
-                if self.human_to_move() && self.session.thinking.is_none() {
-                    self.request(Purpose::DrawOffer);
+                if self.session.human_to_move() && !self.session.thinking.is_busy() {
+                    self.session.request(Purpose::DrawOffer, self.settings.book);
                 }
             }
             Mode::Network { .. } => self.offer_to_partner(OfferKind::Draw),
@@ -398,7 +398,7 @@ impl Controller {
             }
             options.push(option("switch", &tr!("Switch sides"), false, false));
         }
-        if self.can_ask_threat() {
+        if self.session.can_ask_threat() {
             options.push(option("threat", &tr!("What is threatened?"), false, false));
         }
         if self.can_adjourn() {
@@ -465,7 +465,9 @@ impl Controller {
         };
         // Against the computer an offer is judged by a search, on the player's turn.
         let can_offer = match self.session.setup.mode {
-            Mode::Computer { .. } => self.human_to_move() && self.session.thinking.is_none(),
+            Mode::Computer { .. } => {
+                self.session.human_to_move() && !self.session.thinking.is_busy()
+            }
             Mode::Network { .. } => self
                 .session
                 .partner()
