@@ -1,7 +1,8 @@
 //! The game on the board and what goes with it while it is played: who plays which side,
-//! the moment looked at, the hint, the computer's search in progress, the clocks and the
-//! network partner. One value, owned by the controller; screens read it and change it
-//! through its methods.
+//! the moment looked at, the computer's search and hint ([`Thinking`]), the clocks
+//! ([`Clocks`]), the coach ([`Coaching`]) and the network partner. One value, owned by the
+//! controller; screens read it and change it through its methods (how the game goes on
+//! after a change is `turns.rs`).
 
 use super::clocks::Clocks;
 use super::coach::Coaching;

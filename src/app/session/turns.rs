@@ -145,9 +145,10 @@ impl GameSession {
             }
             (Purpose::Hint, Reply::Move(mv)) if self.human_to_move() => self.thinking.set_hint(mv),
             (Purpose::DrawOffer, Reply::Draw { accept: true }) => {
-                if self.game.agree_draw().is_ok() {
-                    return Answered::Changed;
-                }
+                return match self.game.agree_draw() {
+                    Ok(_) => Answered::Changed,
+                    Err(_) => Answered::Taken,
+                };
             }
             (Purpose::DrawOffer, Reply::Draw { accept: false }) => {
                 self.note = Some(tr!("The computer declines the draw — play on"));
@@ -160,7 +161,8 @@ impl GameSession {
                 };
             }
             (Purpose::Threat, Reply::Threat(threat)) => {
-                if self.coach.threat_found(self.game.moves().len(), threat) {
+                let say_nothing = self.coach.threat_found(self.game.moves().len(), threat);
+                if say_nothing {
                     self.note = Some(tr!("Nothing is threatened right now"));
                 }
             }
