@@ -416,12 +416,12 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
             coach: CoachLevel::Blunders,
             ..Default::default()
         });
-        c.set_coach_level(CoachLevel::Blunders);
+        c.session_mut().set_coach_level(CoachLevel::Blunders);
     });
     tap(&app, "f3")?;
     tap(&app, "g5")?;
     headless::pump_until(std::time::Duration::from_secs(60), || {
-        app.with_controller(|c| c.coach_advice().is_some())
+        app.with_controller(|c| c.session().coach().advice().is_some())
     });
     shoot(&app, dir, "coach.png")?;
     app.update_controller(|c| c.action(Action::ShowMe));
@@ -440,7 +440,7 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
         c.dialog_option("threat");
     });
     headless::pump_until(std::time::Duration::from_secs(60), || {
-        app.with_controller(|c| c.shown_threat().is_some())
+        app.with_controller(|c| c.session().shown_threat().is_some())
     });
     shoot(&app, dir, "threat.png")?;
     Ok(())

@@ -260,13 +260,13 @@ fn the_coach_warns_and_the_player_takes_the_move_back() {
             coach: CoachLevel::Blunders,
             ..Default::default()
         });
-        c.set_coach_level(CoachLevel::Blunders);
+        c.session_mut().set_coach_level(CoachLevel::Blunders);
     });
     let before = fen(&app);
     tap_square(&app, "f3");
     tap_square(&app, "g5");
     support::ui::pump_until("the coach's warning", Duration::from_secs(60), || {
-        app.with_controller(|c| c.coach_advice().is_some())
+        app.with_controller(|c| c.session().coach().advice().is_some())
     });
     let coach = app.window().global::<CoachAdapter>();
     assert!(coach.get_visible() && coach.get_blunder());

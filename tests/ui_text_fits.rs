@@ -1017,11 +1017,11 @@ fn coach_states(fits: &mut Fits) {
                 coach: CoachLevel::Mistakes,
                 ..SettingsView::default()
             });
-            c.set_coach_level(CoachLevel::Mistakes);
+            c.session_mut().set_coach_level(CoachLevel::Mistakes);
         });
         tap_move(&app, from, to);
         pump_until("the coach's warning", || {
-            app.with_controller(|c| c.coach_advice().is_some())
+            app.with_controller(|c| c.session().coach().advice().is_some())
         });
         fits.check(&app, &format!("coach: {name}"));
         app.update_controller(|c| c.action(Action::ShowMe));

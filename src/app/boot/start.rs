@@ -128,7 +128,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     app.update_controller(|c| {
         restore_view(c, flipped, rated, clocks);
         // The game's own coach, as it was (Settings' choice is for new games).
-        c.set_coach_level(coach);
+        c.session_mut().set_coach_level(coach);
     });
     // A network game cut off knows its partner before the first save: that save must keep
     // the partner and how to reach it, or a second power cut before the next move would lose

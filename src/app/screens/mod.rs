@@ -251,12 +251,10 @@ impl Ctx<'_> {
         self.next.push(go);
     }
 
-    /// Stops the search in progress, as the controller's own `cancel_thinking` does: a
-    /// screen that needs the worker (Train's judgement) takes it over.
+    /// Stops the search in progress: a screen that needs the worker (Train's judgement)
+    /// takes it over.
     pub fn cancel_thinking(&mut self) {
-        if self.session.thinking.take().is_some() {
-            self.session.effect(Effect::CancelThinking);
-        }
+        self.session.cancel_thinking();
     }
 }
 
@@ -357,8 +355,6 @@ pub struct Controller {
     parts: Parts,
     /// "Analyse" was chosen for a saved game: analyse it once it is open.
     analyse_on_open: bool,
-    /// The coach in the game on the board.
-    coaching: coach::Coaching,
     /// The player's puzzles and fitting level (the saver's copy).
     player: Player,
 }
@@ -383,7 +379,6 @@ impl Controller {
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             parts: Parts::default(),
             analyse_on_open: false,
-            coaching: coach::Coaching::default(),
             player: Player::default(),
         };
         c.after_change();
@@ -478,16 +473,17 @@ impl Controller {
             } => {
                 self.start(setup, game);
                 if !rated {
-                    self.session.unrated = true;
+                    self.session.set_unrated();
                 }
                 if let Some(coach) = coach {
-                    self.reset_coach(coach);
+                    self.session.coach.forget(&self.session.game);
+                    self.session.set_coach_level(coach);
                 }
                 if let Some(control) = clock {
                     self.session
                         .set_clock(Some(crate::app::model::clock::GameClock::new(control)));
                     // The computer playing White starts on its clock.
-                    self.cancel_thinking();
+                    self.session.cancel_thinking();
                     self.after_change();
                 }
             }
@@ -505,13 +501,13 @@ impl Controller {
             Go::Help => self.open_help(),
             Go::Train => self.open_train(),
             Go::Wifi => self.open_wifi(),
-            Go::AskThreat => self.ask_threat(),
+            Go::AskThreat => self.session.ask_threat(self.settings.book),
             Go::Adjourn => self.adjourn(),
             Go::ClaimForfeit => self.claim_forfeit(),
             Go::AnalyseOnOpen => self.analyse_on_open = true,
             Go::DrawOfferToComputer => {
-                if self.human_to_move() && self.session.thinking.is_none() {
-                    self.request(Purpose::DrawOffer);
+                if self.session.human_to_move() && !self.session.thinking.is_busy() {
+                    self.session.request(Purpose::DrawOffer, self.settings.book);
                 }
             }
             Go::OfferToPartner(what) => self.offer_to_partner(what),
@@ -541,68 +537,29 @@ impl Controller {
         self.session.take_effects()
     }
 
-    /// Whether a person may move now.
-    fn human_to_move(&self) -> bool {
-        !self.session.game.is_over()
-            && self.session.review.is_none()
-            && self
-                .session
-                .setup
-                .is_human(self.session.game.position().turn())
-            && self.coach_advice().is_none()
-    }
-
     /// After every change of the game: clear the board state, have the coach judge a
     /// person's move, ask the computer if it is its turn, offer a claimable draw to a person
-    /// on move.
+    /// on move (see [`GameSession::changed`]).
     fn after_change(&mut self) {
         self.input.clear();
-        self.session.hint = None;
-        self.session.effect(Effect::GameChanged);
         self.turn_to_mover();
-        if self.coach_after_move() {
+        if self.session.changed(self.settings.book) {
             return;
         }
         self.next_turn();
     }
 
     /// The game goes on: the computer is asked for its move, or a person on move is offered
-    /// a claimable draw.
+    /// a claimable draw (see [`GameSession::next_turn`]).
     fn next_turn(&mut self) {
-        if self.session.game.is_over() {
-            self.cancel_thinking();
-            return;
-        }
-        let turn = self.session.game.position().turn();
-        if self.session.setup.is_computer(turn) {
-            if self.session.setup.mode == Mode::Demo && self.session.game.claimable_draw().is_some()
-            {
-                // The demo would otherwise shuffle on until the automatic draw.
-                if self.session.game.claim_draw().is_ok() {
-                    self.session.effect(Effect::GameChanged);
-                }
-                return;
-            }
-            if !self.session.is_computer_thinking() {
-                self.cancel_thinking();
-                self.request(Purpose::Move);
-            }
-        } else if let Some(termination) =
-            self.session.game.claimable_draw().filter(|_| {
-                self.session.setup.is_human(turn) && !self.session.setup.is_partner(!turn)
-            })
-        {
-            let ply = self.session.game.moves().len();
-            if self.session.claim_offered_at != Some(ply) && self.dialog.is_none() {
-                self.session.claim_offered_at = Some(ply);
-                self.dialog = Some(Dialog::ClaimDraw(termination));
-            }
-        } else {
-            self.coach_looks_for_threat();
+        let may_offer = self.dialog.is_none();
+        if let Some(termination) = self.session.next_turn(self.settings.book, may_offer) {
+            self.dialog = Some(Dialog::ClaimDraw(termination));
         }
     }
 
-    /// Two players with the board turning: the player on move sits at the bottom.
+    /// Two players with the board turning (a device setting): the player on move sits at the
+    /// bottom.
     fn turn_to_mover(&mut self) {
         if self.settings.turn_board
             && self.session.setup.mode == Mode::Friend
@@ -614,23 +571,13 @@ impl Controller {
 
     /// Replaces the game (a new game, or one restored from disk).
     pub fn start(&mut self, setup: GameSetup, game: Game) {
-        self.cancel_thinking();
+        self.session.cancel_thinking();
         self.drop_analysis();
         self.parts.viewing = None;
-        self.session.serial += 1;
-        self.session.game = game;
-        self.session.setup = setup;
-        self.session.flipped = setup.bottom_color() == Color::Black;
-        self.session.review = None;
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
-        self.session.claim_offered_at = None;
-        self.session.note = None;
-        self.session.partner = None;
         self.screen.close(ScreenKind::Lobby);
-        self.session.unrated = false;
-        self.reset_coach(self.settings.coach);
-        self.session.set_clock(None);
+        self.session.replace(setup, game, self.settings.coach);
         self.after_change();
     }
 

@@ -28,7 +28,7 @@ impl GameSession {
             return false;
         };
         self.setup.level = level;
-        self.unrated = true;
+        self.set_unrated();
         self.effect(Effect::LevelChosen { level, fits: false });
         self.note = Some(tr!(
             "The computer now plays at level {} — this game is not rated",
@@ -45,7 +45,7 @@ impl GameSession {
         };
         self.setup.mode = Mode::Computer { human: !human };
         self.flipped = self.setup.bottom_color() == Color::Black;
-        self.unrated = true;
+        self.set_unrated();
         self.note = Some(tr!("Sides switched — this game is not rated"));
         true
     }

@@ -129,7 +129,11 @@ pub(super) fn run_effects(
                 None => log::warn!("a Wi-Fi request without the Wi-Fi thread: {request:?}"),
             },
             Effect::Lan(request) => match &s.network {
-                Some(net) => net.request(request, s.controller.session().clock_after_last_move()),
+                Some(net) => {
+                    let session = s.controller.session();
+                    let moves = session.game().moves().len();
+                    net.request(request, session.clocks.after_last_move(moves))
+                }
                 None => log::warn!("a network request without network play: {request:?}"),
             },
             Effect::Network(effect) => match s.network.as_mut() {

@@ -214,7 +214,11 @@ fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
     s.controller
         .session_mut()
         .network_restored(peer, link.clone());
-    let clock = s.controller.session().lan_clock(std::time::Instant::now());
+    let clock = s
+        .controller
+        .session()
+        .clocks
+        .lan_clock(std::time::Instant::now());
     if let Some(net) = s.network.as_mut() {
         net.resume(
             peer,

@@ -257,7 +257,7 @@ impl ViewModels {
         refresh_new_game(window, c);
         editor::view::refresh(window, c);
         analysis::board::view::refresh(window, c);
-        coach::view::refresh(window, &c.coach_view());
+        coach::view::refresh(window, &coach::view::coach_view(c.session()));
         train::view::refresh(window, c);
         wifi::view::refresh(window, c);
     }

@@ -74,8 +74,7 @@ impl Controller {
                 .get_or_insert(self.session.game.moves().len());
             return;
         }
-        self.session.next_request += 1;
-        let id = self.session.next_request;
+        let id = self.session.thinking.fresh_id();
         self.parts.analysis = Some(Analysing {
             id,
             progress: Some((0, 0, self.session.game.moves().len() + 1)),

@@ -80,8 +80,8 @@ impl Controller {
         let facts = DialogFacts {
             session: &self.session,
             settings: &self.settings,
-            human_to_move: self.human_to_move(),
-            can_ask_threat: self.can_ask_threat(),
+            human_to_move: self.session.human_to_move(),
+            can_ask_threat: self.session.can_ask_threat(),
             can_adjourn: self.can_adjourn(),
             puzzles_due: self.player.puzzles_due(),
             shutdown_allowed: self.shutdown_allowed,

@@ -279,7 +279,7 @@ impl DialogFacts<'_> {
         };
         // Against the computer an offer is judged by a search, on the player's turn.
         let can_offer = match session.setup.mode {
-            Mode::Computer { .. } => self.human_to_move && session.thinking.is_none(),
+            Mode::Computer { .. } => self.human_to_move && !session.thinking.is_busy(),
             Mode::Network { .. } => session
                 .partner()
                 .is_some_and(|p| p.link == LinkState::Connected && p.our_offer.is_none()),

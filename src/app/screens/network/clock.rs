@@ -51,7 +51,7 @@ impl Controller {
     pub fn resume_clock(&mut self, clock: GameClock) {
         self.session.set_clock(Some(clock));
         if self.session.is_computer_thinking() {
-            self.cancel_thinking();
+            self.session.cancel_thinking();
             self.after_change();
         }
     }
@@ -63,8 +63,7 @@ impl Controller {
         }
         let history = self
             .session
-            .clock
-            .as_ref()
+            .clock()
             .map(|c| c.after_moves().to_vec())
             .unwrap_or_default();
         let clock = clock.and_then(|c| game_clock(c, history));
@@ -78,7 +77,7 @@ impl Controller {
         reported: Option<Duration>,
         now: Instant,
     ) {
-        let Some(clock) = self.session.clock.as_mut() else {
+        let Some(clock) = self.session.clocks.clock_mut() else {
             return;
         };
         clock.moved(mover, now);
@@ -94,8 +93,8 @@ impl Controller {
         }
         let mut fixed = GameClock::restore(clock.control(), white, black, history);
         fixed.run(!mover, now);
-        self.session.clock = Some(fixed);
-        self.session.clock_ply = self.session.game.moves().len();
+        let ply = self.session.game.moves().len();
+        self.session.clocks.replace(fixed, ply);
     }
 
     /// Whether the clocks of a network game may run: while the partner is connected and the
@@ -114,8 +113,7 @@ impl Controller {
         let partner_out = turn != local
             && self
                 .session
-                .clock
-                .as_ref()
+                .clock()
                 .is_some_and(|c| c.remaining(turn, now).is_zero());
         Some(connected && !self.session.game.is_over() && !partner_out)
     }
@@ -127,7 +125,7 @@ impl Controller {
         let Mode::Network { local } = self.session.setup.mode else {
             return false;
         };
-        let Some(clock) = self.session.clock.as_mut() else {
+        let Some(clock) = self.session.clocks.clock_mut() else {
             return true;
         };
         match clock.flagged(now) {
@@ -253,7 +251,12 @@ mod game_tests {
             .expect("e2e4");
         c.play_human(e4);
         c.sync_clock(t0 + s(5), false);
-        assert_eq!(c.session().clock_after_last_move(), Some(s(55)));
+        assert_eq!(
+            c.session()
+                .clocks
+                .after_last_move(c.session().game().moves().len()),
+            Some(s(55))
+        );
         assert_eq!(
             c.session().clock().and_then(GameClock::running),
             Some(Color::Black)

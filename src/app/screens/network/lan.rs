@@ -311,7 +311,7 @@ impl Network {
                 if state != LinkState::Connected
                     && let (Some(lan), Some((white, black, _))) = (
                         &self.lan,
-                        c.session().clock_times(std::time::Instant::now()),
+                        c.session().clocks.clock_times(std::time::Instant::now()),
                     )
                 {
                     lan.send(Command::ClockTimes { white, black });

@@ -18,7 +18,7 @@ impl Controller {
         self.dialog = None;
         let mut form = NewGameForm::from_setup(&self.session.setup);
         // The last game's clock is the next default, like its mode and level.
-        form.choose_clock(self.session.clock.as_ref().map(GameClock::control));
+        form.choose_clock(self.session.clock().map(GameClock::control));
         // The coach as Settings has it for new games.
         form.coach = self.coach_default();
         // The level that fits, when it was chosen last time: it follows the player's rating.

@@ -27,12 +27,12 @@ impl Controller {
     pub fn press(&mut self, square: Option<Square>) {
         self.session.note = None;
         // The player is back at the board: a held clock runs again (see `hold_clock`).
-        self.session.clock_held = false;
+        self.session.clocks.release();
         // A touch on the board while browsing the moves goes back to the game and counts.
         if self.is_browsing() {
             self.session.review = None;
         }
-        if !self.human_to_move() {
+        if !self.session.human_to_move() {
             self.input.end_press();
             return;
         }
@@ -78,11 +78,11 @@ impl Controller {
     }
 
     pub(in crate::app::screens) fn play_human(&mut self, mv: Move) {
-        if self.human_to_move() && self.session.game.play(mv).is_ok() {
+        if self.session.human_to_move() && self.session.game.play(mv).is_ok() {
             if matches!(self.session.setup.mode, Mode::Network { .. }) {
                 self.lan(LanRequest::Play(mv));
             }
-            self.cancel_hint();
+            self.session.cancel_hint();
             self.after_change();
         }
     }

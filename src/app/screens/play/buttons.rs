@@ -90,8 +90,8 @@ impl Controller {
             Action::Undo => self.undo(),
             Action::Hint => {
                 self.input.deselect();
-                self.session.hint = None;
-                self.request(Purpose::Hint);
+                self.session.thinking.set_hint(None);
+                self.session.request(Purpose::Hint, self.settings.book);
             }
             Action::Flip => self.flip(),
             Action::ResignOrDraw => self.dialog = Some(Dialog::ResignOrDraw),
@@ -115,9 +115,17 @@ impl Controller {
             Action::NextMistake => self.next_mistake(),
             Action::MoveNow => self.session.effect(Effect::MoveNow),
             Action::SetUp => self.open_editor(),
-            Action::TakeBack => self.coach_take_back(),
-            Action::PlayOn => self.coach_play_on(),
-            Action::ShowMe => self.coach_show_me(),
+            Action::TakeBack => {
+                if self.session.coach_take_back() {
+                    self.after_change();
+                }
+            }
+            Action::PlayOn => {
+                if self.session.coach.play_on() {
+                    self.next_turn();
+                }
+            }
+            Action::ShowMe => self.session.coach.show_me(),
         }
     }
 
@@ -157,13 +165,13 @@ impl Controller {
 
     pub(in crate::app::screens) fn undo(&mut self) {
         if self.session.can_reopen() && self.session.game.reopen().is_some() {
-            self.cancel_thinking();
+            self.session.cancel_thinking();
             self.drop_analysis();
             self.session.review = None;
             self.session.claim_offered_at = Some(self.session.game.moves().len());
             // Its result may have counted already; played on, it does not count again.
-            if !self.session.unrated && matches!(self.session.setup.mode, Mode::Computer { .. }) {
-                self.session.unrated = true;
+            if self.session.is_rated() && matches!(self.session.setup.mode, Mode::Computer { .. }) {
+                self.session.set_unrated();
                 self.session.note = Some(tr!("Taken back — play on; this game is not rated"));
             }
             self.after_change();
@@ -173,7 +181,7 @@ impl Controller {
         if count == 0 {
             return;
         }
-        self.cancel_thinking();
+        self.session.cancel_thinking();
         self.drop_analysis();
         for _ in 0..count {
             self.session.game.undo();
@@ -221,7 +229,7 @@ impl Controller {
             return items;
         }
         // The coach's warning: its three choices first, the rest of the game waits.
-        if let Some(advice) = self.coach_advice() {
+        if let Some(advice) = self.session.coach().advice() {
             return vec![
                 item(Action::TakeBack, true, true),
                 item(Action::PlayOn, true, false),
@@ -243,8 +251,8 @@ impl Controller {
                 item(Action::Menu, true, false),
             ];
         }
-        let human_turn = self.human_to_move();
-        let hint_running = self.session.thinking.is_some();
+        let human_turn = self.session.human_to_move();
+        let hint_running = self.session.thinking.is_busy();
         let playing = self.session.setup.mode != Mode::Demo;
         // While the computer thinks about its move, Hint's place says "Move now".
         let third = if self.session.is_computer_thinking() && playing {

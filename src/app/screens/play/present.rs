@@ -98,8 +98,8 @@ impl Controller {
                 .filter(|_| self.session.review.is_none()),
             targets: &targets,
             last,
-            hint: self.session.hint,
-            warned: &self.coach_marks(),
+            hint: self.session.thinking.hint(),
+            warned: &self.session.coach.marks(self.session.shown_threat()),
         };
         board_cells(pos, &marks, |col, row| self.square_at(col, row))
     }
@@ -368,7 +368,7 @@ impl Controller {
                     .unwrap_or(&self.review_status(ply)),
             );
         }
-        if let Some(advice) = self.coach_advice() {
+        if let Some(advice) = self.session.coach().advice() {
             return Status {
                 text: if advice.judgement.verdict >= MoveClass::Blunder {
                     tr!("Coach: a blunder — take it back?")
@@ -385,7 +385,7 @@ impl Controller {
         if let Some(note) = &self.session.note {
             return plain(note);
         }
-        if self.clock_is_held() {
+        if self.session.clock_is_held() {
             return plain(&tr!("Clock paused — touch the board to go on"));
         }
         let pos = self.session.game.position();
@@ -393,7 +393,9 @@ impl Controller {
         if self.session.setup.is_computer(turn) {
             let text = match self.session.setup.mode {
                 Mode::Demo => tr!("{} is thinking…", color_name(turn)),
-                _ if self.coach_is_judging() => tr!("The coach looks at your move…"),
+                _ if self.session.thinking.purpose() == Some(Purpose::Judge) => {
+                    tr!("The coach looks at your move…")
+                }
                 _ => tr!("Computer is thinking…"),
             };
             return Status {
@@ -408,7 +410,7 @@ impl Controller {
         // Our move, but the partner is away: both sides say so (a move made now goes when the
         // link is back). A piece in hand gets its hints instead.
         if self.input.selected().is_none()
-            && self.session.hint.is_none()
+            && self.session.thinking.hint().is_none()
             && self
                 .session
                 .partner()
@@ -416,22 +418,22 @@ impl Controller {
         {
             return self.partner_status();
         }
-        match self.session.thinking {
-            Some((_, Purpose::Hint)) => {
+        match self.session.thinking.purpose() {
+            Some(Purpose::Hint) => {
                 return Status {
                     text: tr!("Looking for a good move…"),
                     alert: false,
                     thinking: true,
                 };
             }
-            Some((_, Purpose::Threat)) if self.coaching_asked_threat() => {
+            Some(Purpose::Threat) if self.session.coach().asked_threat() => {
                 return Status {
                     text: tr!("Looking for the threat…"),
                     alert: false,
                     thinking: true,
                 };
             }
-            Some((_, Purpose::DrawOffer)) => {
+            Some(Purpose::DrawOffer) => {
                 return Status {
                     text: tr!("The computer considers your draw offer…"),
                     alert: false,
@@ -444,14 +446,14 @@ impl Controller {
             Mode::Friend => tr!("{} to move", color_name(turn)),
             _ => tr!("Your move"),
         };
-        if let (Some(threat), None) = (self.shown_threat(), self.input.selected()) {
+        if let (Some(threat), None) = (self.session.shown_threat(), self.input.selected()) {
             return Status {
                 text: threat.sentence(crate::app::screens::words::coach_language()),
                 alert: true,
                 thinking: false,
             };
         }
-        if let Some(hint) = self.session.hint {
+        if let Some(hint) = self.session.thinking.hint() {
             return plain(&tr!(
                 "Hint: {} — the blue squares",
                 crate::i18n::san(&to_san(pos, hint))

@@ -66,7 +66,7 @@ impl Controller {
     pub fn view_saved(&mut self, game: Game, white: &str, black: &str, result: Option<ResultCard>) {
         // Back to the current game first, then stop whatever it asked the computer for.
         self.leave_saved();
-        self.cancel_thinking();
+        self.session.cancel_thinking();
         self.drop_analysis();
         let current = std::mem::replace(&mut self.session.game, game);
         self.parts.viewing = Some(Viewing {
@@ -79,7 +79,7 @@ impl Controller {
             id: None,
         });
         self.input.clear();
-        self.session.hint = None;
+        self.session.thinking.set_hint(None);
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
         self.session.note = None;

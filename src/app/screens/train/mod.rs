@@ -106,7 +106,7 @@ impl Controller {
     /// Menu → Train: the first puzzle due (the clock of a game waits meanwhile).
     pub fn open_train(&mut self) {
         self.dialog = None;
-        self.cancel_hint();
+        self.session.cancel_hint();
         self.screen = Screen::Train(Box::new(Training::open(&self.player.puzzles)));
     }
 
@@ -140,7 +140,7 @@ impl Training {
                 self.result = None;
             }
             "done" => {
-                if matches!(cx.session.thinking, Some((_, Purpose::TrainJudge))) {
+                if cx.session.thinking.purpose() == Some(Purpose::TrainJudge) {
                     cx.cancel_thinking();
                 }
                 cx.go(Go::Back);
@@ -199,12 +199,11 @@ impl Training {
         let game_search = cx
             .session
             .thinking
-            .is_some_and(|(_, p)| matches!(p, Purpose::Move | Purpose::Judge));
+            .purpose()
+            .is_some_and(|p| matches!(p, Purpose::Move | Purpose::Judge));
         self.interrupted |= game_search;
         cx.cancel_thinking();
-        let id = cx.session.next_request;
-        cx.session.next_request += 1;
-        cx.session.thinking = Some((id, Purpose::TrainJudge));
+        let id = cx.session.thinking.begin(Purpose::TrainJudge);
         let level = cx.session.setup.level;
         cx.effect(Effect::Think(ThinkRequest {
             id,

@@ -172,7 +172,7 @@ impl Controller {
     /// Opens the Wi-Fi screen (from Settings) and asks for a fresh scan.
     pub fn open_wifi(&mut self) {
         self.dialog = None;
-        self.cancel_hint();
+        self.session.cancel_hint();
         self.screen = Screen::Wifi(Box::default());
         self.session.effect(Effect::Wifi(WifiRequest::Scan));
     }
