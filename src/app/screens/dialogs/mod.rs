@@ -84,7 +84,7 @@ impl Controller {
                 resume: false,
             }),
             (Dialog::SavedGame(g), "analyse") => {
-                self.analyse_on_open = true;
+                self.parts.analysis.analyse_on_open();
                 self.session.effect(Effect::OpenSaved {
                     id: g.id,
                     resume: false,

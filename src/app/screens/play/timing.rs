@@ -13,7 +13,7 @@ impl Controller {
             .as_ref()
             .is_some_and(|k| k.running().is_some())
             && !self.session.game.is_over()
-            && self.parts.viewing.is_none()
+            && !self.parts.viewing.is_viewing_saved()
     }
 
     /// Whether the player's clock waits for a touch of the board (see [`Self::hold_clock`]).
@@ -32,7 +32,7 @@ impl Controller {
             && !self.clock_is_held()
             && !self.coach_holds_clock()
             && !self.session.game.is_over()
-            && self.parts.viewing.is_none()
+            && !self.parts.viewing.is_viewing_saved()
             && self.screen.new_game().is_none()
             && self.screen.lobby().is_none()
             && self.screen.kind() != ScreenKind::Editor
