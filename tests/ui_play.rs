@@ -6,7 +6,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
-use chesspi::app::screens::{Action, SavedGameChoice};
+use chesspi::app::screens::{Action, SavedGameChoice, Viewing};
 use chesspi::app::ui::{BoardPiece, DialogAdapter, GameAdapter};
 use chesspi_engine::Position;
 use chesspi_engine::game::Game;
@@ -346,7 +346,8 @@ fn the_move_list_keeps_the_shown_move_in_view() {
     assert!(shown_row_in_view(), "the latest move");
     // Review from the start: the first row comes into view, then the last again.
     app.update_controller(|c| {
-        c.view_saved(c.session().game().clone(), "White", "Black", None);
+        let game = c.session().game().clone();
+        c.part(|v: &mut Viewing, cx| v.view_saved(cx, game, "White", "Black", None));
         c.action(Action::ReviewFirst);
         c.action(Action::ReviewForward);
     });

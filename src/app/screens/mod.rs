@@ -9,14 +9,16 @@
 //! A screen with a state of its own (the editor, New game, the lobby, the analysis board,
 //! Train, Wi-Fi, Help) keeps its logic as methods of that state, reached through
 //! [`Controller::on`] with a [`Ctx`] (the game session, the shell's effects, and [`Go`]: where
-//! to send the user next); the game screen, the dialogs, the coach and analysis are still
-//! `impl Controller` methods in their folders:
+//! to send the user next). Features beside the open screen (game analysis, a saved game
+//! looked through) are [`Parts`], reached the same way through [`Controller::part`]; the game
+//! screen, the dialogs and the coach are still `impl Controller` methods in their folders:
 //! - [`play`]: the board's taps and drags, the side panel's buttons, the computer's thinking
 //!   and its thread, the clocks, and every word the game screen shows ([`play::present`]);
 //! - [`new_game`]: the New game form;
 //! - [`dialogs`]: the menu and every dialog, Settings, "Your record";
-//! - [`saved_games`]: the list's rows, and a saved game looked through in place of the current one;
-//! - [`analysis`]: game analysis, and the analysis board ([`analysis::board`]);
+//! - [`saved_games`]: the list's rows, and a saved game looked through in place of the current
+//!   one ([`Viewing`]);
+//! - [`analysis`]: game analysis ([`Analysis`]), and the analysis board ([`analysis::board`]);
 //! - [`editor`]: setting up a position by hand and starting a game from it;
 //! - [`network`]: finding a partner, the game with them, its shared clock.
 //!
@@ -49,8 +51,8 @@ pub use crate::app::session::marks::AnalysisMarks;
 pub use crate::app::session::partner::NetworkEffect;
 pub use crate::app::session::partner::{LanRequest, Partner};
 pub use crate::app::session::thinking::{Purpose, Reply, ThinkRequest};
-pub use analysis::AnalysisView;
 pub use analysis::board::{AnalysisBoardView, LineView};
+pub use analysis::{Analysis, AnalysisView};
 pub use board_view::CellView;
 pub use dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
@@ -70,7 +72,8 @@ use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Position, Square};
 pub use editor::Editor;
-use saved_games::viewing::Viewing;
+use saved_games::viewing::SavedGame;
+pub use saved_games::viewing::Viewing;
 
 /// Runs a change on the controller, carries out its effects and shows the result: the shell
 /// hands one to each screen's wiring, so a screen's callbacks reach the controller without
@@ -220,6 +223,28 @@ pub enum Go {
     DrawOfferToComputer,
     /// An offer to the network partner.
     OfferToPartner(crate::lan::codec::OfferKind),
+    /// Drop the analysis of the game on the board (another game takes its place).
+    DropAnalysis,
+    /// "Analyse" the game on the board.
+    Analyse,
+    /// "Next mistake" in the analysis.
+    NextMistake,
+    /// Done with the review: a running analysis stops, a saved game gives the current one
+    /// back.
+    LeaveReview,
+    /// The saved game looked through came from the archive, with its stored analysis if it
+    /// has one.
+    SavedOpened(Option<AnalysisMarks>),
+    /// Store the finished analysis, with the saved game looked through if it is one.
+    StoreAnalysis(Box<chesspi_engine::analysis::GameAnalysis>),
+    /// Close this screen, if it is the open one.
+    Close(ScreenKind),
+    /// The board shows the position after move `ply` (a tap on the move list), unless a
+    /// promotion waits for its piece, New game is open or a dialog.
+    ShowMove(usize),
+    /// Show a saved game in place of the current one (put back by then): the board's touches
+    /// are forgotten and New game closes.
+    ViewSaved(Box<SavedGame>),
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
@@ -300,10 +325,10 @@ screen_state! {
 /// [`Controller::part`] (to change) and [`Controller::get`] (to read).
 #[derive(Default)]
 pub struct Parts {
-    /// The analysis of the game on the board (running or done).
-    analysis: Option<analysis::Analysing>,
-    /// Set while a saved game is looked through; holds the current game.
-    viewing: Option<Viewing>,
+    /// Game analysis: the game on the board's, and one asked for a saved game being opened.
+    analysis: Analysis,
+    /// A saved game looked through in place of the current one (which it holds).
+    viewing: Viewing,
 }
 
 /// A part of the controller's state, found in [`Parts`].
@@ -328,8 +353,8 @@ macro_rules! parts {
 }
 
 parts! {
-    analysis: Option<analysis::Analysing>,
-    viewing: Option<Viewing>,
+    analysis: Analysis,
+    viewing: Viewing,
 }
 
 /// The state of the game screen.
@@ -353,8 +378,6 @@ pub struct Controller {
     adjourn_after: std::time::Duration,
     /// What the controller holds beside the session and the open screen.
     parts: Parts,
-    /// "Analyse" was chosen for a saved game: analyse it once it is open.
-    analyse_on_open: bool,
     /// The player's puzzles and fitting level (the saver's copy).
     player: Player,
 }
@@ -378,7 +401,6 @@ impl Controller {
             settings: SettingsView::default(),
             adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             parts: Parts::default(),
-            analyse_on_open: false,
             player: Player::default(),
         };
         c.after_change();
@@ -504,13 +526,44 @@ impl Controller {
             Go::AskThreat => self.session.ask_threat(self.settings.book),
             Go::Adjourn => self.adjourn(),
             Go::ClaimForfeit => self.claim_forfeit(),
-            Go::AnalyseOnOpen => self.analyse_on_open = true,
+            Go::AnalyseOnOpen => self.parts.analysis.analyse_on_open(),
             Go::DrawOfferToComputer => {
                 if self.session.human_to_move() && !self.session.thinking.is_busy() {
                     self.session.request(Purpose::DrawOffer, self.settings.book);
                 }
             }
             Go::OfferToPartner(what) => self.offer_to_partner(what),
+            Go::DropAnalysis => self.part(|a: &mut Analysis, cx| a.discard(cx)),
+            Go::Analyse => {
+                let saved = self.parts.viewing.is_viewing_saved();
+                self.part(|a: &mut Analysis, cx| a.start(cx, saved));
+            }
+            Go::NextMistake => self.part(|a: &mut Analysis, cx| a.next_mistake(cx)),
+            Go::LeaveReview => {
+                self.part(|a: &mut Analysis, cx| a.leave_review(cx));
+                self.part(|v: &mut Viewing, cx| v.leave_saved(cx));
+            }
+            Go::SavedOpened(marks) => self.part(|a: &mut Analysis, cx| a.saved_opened(cx, marks)),
+            Go::StoreAnalysis(analysis) => self.session.effect(Effect::StoreAnalysis {
+                saved: self.parts.viewing.saved_id(),
+                analysis,
+            }),
+            Go::Close(kind) => self.screen.close(kind),
+            Go::ShowMove(ply) => {
+                if self.input.pending_promotion().is_none()
+                    && self.screen.new_game().is_none()
+                    && self.dialog.is_none()
+                {
+                    self.input.deselect();
+                    self.input.end_press();
+                    self.session.review = Some(ply);
+                }
+            }
+            Go::ViewSaved(saved) => {
+                self.input.clear();
+                self.screen.close(ScreenKind::NewGame);
+                self.part(|v: &mut Viewing, cx| v.show_saved(cx, *saved));
+            }
         }
     }
 
@@ -572,8 +625,8 @@ impl Controller {
     /// Replaces the game (a new game, or one restored from disk).
     pub fn start(&mut self, setup: GameSetup, game: Game) {
         self.session.cancel_thinking();
-        self.drop_analysis();
-        self.parts.viewing = None;
+        self.go(Go::DropAnalysis);
+        self.parts.viewing.forget();
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
         self.screen.close(ScreenKind::Lobby);

@@ -11,7 +11,9 @@ use crate::app::notices::Topic;
 use crate::app::screens::analysis::board::Session;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
-use crate::app::screens::{Controller, Dispatch, Lobby, analysis, editor, help, train, wifi};
+use crate::app::screens::{
+    Analysis, Controller, Dispatch, Lobby, Viewing, analysis, editor, help, train, wifi,
+};
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
     NewGameAdapter, StatusAdapter, WifiAdapter,
@@ -83,7 +85,7 @@ impl App {
             if !reports.is_empty() {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
-                        c.analysis_report(report);
+                        c.part(|a: &mut Analysis, cx| a.report(cx, report));
                     }
                 });
             }
@@ -219,7 +221,9 @@ impl App {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             game.on_move_tapped(move |row, black| {
                 if let Ok(row) = usize::try_from(row) {
-                    with_shell(&shell, &window, |c| c.move_tapped(row, black));
+                    with_shell(&shell, &window, |c| {
+                        c.part(|v: &mut Viewing, cx| v.move_tapped(cx, row, black));
+                    });
                 }
             });
         }
@@ -372,7 +376,9 @@ impl App {
                 with_shell(&shell, &window, |c| c.show_usb_files(names));
             });
         }
-        games.on_close(self.on(Box::new(|c| c.close_saved_games())));
+        games.on_close(self.on(Box::new(|c| {
+            c.part(|v: &mut Viewing, cx| v.close_list(cx));
+        })));
     }
 }
 

@@ -8,7 +8,7 @@ use crate::app::model::mode::{Mode, NewGameForm};
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
-use crate::app::screens::{self, Controller, Effect, Lobby, Setting};
+use crate::app::screens::{self, Controller, Effect, Lobby, Setting, Viewing};
 use crate::app::ui::{AppWindow, GamesAdapter};
 use crate::tr;
 use chesspi_engine::game::Game;
@@ -43,7 +43,7 @@ pub(super) fn run_effects(
                     saving.saver.list_games();
                 }
                 None => {
-                    s.controller.close_saved_games();
+                    s.controller.part(|v: &mut Viewing, cx| v.close_list(cx));
                     s.controller.show_info(
                         &tr!("Saved games"),
                         &tr!("Games are not saved: there is no place to store them."),
@@ -307,7 +307,9 @@ pub(super) fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
 /// Starts the next demo game, unless the person took over meanwhile (a dialog, a review,
 /// another mode).
 pub(super) fn next_demo_game(c: &mut Controller) {
-    let idle = c.dialog().is_none() && c.shown::<NewGameForm>().is_none() && !c.is_viewing_saved();
+    let idle = c.dialog().is_none()
+        && c.shown::<NewGameForm>().is_none()
+        && !c.get::<Viewing>().is_viewing_saved();
     if c.session().setup().mode == Mode::Demo && c.session().game().is_over() && idle {
         c.start(c.session().setup(), Game::new());
     }

@@ -4,7 +4,7 @@
 //! as the Settings ask. Heard from the state, so every way a move arrives sounds the same.
 
 use crate::app::model::mode::{GameSetup, Mode};
-use crate::app::screens::Controller;
+use crate::app::screens::{Controller, Viewing};
 use crate::lan::session::LinkState;
 use crate::sound::{Cue, Sound, SpeakMoves, spoken};
 use chesspi_engine::game::Outcome;
@@ -35,7 +35,7 @@ impl Shown {
                 .session()
                 .partner()
                 .map(|p| p.link == LinkState::Connected),
-            viewing: c.is_viewing_saved(),
+            viewing: c.get::<Viewing>().is_viewing_saved(),
         }
     }
 }
@@ -285,7 +285,7 @@ mod tests {
         let mut saved = chesspi_engine::game::Game::new();
         let e4 = saved.position().legal_moves().iter().copied().next();
         saved.play(e4.expect("a move")).expect("legal");
-        c.view_saved(saved, "You", "Level 2", None);
+        c.part(|v: &mut Viewing, cx| v.view_saved(cx, saved, "You", "Level 2", None));
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty(), "{:?}", heard.cues());
     }

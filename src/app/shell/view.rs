@@ -7,8 +7,8 @@ use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::play::view::panel_action;
 use crate::app::screens::{
-    Controller, Lobby, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis, coach,
-    editor, train, wifi,
+    Analysis, Controller, Lobby, MoveListRow, PlayerInfo, ResultTone as Tone, ScreenKind, analysis,
+    coach, editor, train, wifi,
 };
 use crate::app::session::marks::{area_path, mark};
 use crate::app::ui::{
@@ -71,7 +71,8 @@ fn mark_kind(class: MoveClass) -> MoveMark {
 fn refresh_analysis(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<AnalysisAdapter>();
     let Some(a) = c
-        .analysis_view()
+        .get::<Analysis>()
+        .view(c.session())
         .filter(|_| c.session().is_reviewing() || c.session().game().is_over())
     else {
         adapter.set_visible(false);

@@ -408,7 +408,7 @@ mod tests {
             c.release(Some(sq(to)), false);
         }
         // Browsing the game's moves: the position after 1. e4.
-        c.move_tapped(0, false);
+        c.part(|v: &mut crate::app::screens::Viewing, cx| v.move_tapped(cx, 0, false));
         assert!(c.actions().iter().any(|a| a.action == Action::SetUp));
         let shown = *c.session().shown_position();
         c.action(Action::SetUp);

@@ -219,7 +219,7 @@ impl Controller {
         let busy = self.dialog.is_some()
             || self.screen.new_game().is_some()
             || self.input.pending_promotion().is_some()
-            || self.parts.viewing.is_some();
+            || self.parts.viewing.is_viewing_saved();
         if !busy {
             self.dialog = Some(Dialog::Adjourn);
         }

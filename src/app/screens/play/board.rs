@@ -29,7 +29,7 @@ impl Controller {
         // The player is back at the board: a held clock runs again (see `hold_clock`).
         self.session.clocks.release();
         // A touch on the board while browsing the moves goes back to the game and counts.
-        if self.is_browsing() {
+        if self.parts.viewing.is_browsing(&self.session) {
             self.session.review = None;
         }
         if !self.session.human_to_move() {
@@ -71,7 +71,7 @@ impl Controller {
     /// Turns the board; saved with the game so a restart shows it the same way.
     pub(in crate::app::screens) fn flip(&mut self) {
         self.session.flipped = !self.session.flipped;
-        if self.parts.viewing.is_none() {
+        if !self.parts.viewing.is_viewing_saved() {
             self.session
                 .effect(crate::app::screens::Effect::GameChanged);
         }

@@ -1,7 +1,7 @@
 //! The side panel's buttons: what each does and which are offered now; takebacks.
 
 use crate::app::model::mode::Mode;
-use crate::app::screens::{Controller, Dialog, Effect, Purpose};
+use crate::app::screens::{Controller, Dialog, Effect, Go, Purpose};
 use crate::tr;
 
 /// A button of the side panel.
@@ -108,11 +108,10 @@ impl Controller {
             Action::ReviewLast => self.session.review = Some(self.session.game.moves().len()),
             Action::ReviewDone => {
                 self.session.review = None;
-                self.leave_review_analysis();
-                self.leave_saved();
+                self.go(Go::LeaveReview);
             }
-            Action::Analyse => self.start_analysis(),
-            Action::NextMistake => self.next_mistake(),
+            Action::Analyse => self.go(Go::Analyse),
+            Action::NextMistake => self.go(Go::NextMistake),
             Action::MoveNow => self.session.effect(Effect::MoveNow),
             Action::SetUp => self.open_editor(),
             Action::TakeBack => {
@@ -166,7 +165,7 @@ impl Controller {
     pub(in crate::app::screens) fn undo(&mut self) {
         if self.session.can_reopen() && self.session.game.reopen().is_some() {
             self.session.cancel_thinking();
-            self.drop_analysis();
+            self.go(Go::DropAnalysis);
             self.session.review = None;
             self.session.claim_offered_at = Some(self.session.game.moves().len());
             // Its result may have counted already; played on, it does not count again.
@@ -182,7 +181,7 @@ impl Controller {
             return;
         }
         self.session.cancel_thinking();
-        self.drop_analysis();
+        self.go(Go::DropAnalysis);
         for _ in 0..count {
             self.session.game.undo();
         }
@@ -195,7 +194,7 @@ impl Controller {
     /// The buttons the side panel shows now.
     pub fn actions(&self) -> Vec<ActionItem> {
         let network = self.session.partner().is_some();
-        let browsing = self.is_browsing();
+        let browsing = self.parts.viewing.is_browsing(&self.session);
         let item = |action: Action, enabled: bool, primary: bool| ActionItem {
             action,
             label: match action {
@@ -216,9 +215,17 @@ impl Controller {
                 item(Action::ReviewLast, ply < moves, false),
             ];
             // A finished or saved game: "Analyse", then "Next mistake" once analysed.
-            if self.has_analysis() {
-                items.push(item(Action::NextMistake, self.has_mistakes(), false));
-            } else if self.can_analyse() {
+            if self.parts.analysis.exists() {
+                items.push(item(
+                    Action::NextMistake,
+                    self.parts.analysis.has_mistakes(),
+                    false,
+                ));
+            } else if self
+                .parts
+                .analysis
+                .can_analyse(&self.session, self.parts.viewing.is_viewing_saved())
+            {
                 items.push(item(Action::Analyse, true, false));
             }
             items.extend([
@@ -246,7 +253,13 @@ impl Controller {
                 item(Action::NewGame, true, true),
                 item(Action::Review, moves > 0, false),
                 item(Action::Undo, can_undo, false),
-                item(Action::Analyse, self.analysable(), false),
+                item(
+                    Action::Analyse,
+                    self.parts
+                        .analysis
+                        .analysable(&self.session, self.parts.viewing.is_viewing_saved()),
+                    false,
+                ),
                 item(Action::Flip, true, false),
                 item(Action::Menu, true, false),
             ];

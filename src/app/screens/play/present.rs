@@ -123,7 +123,7 @@ impl Controller {
         } else {
             tr!("Level {} · Elo {}", level.number(), level.elo())
         };
-        let (name, detail) = match (&self.parts.viewing, self.session.setup.mode) {
+        let (name, detail) = match (self.parts.viewing.saved(), self.session.setup.mode) {
             (Some(v), _) => {
                 let stored = if color == Color::White {
                     &v.white
@@ -150,7 +150,7 @@ impl Controller {
         let left = self
             .session
             .clock()
-            .filter(|_| self.parts.viewing.is_none())
+            .filter(|_| !self.parts.viewing.is_viewing_saved())
             .map(|c| c.remaining(color, std::time::Instant::now()));
         PlayerInfo {
             color,
@@ -164,7 +164,7 @@ impl Controller {
             // A saved game under review is not the game on the clock.
             clock: left.map(crate::app::model::clock::clock_text),
             clock_low: left.is_some_and(|l| l < crate::app::model::clock::LOW_TIME),
-            clock_running: self.parts.viewing.is_none()
+            clock_running: !self.parts.viewing.is_viewing_saved()
                 && self.session.clock().and_then(|c| c.running()) == Some(color),
         }
     }
@@ -219,12 +219,12 @@ impl Controller {
                     Color::White => {
                         row.white = Some(san);
                         row.white_current = current;
-                        row.white_class = self.class_at(i + 1);
+                        row.white_class = self.parts.analysis.class_at(i + 1);
                     }
                     Color::Black => {
                         row.black = Some(san);
                         row.black_current = current;
-                        row.black_class = self.class_at(i + 1);
+                        row.black_class = self.parts.analysis.class_at(i + 1);
                     }
                 }
             }
@@ -241,7 +241,7 @@ impl Controller {
 
     /// The result card once the game is over.
     pub fn result(&self) -> Option<ResultCard> {
-        if let Some(v) = &self.parts.viewing {
+        if let Some(v) = self.parts.viewing.saved() {
             return v.result.clone();
         }
         let outcome = self.session.game.outcome()?;

@@ -364,7 +364,7 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
         tap(&mut c, to);
     }
     // Row 0, Black's move: the position after 1...e5.
-    c.move_tapped(0, true);
+    c.part(|v: &mut Viewing, cx| v.move_tapped(cx, 0, true));
     assert_eq!(c.status().text, "Reviewing: after 1… e5");
     assert!(c.session().shown_position().piece_at(sq("f3")).is_none());
     let actions = c.actions();
@@ -372,7 +372,7 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
     assert!(labels.contains(&"Back to game"), "{labels:?}");
     assert_eq!(c.session().game().moves().len(), 3, "the game is unchanged");
     // Out of range taps change nothing.
-    c.move_tapped(1, true);
+    c.part(|v: &mut Viewing, cx| v.move_tapped(cx, 1, true));
     assert_eq!(c.status().text, "Reviewing: after 1… e5");
     // Playing a move returns to the game and counts.
     tap(&mut c, "b8");

@@ -13,7 +13,7 @@ impl Controller {
     pub fn clock_runs_for_the_game(&self) -> bool {
         self.session.clock().is_some_and(|k| k.running().is_some())
             && !self.session.game.is_over()
-            && self.parts.viewing.is_none()
+            && !self.parts.viewing.is_viewing_saved()
     }
 
     /// Brings the clocks up to date after any change (see [`GameSession::sync_clock`]); they
@@ -29,7 +29,7 @@ impl Controller {
                 | ScreenKind::Wifi
                 | ScreenKind::Editor
                 | ScreenKind::Train
-        ) || self.parts.viewing.is_some()
+        ) || self.parts.viewing.is_viewing_saved()
             || self.screen.new_game().is_some()
             || self.screen.lobby().is_some()
             || self.screen.analysis_board().is_some()
