@@ -7,10 +7,12 @@ mod tests;
 use super::LanRequest;
 use super::dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
 use super::words::{claim_label, color_name};
-use super::{Controller, Effect, Purpose};
+use super::{Controller, Effect, Go, Purpose};
 use crate::app::model::mode::Mode;
 use crate::app::model::settings::{Setting, SettingsView};
 use crate::app::screens::{Screen, ScreenKind};
+use crate::app::session::partner::PartnerStep;
+use crate::app::session::partner::rules::{can_adjourn, partner_name};
 use crate::lan::codec::OfferKind;
 use crate::lan::session::LinkState;
 use crate::tr;
@@ -50,8 +52,7 @@ impl Controller {
     /// A choice in the open dialog, by id.
     pub fn dialog_option(&mut self, id: &str) {
         let Some(dialog) = self.dialog.take() else {
-            // No dialog over it: the choice is the lobby's.
-            self.lobby_option(id);
+            // No dialog over it: the lobby's choices are its own (the shell hands them over).
             return;
         };
         if let (Dialog::Settings, Some(setting)) = (&dialog, Setting::from_id(id)) {
@@ -116,8 +117,12 @@ impl Controller {
                 // Stopping takes one game: the outcome replaces this dialog.
                 self.dialog = Some(Dialog::Importing { file, progress });
             }
-            (Dialog::Menu | Dialog::Adjourn, "adjourn") => self.adjourn(),
-            (Dialog::Menu | Dialog::Adjourn, "forfeit") => self.claim_forfeit(),
+            (Dialog::Menu | Dialog::Adjourn, "adjourn") => {
+                self.go(Go::Partner(PartnerStep::Adjourn));
+            }
+            (Dialog::Menu | Dialog::Adjourn, "forfeit") => {
+                self.go(Go::Partner(PartnerStep::ClaimForfeit));
+            }
             (Dialog::Menu, "shutdown") => self.dialog = Some(Dialog::ConfirmShutdown),
             (Dialog::ConfirmShutdown, "shutdown") => {
                 self.cancel_thinking();
@@ -131,13 +136,17 @@ impl Controller {
             (Dialog::ConfirmResign, "resign") => {
                 let loser = self.session.resigning_color();
                 if self.session.partner().is_some() && !self.session.game.is_over() {
-                    self.lan(LanRequest::Resign);
+                    self.session.effect(Effect::Lan(LanRequest::Resign));
                 }
                 self.end_game(|g| g.resign(loser));
             }
-            (Dialog::PartnerOffer(_), "accept") => self.lan(LanRequest::Answer { accept: true }),
+            (Dialog::PartnerOffer(_), "accept") => {
+                self.session
+                    .effect(Effect::Lan(LanRequest::Answer { accept: true }));
+            }
             (Dialog::PartnerOffer(_), "decline") => {
-                self.lan(LanRequest::Answer { accept: false });
+                self.session
+                    .effect(Effect::Lan(LanRequest::Answer { accept: false }));
             }
             (Dialog::DrawOffered { .. }, "accept") => self.end_game(Game::agree_draw),
             (Dialog::DrawOffered { by }, "decline") => {
@@ -222,16 +231,15 @@ impl Controller {
                     self.request(Purpose::DrawOffer);
                 }
             }
-            Mode::Network { .. } => self.offer_to_partner(OfferKind::Draw),
+            Mode::Network { .. } => self.go(Go::Partner(PartnerStep::Offer(OfferKind::Draw))),
             Mode::Demo => {}
         }
     }
 
     /// The open dialog as the screen shows it.
     pub fn dialog_view(&self) -> Option<DialogView> {
-        let Some(dialog) = self.dialog.as_ref() else {
-            return self.lobby_view();
-        };
+        // The lobby's steps show as dialogs too: the shell asks the lobby for them.
+        let dialog = self.dialog.as_ref()?;
         Some(match dialog {
             Dialog::Menu => self.menu_view(),
             Dialog::SavedGame(g) => saved_game_view(g),
@@ -271,7 +279,7 @@ impl Controller {
                         color_name(self.session.resigning_color()),
                         color_name(!self.session.resigning_color())
                     ),
-                    Mode::Network { .. } => tr!("{} wins the game.", self.partner_name()),
+                    Mode::Network { .. } => tr!("{} wins the game.", partner_name(&self.session)),
                     _ => tr!("The computer wins the game."),
                 },
                 vec![
@@ -299,7 +307,7 @@ impl Controller {
                 ],
             ),
             Dialog::PartnerOffer(what) => {
-                let name = self.partner_name();
+                let name = partner_name(&self.session);
                 let (title, accept) = match what {
                     OfferKind::Draw => (tr!("{} offers a draw", name), tr!("Accept the draw")),
                     OfferKind::Takeback => (
@@ -317,7 +325,7 @@ impl Controller {
                 )
             }
             Dialog::Adjourn => view(
-                &tr!("{} is not back", self.partner_name()),
+                &tr!("{} is not back", partner_name(&self.session)),
                 tr!(
                     "Adjourn the game: it goes to Saved games, and either of you can play it on \
                      later with the same partner. Or claim the win, or keep waiting here."
@@ -401,7 +409,7 @@ impl Controller {
         if self.can_ask_threat() {
             options.push(option("threat", &tr!("What is threatened?"), false, false));
         }
-        if self.can_adjourn() {
+        if can_adjourn(&self.session) {
             options.push(option("adjourn", &tr!("Adjourn the game"), false, false));
             options.push(option("forfeit", &tr!("Claim the win"), false, false));
         }

@@ -57,8 +57,7 @@ impl Controller {
     /// move, and the clock pauses while the screen is `asleep` (dimmed or dark) or the player
     /// is away from the board (Menu, New game, Saved games, Help, Wi-Fi).
     pub fn sync_clock(&mut self, now: Instant, asleep: bool) {
-        let may_run = self
-            .network_clock_may_run(now)
+        let may_run = crate::app::session::partner::clock::may_run(&self.session, now)
             .unwrap_or_else(|| self.clock_may_run(asleep));
         let ply = self.session.game.moves().len();
         let turn = self.session.game.position().turn();
@@ -81,7 +80,10 @@ impl Controller {
     /// The clock's heartbeat: a fallen flag ends the game ("White wins on time", or a draw
     /// when the other side cannot mate by any sequence of legal moves).
     pub fn clock_tick(&mut self, now: Instant) {
-        if self.network_clock_tick(now) {
+        if let Some(ended) = crate::app::session::partner::clock::tick(&mut self.session, now) {
+            if ended {
+                self.after_change();
+            }
             return;
         }
         let Some(color) = self.session.clock.as_ref().and_then(|c| c.flagged(now)) else {
