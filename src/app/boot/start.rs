@@ -16,6 +16,7 @@ use crate::app::model::mode::GameSetup;
 use crate::app::model::mode::Mode;
 use crate::app::notices::bar::NoticeMsg;
 use crate::app::saving::{self, Stores};
+use crate::app::screens::Go;
 use crate::app::shell::device::DeviceControls;
 use crate::app::shell::{App, AppError, apply_language};
 use crate::app::ui::{AppWindow, GameAdapter, StatusAdapter};
@@ -218,11 +219,17 @@ fn start_network(
     match &options.lan {
         Some(LanStart::Host { color }) => {
             let local = color.unwrap_or_else(crate::app::model::mode::random_color);
-            app.update_controller(|c| c.host_network(local));
+            app.update_controller(|c| {
+                c.go(Go::Lobby {
+                    host: Some(local),
+                    clock: None,
+                });
+            });
         }
         Some(LanStart::Join { target, code }) => {
             let target = with_default_port(target);
-            app.update_controller(|c| c.join_network(&target, code.as_deref()));
+            let code = code.clone();
+            app.update_controller(|c| c.go(Go::Join { target, code }));
         }
         None => {}
     }

@@ -64,6 +64,7 @@ pub use words::{ResultCard, ResultTone};
 
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
 use crate::app::session::game::GameSession;
+use crate::app::session::partner::PartnerStep;
 use crate::app::session::player::Player;
 use analysis::board::Session;
 use chesspi_engine::game::Game;
@@ -245,6 +246,23 @@ pub enum Go {
     /// Show a saved game in place of the current one (put back by then): the board's touches
     /// are forgotten and New game closes.
     ViewSaved(Box<SavedGame>),
+    /// The network game: a choice of the player's made on another screen, or its next step
+    /// (carried out by [`network::partner::PartnerGame`]).
+    Partner(crate::app::session::partner::PartnerStep),
+    /// A dialog that wants an answer now (the partner's offer): over the game, the New game
+    /// form closes and a promotion waiting for its piece is dropped.
+    Interrupt(Dialog),
+    /// A dialog that waits its turn (the offer to adjourn): it opens unless the player is
+    /// busy (another dialog, the New game form, a promotion, a saved game looked through).
+    UnlessBusy(Dialog),
+    /// A Wi-Fi report for the lobby, if it is open (the Wi-Fi screen cannot name it).
+    LobbyWifi(crate::wifi::worker::WifiReport),
+    /// Joining the host at `target` (`HOST:PORT`, the command line's join): with its code,
+    /// or the keypad asking for it.
+    Join {
+        target: String,
+        code: Option<String>,
+    },
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
@@ -255,9 +273,6 @@ pub struct Ctx<'a> {
     /// keeps the book, not Train, because it outlives the screen (the menu counts the due
     /// ones, the saver's reports replace it).
     pub(in crate::app::screens) puzzles: &'a mut crate::storage::puzzles::PuzzleBook,
-    /// A hotspot was opened or joined for the network game: the lobby sets it, the
-    /// controller keeps it, as the hotspot is left with the game, long after the lobby.
-    pub(in crate::app::screens) hotspot_game: &'a mut bool,
     /// Whether this device has Wi-Fi (the lobby offers and looks for hotspots).
     pub(in crate::app::screens) wifi_allowed: bool,
     /// The dialog over the screen: a part or screen may open or close one.
@@ -329,6 +344,8 @@ pub struct Parts {
     analysis: Analysis,
     /// A saved game looked through in place of the current one (which it holds).
     viewing: Viewing,
+    /// The network game beside its partner in the session.
+    partner: network::partner::PartnerGame,
 }
 
 /// A part of the controller's state, found in [`Parts`].
@@ -355,6 +372,7 @@ macro_rules! parts {
 parts! {
     analysis: Analysis,
     viewing: Viewing,
+    partner: network::partner::PartnerGame,
 }
 
 /// The state of the game screen.
@@ -371,11 +389,7 @@ pub struct Controller {
     shutdown_allowed: bool,
     /// Whether Settings offers Wi-Fi (the app has a Wi-Fi thread).
     wifi_allowed: bool,
-    /// A hotspot was opened or joined for the network game: left when the game is.
-    hotspot_game: bool,
     settings: SettingsView,
-    /// The partner away this long: the game may be adjourned.
-    adjourn_after: std::time::Duration,
     /// What the controller holds beside the session and the open screen.
     parts: Parts,
     /// The player's puzzles and fitting level (the saver's copy).
@@ -396,10 +410,8 @@ impl Controller {
             screen: Screen::Game,
             dialog: None,
             wifi_allowed: false,
-            hotspot_game: false,
             shutdown_allowed: false,
             settings: SettingsView::default(),
-            adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             parts: Parts::default(),
             player: Player::default(),
         };
@@ -443,7 +455,6 @@ impl Controller {
         let mut cx = Ctx {
             session: &mut self.session,
             puzzles: &mut self.player.puzzles,
-            hotspot_game: &mut self.hotspot_game,
             wifi_allowed: self.wifi_allowed,
             dialog: &mut self.dialog,
             next: Vec::new(),
@@ -460,7 +471,6 @@ impl Controller {
         let mut cx = Ctx {
             session: &mut self.session,
             puzzles: &mut self.player.puzzles,
-            hotspot_game: &mut self.hotspot_game,
             wifi_allowed: self.wifi_allowed,
             dialog: &mut self.dialog,
             next: Vec::new(),
@@ -482,7 +492,9 @@ impl Controller {
         S::of(&self.screen)
     }
 
-    fn go(&mut self, go: Go) {
+    /// Goes where `go` sends the user (the shell's way in for the command line's host and
+    /// join).
+    pub fn go(&mut self, go: Go) {
         match go {
             Go::Back => self.screen = Screen::Game,
             Go::AnalysisBoardAt(position) => self.open_analysis_board_at(position),
@@ -511,7 +523,10 @@ impl Controller {
             }
             Go::Resume => self.after_change(),
             Go::Settings => self.dialog = Some(Dialog::Settings),
-            Go::Lobby { host, clock } => self.open_lobby(host, clock),
+            Go::Lobby { host, clock } => {
+                self.dialog = None;
+                self.run(|screen, cx| *screen = Screen::Lobby(Lobby::open(cx, host, clock)));
+            }
             Go::Info { title, message } => self.show_info(&title, &message),
             Go::NewGame => self.open_new_game(),
             Go::Flip => self.flip(),
@@ -524,15 +539,15 @@ impl Controller {
             Go::Train => self.open_train(),
             Go::Wifi => self.open_wifi(),
             Go::AskThreat => self.session.ask_threat(self.settings.book),
-            Go::Adjourn => self.adjourn(),
-            Go::ClaimForfeit => self.claim_forfeit(),
+            Go::Adjourn => self.go(Go::Partner(PartnerStep::Adjourn)),
+            Go::ClaimForfeit => self.go(Go::Partner(PartnerStep::ClaimForfeit)),
             Go::AnalyseOnOpen => self.parts.analysis.analyse_on_open(),
             Go::DrawOfferToComputer => {
                 if self.session.human_to_move() && !self.session.thinking.is_busy() {
                     self.session.request(Purpose::DrawOffer, self.settings.book);
                 }
             }
-            Go::OfferToPartner(what) => self.offer_to_partner(what),
+            Go::OfferToPartner(what) => self.go(Go::Partner(PartnerStep::Offer(what))),
             Go::DropAnalysis => self.part(|a: &mut Analysis, cx| a.discard(cx)),
             Go::Analyse => {
                 let saved = self.parts.viewing.is_viewing_saved();
@@ -563,6 +578,30 @@ impl Controller {
                 self.input.clear();
                 self.screen.close(ScreenKind::NewGame);
                 self.part(|v: &mut Viewing, cx| v.show_saved(cx, *saved));
+            }
+            Go::Partner(step) => {
+                self.part(|p: &mut network::partner::PartnerGame, cx| p.step(cx, step));
+            }
+            Go::Interrupt(dialog) => {
+                self.screen.close(ScreenKind::NewGame);
+                self.input.drop_promotion();
+                self.dialog = Some(dialog);
+            }
+            Go::UnlessBusy(dialog) => {
+                let busy = self.dialog.is_some()
+                    || self.screen.new_game().is_some()
+                    || self.input.pending_promotion().is_some()
+                    || self.parts.viewing.is_viewing_saved();
+                if !busy {
+                    self.dialog = Some(dialog);
+                }
+            }
+            Go::LobbyWifi(report) => self.on(|l: &mut Lobby, cx| l.wifi_report(cx, report)),
+            Go::Join { target, code } => {
+                self.dialog = None;
+                self.run(|screen, cx| {
+                    *screen = Screen::Lobby(Lobby::join(cx, &target, code.as_deref()));
+                });
             }
         }
     }

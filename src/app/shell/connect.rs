@@ -246,7 +246,15 @@ impl App {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
             dialog.on_option_chosen(move |id| {
-                with_shell(&shell, &window, |c| c.dialog_option(&id));
+                with_shell(&shell, &window, |c| {
+                    // With no dialog open, the choice is the lobby's (its steps show as
+                    // dialogs).
+                    if c.dialog().is_some() {
+                        c.dialog_option(&id);
+                    } else {
+                        c.on(|l: &mut Lobby, cx| l.option(cx, &id));
+                    }
+                });
             });
         }
         dialog.on_dismissed(on(Box::new(|c| c.dialog_dismissed())));

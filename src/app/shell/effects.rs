@@ -8,7 +8,8 @@ use crate::app::model::mode::{Mode, NewGameForm};
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
-use crate::app::screens::{self, Controller, Effect, Lobby, Setting, Viewing};
+use crate::app::screens::network::partner::PartnerGame;
+use crate::app::screens::{self, Controller, Effect, Lobby, ScreenKind, Setting, Viewing};
 use crate::app::ui::{AppWindow, GamesAdapter};
 use crate::tr;
 use chesspi_engine::game::Game;
@@ -227,7 +228,12 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
     if let Some(link) = &s.wifi {
-        link.screen_open(s.controller.wifi_watched());
+        // The Wi-Fi screen, or the Join list (for hotspots nearby).
+        let watched = s.controller.screen() == ScreenKind::Wifi
+            || s.controller
+                .shown::<Lobby>()
+                .is_some_and(Lobby::looks_for_hotspots);
+        link.screen_open(watched);
     }
     s.board_link
         .sync(&s.controller, window, s.power.pauses_work());
@@ -253,7 +259,11 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
 
 /// Wakes the controller when a network game may be adjourned (the partner away long enough).
 fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    match s.controller.adjourn_due() {
+    let due = s
+        .controller
+        .get::<PartnerGame>()
+        .adjourn_due(s.controller.session());
+    match due {
         Some(due) => {
             let wait = due.saturating_duration_since(std::time::Instant::now());
             let weak_shell = Rc::downgrade(shell);
@@ -261,7 +271,9 @@ fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindo
             s.adjourn_timer
                 .start(slint::TimerMode::SingleShot, wait, move || {
                     with_shell(&weak_shell, &weak_window, |c| {
-                        c.partner_away_check(std::time::Instant::now());
+                        c.part(|p: &mut PartnerGame, cx| {
+                            p.away_check(cx, std::time::Instant::now());
+                        });
                     });
                 });
         }

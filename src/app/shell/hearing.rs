@@ -180,6 +180,7 @@ fn result_cue(setup: GameSetup, outcome: Outcome) -> Cue {
 mod tests {
     use super::*;
     use crate::app::model::mode::Level;
+    use crate::app::screens::network::partner::PartnerGame;
     use chesspi_engine::Color;
     use chesspi_engine::game::Termination;
 
@@ -458,13 +459,16 @@ mod tests {
             mode: Mode::Network { local },
             level: Level::DEFAULT,
         });
-        c.network_paired(
-            "Kitchen",
-            local,
-            chesspi_engine::game::Game::new(),
-            link(),
-            None,
-        );
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(
+                cx,
+                "Kitchen",
+                local,
+                chesspi_engine::game::Game::new(),
+                link(),
+                None,
+            )
+        });
         c
     }
 
@@ -488,29 +492,32 @@ mod tests {
         let now = Instant::now();
         hearing.heard(&c, now);
         // Paired: the partner is here.
-        c.network_paired(
-            "Kitchen",
-            Color::White,
-            chesspi_engine::game::Game::new(),
-            link(),
-            None,
-        );
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(
+                cx,
+                "Kitchen",
+                Color::White,
+                chesspi_engine::game::Game::new(),
+                link(),
+                None,
+            )
+        });
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerJoined]);
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty(), "still here: no second sound");
         // The link drops: gone, once; trying again is not a second going.
-        c.network_link(LinkState::Lost);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
-        c.network_link(LinkState::Reconnecting);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Reconnecting));
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty());
         // Back again, then gone for good.
-        c.network_link(LinkState::Connected);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerJoined]);
-        c.partner_left();
+        c.part(|p: &mut PartnerGame, cx| p.left(cx));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
     }
@@ -522,15 +529,17 @@ mod tests {
         let mut c = paired(Color::White);
         let now = Instant::now();
         hearing.heard(&c, now);
-        c.network_link(LinkState::Lost);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
         // The game ends while the partner is away (the host reports the partner resigned).
-        c.network_game_over(Outcome::win(Color::White, Termination::Resignation));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.game_over(cx, Outcome::win(Color::White, Termination::Resignation))
+        });
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::Won]);
         // The partner reconnects: the game is over, nothing to come back to.
-        c.network_link(LinkState::Connected);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty(), "{:?}", heard.cues());
     }

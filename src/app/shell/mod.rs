@@ -7,6 +7,7 @@ mod connect;
 pub mod device;
 pub mod effects;
 mod hearing;
+pub mod lan;
 mod saves;
 pub mod view;
 
@@ -15,9 +16,10 @@ use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{GameIdentity, Report, Saver, Stores};
 use crate::app::screens::SavedGameChoice;
 use crate::app::screens::analysis::link::AnalysisLink;
-use crate::app::screens::network::lan::Network;
+use crate::app::screens::network::partner::PartnerGame;
 use crate::app::screens::{Controller, Lobby, ScreenKind};
 use crate::app::shell::device::DeviceControls;
+use crate::app::shell::lan::Network;
 use crate::app::ui::{AppWindow, GameAdapter};
 use crate::app::workers::board_link::BoardLink;
 use crate::app::workers::computer::{self, Answer, ComputerPlayer};
@@ -162,7 +164,9 @@ fn update_shell(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&
     let s = &mut *guard;
     let activity_before = activity(&s.controller);
     f(s);
-    s.controller.leave_hotspot_when_done();
+    let lobby_open = s.controller.screen() == ScreenKind::Lobby;
+    s.controller
+        .part(|p: &mut PartnerGame, cx| p.leave_hotspot_when_done(cx, lobby_open));
     // The clocks first: a move presses its clock before the game is saved with it.
     s.controller
         .sync_clock(std::time::Instant::now(), s.power.asleep);
@@ -436,7 +440,9 @@ impl App {
     pub fn enable_network(&self, config: crate::config::LanConfig) {
         let net = Network::new(config, &self.window);
         let mut shell = self.shell.borrow_mut();
-        shell.controller.set_adjourn_after(net.adjourn_after());
+        shell
+            .controller
+            .part(|p: &mut PartnerGame, _| p.set_adjourn_after(net.adjourn_after()));
         shell.network = Some(net);
     }
 

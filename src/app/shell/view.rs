@@ -356,7 +356,9 @@ impl ViewModels {
 /// The generic dialog (menu, confirmations, offers, the lobby).
 fn refresh_dialog(window: &AppWindow, c: &Controller) {
     let dialog = window.global::<DialogAdapter>();
-    match c.dialog_view() {
+    // The lobby's steps show as dialogs, under a dialog opened over it.
+    let lobby = || c.shown::<Lobby>().and_then(|l| l.view(c.wifi_allowed()));
+    match c.dialog_view().or_else(lobby) {
         Some(d) => {
             dialog.set_title(d.title.into());
             dialog.set_message(d.message.into());

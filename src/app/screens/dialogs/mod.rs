@@ -15,6 +15,7 @@ use super::Controller;
 use super::dialog::{Dialog, DialogView, ImportShown, SavedGameChoice};
 use crate::app::model::settings::SettingsView;
 use crate::app::screens::ScreenKind;
+use crate::app::session::partner::rules::{can_adjourn, partner_name};
 use choice::Choice;
 use view::DialogFacts;
 
@@ -53,8 +54,7 @@ impl Controller {
     /// the dialog does not know just closes it.
     pub fn dialog_option(&mut self, id: &str) {
         let Some(dialog) = self.dialog.take() else {
-            // No dialog over it: the choice is the lobby's.
-            self.lobby_option(id);
+            // No dialog over it: the lobby's choices are its own (the shell hands them over).
             return;
         };
         if let Some(choice) = Choice::parse(dialog, id) {
@@ -74,19 +74,18 @@ impl Controller {
 
     /// The open dialog as the screen shows it.
     pub fn dialog_view(&self) -> Option<DialogView> {
-        let Some(dialog) = self.dialog.as_ref() else {
-            return self.lobby_view();
-        };
+        // With none open, the shell shows the lobby's step, if it is open.
+        let dialog = self.dialog.as_ref()?;
         let facts = DialogFacts {
             session: &self.session,
             settings: &self.settings,
             human_to_move: self.session.human_to_move(),
             can_ask_threat: self.session.can_ask_threat(),
-            can_adjourn: self.can_adjourn(),
+            can_adjourn: can_adjourn(&self.session),
             puzzles_due: self.player.puzzles_due(),
             shutdown_allowed: self.shutdown_allowed,
             wifi_allowed: self.wifi_allowed(),
-            partner_name: self.partner_name(),
+            partner_name: partner_name(&self.session),
         };
         Some(facts.view(dialog))
     }

@@ -2,8 +2,8 @@
 
 use crate::app::model::mode::Mode;
 use crate::app::screens::Controller;
-use crate::app::screens::LanRequest;
 use crate::app::screens::board_input::Touch;
+use crate::app::screens::{Effect, LanRequest};
 use chesspi_engine::{Move, Role, Square};
 
 impl Controller {
@@ -80,7 +80,7 @@ impl Controller {
     pub(in crate::app::screens) fn play_human(&mut self, mv: Move) {
         if self.session.human_to_move() && self.session.game.play(mv).is_ok() {
             if matches!(self.session.setup.mode, Mode::Network { .. }) {
-                self.lan(LanRequest::Play(mv));
+                self.session.effect(Effect::Lan(LanRequest::Play(mv)));
             }
             self.session.cancel_hint();
             self.after_change();

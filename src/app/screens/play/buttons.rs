@@ -2,6 +2,8 @@
 
 use crate::app::model::mode::Mode;
 use crate::app::screens::{Controller, Dialog, Effect, Go, Purpose};
+use crate::app::session::partner::PartnerStep;
+use crate::app::session::partner::rules::can_ask_takeback;
 use crate::tr;
 
 /// A button of the side panel.
@@ -85,7 +87,9 @@ impl Controller {
             Action::NewGame => self.open_new_game(),
             // A network game's moves belong to both players: ask, do not take.
             Action::Undo if self.session.partner().is_some() => {
-                self.offer_to_partner(crate::lan::codec::OfferKind::Takeback);
+                self.go(Go::Partner(PartnerStep::Offer(
+                    crate::lan::codec::OfferKind::Takeback,
+                )));
             }
             Action::Undo => self.undo(),
             Action::Hint => {
@@ -247,7 +251,7 @@ impl Controller {
             ];
         }
         let can_undo =
-            self.session.can_reopen() || self.undo_count() > 0 || self.can_ask_takeback();
+            self.session.can_reopen() || self.undo_count() > 0 || can_ask_takeback(&self.session);
         if self.session.game.is_over() {
             return vec![
                 item(Action::NewGame, true, true),

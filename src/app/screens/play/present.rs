@@ -8,6 +8,7 @@ use crate::app::screens::words::{
     capitalized, captured_by, color_name, material, reason_text, review_name, the_piece,
 };
 use crate::app::screens::{Controller, Purpose};
+use crate::app::session::partner::rules::partner_name;
 use crate::lan::session::LinkState;
 use crate::tr;
 use chesspi_engine::analysis::MoveClass;
@@ -184,9 +185,9 @@ impl Controller {
             Mode::Network { local } if local == color => (tr!("You"), String::new()),
             // Beside a clock the partner's name needs the room ("Network" is in the status bar).
             Mode::Network { .. } if self.session.clock().is_some() => {
-                (self.partner_name().to_string(), String::new())
+                (partner_name(&self.session), String::new())
             }
-            Mode::Network { .. } => (self.partner_name().to_string(), tr!("Network")),
+            Mode::Network { .. } => (partner_name(&self.session), tr!("Network")),
         }
     }
 
@@ -291,7 +292,7 @@ impl Controller {
             (Some(w), Mode::Computer { human }) if w == human => tr!("You win!"),
             (Some(_), Mode::Computer { .. }) => tr!("The computer wins"),
             (Some(w), Mode::Network { local }) if w == local => tr!("You win!"),
-            (Some(_), Mode::Network { .. }) => tr!("{} wins", self.partner_name()),
+            (Some(_), Mode::Network { .. }) => tr!("{} wins", partner_name(&self.session)),
             (Some(w), _) => tr!("{} wins", color_name(w)),
         }
     }
@@ -314,7 +315,7 @@ impl Controller {
 
     /// The status line while the network partner is to move: the connection decides.
     fn partner_status(&self) -> Status {
-        let name = self.partner_name();
+        let name = partner_name(&self.session);
         let link = self.session.partner.as_ref().map(|p| p.link);
         let (text, thinking) = match link {
             Some(LinkState::Connected) => (tr!("{} is thinking…", name), true),

@@ -45,7 +45,7 @@ impl Controller {
                         | Dialog::Info { .. }
                 )
             );
-        let network = self.network_clock_may_run(now);
+        let network = crate::app::session::partner::clock::may_run(&self.session, now);
         self.session.sync_clock(now, network, !asleep && !away);
     }
 
@@ -54,7 +54,10 @@ impl Controller {
     ///
     /// [`GameSession::clock_tick`]: crate::app::session::game::GameSession::clock_tick
     pub fn clock_tick(&mut self, now: Instant) {
-        if self.network_clock_tick(now) {
+        if let Some(ended) = crate::app::session::partner::clock::tick(&mut self.session, now) {
+            if ended {
+                self.after_change();
+            }
             return;
         }
         if self.session.clock_tick(now) {

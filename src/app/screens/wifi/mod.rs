@@ -183,7 +183,7 @@ impl Controller {
             self.on(|w: &mut WifiScreen, _| w.report(report));
         } else {
             // The Join list's hotspots, or the host's own.
-            self.lobby_wifi_report(report);
+            self.go(Go::LobbyWifi(report));
         }
     }
 }
