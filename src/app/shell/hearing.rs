@@ -8,10 +8,25 @@ use crate::app::screens::{Controller, Viewing};
 use crate::lan::session::LinkState;
 use crate::sound::{Cue, Sound, SpeakMoves, spoken};
 use chesspi_engine::game::Outcome;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// The player's clock ticks audibly below this.
 const TICKING_BELOW: Duration = Duration::from_secs(10);
+
+/// After a move's words, before the next move: a breath, and espeak-ng's start on a Pi 3.
+const AFTER_WORDS: Duration = Duration::from_millis(400);
+
+thread_local! {
+    /// How long the last move's words take and a breath (zero if it was not spoken), for the
+    /// pacing of the Demo (see [`words_of_last_move`]). The UI thread's, as the hearing is.
+    static WORDS: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// How long a move after the last one should wait for that one's words to be said.
+pub(super) fn words_of_last_move() -> Duration {
+    WORDS.get()
+}
 
 /// What the screen showed, as far as sound cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -113,12 +128,14 @@ impl Hearing {
         };
         let language = crate::i18n::language();
         let outcome = game.outcome().filter(|_| ended);
+        WORDS.set(Duration::ZERO);
         if speak {
             let mut text = spoken::san_words(&san, language);
             if let Some(o) = outcome {
                 text.push_str(". ");
                 text.push_str(&spoken::result_words(o, language));
             }
+            WORDS.set(spoken::duration(&text) + AFTER_WORDS);
             self.sound.say(text, language);
         }
         if let Some(o) = outcome {
@@ -232,6 +249,44 @@ mod tests {
         c.action(crate::app::screens::Action::Undo);
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty());
+    }
+
+    #[test]
+    fn a_demo_move_waits_for_the_words_of_the_last_one() {
+        let demo = GameSetup {
+            mode: Mode::Demo,
+            level: Level::DEFAULT,
+        };
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound.clone());
+        let mut c = friend();
+        let now = Instant::now();
+        hearing.heard(&c, now);
+        // Silent moves: the Demo's own pace.
+        tap(&mut c, "g1");
+        tap(&mut c, "f3");
+        hearing.heard(&c, now);
+        assert_eq!(super::super::pacing(&demo), Duration::from_millis(900));
+        // Spoken: "Knight c6" takes over a second; the next move waits for it.
+        sound.set_speak_moves(SpeakMoves::All);
+        tap(&mut c, "b8");
+        tap(&mut c, "c6");
+        hearing.heard(&c, now);
+        let said = heard.said().pop().expect("the move said");
+        let words = spoken::duration(&said);
+        assert!(words > Duration::from_millis(900), "{said}: {words:?}");
+        assert_eq!(super::super::pacing(&demo), words + AFTER_WORDS);
+        // Only the Demo waits: a person's game keeps its pace.
+        assert_eq!(
+            super::super::pacing(&c.session().setup()),
+            Duration::from_millis(300)
+        );
+        // Speech off again: the Demo's pace again.
+        sound.set_speak_moves(SpeakMoves::Off);
+        tap(&mut c, "e2");
+        tap(&mut c, "e4");
+        hearing.heard(&c, now);
+        assert_eq!(super::super::pacing(&demo), Duration::from_millis(900));
     }
 
     #[test]

@@ -64,10 +64,10 @@ impl From<slint::PlatformError> for AppError {
 }
 
 /// The least time a computer move takes on screen, so a person sees their own move land
-/// before the reply (and can follow a demo game).
+/// before the reply (and can follow a demo game, and hear its moves said).
 fn pacing(setup: &GameSetup) -> Duration {
     match setup.mode {
-        Mode::Demo => Duration::from_millis(900),
+        Mode::Demo => Duration::from_millis(900).max(hearing::words_of_last_move()),
         _ => Duration::from_millis(300),
     }
 }
