@@ -340,7 +340,11 @@ pub(super) fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
         };
         let wait = {
             let s = rc.borrow();
-            pacing(&s.controller.session().setup()).saturating_sub(answer.elapsed)
+            pacing(
+                &s.controller.session().setup(),
+                s.hearing.words_of_last_move(),
+            )
+            .saturating_sub(answer.elapsed)
         };
         if answer.purpose == screens::Purpose::Move && !wait.is_zero() {
             let shell = shell.clone();

@@ -8,7 +8,6 @@ use crate::app::screens::{Controller, Viewing};
 use crate::lan::session::LinkState;
 use crate::sound::{Cue, Sound, SpeakMoves, spoken};
 use chesspi_engine::game::Outcome;
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// The player's clock ticks audibly below this.
@@ -16,17 +15,6 @@ const TICKING_BELOW: Duration = Duration::from_secs(10);
 
 /// After a move's words, before the next move: a breath, and espeak-ng's start on a Pi 3.
 const AFTER_WORDS: Duration = Duration::from_millis(400);
-
-thread_local! {
-    /// How long the last move's words take and a breath (zero if it was not spoken), for the
-    /// pacing of the Demo (see [`words_of_last_move`]). The UI thread's, as the hearing is.
-    static WORDS: Cell<Duration> = const { Cell::new(Duration::ZERO) };
-}
-
-/// How long a move after the last one should wait for that one's words to be said.
-pub(super) fn words_of_last_move() -> Duration {
-    WORDS.get()
-}
 
 /// What the screen showed, as far as sound cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -61,6 +49,9 @@ pub(super) struct Hearing {
     shown: Option<Shown>,
     /// The whole second last ticked on the player's clock.
     ticked: Option<u64>,
+    /// How long the last move's words take and a breath (zero if it was not spoken): the
+    /// Demo's next move waits for them.
+    words: Duration,
 }
 
 impl Hearing {
@@ -69,7 +60,13 @@ impl Hearing {
             sound,
             shown: None,
             ticked: None,
+            words: Duration::ZERO,
         }
+    }
+
+    /// How long a move after the last one should wait for that one's words to be said.
+    pub(super) fn words_of_last_move(&self) -> Duration {
+        self.words
     }
 
     pub(super) fn sound(&self) -> &Sound {
@@ -128,14 +125,14 @@ impl Hearing {
         };
         let language = crate::i18n::language();
         let outcome = game.outcome().filter(|_| ended);
-        WORDS.set(Duration::ZERO);
+        self.words = Duration::ZERO;
         if speak {
             let mut text = spoken::san_words(&san, language);
             if let Some(o) = outcome {
                 text.push_str(". ");
                 text.push_str(&spoken::result_words(o, language));
             }
-            WORDS.set(spoken::duration(&text) + AFTER_WORDS);
+            self.words = spoken::duration(&text) + AFTER_WORDS;
             self.sound.say(text, language);
         }
         if let Some(o) = outcome {
@@ -266,7 +263,10 @@ mod tests {
         tap(&mut c, "g1");
         tap(&mut c, "f3");
         hearing.heard(&c, now);
-        assert_eq!(super::super::pacing(&demo), Duration::from_millis(900));
+        assert_eq!(
+            super::super::pacing(&demo, hearing.words_of_last_move()),
+            Duration::from_millis(900)
+        );
         // Spoken: "Knight c6" takes over a second; the next move waits for it.
         sound.set_speak_moves(SpeakMoves::All);
         tap(&mut c, "b8");
@@ -275,10 +275,13 @@ mod tests {
         let said = heard.said().pop().expect("the move said");
         let words = spoken::duration(&said);
         assert!(words > Duration::from_millis(900), "{said}: {words:?}");
-        assert_eq!(super::super::pacing(&demo), words + AFTER_WORDS);
+        assert_eq!(
+            super::super::pacing(&demo, hearing.words_of_last_move()),
+            words + AFTER_WORDS
+        );
         // Only the Demo waits: a person's game keeps its pace.
         assert_eq!(
-            super::super::pacing(&c.session().setup()),
+            super::super::pacing(&c.session().setup(), hearing.words_of_last_move()),
             Duration::from_millis(300)
         );
         // Speech off again: the Demo's pace again.
@@ -286,7 +289,10 @@ mod tests {
         tap(&mut c, "e2");
         tap(&mut c, "e4");
         hearing.heard(&c, now);
-        assert_eq!(super::super::pacing(&demo), Duration::from_millis(900));
+        assert_eq!(
+            super::super::pacing(&demo, hearing.words_of_last_move()),
+            Duration::from_millis(900)
+        );
     }
 
     #[test]

@@ -64,10 +64,11 @@ impl From<slint::PlatformError> for AppError {
 }
 
 /// The least time a computer move takes on screen, so a person sees their own move land
-/// before the reply (and can follow a demo game, and hear its moves said).
-fn pacing(setup: &GameSetup) -> Duration {
+/// before the reply (and can follow a demo game, and hear its moves said: `words` is how
+/// long the last move's words take).
+fn pacing(setup: &GameSetup, words: Duration) -> Duration {
     match setup.mode {
-        Mode::Demo => Duration::from_millis(900).max(hearing::words_of_last_move()),
+        Mode::Demo => Duration::from_millis(900).max(words),
         _ => Duration::from_millis(300),
     }
 }
