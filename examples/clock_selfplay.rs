@@ -12,8 +12,8 @@
 //! `engine.max_think_seconds`, the cap on any move (default: the app's default config; 0: none).
 
 use chesspi::app::model::clock::{GameClock, TimeControl, clock_text};
-use chesspi::app::screens::play::computer::{Answer, ComputerPlayer, EngineSettings};
 use chesspi::app::screens::{Purpose, Reply, ThinkRequest};
+use chesspi::app::workers::computer::{Answer, ComputerPlayer, EngineSettings};
 use chesspi_engine::Color;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;

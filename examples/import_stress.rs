@@ -18,6 +18,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::{GameSetup, Level, Mode};
 use chesspi::app::saving::{self, Report, Saver, UsbMedia};
+use chesspi::app::screens::Viewing;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
 use chesspi::storage::Archive;
 use chesspi_engine::game::Game;
@@ -193,7 +194,9 @@ fn ui_frames_during_import(
     });
     println!("   Saved games rows: {}", games.get_games().row_count());
     // Opened again: the whole list from the saver, then drawn.
-    app.update_controller(|c| c.close_saved_games());
+    app.update_controller(|c| {
+        c.part(|v: &mut Viewing, cx| v.close_list(cx));
+    });
     headless::pump();
     let t = Instant::now();
     app.update_controller(|c| {

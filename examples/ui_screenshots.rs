@@ -10,7 +10,8 @@ use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::boot::start::show_battery_event;
 use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
 use chesspi::app::screens::analysis::board::Session;
-use chesspi::app::screens::{Action, Lobby, SettingsView};
+use chesspi::app::screens::network::partner::PartnerGame;
+use chesspi::app::screens::{Action, Go, Lobby, SettingsView};
 use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position, Square};
@@ -308,7 +309,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     });
     app.update_controller(|c| {
         c.on(NewGameForm::cancel);
-        c.host_network(Color::White);
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        });
     });
     shoot(&app, &dir, "network-hosting.png")?;
     // No router: the host's hotspot, and the guest's list with it.
@@ -317,7 +321,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         use chesspi::wifi::{Network, Security, WifiState, hotspot_ssid};
         app.update_controller(|c| {
             c.allow_wifi();
-            c.dialog_option("hotspot");
+            c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
             c.wifi_report(WifiReport::HotspotOpened {
                 ssid: hotspot_ssid("Kitchen table"),
                 result: Ok(WifiState::Disconnected),
@@ -325,7 +329,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         });
         shoot(&app, &dir, "network-hotspot.png")?;
         app.update_controller(|c| {
-            c.dialog_option("cancel");
+            c.on(|l: &mut Lobby, cx| l.option(cx, "cancel"));
             c.action(Action::NewGame);
             c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
             c.on(|f: &mut NewGameForm, _| f.choose_network(false));
@@ -343,7 +347,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         });
         shoot(&app, &dir, "network-join-hotspot.png")?;
         app.update_controller(|c| {
-            c.dialog_option("hotspot:0");
+            c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot:0"));
             for k in "4071".chars() {
                 c.on(|l: &mut Lobby, _| l.key(&k.to_string()));
             }
@@ -352,7 +356,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     app.update_controller(|c| {
         c.on(Lobby::close);
-        c.join_network("192.168.1.20:7531", None);
+        c.go(Go::Join {
+            target: "192.168.1.20:7531".to_string(),
+            code: None,
+        });
         for k in ["4", "8", "2"] {
             c.on(|l: &mut Lobby, _| l.key(k));
         }
@@ -360,23 +367,31 @@ fn main() -> Result<(), Box<dyn Error>> {
     shoot(&app, &dir, "network-keypad.png")?;
     app.update_controller(|c| {
         c.on(Lobby::close);
-        c.network_paired(
-            "Kitchen table",
-            Color::Black,
-            game("e2e4 c7c5 g1f3").unwrap_or_default(),
-            chesspi::storage::LanLink {
-                game_id: "5d41402abc4b2a76".into(),
-                host: Some("192.168.1.20:7531".into()),
-            },
-            None,
-        );
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(
+                cx,
+                "Kitchen table",
+                Color::Black,
+                game("e2e4 c7c5 g1f3").unwrap_or_default(),
+                chesspi::storage::LanLink {
+                    game_id: "5d41402abc4b2a76".into(),
+                    host: Some("192.168.1.20:7531".into()),
+                },
+                None,
+            )
+        });
     });
     shoot(&app, &dir, "network-game.png")?;
     // The partner gone for longer than `lan.adjourn_after_seconds`: adjourn, claim the win
     // or keep waiting.
     app.update_controller(|c| {
-        c.network_link(chesspi::lan::session::LinkState::Lost);
-        c.partner_away_check(std::time::Instant::now() + std::time::Duration::from_secs(600));
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, chesspi::lan::session::LinkState::Lost));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.away_check(
+                cx,
+                std::time::Instant::now() + std::time::Duration::from_secs(600),
+            )
+        });
     });
     shoot(&app, &dir, "network-adjourn.png")?;
     saved_games(&dir)?;
@@ -416,12 +431,12 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
             coach: CoachLevel::Blunders,
             ..Default::default()
         });
-        c.set_coach_level(CoachLevel::Blunders);
+        c.session_mut().set_coach_level(CoachLevel::Blunders);
     });
     tap(&app, "f3")?;
     tap(&app, "g5")?;
     headless::pump_until(std::time::Duration::from_secs(60), || {
-        app.with_controller(|c| c.coach_advice().is_some())
+        app.with_controller(|c| c.session().coach().advice().is_some())
     });
     shoot(&app, dir, "coach.png")?;
     app.update_controller(|c| c.action(Action::ShowMe));
@@ -440,7 +455,7 @@ fn coach(dir: &Path) -> Result<(), Box<dyn Error>> {
         c.dialog_option("threat");
     });
     headless::pump_until(std::time::Duration::from_secs(60), || {
-        app.with_controller(|c| c.shown_threat().is_some())
+        app.with_controller(|c| c.session().shown_threat().is_some())
     });
     shoot(&app, dir, "threat.png")?;
     Ok(())
@@ -459,7 +474,7 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
     book.add(puzzle);
     let app = open(Game::new(), GameSetup::FIRST_START)?;
     app.update_controller(|c| {
-        c.set_puzzles(book);
+        c.player_mut().set_puzzles(book);
         c.open_train();
     });
     shoot(&app, dir, "train.png")?;
@@ -471,7 +486,7 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
     headless::pump_until(std::time::Duration::from_secs(60), || {
         app.with_controller(|c| {
             c.shown::<Training>()
-                .map(|t| t.view(c.puzzles()))
+                .map(|t| t.view(c.player().puzzles()))
                 .is_some_and(|v| v.solved.is_some())
         })
     });

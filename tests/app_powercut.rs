@@ -100,9 +100,7 @@ fn powercut_child() {
             tap_square(&app, &m.from().to_string());
             tap_square(&app, &m.to().to_string());
             if let Some(role) = m.promotion() {
-                app.update_controller(|c| {
-                    c.play(|p, cx, gate| p.choose_promotion(cx, gate, Some(role)))
-                });
+                app.update_controller(|c| c.play(|p, cx, _| p.choose_promotion(cx, Some(role))));
             }
         }
         // Report the change the moment the screen shows it, saved or not: the app must not

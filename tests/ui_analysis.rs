@@ -6,6 +6,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::screens::play::view::panel_action;
+use chesspi::app::screens::{Analysis, Viewing};
 use chesspi::app::ui::{
     AnalysisAdapter, BoardPiece, DialogAdapter, GameAdapter, GamesAdapter, MoveMark, PanelAction,
     StatusAdapter,
@@ -76,8 +77,15 @@ fn verdicts(app: &App) -> Vec<String> {
     let moves = app.with_controller(|c| c.session().game().moves().len());
     let mut said: Vec<String> = (1..=moves)
         .map(|ply| {
-            app.update_controller(|c| c.graph_tapped(ply as f32 / moves as f32));
-            app.with_controller(|c| c.analysis_view().expect("an analysis").line)
+            app.update_controller(|c| {
+                c.part(|a: &mut Analysis, cx| a.graph_tapped(cx, ply as f32 / moves as f32));
+            });
+            app.with_controller(|c| {
+                c.get::<Analysis>()
+                    .view(c.session())
+                    .expect("an analysis")
+                    .line
+            })
         })
         .collect();
     said.push(
@@ -117,7 +125,7 @@ fn analyse_a_finished_game_and_open_it_again() {
     let analysis = app.window().global::<AnalysisAdapter>();
     tap_button(&app, 3, 3, 3, Action::Analyse);
     assert!(
-        app.with_controller(|c| c.has_analysis()),
+        app.with_controller(|c| c.get::<Analysis>().exists()),
         "{:?}",
         buttons(&app)
     );
@@ -230,7 +238,7 @@ fn analyse_a_finished_game_and_open_it_again() {
     let analysis = app.window().global::<AnalysisAdapter>();
     // ... and shows it again: the accuracy on the result card, Analyse without analysing.
     pump_until("the stored analysis", PATIENCE, || {
-        app.with_controller(|c| c.has_analysis())
+        app.with_controller(|c| c.get::<Analysis>().exists())
     });
     assert!(
         analysis.get_accuracy().starts_with("Accuracy: White "),
@@ -255,7 +263,7 @@ fn analyse_a_finished_game_and_open_it_again() {
     headless::pump();
     choose(&app, "review");
     pump_until("the review", PATIENCE, || {
-        app.with_controller(|c| c.is_viewing_saved())
+        app.with_controller(|c| c.get::<Viewing>().is_viewing_saved())
     });
     assert!(analysis.get_visible());
     assert!(!analysis.get_running(), "not analysed again");
@@ -291,7 +299,7 @@ fn analyse_a_finished_game_and_open_it_again() {
         analysis.get_white_area() != ""
     });
     app.update_controller(|c| c.start(FRIEND, Game::new()));
-    assert!(!app.with_controller(|c| c.has_analysis()));
+    assert!(!app.with_controller(|c| c.get::<Analysis>().exists()));
     pump_until("the new game saved", PATIENCE, || app.is_saved());
     assert!(!analysis.get_visible());
 }

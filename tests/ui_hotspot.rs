@@ -5,6 +5,7 @@
 
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
+use chesspi::app::screens::{Go, Lobby};
 use chesspi::wifi::sim::{SimNetwork, SimulatedWifi};
 use chesspi::wifi::{Passphrase, Ssid, Wifi, hotspot_password};
 use chesspi_engine::Color;
@@ -56,9 +57,14 @@ fn a_hotspot_game_leaves_no_hotspot_behind() {
     );
 
     // This run's game: hosted over a new hotspot.
-    app.update_controller(|c| c.host_network(Color::White));
+    app.update_controller(|c| {
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        })
+    });
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
-    app.update_controller(|c| c.dialog_option("hotspot"));
+    app.update_controller(|c| c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot")));
     pump_until("the hotspot open", PATIENCE, || radio.hotspot().is_some());
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
     let mut peer = Peer::connect(addr);

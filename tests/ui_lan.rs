@@ -6,6 +6,7 @@
 use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
+use chesspi::app::screens::Go;
 use chesspi::app::screens::Lobby;
 use chesspi::app::ui::DialogAdapter;
 use chesspi::lan::session::LinkState;
@@ -29,7 +30,12 @@ fn a_network_game_through_the_real_app() {
     let app = App::new(Game::new(), GameSetup::FIRST_START).expect("app");
     app.window().show().expect("window");
     app.enable_network(lan_config(0, "2468"));
-    app.update_controller(|c| c.host_network(Color::White));
+    app.update_controller(|c| {
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        })
+    });
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let dialog = app.window().global::<DialogAdapter>();
     assert_eq!(dialog.get_title(), "Pairing code 2468");

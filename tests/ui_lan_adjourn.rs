@@ -10,6 +10,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::{ColourChoice, GameSetup, NewGameForm};
 use chesspi::app::screens::Dialog;
+use chesspi::app::screens::Go;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
@@ -184,7 +185,12 @@ fn as_guest(app: &App, dialog: &DialogAdapter, games: &GamesAdapter) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let target = listener.local_addr().expect("addr");
     let game_id = "00112233445566778899aabbccddeeff";
-    app.update_controller(|c| c.join_network(&target.to_string(), Some("4321")));
+    app.update_controller(|c| {
+        c.go(Go::Join {
+            target: target.to_string(),
+            code: Some("4321".to_string()),
+        })
+    });
     let mut host = Peer::accept(&listener);
     let hello = host.next("the hello");
     assert_eq!(hello["code"], "4321", "{hello}");

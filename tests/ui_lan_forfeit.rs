@@ -9,6 +9,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
 use chesspi::app::screens::Dialog;
+use chesspi::app::screens::Go;
 use chesspi::app::ui::{DialogAdapter, GamesAdapter};
 use chesspi::config::Config;
 use chesspi::lan::session::LinkState;
@@ -223,7 +224,12 @@ fn forfeit_win(winner: Color) -> Option<Outcome> {
 /// The app hosts (White); `name` joins and two moves are played. Returns the guest and the
 /// game's id and resume secret.
 fn host_with(app: &App, addr: SocketAddr, name: &str) -> (Peer, Value, Value) {
-    app.update_controller(|c| c.host_network(Color::White));
+    app.update_controller(|c| {
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        })
+    });
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(addr);
     peer.send(&json!({"type":"hello","protocol":1,"name":name,"code":"1357","resume":null}));
@@ -251,7 +257,12 @@ fn join(app: &App, name: &str) -> (Peer, TcpListener, SocketAddr, String) {
     let target = listener.local_addr().expect("addr");
     let hex: String = name.bytes().map(|b| format!("{b:02x}")).collect();
     let game_id = format!("{hex:0>32}");
-    app.update_controller(|c| c.join_network(&target.to_string(), Some("4321")));
+    app.update_controller(|c| {
+        c.go(Go::Join {
+            target: target.to_string(),
+            code: Some("4321".to_string()),
+        })
+    });
     let mut host = Peer::accept(&listener);
     assert_eq!(host.next("the hello")["resume"], Value::Null);
     host.send(&welcome(name, &game_id, &[], None));

@@ -9,6 +9,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving;
+use chesspi::app::screens::Go;
 use chesspi::lan::session::LinkState;
 use chesspi::storage::LanLink;
 use chesspi_engine::Color;
@@ -65,7 +66,12 @@ fn a_network_game_resumes_after_a_power_cut() {
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
 
     let app = start_app(dir.path(), port);
-    app.update_controller(|c| c.host_network(Color::White));
+    app.update_controller(|c| {
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        })
+    });
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
     let mut peer = Peer::connect(addr);
     peer.send(&json!({"type":"hello","protocol":1,"name":"Peer","code":"1357","resume":null}));
@@ -159,7 +165,12 @@ fn lan_guest_child() {
     // As `boot::start::run`: a restored network game reconnects by itself.
     match lan {
         Some((peer, link)) => app.resume_network(&peer, link),
-        None => app.update_controller(|c| c.join_network(&target, Some("2468"))),
+        None => app.update_controller(|c| {
+            c.go(Go::Join {
+                target: target.clone(),
+                code: Some("2468".to_string()),
+            })
+        }),
     }
     let mut reported = None;
     let mut tapped = None;

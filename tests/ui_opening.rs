@@ -4,6 +4,7 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless;
+use chesspi::app::screens::Viewing;
 use chesspi::app::ui::GameAdapter;
 use slint::ComponentHandle;
 
@@ -41,6 +42,6 @@ fn the_opening_name_follows_the_position() {
 
     // Under review, the name of the position shown.
     // Tapping 2. Bc4 in the move list shows the position after it.
-    app.update_controller(|c| c.move_tapped(1, false));
+    app.update_controller(|c| c.part(|v: &mut Viewing, cx| v.move_tapped(cx, 1, false)));
     assert_eq!(opening(), "C23 Bishop's Opening");
 }

@@ -6,7 +6,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
-use chesspi::app::screens::{Action, SavedGameChoice};
+use chesspi::app::screens::{Action, SavedGameChoice, Viewing};
 use chesspi::app::ui::{BoardPiece, DialogAdapter, GameAdapter};
 use chesspi_engine::Position;
 use chesspi_engine::game::Game;
@@ -260,13 +260,13 @@ fn the_coach_warns_and_the_player_takes_the_move_back() {
             coach: CoachLevel::Blunders,
             ..Default::default()
         });
-        c.set_coach_level(CoachLevel::Blunders);
+        c.session_mut().set_coach_level(CoachLevel::Blunders);
     });
     let before = fen(&app);
     tap_square(&app, "f3");
     tap_square(&app, "g5");
     support::ui::pump_until("the coach's warning", Duration::from_secs(60), || {
-        app.with_controller(|c| c.coach_advice().is_some())
+        app.with_controller(|c| c.session().coach().advice().is_some())
     });
     let coach = app.window().global::<CoachAdapter>();
     assert!(coach.get_visible() && coach.get_blunder());
@@ -346,7 +346,8 @@ fn the_move_list_keeps_the_shown_move_in_view() {
     assert!(shown_row_in_view(), "the latest move");
     // Review from the start: the first row comes into view, then the last again.
     app.update_controller(|c| {
-        c.view_saved(c.session().game().clone(), "White", "Black", None);
+        let game = c.session().game().clone();
+        c.part(|v: &mut Viewing, cx| v.view_saved(cx, game, "White", "Black", None));
         c.action(Action::ReviewFirst);
         c.action(Action::ReviewForward);
     });

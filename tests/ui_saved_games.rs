@@ -5,6 +5,7 @@
 use chesspi::app::boot::headless;
 use chesspi::app::model::mode::GameSetup;
 use chesspi::app::saving;
+use chesspi::app::screens::Viewing;
 use chesspi::app::ui::{DialogAdapter, GameAdapter, GamesAdapter, Screen};
 use chesspi::app::{App, screens::Action};
 use chesspi_engine::game::Game;
@@ -107,7 +108,7 @@ fn saved_games_review_delete_and_resume() {
     );
     choose(&app, "review");
     pump_until("the review", PATIENCE, || {
-        app.with_controller(|c| c.is_viewing_saved())
+        app.with_controller(|c| c.get::<Viewing>().is_viewing_saved())
     });
     assert!(app.window().global::<GameAdapter>().get_screen() != Screen::SavedGames);
     let adapter = app.window().global::<GameAdapter>();
@@ -124,7 +125,7 @@ fn saved_games_review_delete_and_resume() {
             .starts_with("Reviewing: after 2… Qh4#")
     );
     app.update_controller(|c| c.action(Action::ReviewDone));
-    assert!(!app.with_controller(|c| c.is_viewing_saved()));
+    assert!(!app.with_controller(|c| c.get::<Viewing>().is_viewing_saved()));
 
     // An unfinished game left for a new one is stored and can be resumed.
     app.update_controller(|c| {

@@ -63,7 +63,8 @@ use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::boot::start::show_battery_event;
 use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
 use chesspi::app::screens::analysis::board::Session;
-use chesspi::app::screens::{Action, HostEntry, Lobby, SavedGameChoice, SettingsView};
+use chesspi::app::screens::network::partner::PartnerGame;
+use chesspi::app::screens::{Action, Go, HostEntry, Lobby, SavedGameChoice, SettingsView};
 use chesspi::app::ui::{DialogAdapter, GamesAdapter, OptionView, TextFit, TextOverflow};
 use chesspi::battery::{BatteryEvent, BatteryFault, BatteryStatus};
 use chesspi::i18n::Language;
@@ -451,7 +452,7 @@ fn new_game_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(Game::new(), you(Color::White, 4), lang);
     app.update_controller(|c| {
-        c.set_fitting_level(Level::new(10));
+        c.player_mut().set_fitting_level(Level::new(10));
         c.action(Action::NewGame);
     });
     for n in 1..=10 {
@@ -489,7 +490,7 @@ fn new_game_states(fits: &mut Fits) {
     }
     app.update_controller(|c| {
         c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
-        let fits = c.fitting_level();
+        let fits = c.player().fitting_level();
         c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     });
     fits.check(&app, "new game: the level that fits (10)");
@@ -700,7 +701,12 @@ fn network_states(fits: &mut Fits) {
         code: chesspi::config::PairingCode::Fixed("4821".into()),
         adjourn_after: chesspi::config::DEFAULT_ADJOURN_AFTER,
     });
-    app.update_controller(|c| c.host_network(Color::White));
+    app.update_controller(|c| {
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        })
+    });
     pump_until("hosting", || !app.network_addrs().is_empty());
     // Three addresses as long as they get (`typed_addresses` shows at most three).
     app.update_controller(|c| {
@@ -723,7 +729,7 @@ fn network_states(fits: &mut Fits) {
         use chesspi::wifi::{JoinError, WifiState, hotspot_ssid};
         app.update_controller(|c| {
             c.allow_wifi();
-            c.dialog_option("hotspot");
+            c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
         });
         fits.check(&app, "network: hosting, the hotspot opening");
         app.update_controller(|c| {
@@ -734,10 +740,13 @@ fn network_states(fits: &mut Fits) {
         });
         fits.check(&app, "network: hosting with a hotspot");
         app.update_controller(|c| {
-            c.dialog_option("cancel");
-            c.host_network(Color::White);
+            c.on(|l: &mut Lobby, cx| l.option(cx, "cancel"));
+            c.go(Go::Lobby {
+                host: Some(Color::White),
+                clock: None,
+            });
             c.on(|l: &mut Lobby, _| l.hosting(DEVICE, "4821", &[]));
-            c.dialog_option("hotspot");
+            c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
             c.wifi_report(WifiReport::HotspotOpened {
                 ssid: hotspot_ssid(DEVICE),
                 result: Err(JoinError::Failed(
@@ -748,8 +757,11 @@ fn network_states(fits: &mut Fits) {
         });
         fits.check(&app, "network: hosting, the hotspot failed");
         app.update_controller(|c| {
-            c.dialog_option("cancel");
-            c.host_network(Color::White);
+            c.on(|l: &mut Lobby, cx| l.option(cx, "cancel"));
+            c.go(Go::Lobby {
+                host: Some(Color::White),
+                clock: None,
+            });
         });
         pump_until("hosting again", || !app.network_addrs().is_empty());
         app.update_controller(|c| {
@@ -767,7 +779,7 @@ fn network_states(fits: &mut Fits) {
         });
     }
     app.update_controller(|c| {
-        c.dialog_option("cancel");
+        c.on(|l: &mut Lobby, cx| l.option(cx, "cancel"));
         c.action(Action::NewGame);
         c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
         c.on(|f: &mut NewGameForm, _| f.choose_network(false));
@@ -784,7 +796,7 @@ fn network_states(fits: &mut Fits) {
         use chesspi::wifi::{Network, Security, WifiState, hotspot_ssid};
         app.update_controller(|c| {
             c.on(Lobby::keypad_cancel);
-            c.dialog_option("cancel");
+            c.on(|l: &mut Lobby, cx| l.option(cx, "cancel"));
             c.action(Action::NewGame);
             c.on(|f: &mut NewGameForm, _| f.choose_mode("network"));
             c.on(|f: &mut NewGameForm, _| f.choose_network(false));
@@ -814,7 +826,7 @@ fn network_states(fits: &mut Fits) {
             });
         });
         fits.check(&app, "network: two hosts and two hotspots");
-        app.update_controller(|c| c.dialog_option("hotspot:2"));
+        app.update_controller(|c| c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot:2")));
         fits.check(&app, "network: keypad for a hotspot's password");
         app.update_controller(|c| {
             for k in "12345678".chars() {
@@ -828,7 +840,7 @@ fn network_states(fits: &mut Fits) {
             c.on(|l: &mut Lobby, _| l.found(four_hosts()));
         });
     }
-    app.update_controller(|c| c.dialog_option("host:0"));
+    app.update_controller(|c| c.on(|l: &mut Lobby, cx| l.option(cx, "host:0")));
     fits.check(&app, "network: keypad for a code");
     app.update_controller(|c| {
         for k in ["4", "8", "2", "1"] {
@@ -851,9 +863,12 @@ fn network_states(fits: &mut Fits) {
     fits.check(&app, "network: refused (another version)");
     app.update_controller(|c| {
         c.dialog_option("close");
-        c.join_network("127.0.0.1:9", None);
+        c.go(Go::Join {
+            target: "127.0.0.1:9".to_string(),
+            code: None,
+        });
         c.on(Lobby::keypad_cancel);
-        c.dialog_option("address");
+        c.on(|l: &mut Lobby, cx| l.option(cx, "address"));
         for k in "255.255.255.255:65535".chars() {
             c.on(|l: &mut Lobby, _| l.key(&k.to_string()));
         }
@@ -871,39 +886,48 @@ fn network_states(fits: &mut Fits) {
     fits.check(&app, "network: keypad, not an address");
     app.update_controller(|c| {
         c.on(Lobby::keypad_cancel);
-        c.dialog_option("cancel");
-        c.network_paired(
-            PARTNER,
-            Color::White,
-            game("e2e4"),
-            chesspi::storage::LanLink {
-                game_id: "5d41402abc4b2a76".into(),
-                host: Some("192.168.178.123:47531".into()),
-            },
-            Some(chesspi::lan::session::LanClock::new(
-                Duration::from_secs(3 * 3600),
-                Duration::from_secs(60),
-            )),
-        );
+        c.on(|l: &mut Lobby, cx| l.option(cx, "cancel"));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(
+                cx,
+                PARTNER,
+                Color::White,
+                game("e2e4"),
+                chesspi::storage::LanLink {
+                    game_id: "5d41402abc4b2a76".into(),
+                    host: Some("192.168.178.123:47531".into()),
+                },
+                Some(chesspi::lan::session::LanClock::new(
+                    Duration::from_secs(3 * 3600),
+                    Duration::from_secs(60),
+                )),
+            )
+        });
     });
     fits.check(&app, "network game: the partner thinking, 3-hour clocks");
-    app.update_controller(|c| c.partner_offered(chesspi::lan::codec::OfferKind::Takeback));
+    app.update_controller(|c| {
+        c.part(|p: &mut PartnerGame, cx| p.offered(cx, chesspi::lan::codec::OfferKind::Takeback))
+    });
     fits.check(&app, "network game: the partner asks for a takeback");
-    app.update_controller(|c| c.partner_offered(chesspi::lan::codec::OfferKind::Draw));
+    app.update_controller(|c| {
+        c.part(|p: &mut PartnerGame, cx| p.offered(cx, chesspi::lan::codec::OfferKind::Draw))
+    });
     fits.check(&app, "network game: the partner offers a draw");
     app.update_controller(|c| {
-        c.network_offers_cleared();
+        c.part(|p: &mut PartnerGame, cx| p.offers_cleared(cx));
         c.action(Action::ResignOrDraw);
         c.dialog_option("resign");
     });
     fits.check(&app, "confirm resign (network)");
     app.update_controller(|c| {
         c.dialog_option("cancel");
-        c.network_link(chesspi::lan::session::LinkState::Lost);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, chesspi::lan::session::LinkState::Lost));
     });
     fits.check(&app, "network game: connection lost");
     app.update_controller(|c| {
-        c.partner_away_check(Instant::now() + Duration::from_secs(3600));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.away_check(cx, Instant::now() + Duration::from_secs(3600))
+        });
     });
     fits.check(&app, "network game: adjourn?");
     app.update_controller(|c| {
@@ -913,33 +937,48 @@ fn network_states(fits: &mut Fits) {
     fits.check(&app, "menu (network game, adjourn)");
     app.update_controller(|c| {
         c.dialog_option("close");
-        c.network_link(chesspi::lan::session::LinkState::Reconnecting);
+        c.part(|p: &mut PartnerGame, cx| {
+            p.link(cx, chesspi::lan::session::LinkState::Reconnecting)
+        });
     });
     fits.check(&app, "network game: reconnecting");
-    app.update_controller(|c| c.partner_left());
+    app.update_controller(|c| c.part(|p: &mut PartnerGame, cx| p.left(cx)));
     fits.check(&app, "network game: the partner left");
     app.update_controller(|c| {
-        c.network_game_over(Outcome {
-            winner: Some(Color::Black),
-            termination: Termination::Abandonment,
+        c.part(|p: &mut PartnerGame, cx| {
+            p.game_over(
+                cx,
+                Outcome {
+                    winner: Some(Color::Black),
+                    termination: Termination::Abandonment,
+                },
+            )
         })
     });
     fits.check(&app, "network game: the partner wins");
     app.update_controller(|c| {
-        c.network_paired(
-            PARTNER,
-            Color::White,
-            game("e2e4"),
-            chesspi::storage::LanLink {
-                game_id: "5d41402abc4b2a77".into(),
-                host: None,
-            },
-            None,
-        );
-        c.network_link(chesspi::lan::session::LinkState::Lost);
-        c.network_game_over(Outcome {
-            winner: Some(Color::White),
-            termination: Termination::Abandonment,
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(
+                cx,
+                PARTNER,
+                Color::White,
+                game("e2e4"),
+                chesspi::storage::LanLink {
+                    game_id: "5d41402abc4b2a77".into(),
+                    host: None,
+                },
+                None,
+            )
+        });
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, chesspi::lan::session::LinkState::Lost));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.game_over(
+                cx,
+                Outcome {
+                    winner: Some(Color::White),
+                    termination: Termination::Abandonment,
+                },
+            )
         });
     });
     assert_eq!(
@@ -1017,11 +1056,11 @@ fn coach_states(fits: &mut Fits) {
                 coach: CoachLevel::Mistakes,
                 ..SettingsView::default()
             });
-            c.set_coach_level(CoachLevel::Mistakes);
+            c.session_mut().set_coach_level(CoachLevel::Mistakes);
         });
         tap_move(&app, from, to);
         pump_until("the coach's warning", || {
-            app.with_controller(|c| c.coach_advice().is_some())
+            app.with_controller(|c| c.session().coach().advice().is_some())
         });
         fits.check(&app, &format!("coach: {name}"));
         app.update_controller(|c| c.action(Action::ShowMe));
@@ -1164,14 +1203,14 @@ fn train_states(fits: &mut Fits) {
         let mut book = PuzzleBook::new();
         book.add(puzzle.clone());
         app.update_controller(|c| {
-            c.set_puzzles(book);
+            c.player_mut().set_puzzles(book);
             c.on(|t: &mut Training, cx| t.button(cx, "done"));
             c.open_train();
         });
         fits.check(&app, "train: a blunder to find");
         let flipped = app.with_controller(|c| {
             c.shown::<Training>()
-                .map(|t| t.view(c.puzzles()))
+                .map(|t| t.view(c.player().puzzles()))
                 .is_some_and(|v| v.flipped)
         });
         for name in [from, to] {
@@ -1181,7 +1220,7 @@ fn train_states(fits: &mut Fits) {
         pump_until("the try's verdict", || {
             app.with_controller(|c| {
                 c.shown::<Training>()
-                    .map(|t| t.view(c.puzzles()))
+                    .map(|t| t.view(c.player().puzzles()))
                     .is_some_and(|v| v.solved.is_some())
             })
         });

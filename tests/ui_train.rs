@@ -51,16 +51,16 @@ fn a_saved_blunder_becomes_a_puzzle_while_the_device_charges() {
     status.invoke_charging_changed(true);
     assert!(
         !headless::pump_until(Duration::from_secs(2), || {
-            app.with_controller(|c| !c.puzzles().puzzles().is_empty())
+            app.with_controller(|c| !c.player().puzzles().puzzles().is_empty())
         }),
         "nothing is analysed while the screen is on"
     );
     status.invoke_screen_changed(true);
     pump_until("the puzzle from the background analysis", PATIENCE, || {
-        app.with_controller(|c| !c.puzzles().puzzles().is_empty())
+        app.with_controller(|c| !c.player().puzzles().puzzles().is_empty())
     });
     status.invoke_screen_changed(false);
-    let puzzle = app.with_controller(|c| c.puzzles().puzzles()[0].clone());
+    let puzzle = app.with_controller(|c| c.player().puzzles().puzzles()[0].clone());
     assert_eq!(puzzle.mistake.to_string(), "d8g5");
     assert!(
         dir.path().join("puzzles.toml").exists(),
@@ -79,7 +79,7 @@ fn a_saved_blunder_becomes_a_puzzle_while_the_device_charges() {
         headless::tap(x, y).expect("tap");
     }
     let view = app
-        .with_controller(|c| c.shown::<Training>().map(|t| t.view(c.puzzles())))
+        .with_controller(|c| c.shown::<Training>().map(|t| t.view(c.player().puzzles())))
         .expect("Train shows");
     assert_eq!(view.solved, Some(true), "{}", view.verdict);
     pump_until("the try on disk", PATIENCE, || {

@@ -1,8 +1,8 @@
 //! docs/ARCHITECTURE.md's rules on imports, checked against the source: every path a file
 //! names (its `use` lines, and paths written out in code) is resolved through the `pub use`
 //! re-exports to the file that defines it, and three rules are held against that:
-//! - **layers**: `boot → shell → saving → screens → session → model`, and `notices` under the
-//!   screens (`saving` reads only `screens/mod.rs`); nothing outside `app/` uses `app/` (but
+//! - **layers**: `boot → shell → workers → saving → screens → session → model`, and `notices`
+//!   under the screens (`saving` reads only `screens/mod.rs`); nothing outside `app/` uses `app/` (but
 //!   `cli.rs`, which parses into `app::boot::options`);
 //! - **screens**: a screen's folder uses its parent (`screens/mod.rs`), the shared
 //!   `board_view.rs`, `board_input.rs`, `words.rs` and `dialog.rs`, never another screen's
@@ -342,8 +342,13 @@ fn layer(module: &ModPath) -> Option<&str> {
 
 fn may_use(from: &str, to: &str) -> bool {
     let below: &[&str] = match from {
-        "boot" => &["shell", "saving", "screens", "session", "notices", "model"],
-        "shell" => &["saving", "screens", "session", "notices", "model"],
+        "boot" => &[
+            "shell", "workers", "saving", "screens", "session", "notices", "model",
+        ],
+        "shell" => &[
+            "workers", "saving", "screens", "session", "notices", "model",
+        ],
+        "workers" => &["screens", "session", "notices", "model"],
         "saving" => &["screens", "session", "notices", "model"],
         "screens" => &["session", "notices", "model"],
         "session" => &["model"],

@@ -15,6 +15,7 @@ pub mod saving;
 pub mod screens;
 pub mod session;
 pub mod shell;
+pub mod workers;
 
 /// The Slint screens compiled from `ui/`.
 #[allow(clippy::all, clippy::unwrap_used)]

@@ -1,12 +1,13 @@
 //! Mixes what plays now into the device's blocks: the cues sound together (a move and the
-//! check after it), spoken clips one after another, all at the volume of the moment.
+//! check after it), a spoken clip over them, all at the volume of the moment. A new clip
+//! cuts the one still spoken short: speech says the latest move, never falls behind.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Cues sounding at once; a further one fades the oldest out.
 const MAX_CUES: usize = 3;
-/// How long a cue pushed out takes to fade, seconds: long enough not to click.
+/// How long a cue pushed out (or a clip cut short) takes to fade, seconds: long enough not
+/// to click.
 const FADE_SECONDS: f32 = 0.01;
 
 struct Voice {
@@ -47,7 +48,8 @@ impl Voice {
 pub struct Mixer {
     rate: u32,
     cues: Vec<Voice>,
-    speech: VecDeque<Voice>,
+    /// The clip spoken now, after any cut short and still fading.
+    speech: Vec<Voice>,
     gain: f32,
 }
 
@@ -56,7 +58,7 @@ impl Mixer {
         Mixer {
             rate,
             cues: Vec::new(),
-            speech: VecDeque::new(),
+            speech: Vec::new(),
             gain,
         }
     }
@@ -65,8 +67,12 @@ impl Mixer {
         self.gain = gain;
     }
 
+    fn fade(&self) -> usize {
+        ((self.rate as f32 * FADE_SECONDS) as usize).max(1)
+    }
+
     pub fn add_cue(&mut self, samples: Arc<[f32]>) {
-        let fade = ((self.rate as f32 * FADE_SECONDS) as usize).max(1);
+        let fade = self.fade();
         let sounding = self.cues.iter().filter(|v| v.fading.is_none()).count();
         if sounding >= MAX_CUES
             && let Some(oldest) = self.cues.iter_mut().find(|v| v.fading.is_none())
@@ -76,8 +82,13 @@ impl Mixer {
         self.cues.push(Voice::new(samples));
     }
 
+    /// Speaks `samples` now: the words of an earlier move are stale once the board moved on.
     pub fn add_speech(&mut self, samples: Vec<f32>) {
-        self.speech.push_back(Voice::new(samples.into()));
+        let fade = self.fade();
+        for voice in &mut self.speech {
+            voice.fading.get_or_insert((fade, fade));
+        }
+        self.speech.push(Voice::new(samples.into()));
     }
 
     /// Whether anything is left to play.
@@ -88,16 +99,12 @@ impl Mixer {
     /// Fills `out` with the next samples (silence where nothing plays).
     pub fn fill(&mut self, out: &mut [i16]) {
         for o in out.iter_mut() {
-            let mut sum: f32 = self.cues.iter_mut().map(Voice::next).sum();
-            if let Some(voice) = self.speech.front_mut() {
-                sum += voice.next();
-                if voice.done() {
-                    self.speech.pop_front();
-                }
-            }
-            *o = to_i16(limit(sum * self.gain));
+            let cues: f32 = self.cues.iter_mut().map(Voice::next).sum();
+            let speech: f32 = self.speech.iter_mut().map(Voice::next).sum();
+            *o = to_i16(limit((cues + speech) * self.gain));
         }
         self.cues.retain(|v| !v.done());
+        self.speech.retain(|v| !v.done());
     }
 }
 

@@ -85,14 +85,26 @@ pub(super) fn spawn(
         .name("speech".into())
         .spawn(move || {
             let mut complained = false;
-            while let Ok(request) = rx.recv() {
+            let mut next = None;
+            loop {
+                let Some(request) = next.take().or_else(|| rx.recv().ok()) else {
+                    return;
+                };
+                // Only the latest is said: a move the board has moved on from is stale.
+                let request = rx.try_iter().last().unwrap_or(request);
                 let rate = rate.load(Ordering::Relaxed);
                 if rate == 0 {
                     continue;
                 }
-                match voice.speak(&request.text, request.language) {
+                let spoken = voice.speak(&request.text, request.language);
+                // One more came while this was made: that one is said instead.
+                next = rx.try_iter().last();
+                if next.is_some() {
+                    continue;
+                }
+                match spoken {
                     Ok(clip) => {
-                        let samples = wav::resample(&clip.samples, clip.rate, rate);
+                        let samples = wav::resample(trimmed(&clip.samples), clip.rate, rate);
                         if player.send(Command::Speech(samples)).is_err() {
                             return;
                         }
@@ -107,4 +119,17 @@ pub(super) fn spawn(
             }
         })?;
     Ok(tx)
+}
+
+/// `samples` without the silence espeak-ng ends every clip with (a third of a second): the
+/// next move's words need not wait for it. A little is kept, so the last sound dies away.
+pub(super) fn trimmed(samples: &[f32]) -> &[f32] {
+    const SILENT: f32 = 1e-3;
+    // Samples: about 20 ms at espeak-ng's 22,050 Hz.
+    const KEEP: usize = 400;
+    let end = samples
+        .iter()
+        .rposition(|s| s.abs() > SILENT)
+        .map_or(0, |last| (last + 1 + KEEP).min(samples.len()));
+    &samples[..end]
 }

@@ -4,6 +4,7 @@
 use crate::i18n::Language;
 use chesspi_engine::Color;
 use chesspi_engine::game::Outcome;
+use std::time::Duration;
 
 fn piece(letter: char, language: Language) -> Option<&'static str> {
     let (en, de) = match letter {
@@ -111,4 +112,13 @@ pub fn battery_critical_words(language: Language) -> String {
             "Akku leer. Die Partie ist gespeichert. ChessPI schaltet sich aus.".into()
         }
     }
+}
+
+/// About how long espeak-ng (at ChessPI's 160 words a minute, either language) takes to say
+/// `text`: by letters, not words, as squares are said letter by letter; within about half a
+/// second of the clip (see the test against espeak-ng).
+pub fn duration(text: &str) -> Duration {
+    let sounds = text.chars().filter(|c| c.is_alphanumeric() || *c == ' ');
+    let pauses = text.chars().filter(|c| matches!(c, ',' | '.'));
+    Duration::from_millis(300 + 80 * sounds.count() as u64 + 150 * pauses.count() as u64)
 }

@@ -7,9 +7,20 @@
 use super::Cue;
 use std::f32::consts::TAU;
 
-/// The loudest a cue's samples get (of 1.0): room for two cues to overlap before the mixer
-/// has to limit them.
-const PEAK: f32 = 0.45;
+/// Where a cue peaks at full volume, dBFS: loud on a small speaker, with 3 dB of headroom
+/// (overlapping cues are bent under full scale by the mixer's limiter).
+pub(super) const TARGET_DBFS: f64 = -3.0;
+
+/// A cue's peak below [`TARGET_DBFS`], dB: the quieter ones are meant to be.
+pub(super) fn relative_db(cue: Cue) -> f32 {
+    match cue {
+        // Heard ten times running under time pressure: present, not startling.
+        Cue::Tick => -6.0,
+        // Noticed, not scolding (and low notes sound softer on a small speaker anyway).
+        Cue::Illegal => -3.0,
+        _ => 0.0,
+    }
+}
 
 /// One note: a pitch with a quick, smooth attack and an exponential decay.
 #[derive(Clone, Copy)]
@@ -22,7 +33,7 @@ struct Note {
     length: f32,
     /// Seconds for the level to fall to 1/e.
     decay: f32,
-    /// Loudness relative to [`PEAK`].
+    /// Loudness relative to the cue's other notes.
     level: f32,
     /// Strength of the octave above: a little brightness, like a wooden piece on a board.
     bright: f32,
@@ -123,7 +134,7 @@ fn notes(cue: Cue) -> Vec<Note> {
     }
 }
 
-/// The cue's samples at `rate` Hz, mono, in -1.0..=1.0.
+/// The cue's samples at `rate` Hz, mono, peaking at its level (see [`TARGET_DBFS`]).
 pub fn clip(cue: Cue, rate: u32) -> Vec<f32> {
     let rate_f = rate.max(1) as f32;
     let notes = notes(cue);
@@ -139,9 +150,14 @@ pub fn clip(cue: Cue, rate: u32) -> Vec<f32> {
         for i in 0..count {
             let t = i as f32 / rate_f;
             let tone = (TAU * n.hz * t).sin() + n.bright * (TAU * 2.0 * n.hz * t).sin();
-            out[start + i] += PEAK * n.level * envelope(t, n) * tone / (1.0 + n.bright);
+            out[start + i] += n.level * envelope(t, n) * tone / (1.0 + n.bright);
         }
     }
+    // Scaled by the peak, not the notes' levels: envelopes and overlaps make those differ.
+    let peak = out.iter().fold(0.0_f32, |m, s| m.max(s.abs()));
+    let db = TARGET_DBFS as f32 + relative_db(cue);
+    let scale = 10.0_f32.powf(db / 20.0) / peak.max(f32::EPSILON);
+    out.iter_mut().for_each(|s| *s *= scale);
     out
 }
 

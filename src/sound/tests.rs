@@ -33,6 +33,8 @@ impl Recorded {
 struct Memory {
     recorded: Recorded,
     open: bool,
+    /// Takes as long as a device to play each block, as a real one does.
+    paced: bool,
 }
 
 impl Output for Memory {
@@ -50,6 +52,10 @@ impl Output for Memory {
     }
     fn write(&mut self, samples: &[i16]) -> Result<(), OutputError> {
         assert!(self.open, "written before start");
+        if self.paced {
+            let seconds = samples.len() as f64 / f64::from(SAMPLE_RATE);
+            std::thread::sleep(Duration::from_secs_f64(seconds));
+        }
         let mut r = self.recorded.0.lock().unwrap();
         r.last_mut().unwrap().0.extend_from_slice(samples);
         Ok(())
@@ -75,6 +81,10 @@ impl Voice for Hum {
 }
 
 fn start(volume: Volume) -> (Sound, Recorded) {
+    start_paced(volume, false)
+}
+
+fn start_paced(volume: Volume, paced: bool) -> (Sound, Recorded) {
     let recorded = Recorded::default();
     let r = recorded.clone();
     let sound = Sound::start_with(
@@ -82,6 +92,7 @@ fn start(volume: Volume) -> (Sound, Recorded) {
             Ok(Box::new(Memory {
                 recorded: r.clone(),
                 open: false,
+                paced,
             }) as Box<dyn Output>)
         },
         volume,
@@ -197,24 +208,32 @@ fn overlapping_cues_are_mixed_without_a_click() {
     );
 }
 
-#[test]
-fn speech_is_resampled_and_follows_after_what_was_said_before() {
-    let (sound, recorded) = start(Volume::DEFAULT);
-    // Let the device open first: speech before that is dropped, as the device's rate is unknown.
+/// The samples written that are not silence, in all bursts so far.
+fn sounding(recorded: &Recorded) -> usize {
+    recorded
+        .bursts()
+        .iter()
+        .map(|b| b.iter().filter(|&&s| s != 0).count())
+        .sum()
+}
+
+fn wait_ready(sound: &Sound) {
+    // Speech before the device is open is dropped, as the device's rate is unknown.
     while sound.speaker() != SpeakerState::Ready {
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+#[test]
+fn speech_is_resampled_and_the_latest_said_is_said_whole() {
+    let (sound, recorded) = start(Volume::DEFAULT);
+    wait_ready(&sound);
     sound.say("Knight f3".into(), Language::English);
-    sound.say("Springer f3".into(), Language::German);
     let start = Instant::now();
-    // Two 0.3 s clips, one after the other.
-    let expected = 2 * (SAMPLE_RATE as usize * 3 / 10);
+    // One 0.3 s clip at the device's rate.
+    let expected = SAMPLE_RATE as usize * 3 / 10;
     loop {
-        let total: usize = recorded
-            .bursts()
-            .iter()
-            .map(|b| b.iter().filter(|&&s| s != 0).count())
-            .sum();
+        let total = sounding(&recorded);
         if total >= expected - 500 {
             assert!(total <= expected + 50, "{total} vs {expected}");
             break;
@@ -225,6 +244,42 @@ fn speech_is_resampled_and_follows_after_what_was_said_before() {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+#[test]
+fn speech_never_falls_behind_the_moves() {
+    // Moves every 60 ms, their words 0.3 s each, on a device that plays in real time.
+    let (sound, recorded) = start_paced(Volume::nearest(60), true);
+    wait_ready(&sound);
+    let start = Instant::now();
+    for _ in 0..8 {
+        sound.say("Knight f3".into(), Language::English);
+        std::thread::sleep(Duration::from_millis(60));
+    }
+    let said_at = start.elapsed();
+    // Played out: the speech ends one clip after the last move, not eight clips later.
+    let bursts = recorded.wait_bursts(1);
+    let played = sounding(&recorded) as f64 / f64::from(SAMPLE_RATE);
+    let behind = played - said_at.as_secs_f64();
+    assert!(
+        behind < 0.3 + 0.15,
+        "{played:.2} s of speech for {said_at:?} of moves"
+    );
+    // The last words are said whole, and the cut ones fade without a click: the hum's own
+    // steps at this volume are about 500 (twice that while two overlap); a cut without a
+    // fade would jump by up to 5,900.
+    assert!(played >= 0.3, "{played:.2} s");
+    let step = bursts.iter().map(|b| largest_step(b)).max().unwrap_or(0);
+    assert!(step < 2_000, "a step of {step}");
+}
+
+#[test]
+fn espeak_ngs_closing_silence_is_trimmed() {
+    let mut clip = vec![0.0; 100];
+    clip.extend(std::iter::repeat_n(0.5, 1000));
+    clip.extend(std::iter::repeat_n(0.0, 7000));
+    assert_eq!(speech::trimmed(&clip).len(), 100 + 1000 + 400);
+    assert!(speech::trimmed(&[0.0; 50]).is_empty());
 }
 
 #[test]
@@ -268,6 +323,7 @@ fn a_speaker_plugged_in_later_is_found_at_the_next_sound() {
             Ok(Box::new(Memory {
                 recorded: r.clone(),
                 open: false,
+                paced: false,
             }) as Box<dyn Output>)
         },
         Volume::DEFAULT,
@@ -388,6 +444,25 @@ fn espeak_ng_speaks_both_languages_when_installed() {
             for clip in [en, de] {
                 let seconds = clip.samples.len() as f32 / clip.rate as f32;
                 assert!((0.4..4.0).contains(&seconds), "{seconds} s");
+            }
+            // The estimate the Demo waits by is within half a second of the words.
+            let said = [
+                ("e4", Language::English),
+                ("Queen takes d5", Language::English),
+                ("short castle", Language::English),
+                ("Queen h4, checkmate. Black wins", Language::English),
+                ("Springer f3, Schach", Language::German),
+                ("Turm a d1", Language::German),
+                ("e schlägt f8 wird Springer, Matt", Language::German),
+            ];
+            for (text, language) in said {
+                let clip = voice.speak(text, language).expect("speech");
+                let real = speech::trimmed(&clip.samples).len() as f64 / f64::from(clip.rate);
+                let estimate = spoken::duration(text).as_secs_f64();
+                assert!(
+                    (estimate - real).abs() < 0.6,
+                    "{text}: {estimate} vs {real} s"
+                );
             }
         }
     }

@@ -16,6 +16,7 @@ use crate::app::model::mode::GameSetup;
 use crate::app::model::mode::Mode;
 use crate::app::notices::bar::NoticeMsg;
 use crate::app::saving::{self, Stores};
+use crate::app::screens::Go;
 use crate::app::shell::device::DeviceControls;
 use crate::app::shell::{App, AppError, apply_language};
 use crate::app::ui::{AppWindow, GameAdapter, StatusAdapter};
@@ -113,7 +114,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         (None, None) => (Game::new(), first_start, None, None),
     };
 
-    let engine = crate::app::screens::play::computer::EngineSettings {
+    let engine = crate::app::workers::computer::EngineSettings {
         hash_mb: config.engine.hash_mb,
         max_think_time: Some(config.engine.max_think_time),
     };
@@ -128,7 +129,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     app.update_controller(|c| {
         restore_view(c, flipped, rated, clocks);
         // The game's own coach, as it was (Settings' choice is for new games).
-        c.set_coach_level(coach);
+        c.session_mut().set_coach_level(coach);
     });
     // A network game cut off knows its partner before the first save: that save must keep
     // the partner and how to reach it, or a second power cut before the next move would lose
@@ -218,11 +219,17 @@ fn start_network(
     match &options.lan {
         Some(LanStart::Host { color }) => {
             let local = color.unwrap_or_else(crate::app::model::mode::random_color);
-            app.update_controller(|c| c.host_network(local));
+            app.update_controller(|c| {
+                c.go(Go::Lobby {
+                    host: Some(local),
+                    clock: None,
+                });
+            });
         }
         Some(LanStart::Join { target, code }) => {
             let target = with_default_port(target);
-            app.update_controller(|c| c.join_network(&target, code.as_deref()));
+            let code = code.clone();
+            app.update_controller(|c| c.go(Go::Join { target, code }));
         }
         None => {}
     }

@@ -444,7 +444,7 @@ impl Saver {
             flipped: c.session().is_flipped(),
             rated: c.session().is_rated(),
             clocks,
-            coach: c.coach_level(),
+            coach: c.session().coach().level(),
         };
         self.submit_mode(c.session().serial(), mode, c.session().game(), extras)
     }

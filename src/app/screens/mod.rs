@@ -9,14 +9,17 @@
 //! A screen with a state of its own (the editor, New game, the lobby, the analysis board,
 //! Train, Wi-Fi, Help) keeps its logic as methods of that state, reached through
 //! [`Controller::on`] with a [`Ctx`] (the game session, the shell's effects, and [`Go`]: where
-//! to send the user next); the game screen, the dialogs, the coach and analysis are still
-//! `impl Controller` methods in their folders:
-//! - [`play`]: the board's taps and drags, the side panel's buttons, the computer's thinking
-//!   and its thread, the clocks, and every word the game screen shows ([`play::present`]);
+//! to send the user next). Features beside the open screen (the game's board and side
+//! panel, game analysis, a saved game looked through, the network partner) are [`Parts`],
+//! reached the same way through [`Controller::part`] (the board through [`Controller::play`]);
+//! the dialogs' side is still `impl Controller` methods in their folders:
+//! - [`play`]: the board's taps and drags, the side panel's buttons, the computer's thinking,
+//!   the clocks, and every word the game screen shows ([`play::present`]: the `GameView`);
 //! - [`new_game`]: the New game form;
 //! - [`dialogs`]: the menu and every dialog, Settings, "Your record";
-//! - [`saved_games`]: the list's rows, and a saved game looked through in place of the current one;
-//! - [`analysis`]: game analysis, and the analysis board ([`analysis::board`]);
+//! - [`saved_games`]: the list's rows, and a saved game looked through in place of the current
+//!   one ([`Viewing`]);
+//! - [`analysis`]: game analysis ([`Analysis`]), and the analysis board ([`analysis::board`]);
 //! - [`editor`]: setting up a position by hand and starting a game from it;
 //! - [`network`]: finding a partner, the game with them, its shared clock.
 //!
@@ -49,8 +52,8 @@ pub use crate::app::session::marks::AnalysisMarks;
 pub use crate::app::session::partner::NetworkEffect;
 pub use crate::app::session::partner::{LanRequest, Partner};
 pub use crate::app::session::thinking::{Purpose, Reply, ThinkRequest};
-pub use analysis::AnalysisView;
 pub use analysis::board::{AnalysisBoardView, LineView};
+pub use analysis::{Analysis, AnalysisView};
 pub use board_view::CellView;
 pub use dialog::{Dialog, DialogOption, DialogView, ImportShown, SavedGameChoice};
 pub use editor::{CastlingChoice, EditorPlay, EditorView};
@@ -62,12 +65,17 @@ pub use words::{ResultCard, ResultTone};
 
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
 use crate::app::session::game::GameSession;
+use crate::app::session::partner::PartnerStep;
+use crate::app::session::player::Player;
 use analysis::board::Session;
 use chesspi_engine::game::Game;
+// The screens' tests import `screens::*` and set levels.
+#[cfg(test)]
 use chesspi_engine::level::Level;
 use chesspi_engine::{Color, Position};
 pub use editor::Editor;
-use saved_games::viewing::Viewing;
+use saved_games::viewing::SavedGame;
+pub use saved_games::viewing::Viewing;
 
 /// Runs a change on the controller, carries out its effects and shows the result: the shell
 /// hands one to each screen's wiring, so a screen's callbacks reach the controller without
@@ -192,21 +200,72 @@ pub enum Go {
     /// A message over the game (the lobby's "No network game", once `Back` closed it).
     Info { title: String, message: String },
     /// The New game form.
-    NewGameForm,
+    NewGame,
+    /// The board turned round.
+    Flip,
     /// The position editor on the position shown.
     Editor,
-    /// An offer to the network partner (a takeback asked).
-    Offer(crate::lan::codec::OfferKind),
+    /// The saved games list.
+    SavedGames,
+    /// Help.
+    Help,
+    /// Train.
+    Train,
+    /// Settings → Wi-Fi.
+    Wifi,
+    /// The coach looks for what is threatened (Menu → What is threatened?).
+    AskThreat,
+    /// The network game adjourned, its partner away.
+    Adjourn,
+    /// The network game's win claimed, its partner away.
+    ClaimForfeit,
+    /// The saved game being opened is analysed once it is open.
+    AnalyseOnOpen,
+    /// A draw offered to the computer: its search judges it, on the player's turn.
+    DrawOfferToComputer,
+    /// An offer to the network partner.
+    OfferToPartner(crate::lan::codec::OfferKind),
+    /// Drop the analysis of the game on the board (another game takes its place).
+    DropAnalysis,
+    /// "Analyse" the game on the board.
+    Analyse,
+    /// "Next mistake" in the analysis.
+    NextMistake,
+    /// Done with the review: a running analysis stops, a saved game gives the current one
+    /// back.
+    LeaveReview,
+    /// The saved game looked through came from the archive, with its stored analysis if it
+    /// has one.
+    SavedOpened(Option<AnalysisMarks>),
+    /// Store the finished analysis, with the saved game looked through if it is one.
+    StoreAnalysis(Box<chesspi_engine::analysis::GameAnalysis>),
+    /// Close this screen, if it is the open one.
+    Close(ScreenKind),
+    /// The board shows the position after move `ply` (a tap on the move list), unless a
+    /// promotion waits for its piece, New game is open or a dialog.
+    ShowMove(usize),
+    /// Show a saved game in place of the current one (put back by then): the board's touches
+    /// are forgotten and New game closes.
+    ViewSaved(Box<SavedGame>),
+    /// The network game: a choice of the player's made on another screen, or its next step
+    /// (carried out by [`network::partner::PartnerGame`]).
+    Partner(crate::app::session::partner::PartnerStep),
+    /// A dialog that wants an answer now (the partner's offer): over the game, the New game
+    /// form closes and a promotion waiting for its piece is dropped.
+    Interrupt(Dialog),
+    /// A dialog that waits its turn (the offer to adjourn): it opens unless the player is
+    /// busy (another dialog, the New game form, a promotion, a saved game looked through).
+    UnlessBusy(Dialog),
+    /// A Wi-Fi report for the lobby, if it is open (the Wi-Fi screen cannot name it).
+    LobbyWifi(crate::wifi::worker::WifiReport),
+    /// Joining the host at `target` (`HOST:PORT`, the command line's join): with its code,
+    /// or the keypad asking for it.
+    Join {
+        target: String,
+        code: Option<String>,
+    },
     /// The computer asked (a hint).
     Think(Purpose),
-    /// The analysis dropped: the game it was for changed (a takeback).
-    DropAnalysis,
-    /// The review left: a running analysis stops, a saved game gives the board back.
-    LeaveReview,
-    /// The game on the board analysed.
-    Analyse,
-    /// The analysed game's next mistake shown.
-    NextMistake,
     /// The coach's warning answered: take back, play on, or show me.
     Coach(Action),
 }
@@ -219,9 +278,6 @@ pub struct Ctx<'a> {
     /// keeps the book, not Train, because it outlives the screen (the menu counts the due
     /// ones, the saver's reports replace it).
     pub(in crate::app::screens) puzzles: &'a mut crate::storage::puzzles::PuzzleBook,
-    /// A hotspot was opened or joined for the network game: the lobby sets it, the
-    /// controller keeps it, as the hotspot is left with the game, long after the lobby.
-    pub(in crate::app::screens) hotspot_game: &'a mut bool,
     /// Whether this device has Wi-Fi (the lobby offers and looks for hotspots).
     pub(in crate::app::screens) wifi_allowed: bool,
     /// The dialog over the screen: a part or screen may open or close one.
@@ -240,12 +296,10 @@ impl Ctx<'_> {
         self.next.push(go);
     }
 
-    /// Stops the search in progress, as the controller's own `cancel_thinking` does: a
-    /// screen that needs the worker (Train's judgement) takes it over.
+    /// Stops the search in progress: a screen that needs the worker (Train's judgement)
+    /// takes it over.
     pub fn cancel_thinking(&mut self) {
-        if self.session.thinking.take().is_some() {
-            self.session.effect(Effect::CancelThinking);
-        }
+        self.session.cancel_thinking();
     }
 }
 
@@ -291,10 +345,12 @@ screen_state! {
 /// [`Controller::part`] (to change) and [`Controller::get`] (to read).
 #[derive(Default)]
 pub struct Parts {
-    /// The analysis of the game on the board (running or done).
-    analysis: Option<analysis::Analysing>,
-    /// Set while a saved game is looked through; holds the current game.
-    viewing: Option<Viewing>,
+    /// Game analysis: the game on the board's, and one asked for a saved game being opened.
+    analysis: Analysis,
+    /// A saved game looked through in place of the current one (which it holds).
+    viewing: Viewing,
+    /// The network game beside its partner in the session.
+    partner: network::partner::PartnerGame,
     /// The game's board: its selection, a press, a waiting promotion.
     play: play::board::Play,
 }
@@ -321,8 +377,9 @@ macro_rules! parts {
 }
 
 parts! {
-    analysis: Option<analysis::Analysing>,
-    viewing: Option<Viewing>,
+    analysis: Analysis,
+    viewing: Viewing,
+    partner: network::partner::PartnerGame,
     play: play::board::Play,
 }
 
@@ -338,23 +395,11 @@ pub struct Controller {
     shutdown_allowed: bool,
     /// Whether Settings offers Wi-Fi (the app has a Wi-Fi thread).
     wifi_allowed: bool,
-    /// A hotspot was opened or joined for the network game: left when the game is.
-    hotspot_game: bool,
     settings: SettingsView,
-    /// The partner away this long: the game may be adjourned.
-    adjourn_after: std::time::Duration,
     /// What the controller holds beside the session and the open screen.
     parts: Parts,
-    /// "Analyse" was chosen for a saved game: analyse it once it is open.
-    analyse_on_open: bool,
-    /// The coach in the game on the board.
-    coaching: coach::Coaching,
-    /// The player's puzzles (the saver's copy).
-    puzzles: crate::storage::puzzles::PuzzleBook,
-    /// The level that fits the player's rating (none before a rated game).
-    fitting_level: Option<Level>,
-    /// New game starts at the fitting level (it was chosen last time).
-    follow_fitting_level: bool,
+    /// The player's puzzles and fitting level (the saver's copy).
+    player: Player,
 }
 
 impl Controller {
@@ -370,16 +415,10 @@ impl Controller {
             screen: Screen::Game,
             dialog: None,
             wifi_allowed: false,
-            hotspot_game: false,
             shutdown_allowed: false,
             settings: SettingsView::default(),
-            adjourn_after: crate::config::DEFAULT_ADJOURN_AFTER,
             parts: Parts::default(),
-            analyse_on_open: false,
-            coaching: coach::Coaching::default(),
-            puzzles: crate::storage::puzzles::PuzzleBook::new(),
-            fitting_level: None,
-            follow_fitting_level: false,
+            player: Player::default(),
         };
         c.after_change();
         c
@@ -393,6 +432,16 @@ impl Controller {
     /// The game, to set it as it was saved (after a restart).
     pub fn session_mut(&mut self) -> &mut GameSession {
         &mut self.session
+    }
+
+    /// The player's puzzles and fitting level.
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    /// The player, to take the saver's reports.
+    pub fn player_mut(&mut self) -> &mut Player {
+        &mut self.player
     }
 
     /// Runs a screen's method on its state, if that screen is open, then goes where it
@@ -410,8 +459,7 @@ impl Controller {
     fn run(&mut self, f: impl FnOnce(&mut Screen, &mut Ctx)) {
         let mut cx = Ctx {
             session: &mut self.session,
-            puzzles: &mut self.puzzles,
-            hotspot_game: &mut self.hotspot_game,
+            puzzles: &mut self.player.puzzles,
             wifi_allowed: self.wifi_allowed,
             dialog: &mut self.dialog,
             next: Vec::new(),
@@ -427,8 +475,7 @@ impl Controller {
     pub fn part<P: Part, R>(&mut self, f: impl FnOnce(&mut P, &mut Ctx) -> R) -> R {
         let mut cx = Ctx {
             session: &mut self.session,
-            puzzles: &mut self.puzzles,
-            hotspot_game: &mut self.hotspot_game,
+            puzzles: &mut self.player.puzzles,
             wifi_allowed: self.wifi_allowed,
             dialog: &mut self.dialog,
             next: Vec::new(),
@@ -450,7 +497,9 @@ impl Controller {
         S::of(&self.screen)
     }
 
-    fn go(&mut self, go: Go) {
+    /// Goes where `go` sends the user (the shell's way in for the command line's host and
+    /// join).
+    pub fn go(&mut self, go: Go) {
         match go {
             Go::Back => self.screen = Screen::Game,
             Go::AnalysisBoardAt(position) => self.open_analysis_board_at(position),
@@ -463,37 +512,114 @@ impl Controller {
             } => {
                 self.start(setup, game);
                 if !rated {
-                    self.session.unrated = true;
+                    self.session.set_unrated();
                 }
                 if let Some(coach) = coach {
-                    self.reset_coach(coach);
+                    self.session.coach.forget(&self.session.game);
+                    self.session.set_coach_level(coach);
                 }
                 if let Some(control) = clock {
                     self.session
                         .set_clock(Some(crate::app::model::clock::GameClock::new(control)));
                     // The computer playing White starts on its clock.
-                    self.cancel_thinking();
+                    self.session.cancel_thinking();
                     self.after_change();
                 }
             }
             Go::Resume => self.after_change(),
             Go::Settings => self.dialog = Some(Dialog::Settings),
-            Go::Lobby { host, clock } => self.open_lobby(host, clock),
-            Go::Info { title, message } => self.show_info(&title, &message),
-            Go::NewGameForm => self.open_new_game(),
-            Go::Editor => self.open_editor(),
-            Go::Offer(what) => self.offer_to_partner(what),
-            Go::Think(purpose) => self.request(purpose),
-            Go::DropAnalysis => self.drop_analysis(),
-            Go::LeaveReview => {
-                self.leave_review_analysis();
-                self.leave_saved();
+            Go::Lobby { host, clock } => {
+                self.dialog = None;
+                self.run(|screen, cx| *screen = Screen::Lobby(Lobby::open(cx, host, clock)));
             }
-            Go::Analyse => self.start_analysis(),
-            Go::NextMistake => self.next_mistake(),
-            Go::Coach(Action::TakeBack) => self.coach_take_back(),
-            Go::Coach(Action::PlayOn) => self.coach_play_on(),
-            Go::Coach(Action::ShowMe) => self.coach_show_me(),
+            Go::Info { title, message } => self.show_info(&title, &message),
+            Go::NewGame => self.open_new_game(),
+            Go::Flip => self.play(|p, cx, gate| p.flip(cx, gate)),
+            Go::Editor => self.open_editor(),
+            Go::SavedGames => {
+                self.screen = Screen::SavedGames;
+                self.session.effect(Effect::ShowGames);
+            }
+            Go::Help => self.open_help(),
+            Go::Train => self.open_train(),
+            Go::Wifi => self.open_wifi(),
+            Go::AskThreat => self.session.ask_threat(self.settings.book),
+            Go::Adjourn => self.go(Go::Partner(PartnerStep::Adjourn)),
+            Go::ClaimForfeit => self.go(Go::Partner(PartnerStep::ClaimForfeit)),
+            Go::AnalyseOnOpen => self.parts.analysis.analyse_on_open(),
+            Go::DrawOfferToComputer => {
+                if self.session.human_to_move() && !self.session.thinking.is_busy() {
+                    self.session.request(Purpose::DrawOffer, self.settings.book);
+                }
+            }
+            Go::OfferToPartner(what) => self.go(Go::Partner(PartnerStep::Offer(what))),
+            Go::DropAnalysis => self.part(|a: &mut Analysis, cx| a.discard(cx)),
+            Go::Analyse => {
+                let saved = self.parts.viewing.is_viewing_saved();
+                self.part(|a: &mut Analysis, cx| a.start(cx, saved));
+            }
+            Go::NextMistake => self.part(|a: &mut Analysis, cx| a.next_mistake(cx)),
+            Go::LeaveReview => {
+                self.part(|a: &mut Analysis, cx| a.leave_review(cx));
+                self.part(|v: &mut Viewing, cx| v.leave_saved(cx));
+            }
+            Go::SavedOpened(marks) => self.part(|a: &mut Analysis, cx| a.saved_opened(cx, marks)),
+            Go::StoreAnalysis(analysis) => self.session.effect(Effect::StoreAnalysis {
+                saved: self.parts.viewing.saved_id(),
+                analysis,
+            }),
+            Go::Close(kind) => self.screen.close(kind),
+            Go::ShowMove(ply) => {
+                if self.parts.play.input.pending_promotion().is_none()
+                    && self.screen.new_game().is_none()
+                    && self.dialog.is_none()
+                {
+                    self.parts.play.input.deselect();
+                    self.parts.play.input.end_press();
+                    self.session.review = Some(ply);
+                }
+            }
+            Go::ViewSaved(saved) => {
+                self.parts.play.input.clear();
+                self.screen.close(ScreenKind::NewGame);
+                self.part(|v: &mut Viewing, cx| v.show_saved(cx, *saved));
+            }
+            Go::Partner(step) => {
+                self.part(|p: &mut network::partner::PartnerGame, cx| p.step(cx, step));
+            }
+            Go::Interrupt(dialog) => {
+                self.screen.close(ScreenKind::NewGame);
+                self.parts.play.input.drop_promotion();
+                self.dialog = Some(dialog);
+            }
+            Go::UnlessBusy(dialog) => {
+                let busy = self.dialog.is_some()
+                    || self.screen.new_game().is_some()
+                    || self.parts.play.input.pending_promotion().is_some()
+                    || self.parts.viewing.is_viewing_saved();
+                if !busy {
+                    self.dialog = Some(dialog);
+                }
+            }
+            Go::LobbyWifi(report) => self.on(|l: &mut Lobby, cx| l.wifi_report(cx, report)),
+            Go::Join { target, code } => {
+                self.dialog = None;
+                self.run(|screen, cx| {
+                    *screen = Screen::Lobby(Lobby::join(cx, &target, code.as_deref()));
+                });
+            }
+            Go::Think(purpose) => self.session.request(purpose, self.settings.book),
+            Go::Coach(Action::TakeBack) => {
+                if self.session.coach_take_back() {
+                    self.after_change();
+                }
+            }
+            Go::Coach(Action::PlayOn) => {
+                if self.session.coach.play_on() {
+                    self.next_turn();
+                }
+            }
+            Go::Coach(Action::ShowMe) => self.session.coach.show_me(),
             Go::Coach(_) => {}
         }
     }
@@ -517,68 +643,29 @@ impl Controller {
         self.session.take_effects()
     }
 
-    /// Whether a person may move now.
-    fn human_to_move(&self) -> bool {
-        !self.session.game.is_over()
-            && self.session.review.is_none()
-            && self
-                .session
-                .setup
-                .is_human(self.session.game.position().turn())
-            && self.coach_advice().is_none()
-    }
-
     /// After every change of the game: clear the board state, have the coach judge a
     /// person's move, ask the computer if it is its turn, offer a claimable draw to a person
-    /// on move.
+    /// on move (see [`GameSession::changed`]).
     fn after_change(&mut self) {
         self.parts.play.input.clear();
-        self.session.hint = None;
-        self.session.effect(Effect::GameChanged);
         self.turn_to_mover();
-        if self.coach_after_move() {
+        if self.session.changed(self.settings.book) {
             return;
         }
         self.next_turn();
     }
 
     /// The game goes on: the computer is asked for its move, or a person on move is offered
-    /// a claimable draw.
+    /// a claimable draw (see [`GameSession::next_turn`]).
     fn next_turn(&mut self) {
-        if self.session.game.is_over() {
-            self.cancel_thinking();
-            return;
-        }
-        let turn = self.session.game.position().turn();
-        if self.session.setup.is_computer(turn) {
-            if self.session.setup.mode == Mode::Demo && self.session.game.claimable_draw().is_some()
-            {
-                // The demo would otherwise shuffle on until the automatic draw.
-                if self.session.game.claim_draw().is_ok() {
-                    self.session.effect(Effect::GameChanged);
-                }
-                return;
-            }
-            if !self.session.is_computer_thinking() {
-                self.cancel_thinking();
-                self.request(Purpose::Move);
-            }
-        } else if let Some(termination) =
-            self.session.game.claimable_draw().filter(|_| {
-                self.session.setup.is_human(turn) && !self.session.setup.is_partner(!turn)
-            })
-        {
-            let ply = self.session.game.moves().len();
-            if self.session.claim_offered_at != Some(ply) && self.dialog.is_none() {
-                self.session.claim_offered_at = Some(ply);
-                self.dialog = Some(Dialog::ClaimDraw(termination));
-            }
-        } else {
-            self.coach_looks_for_threat();
+        let may_offer = self.dialog.is_none();
+        if let Some(termination) = self.session.next_turn(self.settings.book, may_offer) {
+            self.dialog = Some(Dialog::ClaimDraw(termination));
         }
     }
 
-    /// Two players with the board turning: the player on move sits at the bottom.
+    /// Two players with the board turning (a device setting): the player on move sits at the
+    /// bottom.
     fn turn_to_mover(&mut self) {
         if self.settings.turn_board
             && self.session.setup.mode == Mode::Friend
@@ -590,23 +677,13 @@ impl Controller {
 
     /// Replaces the game (a new game, or one restored from disk).
     pub fn start(&mut self, setup: GameSetup, game: Game) {
-        self.cancel_thinking();
-        self.drop_analysis();
-        self.parts.viewing = None;
-        self.session.serial += 1;
-        self.session.game = game;
-        self.session.setup = setup;
-        self.session.flipped = setup.bottom_color() == Color::Black;
-        self.session.review = None;
+        self.session.cancel_thinking();
+        self.go(Go::DropAnalysis);
+        self.parts.viewing.forget();
         self.dialog = None;
         self.screen.close(ScreenKind::NewGame);
-        self.session.claim_offered_at = None;
-        self.session.note = None;
-        self.session.partner = None;
         self.screen.close(ScreenKind::Lobby);
-        self.session.unrated = false;
-        self.reset_coach(self.settings.coach);
-        self.session.set_clock(None);
+        self.session.replace(setup, game, self.settings.coach);
         self.after_change();
     }
 

@@ -12,7 +12,7 @@ pub(super) fn sq(name: &str) -> Square {
 
 pub(super) fn tap(c: &mut Controller, name: &str) {
     c.play(|p, cx, gate| p.press(cx, gate, Some(sq(name))));
-    c.play(|p, cx, gate| p.release(cx, gate, Some(sq(name)), false));
+    c.play(|p, cx, _| p.release(cx, Some(sq(name)), false));
 }
 
 pub(super) fn friend() -> GameSetup {

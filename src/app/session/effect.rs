@@ -44,7 +44,7 @@ pub enum Effect {
     /// Host, browse, join or stop (finding a partner).
     Network(NetworkEffect),
     /// Analyse this game on the analysis worker; reports come back through
-    /// `Controller::analysis_report` with the same id.
+    /// `Analysis::report` (`screens/analysis/`) with the same id.
     Analyse {
         id: u64,
         start: Position,

@@ -1,19 +1,21 @@
 //! The game on the board and what goes with it while it is played: who plays which side,
-//! the moment looked at, the hint, the computer's search in progress, the clocks and the
-//! network partner. One value, owned by the controller; screens read it and change it
-//! through its methods.
+//! the moment looked at, the computer's search and hint ([`Thinking`]), the clocks
+//! ([`Clocks`]), the coach ([`Coaching`]) and the network partner. One value, owned by the
+//! controller; screens read it and change it through its methods (how the game goes on
+//! after a change is `turns.rs`).
 
+use super::clocks::Clocks;
+use super::coach::Coaching;
 use super::effect::Effect;
 use super::partner::{Away, Partner};
-use super::thinking::Purpose;
-use crate::app::model::clock::{GameClock, TimeControl};
+use super::thinking::{Purpose, Thinking};
+use crate::app::model::clock::GameClock;
 use crate::app::model::mode::{GameSetup, Mode};
-use crate::lan::session::{LanClock, LinkState};
+use crate::lan::session::LinkState;
 use crate::storage::LanLink;
+use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::{Game, Termination};
-use chesspi_engine::search::Clock;
 use chesspi_engine::{Color, Move, Position};
-use std::time::{Duration, Instant};
 
 /// A game and how it is being played.
 pub struct GameSession {
@@ -21,31 +23,34 @@ pub struct GameSession {
     pub(in crate::app) setup: GameSetup,
     /// Black at the bottom.
     pub(in crate::app) flipped: bool,
-    pub(in crate::app) hint: Option<Move>,
     /// Ply of the position shown while reviewing a finished game.
     pub(in crate::app) review: Option<usize>,
-    /// The search in progress and what it is for.
-    pub(in crate::app) thinking: Option<(u64, Purpose)>,
-    pub(in crate::app) next_request: u64,
+    /// The computer's search in progress, and the hint it found.
+    pub(in crate::app) thinking: Thinking,
     /// The ply at which a claimable draw was last offered, so it is offered once.
     pub(in crate::app) claim_offered_at: Option<usize>,
     /// A one-off message for the status line (e.g. a declined draw offer).
     pub(in crate::app) note: Option<String>,
-    /// Counts the games started, so saving can tell a new game from a changed one.
-    pub(in crate::app) serial: u64,
-    /// The level was changed or the sides switched during this game: it is not rated.
-    pub(in crate::app) unrated: bool,
+    /// Which game this is, and whether it counts for the rating.
+    record: Record,
     /// The game's clocks, for a timed game.
-    pub(in crate::app) clock: Option<GameClock>,
-    /// Moves on the board when the clocks were last brought up to date.
-    pub(in crate::app) clock_ply: usize,
-    /// Clocks brought back (a restart, Play on) wait for the player's first touch of the
-    /// board before the player's clock runs again.
-    pub(in crate::app) clock_held: bool,
+    pub(in crate::app) clocks: Clocks,
     /// The partner of a network game.
     pub(in crate::app) partner: Option<Partner>,
+    /// The coach: each move of a person judged, its warning, the threat shown.
+    pub(in crate::app) coach: Coaching,
     /// What the shell is asked to do, oldest first: emptied after each change.
     outbox: Vec<Effect>,
+}
+
+/// How the game on the board counts: which game it is (saving tells a new game from a changed
+/// one) and whether it is rated.
+#[derive(Debug, Clone, Copy, Default)]
+struct Record {
+    /// Counts the games started.
+    serial: u64,
+    /// The level was changed, the sides switched or the coach on during this game.
+    unrated: bool,
 }
 
 impl GameSession {
@@ -55,18 +60,14 @@ impl GameSession {
             game,
             setup,
             flipped: setup.bottom_color() == Color::Black,
-            hint: None,
             review: None,
-            thinking: None,
-            next_request: 1,
+            thinking: Thinking::default(),
             claim_offered_at: None,
             note: None,
-            serial: 0,
-            unrated: false,
-            clock: None,
-            clock_ply: 0,
-            clock_held: false,
+            record: Record::default(),
+            clocks: Clocks::default(),
             partner: None,
+            coach: Coaching::default(),
             outbox: Vec::new(),
         }
     }
@@ -91,17 +92,17 @@ impl GameSession {
 
     /// Changes whenever another game replaces the current one.
     pub fn serial(&self) -> u64 {
-        self.serial
+        self.record.serial
     }
 
     /// Whether the game counts for the player's rating.
     pub fn is_rated(&self) -> bool {
-        !self.unrated
+        !self.record.unrated
     }
 
-    /// The restored game was already taken out of the rating.
+    /// The game no longer counts for the rating (or, restored, was already taken out of it).
     pub fn set_unrated(&mut self) {
-        self.unrated = true;
+        self.record.unrated = true;
     }
 
     /// Turns the board as it was saved (after a restart).
@@ -160,25 +161,6 @@ impl GameSession {
         }
     }
 
-    /// The clocks of the network game on the board, as the protocol carries them.
-    pub fn lan_clock(&self, now: Instant) -> Option<LanClock> {
-        let c = self.clock.as_ref()?;
-        Some(LanClock {
-            base: c.control().base,
-            increment: c.control().increment,
-            white: c.remaining(Color::White, now),
-            black: c.remaining(Color::Black, now),
-        })
-    }
-
-    /// The player's time left after the move just made, to send with it.
-    pub fn clock_after_last_move(&self) -> Option<Duration> {
-        let c = self.clock.as_ref()?;
-        (c.after_moves().len() == self.game.moves().len())
-            .then(|| c.after_moves().last().copied())
-            .flatten()
-    }
-
     /// Whether the board shows an earlier position (reviewing or browsing).
     pub fn is_reviewing(&self) -> bool {
         self.review.is_some()
@@ -224,44 +206,57 @@ impl GameSession {
 
     /// The clocks of the game on the board, if it has any.
     pub fn clock(&self) -> Option<&GameClock> {
-        self.clock.as_ref()
+        self.clocks.clock()
     }
 
     /// Gives the game on the board these clocks (a new timed game, or restored ones).
     pub fn set_clock(&mut self, clock: Option<GameClock>) {
-        self.clock = clock;
-        self.clock_ply = self.game.moves().len();
-        self.clock_held = false;
+        self.clocks.set(clock, self.game.moves().len());
     }
 
     /// Clocks brought back after a restart or for Play on: the player's clock waits, paused,
     /// until the player touches the board (the computer's runs while it thinks).
     pub fn hold_clock(&mut self) {
-        self.clock_held = self.clock.is_some() && !self.game.is_over();
+        self.clocks.hold(self.game.is_over());
     }
 
-    /// The remaining times to save: White's and Black's, and the control.
-    pub fn clock_times(&self, now: Instant) -> Option<(Duration, Duration, TimeControl)> {
-        let c = self.clock.as_ref()?;
-        Some((
-            c.remaining(Color::White, now),
-            c.remaining(Color::Black, now),
-            c.control(),
-        ))
-    }
-
-    /// What the computer's search gets of the clock: its own time and increment.
-    pub fn engine_clock(&self, color: Color) -> Option<Clock> {
-        let clock = self.clock.as_ref()?;
-        Some(Clock {
-            remaining: clock.remaining(color, Instant::now()),
-            increment: clock.control().increment,
-            moves_to_go: None,
-        })
+    /// Whether the player's clock waits for a touch of the board (see [`Self::hold_clock`]).
+    pub fn clock_is_held(&self) -> bool {
+        self.clocks.is_held() && self.partner().is_none() && self.human_to_move()
     }
 
     /// Whether the computer is searching for its move.
     pub fn is_computer_thinking(&self) -> bool {
-        matches!(self.thinking, Some((_, Purpose::Move)))
+        self.thinking.purpose() == Some(Purpose::Move)
+    }
+
+    /// The coach in this game: its level, its warning, the threat it found.
+    pub fn coach(&self) -> &Coaching {
+        &self.coach
+    }
+
+    /// Whether a person may move now.
+    pub fn human_to_move(&self) -> bool {
+        !self.game.is_over()
+            && self.review.is_none()
+            && self.setup.is_human(self.game.position().turn())
+            && self.coach.advice().is_none()
+    }
+
+    /// Another game replaces this one (a new game, or one restored from disk), set up as
+    /// `setup`, the coach at `coach`: no review, note, claim, partner or clocks from the last.
+    pub fn replace(&mut self, setup: GameSetup, game: Game, coach: CoachLevel) {
+        self.record.serial += 1;
+        self.game = game;
+        self.setup = setup;
+        self.flipped = setup.bottom_color() == Color::Black;
+        self.review = None;
+        self.claim_offered_at = None;
+        self.note = None;
+        self.partner = None;
+        self.record.unrated = false;
+        self.coach.forget(&self.game);
+        self.set_coach_level(coach);
+        self.set_clock(None);
     }
 }

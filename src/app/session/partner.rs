@@ -1,7 +1,13 @@
 //! The partner of a network game, as the app knows it, and what the player asks of that game.
+//! What the game on the board allows with a partner, every screen may ask ([`rules`]); its
+//! clocks run on both devices ([`clock`]). The network screen's `PartnerGame` carries out the
+//! rest.
+
+pub mod clock;
+pub mod rules;
 
 use crate::lan::codec::OfferKind;
-use crate::lan::session::LinkState;
+use crate::lan::session::{LanClock, LinkState};
 use crate::storage::LanLink;
 use chesspi_engine::{Color, Move};
 use std::time::Instant;
@@ -71,4 +77,26 @@ pub enum NetworkEffect {
     Cancel,
     /// Stop the network game without a goodbye: it was adjourned and can be played on later.
     Adjourn,
+}
+
+/// What the network game is asked for by a screen that cannot name it (the menu, the side
+/// panel, the lobby), or its next step once a new game took the board: carried out by the
+/// network screen's `PartnerGame` (through `Go::Partner`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartnerStep {
+    /// The player offers a draw or asks for a takeback.
+    Offer(OfferKind),
+    /// The player claims the win: the partner has been away long enough.
+    ClaimForfeit,
+    /// The player adjourns the game.
+    Adjourn,
+    /// A hotspot was opened or joined for the game being set up: it is left with the game.
+    HotspotUp,
+    /// The game just started is played with `partner`, timed by the host's `clock`.
+    Joined {
+        partner: Box<Partner>,
+        clock: Option<LanClock>,
+    },
+    /// The game just started took the place of the adjourned one with `partner`.
+    Adjourned { partner: String },
 }

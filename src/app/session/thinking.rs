@@ -1,5 +1,6 @@
 //! The computer as a source of moves: what it is asked (its move, a hint, a draw decision, a
-//! judgement) and what it answers.
+//! judgement) and what it answers, and [`Thinking`]: the one search in progress, the ids that
+//! tell a current answer from a stale one, and the hint found.
 
 use chesspi_engine::Move;
 use chesspi_engine::coach::{Judgement, Threat};
@@ -47,4 +48,77 @@ pub struct ThinkRequest {
     pub clock: Option<chesspi_engine::search::Clock>,
     /// Whether the computer may play from its opening book (Settings).
     pub book: bool,
+}
+
+/// The computer's search as the game knows it: the one in progress (the worker does one at a
+/// time), the id the next one gets, and the hint the last search for one found.
+#[derive(Debug, Clone)]
+pub struct Thinking {
+    /// The search in progress and what it is for.
+    current: Option<(u64, Purpose)>,
+    /// The id of the next search: an answer with another id is stale.
+    next_id: u64,
+    /// The move suggested to the player, shown until the position changes.
+    hint: Option<Move>,
+}
+
+impl Default for Thinking {
+    fn default() -> Thinking {
+        Thinking {
+            current: None,
+            next_id: 1,
+            hint: None,
+        }
+    }
+}
+
+impl Thinking {
+    /// What the search in progress is for (`None`: the worker is idle).
+    pub fn purpose(&self) -> Option<Purpose> {
+        self.current.map(|(_, purpose)| purpose)
+    }
+
+    /// Whether a search is in progress.
+    pub fn is_busy(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// A search for `purpose` begins: its id, for the request and its answer.
+    pub fn begin(&mut self, purpose: Purpose) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.current = Some((id, purpose));
+        id
+    }
+
+    /// An id for work that is not the computer's search (the analysis's), from the same count.
+    pub fn fresh_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Forgets the search in progress; `true` if there was one (the worker is told to stop).
+    pub fn stop(&mut self) -> bool {
+        self.current.take().is_some()
+    }
+
+    /// The answer to search `id`: what it was for, if it is the one in progress (which then
+    /// ends); `None` for a stale answer.
+    pub fn answered(&mut self, id: u64) -> Option<Purpose> {
+        let (current, purpose) = self.current?;
+        if current != id {
+            return None;
+        }
+        self.current = None;
+        Some(purpose)
+    }
+
+    /// The move suggested to the player, if any.
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+    }
+
+    pub fn set_hint(&mut self, hint: Option<Move>) {
+        self.hint = hint;
+    }
 }

@@ -11,7 +11,9 @@ use crate::app::notices::Topic;
 use crate::app::screens::analysis::board::Session;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
-use crate::app::screens::{Controller, Dispatch, Lobby, analysis, editor, help, train, wifi};
+use crate::app::screens::{
+    Analysis, Controller, Dispatch, Lobby, Viewing, analysis, editor, help, train, wifi,
+};
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
     NewGameAdapter, StatusAdapter, WifiAdapter,
@@ -83,7 +85,7 @@ impl App {
             if !reports.is_empty() {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
-                        c.analysis_report(report);
+                        c.part(|a: &mut Analysis, cx| a.report(cx, report));
                     }
                 });
             }
@@ -165,7 +167,7 @@ impl App {
                 }
                 with_shell(&shell, &window, |c| {
                     let sq = cell_square(c, col, row);
-                    c.play(|p, cx, gate| p.release(cx, gate, sq, dragged));
+                    c.play(|p, cx, _| p.release(cx, sq, dragged));
                 });
             });
         }
@@ -190,7 +192,7 @@ impl App {
             game.on_promotion_chosen(move |role| {
                 with_shell(&shell, &window, |c| {
                     let role = promotion_role(role);
-                    c.play(|p, cx, gate| p.choose_promotion(cx, gate, role));
+                    c.play(|p, cx, _| p.choose_promotion(cx, role));
                 });
             });
         }
@@ -220,7 +222,9 @@ impl App {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             game.on_move_tapped(move |row, black| {
                 if let Ok(row) = usize::try_from(row) {
-                    with_shell(&shell, &window, |c| c.move_tapped(row, black));
+                    with_shell(&shell, &window, |c| {
+                        c.part(|v: &mut Viewing, cx| v.move_tapped(cx, row, black));
+                    });
                 }
             });
         }
@@ -243,7 +247,15 @@ impl App {
             let shell = Rc::downgrade(&self.shell);
             let window = self.window.as_weak();
             dialog.on_option_chosen(move |id| {
-                with_shell(&shell, &window, |c| c.dialog_option(&id));
+                with_shell(&shell, &window, |c| {
+                    // With no dialog open, the choice is the lobby's (its steps show as
+                    // dialogs).
+                    if c.dialog().is_some() {
+                        c.dialog_option(&id);
+                    } else {
+                        c.on(|l: &mut Lobby, cx| l.option(cx, &id));
+                    }
+                });
             });
         }
         dialog.on_dismissed(on(Box::new(|c| c.dialog_dismissed())));
@@ -290,7 +302,7 @@ impl App {
             c.on(|f: &mut NewGameForm, _| f.toggle_coach(default))
         })));
         new_game.on_fitting_chosen(on(Box::new(|c| {
-            let fits = c.fitting_level();
+            let fits = c.player().fitting_level();
             c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits))
         })));
         {
@@ -373,7 +385,9 @@ impl App {
                 with_shell(&shell, &window, |c| c.show_usb_files(names));
             });
         }
-        games.on_close(self.on(Box::new(|c| c.close_saved_games())));
+        games.on_close(self.on(Box::new(|c| {
+            c.part(|v: &mut Viewing, cx| v.close_list(cx));
+        })));
     }
 }
 

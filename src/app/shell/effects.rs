@@ -8,7 +8,8 @@ use crate::app::model::mode::{Mode, NewGameForm};
 use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
-use crate::app::screens::{self, Controller, Effect, Lobby, Setting};
+use crate::app::screens::network::partner::PartnerGame;
+use crate::app::screens::{self, Controller, Effect, Lobby, ScreenKind, Setting, Viewing};
 use crate::app::ui::{AppWindow, GamesAdapter};
 use crate::tr;
 use chesspi_engine::game::Game;
@@ -43,7 +44,7 @@ pub(super) fn run_effects(
                     saving.saver.list_games();
                 }
                 None => {
-                    s.controller.close_saved_games();
+                    s.controller.part(|v: &mut Viewing, cx| v.close_list(cx));
                     s.controller.show_info(
                         &tr!("Saved games"),
                         &tr!("Games are not saved: there is no place to store them."),
@@ -64,7 +65,7 @@ pub(super) fn run_effects(
             Effect::LevelChosen { level, fits } => {
                 if let Some(device) = &mut s.device {
                     device.choose_level(level, fits);
-                    s.controller.set_follow_fitting_level(fits);
+                    s.controller.player_mut().set_follow_fitting_level(fits);
                     if let Some(saving) = &s.saving {
                         saving
                             .saver
@@ -76,7 +77,7 @@ pub(super) fn run_effects(
                 let text = match &s.saving {
                     Some(saving) => {
                         let now = crate::storage::timestamp::unix_now();
-                        let puzzles = s.controller.puzzles().summary(now);
+                        let puzzles = s.controller.player().puzzles().summary(now);
                         let mut text = record_text(saving.saver.stats());
                         if let Some(line) = puzzle_record_text(&puzzles) {
                             text.push('\n');
@@ -129,7 +130,11 @@ pub(super) fn run_effects(
                 None => log::warn!("a Wi-Fi request without the Wi-Fi thread: {request:?}"),
             },
             Effect::Lan(request) => match &s.network {
-                Some(net) => net.request(request, s.controller.session().clock_after_last_move()),
+                Some(net) => {
+                    let session = s.controller.session();
+                    let moves = session.game().moves().len();
+                    net.request(request, session.clocks.after_last_move(moves))
+                }
                 None => log::warn!("a network request without network play: {request:?}"),
             },
             Effect::Network(effect) => match s.network.as_mut() {
@@ -211,6 +216,7 @@ pub(super) fn apply_settings(s: &mut Shell) {
     s.hearing.sound().set_speak_moves(view.speak_moves);
     s.controller.set_settings_view(view);
     s.controller
+        .player_mut()
         .set_follow_fitting_level(device.fitting_level());
 }
 
@@ -222,7 +228,12 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
     if let Some(link) = &s.wifi {
-        link.screen_open(s.controller.wifi_watched());
+        // The Wi-Fi screen, or the Join list (for hotspots nearby).
+        let watched = s.controller.screen() == ScreenKind::Wifi
+            || s.controller
+                .shown::<Lobby>()
+                .is_some_and(Lobby::looks_for_hotspots);
+        link.screen_open(watched);
     }
     s.board_link
         .sync(&s.controller, window, s.power.pauses_work());
@@ -248,7 +259,11 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
 
 /// Wakes the controller when a network game may be adjourned (the partner away long enough).
 fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
-    match s.controller.adjourn_due() {
+    let due = s
+        .controller
+        .get::<PartnerGame>()
+        .adjourn_due(s.controller.session());
+    match due {
         Some(due) => {
             let wait = due.saturating_duration_since(std::time::Instant::now());
             let weak_shell = Rc::downgrade(shell);
@@ -256,7 +271,9 @@ fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindo
             s.adjourn_timer
                 .start(slint::TimerMode::SingleShot, wait, move || {
                     with_shell(&weak_shell, &weak_window, |c| {
-                        c.partner_away_check(std::time::Instant::now());
+                        c.part(|p: &mut PartnerGame, cx| {
+                            p.away_check(cx, std::time::Instant::now());
+                        });
                     });
                 });
         }
@@ -302,7 +319,9 @@ pub(super) fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
 /// Starts the next demo game, unless the person took over meanwhile (a dialog, a review,
 /// another mode).
 pub(super) fn next_demo_game(c: &mut Controller) {
-    let idle = c.dialog().is_none() && c.shown::<NewGameForm>().is_none() && !c.is_viewing_saved();
+    let idle = c.dialog().is_none()
+        && c.shown::<NewGameForm>().is_none()
+        && !c.get::<Viewing>().is_viewing_saved();
     if c.session().setup().mode == Mode::Demo && c.session().game().is_over() && idle {
         c.start(c.session().setup(), Game::new());
     }
@@ -321,7 +340,11 @@ pub(super) fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
         };
         let wait = {
             let s = rc.borrow();
-            pacing(&s.controller.session().setup()).saturating_sub(answer.elapsed)
+            pacing(
+                &s.controller.session().setup(),
+                s.hearing.words_of_last_move(),
+            )
+            .saturating_sub(answer.elapsed)
         };
         if answer.purpose == screens::Purpose::Move && !wait.is_zero() {
             let shell = shell.clone();

@@ -4,7 +4,7 @@
 //! as the Settings ask. Heard from the state, so every way a move arrives sounds the same.
 
 use crate::app::model::mode::{GameSetup, Mode};
-use crate::app::screens::Controller;
+use crate::app::screens::{Controller, Viewing};
 use crate::lan::session::LinkState;
 use crate::sound::{Cue, Sound, SpeakMoves, spoken};
 use chesspi_engine::game::Outcome;
@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 
 /// The player's clock ticks audibly below this.
 const TICKING_BELOW: Duration = Duration::from_secs(10);
+
+/// After a move's words, before the next move: a breath, and espeak-ng's start on a Pi 3.
+const AFTER_WORDS: Duration = Duration::from_millis(400);
 
 /// What the screen showed, as far as sound cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,7 +38,7 @@ impl Shown {
                 .session()
                 .partner()
                 .map(|p| p.link == LinkState::Connected),
-            viewing: c.is_viewing_saved(),
+            viewing: c.get::<Viewing>().is_viewing_saved(),
         }
     }
 }
@@ -46,6 +49,9 @@ pub(super) struct Hearing {
     shown: Option<Shown>,
     /// The whole second last ticked on the player's clock.
     ticked: Option<u64>,
+    /// How long the last move's words take and a breath (zero if it was not spoken): the
+    /// Demo's next move waits for them.
+    words: Duration,
 }
 
 impl Hearing {
@@ -54,7 +60,13 @@ impl Hearing {
             sound,
             shown: None,
             ticked: None,
+            words: Duration::ZERO,
         }
+    }
+
+    /// How long a move after the last one should wait for that one's words to be said.
+    pub(super) fn words_of_last_move(&self) -> Duration {
+        self.words
     }
 
     pub(super) fn sound(&self) -> &Sound {
@@ -113,12 +125,14 @@ impl Hearing {
         };
         let language = crate::i18n::language();
         let outcome = game.outcome().filter(|_| ended);
+        self.words = Duration::ZERO;
         if speak {
             let mut text = spoken::san_words(&san, language);
             if let Some(o) = outcome {
                 text.push_str(". ");
                 text.push_str(&spoken::result_words(o, language));
             }
+            self.words = spoken::duration(&text) + AFTER_WORDS;
             self.sound.say(text, language);
         }
         if let Some(o) = outcome {
@@ -180,13 +194,14 @@ fn result_cue(setup: GameSetup, outcome: Outcome) -> Cue {
 mod tests {
     use super::*;
     use crate::app::model::mode::Level;
+    use crate::app::screens::network::partner::PartnerGame;
     use chesspi_engine::Color;
     use chesspi_engine::game::Termination;
 
     fn tap(c: &mut Controller, name: &str) {
         let sq = name.parse().expect("a square");
         c.play(|p, cx, gate| p.press(cx, gate, Some(sq)));
-        c.play(|p, cx, gate| p.release(cx, gate, Some(sq), false));
+        c.play(|p, cx, _| p.release(cx, Some(sq), false));
     }
 
     fn friend() -> Controller {
@@ -231,6 +246,53 @@ mod tests {
         c.action(crate::app::screens::Action::Undo);
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty());
+    }
+
+    #[test]
+    fn a_demo_move_waits_for_the_words_of_the_last_one() {
+        let demo = GameSetup {
+            mode: Mode::Demo,
+            level: Level::DEFAULT,
+        };
+        let (sound, heard) = Sound::recorder();
+        let mut hearing = Hearing::new(sound.clone());
+        let mut c = friend();
+        let now = Instant::now();
+        hearing.heard(&c, now);
+        // Silent moves: the Demo's own pace.
+        tap(&mut c, "g1");
+        tap(&mut c, "f3");
+        hearing.heard(&c, now);
+        assert_eq!(
+            super::super::pacing(&demo, hearing.words_of_last_move()),
+            Duration::from_millis(900)
+        );
+        // Spoken: "Knight c6" takes over a second; the next move waits for it.
+        sound.set_speak_moves(SpeakMoves::All);
+        tap(&mut c, "b8");
+        tap(&mut c, "c6");
+        hearing.heard(&c, now);
+        let said = heard.said().pop().expect("the move said");
+        let words = spoken::duration(&said);
+        assert!(words > Duration::from_millis(900), "{said}: {words:?}");
+        assert_eq!(
+            super::super::pacing(&demo, hearing.words_of_last_move()),
+            words + AFTER_WORDS
+        );
+        // Only the Demo waits: a person's game keeps its pace.
+        assert_eq!(
+            super::super::pacing(&c.session().setup(), hearing.words_of_last_move()),
+            Duration::from_millis(300)
+        );
+        // Speech off again: the Demo's pace again.
+        sound.set_speak_moves(SpeakMoves::Off);
+        tap(&mut c, "e2");
+        tap(&mut c, "e4");
+        hearing.heard(&c, now);
+        assert_eq!(
+            super::super::pacing(&demo, hearing.words_of_last_move()),
+            Duration::from_millis(900)
+        );
     }
 
     #[test]
@@ -285,7 +347,7 @@ mod tests {
         let mut saved = chesspi_engine::game::Game::new();
         let e4 = saved.position().legal_moves().iter().copied().next();
         saved.play(e4.expect("a move")).expect("legal");
-        c.view_saved(saved, "You", "Level 2", None);
+        c.part(|v: &mut Viewing, cx| v.view_saved(cx, saved, "You", "Level 2", None));
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty(), "{:?}", heard.cues());
     }
@@ -458,13 +520,16 @@ mod tests {
             mode: Mode::Network { local },
             level: Level::DEFAULT,
         });
-        c.network_paired(
-            "Kitchen",
-            local,
-            chesspi_engine::game::Game::new(),
-            link(),
-            None,
-        );
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(
+                cx,
+                "Kitchen",
+                local,
+                chesspi_engine::game::Game::new(),
+                link(),
+                None,
+            )
+        });
         c
     }
 
@@ -488,29 +553,32 @@ mod tests {
         let now = Instant::now();
         hearing.heard(&c, now);
         // Paired: the partner is here.
-        c.network_paired(
-            "Kitchen",
-            Color::White,
-            chesspi_engine::game::Game::new(),
-            link(),
-            None,
-        );
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(
+                cx,
+                "Kitchen",
+                Color::White,
+                chesspi_engine::game::Game::new(),
+                link(),
+                None,
+            )
+        });
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerJoined]);
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty(), "still here: no second sound");
         // The link drops: gone, once; trying again is not a second going.
-        c.network_link(LinkState::Lost);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
-        c.network_link(LinkState::Reconnecting);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Reconnecting));
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty());
         // Back again, then gone for good.
-        c.network_link(LinkState::Connected);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerJoined]);
-        c.partner_left();
+        c.part(|p: &mut PartnerGame, cx| p.left(cx));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
     }
@@ -522,15 +590,17 @@ mod tests {
         let mut c = paired(Color::White);
         let now = Instant::now();
         hearing.heard(&c, now);
-        c.network_link(LinkState::Lost);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::PartnerLeft]);
         // The game ends while the partner is away (the host reports the partner resigned).
-        c.network_game_over(Outcome::win(Color::White, Termination::Resignation));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.game_over(cx, Outcome::win(Color::White, Termination::Resignation))
+        });
         hearing.heard(&c, now);
         assert_eq!(heard.cues(), vec![Cue::Won]);
         // The partner reconnects: the game is over, nothing to come back to.
-        c.network_link(LinkState::Connected);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
         hearing.heard(&c, now);
         assert!(heard.cues().is_empty(), "{:?}", heard.cues());
     }

@@ -7,6 +7,7 @@ mod connect;
 pub mod device;
 pub mod effects;
 mod hearing;
+pub mod lan;
 mod saves;
 pub mod view;
 
@@ -14,14 +15,15 @@ use crate::app::model::mode::{GameSetup, Mode};
 use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{GameIdentity, Report, Saver, Stores};
 use crate::app::screens::SavedGameChoice;
-use crate::app::screens::analysis::board::link::BoardLink;
 use crate::app::screens::analysis::link::AnalysisLink;
-use crate::app::screens::network::lan::Network;
-use crate::app::screens::play::computer::{self, Answer, ComputerPlayer};
-use crate::app::screens::wifi::link::WifiLink;
+use crate::app::screens::network::partner::PartnerGame;
 use crate::app::screens::{Controller, Lobby, ScreenKind};
 use crate::app::shell::device::DeviceControls;
+use crate::app::shell::lan::Network;
 use crate::app::ui::{AppWindow, GameAdapter};
+use crate::app::workers::board_link::BoardLink;
+use crate::app::workers::computer::{self, Answer, ComputerPlayer};
+use crate::app::workers::wifi_link::WifiLink;
 use chesspi_engine::FenError;
 use chesspi_engine::game::Game;
 use slint::ComponentHandle;
@@ -62,10 +64,11 @@ impl From<slint::PlatformError> for AppError {
 }
 
 /// The least time a computer move takes on screen, so a person sees their own move land
-/// before the reply (and can follow a demo game).
-fn pacing(setup: &GameSetup) -> Duration {
+/// before the reply (and can follow a demo game, and hear its moves said: `words` is how
+/// long the last move's words take).
+fn pacing(setup: &GameSetup, words: Duration) -> Duration {
     match setup.mode {
-        Mode::Demo => Duration::from_millis(900),
+        Mode::Demo => Duration::from_millis(900).max(words),
         _ => Duration::from_millis(300),
     }
 }
@@ -162,7 +165,9 @@ fn update_shell(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&
     let s = &mut *guard;
     let activity_before = activity(&s.controller);
     f(s);
-    s.controller.leave_hotspot_when_done();
+    let lobby_open = s.controller.screen() == ScreenKind::Lobby;
+    s.controller
+        .part(|p: &mut PartnerGame, cx| p.leave_hotspot_when_done(cx, lobby_open));
     // The clocks first: a move presses its clock before the game is saved with it.
     s.controller
         .sync_clock(std::time::Instant::now(), s.power.asleep);
@@ -214,7 +219,11 @@ fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
     s.controller
         .session_mut()
         .network_restored(peer, link.clone());
-    let clock = s.controller.session().lan_clock(std::time::Instant::now());
+    let clock = s
+        .controller
+        .session()
+        .clocks
+        .lan_clock(std::time::Instant::now());
     if let Some(net) = s.network.as_mut() {
         net.resume(
             peer,
@@ -396,8 +405,11 @@ impl App {
             let s = &mut *shell;
             let seq = saver.submit_current(&s.controller);
             s.controller
+                .player_mut()
                 .set_fitting_level(saver.stats().fitting_level());
-            s.controller.set_puzzles(saver.puzzles().clone());
+            s.controller
+                .player_mut()
+                .set_puzzles(saver.puzzles().clone());
             s.saving = Some(Saving {
                 saver,
                 reports,
@@ -429,7 +441,9 @@ impl App {
     pub fn enable_network(&self, config: crate::config::LanConfig) {
         let net = Network::new(config, &self.window);
         let mut shell = self.shell.borrow_mut();
-        shell.controller.set_adjourn_after(net.adjourn_after());
+        shell
+            .controller
+            .part(|p: &mut PartnerGame, _| p.set_adjourn_after(net.adjourn_after()));
         shell.network = Some(net);
     }
 

@@ -9,6 +9,7 @@ use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{self, Opened, Report, SaveReport, SavingError};
 use crate::app::screens::saved_games::import as import_words;
 use crate::app::screens::saved_games::list as games;
+use crate::app::screens::{Analysis, Viewing};
 use crate::app::ui::{AppWindow, GameRowView, GamesAdapter};
 use crate::storage::{GameSummary, SavedGame};
 use crate::{tr, trn};
@@ -125,9 +126,15 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
         })) => {
             let result = games::result_card(&header);
             update(rc, win, |c| {
-                c.close_saved_games();
-                c.view_saved(*game, &header.white, &header.black, result);
-                c.saved_opened(header.id.as_str(), marks.map(|m| *m));
+                c.part(|v: &mut Viewing, cx| {
+                    v.close_list(cx);
+                });
+                c.part(|v: &mut Viewing, cx| {
+                    v.view_saved(cx, *game, &header.white, &header.black, result);
+                });
+                c.part(|v: &mut Viewing, cx| {
+                    v.saved_opened(cx, header.id.as_str(), marks.map(|m| *m));
+                });
             });
         }
         Report::Annotated(Err(e)) => log::error!("cannot store the analysis: {e}"),
@@ -163,7 +170,7 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 log::error!("puzzles not saved: {e}");
                 notices.raise(Topic::Error, saving_error_text(&e));
             }
-            update(rc, win, |c| c.set_puzzles(*book));
+            update(rc, win, |c| c.player_mut().set_puzzles(*book));
         }
         Report::Exported(result) => {
             notices.clear(Topic::Export);
@@ -194,6 +201,7 @@ fn saved(rc: &Rc<RefCell<Shell>>, win: &AppWindow, notices: &NoticeBar, report: 
     if report.stats.is_some() {
         // Your record changed: so may the level that fits.
         s.controller
+            .player_mut()
             .set_fitting_level(saving.saver.stats().fitting_level());
     }
     match &report.error {
@@ -209,7 +217,12 @@ fn saved(rc: &Rc<RefCell<Shell>>, win: &AppWindow, notices: &NoticeBar, report: 
     }
     drop(guard);
     if let Some((moves, marks)) = report.stored_marks {
-        update(rc, win, |c| c.stored_marks_found(&moves, *marks));
+        update(rc, win, |c| {
+            let saved = c.get::<Viewing>().is_viewing_saved();
+            c.part(|a: &mut Analysis, cx| {
+                a.stored_marks_found(cx.session, saved, &moves, *marks);
+            });
+        });
     }
 }
 
@@ -260,7 +273,7 @@ fn resume(rc: &Rc<RefCell<Shell>>, win: &AppWindow, saved: SavedGame) {
             log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
             let clocks = saved.clocks.clone();
             update(rc, win, |c| {
-                c.close_saved_games();
+                c.part(|v: &mut Viewing, cx| v.close_list(cx));
                 c.start(setup, saved.game);
                 // The clocks where they stood when the game was put aside.
                 if let Some(k) = clocks {

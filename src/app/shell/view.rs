@@ -5,7 +5,9 @@ use crate::app::model::clock::TimeControl;
 use crate::app::model::mode::{ModeChoice, NetworkRole, NewGameForm};
 use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::play::view::GameModels;
-use crate::app::screens::{Controller, Lobby, ScreenKind, analysis, coach, editor, train, wifi};
+use crate::app::screens::{
+    Analysis, Controller, Lobby, ScreenKind, analysis, coach, editor, train, wifi,
+};
 use crate::app::session::marks::area_path;
 use crate::app::ui::{
     AnalysisAdapter, AppWindow, DialogAdapter, GameAdapter, GraphMark, KeypadAdapter, ModeView,
@@ -20,7 +22,8 @@ use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 fn refresh_analysis(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<AnalysisAdapter>();
     let Some(a) = c
-        .analysis_view()
+        .get::<Analysis>()
+        .view(c.session())
         .filter(|_| c.session().is_reviewing() || c.session().game().is_over())
     else {
         adapter.set_visible(false);
@@ -103,7 +106,7 @@ impl ViewModels {
         refresh_new_game(window, c);
         editor::view::refresh(window, c);
         analysis::board::view::refresh(window, c);
-        coach::view::refresh(window, &c.coach_view());
+        coach::view::refresh(window, &coach::view::coach_view(c.session()));
         train::view::refresh(window, c);
         wifi::view::refresh(window, c);
     }
@@ -112,7 +115,9 @@ impl ViewModels {
 /// The generic dialog (menu, confirmations, offers, the lobby).
 fn refresh_dialog(window: &AppWindow, c: &Controller) {
     let dialog = window.global::<DialogAdapter>();
-    match c.dialog_view() {
+    // The lobby's steps show as dialogs, under a dialog opened over it.
+    let lobby = || c.shown::<Lobby>().and_then(|l| l.view(c.wifi_allowed()));
+    match c.dialog_view().or_else(lobby) {
         Some(d) => {
             dialog.set_title(d.title.into());
             dialog.set_message(d.message.into());
@@ -160,7 +165,8 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
             new_game.set_show_level(computer || demo);
             new_game.set_show_coach(computer || form.mode == ModeChoice::Friend);
             new_game.set_fitting_level(
-                c.fitting_level()
+                c.player()
+                    .fitting_level()
                     .filter(|_| computer)
                     .map_or(0, |l| i32::from(l.number())),
             );

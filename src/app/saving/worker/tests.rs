@@ -6,7 +6,7 @@
 use super::*;
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::app::screens::analysis::worker::AnalysisReport;
-use crate::app::screens::{Action, AnalysisMarks, AnalysisView, Controller, Effect};
+use crate::app::screens::{Action, Analysis, AnalysisMarks, AnalysisView, Controller, Effect};
 use chesspi_engine::analysis::{Eval, GameAnalysis, MoveClass, PositionAnalysis};
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -48,8 +48,8 @@ fn shown(mut c: Controller) -> Shown {
     let moves = c.session().game().moves().len();
     (0..=moves)
         .map(|ply| {
-            c.graph_tapped(ply as f32 / moves as f32);
-            let view = c.analysis_view().expect("an analysis");
+            c.part(|a: &mut Analysis, cx| a.graph_tapped(cx, ply as f32 / moves as f32));
+            let view = c.get::<Analysis>().view(c.session()).expect("an analysis");
             assert_eq!(view.ply, ply);
             let rows = c.game_view().move_rows();
             let classes = rows
@@ -73,19 +73,20 @@ fn shown_live(game: &Game, analysis: &GameAnalysis) -> Shown {
             _ => None,
         })
         .expect("an Analyse effect");
-    c.analysis_report(AnalysisReport::Pass {
+    let report = AnalysisReport::Pass {
         id,
         analysis: Box::new(analysis.clone()),
         last: true,
-    });
+    };
+    c.part(|a: &mut Analysis, cx| a.report(cx, report));
     shown(c)
 }
 
 /// The screen after a restart, showing the stored analysis.
 fn shown_restored(game: &Game, marks: AnalysisMarks) -> Shown {
     let mut c = Controller::with_game(game.clone(), FRIEND);
-    c.stored_marks_found(game.moves(), marks);
-    assert!(c.has_analysis(), "the stored analysis is taken");
+    c.part(|a: &mut Analysis, cx| a.stored_marks_found(cx.session, false, game.moves(), marks));
+    assert!(c.get::<Analysis>().exists(), "the stored analysis is taken");
     shown(c)
 }
 

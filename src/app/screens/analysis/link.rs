@@ -3,6 +3,7 @@
 //! battery). The shell
 //! owns the link and stores a finished analysis with the saved game.
 
+use super::Analysis;
 use super::worker::{AnalysisReport, AnalysisWorker};
 use crate::app::screens::{Controller, Dispatch};
 use crate::app::ui::{AnalysisAdapter, AppWindow};
@@ -56,10 +57,11 @@ impl AnalysisLink {
             }
             Err(e) => {
                 log::error!("cannot start the analysis: {e}");
-                controller.analysis_report(AnalysisReport::Failed {
+                let failed = AnalysisReport::Failed {
                     id,
                     error: e.to_string(),
-                });
+                };
+                controller.part(|a: &mut Analysis, cx| a.report(cx, failed));
             }
         }
     }
@@ -95,6 +97,8 @@ pub fn connect(window: &AppWindow, dispatch: &Dispatch) {
     window
         .global::<AnalysisAdapter>()
         .on_graph_tapped(move |fraction| {
-            d(Box::new(move |c: &mut Controller| c.graph_tapped(fraction)))
+            d(Box::new(move |c: &mut Controller| {
+                c.part(|a: &mut Analysis, cx| a.graph_tapped(cx, fraction));
+            }))
         });
 }

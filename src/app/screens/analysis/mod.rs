@@ -1,21 +1,30 @@
 //! Analysing the game on the board (finished, or a saved one under review): starting and
 //! cancelling the worker, taking its passes, the graph's taps and "Next mistake".
+//!
+//! [`Analysis`] is a part of the controller ([`super::Parts`]): the shell and the analysis
+//! link reach it with `c.part(|a: &mut Analysis, cx| …)` and read it with
+//! `c.get::<Analysis>()`; other screens send a [`Go`] (`Go::Analyse`, `Go::DropAnalysis`…).
+//! Whether the game on the board is a saved one is the viewing part's: it comes in as
+//! `saved`, and a finished analysis is stored with the saved game's id through
+//! `Go::StoreAnalysis`.
 
 pub mod board;
 pub mod link;
 
 pub mod worker;
 
-use super::{Controller, Effect};
+use super::{Ctx, Effect, Go};
+use crate::app::screens::board_view::display_cell;
+use crate::app::session::game::GameSession;
 use crate::app::session::marks::{AnalysisMarks, mark};
 use crate::tr;
-use chesspi_engine::analysis::{GameAnalysis, MoveClass};
+use chesspi_engine::analysis::MoveClass;
 use chesspi_engine::san::to_san;
 use worker::{AnalysisReport, PASSES};
 
-/// The analysis of the game on the board.
+/// The analysis of one game.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Analysing {
+struct Analysing {
     /// The worker's id; reports with another are stale.
     id: u64,
     /// The newest pass's result.
@@ -24,6 +33,16 @@ pub(super) struct Analysing {
     progress: Option<(usize, usize, usize)>,
     /// Why it failed, if it did.
     failed: Option<String>,
+}
+
+/// Game analysis: the analysis of the game on the board, and one asked for the saved game
+/// being opened.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// The analysis of the game on the board (running or done).
+    current: Option<Analysing>,
+    /// "Analyse" was chosen for a saved game: analyse it once it is open.
+    analyse_on_open: bool,
 }
 
 /// The analysis as the screen shows it.
@@ -45,56 +64,72 @@ pub struct AnalysisView {
     pub better: Option<(usize, usize)>,
 }
 
-impl Controller {
-    /// Whether the game on the board is one to analyse: finished or a saved one, with moves.
-    pub(super) fn analysable(&self) -> bool {
-        (self.session.game.is_over() || self.parts.viewing.is_some())
-            && !self.session.game.moves().is_empty()
+impl Analysis {
+    /// Whether the game on the board is one to analyse: finished or a saved one (`saved`),
+    /// with moves.
+    pub fn analysable(&self, session: &GameSession, saved: bool) -> bool {
+        (session.game.is_over() || saved) && !session.game.moves().is_empty()
     }
 
     /// Whether an analysis can start now (none yet for this game).
-    pub(super) fn can_analyse(&self) -> bool {
-        self.analysable() && self.parts.analysis.is_none()
+    pub fn can_analyse(&self, session: &GameSession, saved: bool) -> bool {
+        self.analysable(session, saved) && self.current.is_none()
     }
 
     /// Whether an analysis (running or done) belongs to the game on the board.
-    pub fn has_analysis(&self) -> bool {
-        self.parts.analysis.is_some()
+    pub fn exists(&self) -> bool {
+        self.current.is_some()
     }
 
-    /// "Analyse": starts the worker and shows the game for review meanwhile.
-    pub(super) fn start_analysis(&mut self) {
-        if !self.analysable() {
+    /// "Analyse": starts the worker and shows the game for review meanwhile; `saved`: the
+    /// game on the board is a saved one.
+    pub fn start(&mut self, cx: &mut Ctx, saved: bool) {
+        if !self.analysable(cx.session, saved) {
             return;
         }
-        if self.parts.analysis.is_some() {
+        let session = &mut *cx.session;
+        if self.current.is_some() {
             // Analysed (or under way) already: back to the review with its graph.
-            self.session
-                .review
-                .get_or_insert(self.session.game.moves().len());
+            session.review.get_or_insert(session.game.moves().len());
             return;
         }
-        self.session.next_request += 1;
-        let id = self.session.next_request;
-        self.parts.analysis = Some(Analysing {
+        let id = session.thinking.fresh_id();
+        self.current = Some(Analysing {
             id,
-            progress: Some((0, 0, self.session.game.moves().len() + 1)),
+            progress: Some((0, 0, session.game.moves().len() + 1)),
             ..Analysing::default()
         });
-        if self.session.review.is_none() {
-            self.session.review = Some(self.session.game.moves().len());
+        if session.review.is_none() {
+            session.review = Some(session.game.moves().len());
         }
-        self.session.effect(Effect::Analyse {
+        cx.effect(Effect::Analyse {
             id,
-            start: *self.session.game.initial_position(),
-            moves: self.session.game.moves().to_vec(),
+            start: *cx.session.game.initial_position(),
+            moves: cx.session.game.moves().to_vec(),
         });
+    }
+
+    /// "Analyse" was chosen for a saved game: it is analysed once open (see
+    /// [`Self::saved_opened`]).
+    pub fn analyse_on_open(&mut self) {
+        self.analyse_on_open = true;
+    }
+
+    /// The saved game looked through came from the archive, with its stored analysis if it
+    /// has one: that is shown; without one, it is analysed if "Analyse" opened it.
+    pub fn saved_opened(&mut self, cx: &mut Ctx, marks: Option<AnalysisMarks>) {
+        match marks {
+            Some(marks) => self.set_stored_marks(cx.session, marks),
+            None if self.analyse_on_open => self.start(cx, true),
+            None => {}
+        }
+        self.analyse_on_open = false;
     }
 
     /// A saved game came with its stored analysis: shown without analysing again.
-    pub fn set_stored_marks(&mut self, review: AnalysisMarks) {
-        if review.moves() == self.session.game.moves().len() {
-            self.parts.analysis = Some(Analysing {
+    fn set_stored_marks(&mut self, session: &GameSession, review: AnalysisMarks) {
+        if review.moves() == session.game.moves().len() {
+            self.current = Some(Analysing {
                 review: Some(review),
                 ..Analysing::default()
             });
@@ -102,41 +137,43 @@ impl Controller {
     }
 
     /// The stored analysis of the finished game on the board, found after a restart: shown
-    /// as it was, if that game (`moves`) is still on the board and not analysed meanwhile.
-    pub fn stored_marks_found(&mut self, moves: &[chesspi_engine::Move], review: AnalysisMarks) {
-        if self.session.game.is_over()
-            && self.parts.viewing.is_none()
-            && self.parts.analysis.is_none()
-            && self.session.game.moves() == moves
+    /// as it was, if that game (`moves`) is still on the board (no `saved` game in its place)
+    /// and not analysed meanwhile.
+    pub fn stored_marks_found(
+        &mut self,
+        session: &GameSession,
+        saved: bool,
+        moves: &[chesspi_engine::Move],
+        review: AnalysisMarks,
+    ) {
+        if session.game.is_over()
+            && !saved
+            && self.current.is_none()
+            && session.game.moves() == moves
         {
-            self.set_stored_marks(review);
+            self.set_stored_marks(session, review);
         }
     }
 
     /// Drops the analysis (another game on the board, or leaving a running one).
-    pub(super) fn drop_analysis(&mut self) {
-        if let Some(a) = self.parts.analysis.take()
+    pub fn discard(&mut self, cx: &mut Ctx) {
+        if let Some(a) = self.current.take()
             && a.progress.is_some()
         {
-            self.session.effect(Effect::CancelAnalysis);
+            cx.effect(Effect::CancelAnalysis);
         }
     }
 
     /// Leaving the review: a running analysis stops at once; a finished one stays.
-    pub(super) fn leave_review_analysis(&mut self) {
-        if self
-            .parts
-            .analysis
-            .as_ref()
-            .is_some_and(|a| a.progress.is_some())
-        {
-            self.drop_analysis();
+    pub fn leave_review(&mut self, cx: &mut Ctx) {
+        if self.current.as_ref().is_some_and(|a| a.progress.is_some()) {
+            self.discard(cx);
         }
     }
 
     /// A report of the analysis worker (on the UI thread).
-    pub fn analysis_report(&mut self, report: AnalysisReport) {
-        let Some(a) = self.parts.analysis.as_mut() else {
+    pub fn report(&mut self, cx: &mut Ctx, report: AnalysisReport) {
+        let Some(a) = self.current.as_mut() else {
             return;
         };
         match report {
@@ -147,7 +184,8 @@ impl Controller {
                 a.review = Some(AnalysisMarks::from_analysis(&analysis));
                 if last {
                     a.progress = None;
-                    self.store_analysis(analysis);
+                    // Stored with the saved game looked through, if it is one.
+                    cx.go(Go::StoreAnalysis(analysis));
                 }
             }
             AnalysisReport::Failed { id, error } if id == a.id => {
@@ -159,66 +197,59 @@ impl Controller {
         }
     }
 
-    fn store_analysis(&mut self, analysis: Box<GameAnalysis>) {
-        self.session.effect(Effect::StoreAnalysis {
-            saved: self.parts.viewing.as_ref().and_then(|v| v.id.clone()),
-            analysis,
-        });
-    }
-
     /// A tap on the graph at `fraction` (0..1) of its width: the board shows that position.
-    pub fn graph_tapped(&mut self, fraction: f32) {
-        if self.parts.analysis.is_none() || self.session.review.is_none() {
+    pub fn graph_tapped(&self, cx: &mut Ctx, fraction: f32) {
+        let session = &mut *cx.session;
+        if self.current.is_none() || session.review.is_none() {
             return;
         }
-        let moves = self.session.game.moves().len();
+        let moves = session.game.moves().len();
         let ply = (fraction.clamp(0.0, 1.0) * moves as f32).round() as usize;
-        self.session.review = Some(ply.min(moves));
+        session.review = Some(ply.min(moves));
     }
 
     /// "Next mistake": the board jumps to the next mistake or blunder (from the start again
     /// after the last).
-    pub(super) fn next_mistake(&mut self) {
-        let ply = self.session.review.unwrap_or(0);
-        let Some(next) = self.analysis_marks().and_then(|r| r.next_mistake(ply)) else {
+    pub fn next_mistake(&self, cx: &mut Ctx) {
+        let session = &mut *cx.session;
+        let ply = session.review.unwrap_or(0);
+        let Some(next) = self.marks().and_then(|r| r.next_mistake(ply)) else {
             return;
         };
         // Wrapping round (or staying put) is said: a tap that seems to do nothing is not.
         if next == ply {
-            self.session.note = Some(tr!("This is the game's only mistake"));
+            session.note = Some(tr!("This is the game's only mistake"));
         } else if next < ply {
-            self.session.note = Some(tr!("No more mistakes after this one — back to the first"));
+            session.note = Some(tr!("No more mistakes after this one — back to the first"));
         }
-        self.session.review = Some(next);
+        session.review = Some(next);
     }
 
-    pub(super) fn has_mistakes(&self) -> bool {
-        self.analysis_marks()
-            .is_some_and(|r| r.next_mistake(0).is_some())
+    /// Whether the analysis found a mistake or blunder ("Next mistake" has somewhere to go).
+    pub fn has_mistakes(&self) -> bool {
+        self.marks().is_some_and(|r| r.next_mistake(0).is_some())
     }
 
-    pub(super) fn analysis_marks(&self) -> Option<&AnalysisMarks> {
-        self.parts.analysis.as_ref().and_then(|a| a.review.as_ref())
+    /// The newest pass's marks, once there is one.
+    pub fn marks(&self) -> Option<&AnalysisMarks> {
+        self.current.as_ref().and_then(|a| a.review.as_ref())
     }
 
     /// The class of the move that led to position `ply`, once analysed.
-    pub(super) fn class_at(&self, ply: usize) -> Option<MoveClass> {
-        self.analysis_marks().and_then(|r| r.class_at(ply))
+    pub fn class_at(&self, ply: usize) -> Option<MoveClass> {
+        self.marks().and_then(|r| r.class_at(ply))
     }
 
     /// The better move at the bad move shown on the board (drawn as an arrow).
-    pub(super) fn shown_better_move(&self) -> Option<chesspi_engine::Move> {
-        let ply = self.session.review?;
-        self.analysis_marks()?.better_at(ply)
+    pub fn shown_better_move(&self, session: &GameSession) -> Option<chesspi_engine::Move> {
+        let ply = session.review?;
+        self.marks()?.better_at(ply)
     }
 
     /// The analysis for the screen, while one belongs to the game on the board.
-    pub fn analysis_view(&self) -> Option<AnalysisView> {
-        let a = self.parts.analysis.as_ref()?;
-        let ply = self
-            .session
-            .review
-            .unwrap_or(self.session.game.moves().len());
+    pub fn view(&self, session: &GameSession) -> Option<AnalysisView> {
+        let a = self.current.as_ref()?;
+        let ply = session.review.unwrap_or(session.game.moves().len());
         let review = a.review.as_ref();
         let progress = a.progress.map(|(pass, done, total)| {
             (pass as f32 + done as f32 / total.max(1) as f32) / PASSES.len() as f32
@@ -232,12 +263,13 @@ impl Controller {
         let line = match (&a.failed, review) {
             (Some(_), _) => tr!("The game could not be analysed."),
             (None, None) => tr!("Analysing…"),
-            (None, Some(r)) => self.verdict(r, ply),
+            (None, Some(r)) => verdict(session, r, ply),
         };
         let accuracy = review
             .and_then(|r| Some((r.white_accuracy?, r.black_accuracy?)))
             .map(|(w, b)| tr!("Accuracy: White {}% · Black {}%", w.round(), b.round()))
             .unwrap_or_default();
+        let cell = |sq| display_cell(session.flipped, sq);
         Some(AnalysisView {
             graph: review.map(AnalysisMarks::graph).unwrap_or_default(),
             ply,
@@ -245,44 +277,45 @@ impl Controller {
             progress,
             line,
             accuracy,
-            better: self.shown_better_move().map(|m| {
-                let cell = |sq| super::board_view::display_cell(self.session.flipped, sq);
-                (cell(m.from()), cell(m.to()))
-            }),
+            better: self
+                .shown_better_move(session)
+                .map(|m| (cell(m.from()), cell(m.to()))),
         })
     }
+}
 
-    /// The words on the move shown: its class and the better move.
-    fn verdict(&self, r: &AnalysisMarks, ply: usize) -> String {
-        let Some(class) = r.class_at(ply) else {
-            return tr!("Tap the graph to go to a move");
-        };
-        let san = crate::i18n::san(&to_san(
-            &self.session.game.positions()[ply - 1],
-            self.session.game.moves()[ply - 1],
-        ));
-        let word = match class {
-            MoveClass::Best => tr!("best move"),
-            MoveClass::Good => tr!("good move"),
-            MoveClass::Inaccuracy => tr!("inaccuracy"),
-            MoveClass::Mistake => tr!("mistake"),
-            MoveClass::Blunder => tr!("blunder"),
-        };
-        let played = format!("{san}{}: {word}", mark(class));
-        match r.better_at(ply) {
-            Some(best) => {
-                let best = crate::i18n::san(&to_san(&self.session.game.positions()[ply - 1], best));
-                tr!("{} — {} was best", played, best)
-            }
-            None => played,
+/// The words on the move shown: its class and the better move.
+fn verdict(session: &GameSession, r: &AnalysisMarks, ply: usize) -> String {
+    let Some(class) = r.class_at(ply) else {
+        return tr!("Tap the graph to go to a move");
+    };
+    let san = crate::i18n::san(&to_san(
+        &session.game.positions()[ply - 1],
+        session.game.moves()[ply - 1],
+    ));
+    let word = match class {
+        MoveClass::Best => tr!("best move"),
+        MoveClass::Good => tr!("good move"),
+        MoveClass::Inaccuracy => tr!("inaccuracy"),
+        MoveClass::Mistake => tr!("mistake"),
+        MoveClass::Blunder => tr!("blunder"),
+    };
+    let played = format!("{san}{}: {word}", mark(class));
+    match r.better_at(ply) {
+        Some(best) => {
+            let best = crate::i18n::san(&to_san(&session.game.positions()[ply - 1], best));
+            tr!("{} — {} was best", played, best)
         }
+        None => played,
     }
 }
 
 /// A small, repeatable analysis of `game` (2,000 nodes a position), for tests here and in
 /// the saver's.
 #[cfg(test)]
-pub(crate) fn quick_analysis(game: &chesspi_engine::game::Game) -> GameAnalysis {
+pub(crate) fn quick_analysis(
+    game: &chesspi_engine::game::Game,
+) -> chesspi_engine::analysis::GameAnalysis {
     let limits = chesspi_engine::analysis::AnalysisLimits {
         nodes: Some(2_000),
         movetime: None,
@@ -303,6 +336,7 @@ pub(crate) fn quick_analysis(game: &chesspi_engine::game::Game) -> GameAnalysis 
 mod tests {
     use super::*;
     use crate::app::model::mode::{GameSetup, Mode};
+    use crate::app::screens::Controller;
     use chesspi_engine::game::Game;
     use chesspi_engine::level::Level;
 
@@ -362,12 +396,13 @@ mod tests {
             );
             leave(&mut c);
             assert!(cancelled(&mut c), "{what}: cancelled at once");
-            assert!(!c.has_analysis(), "{what}");
+            assert!(!c.get::<Analysis>().exists(), "{what}");
         }
         // Finished: Done keeps it (nothing to cancel), Analyse shows it again.
         let mut c = fools_mate();
         let id = analyse(&mut c);
-        c.analysis_report(finished(id, &c));
+        let report = finished(id, &c);
+        c.part(|a: &mut Analysis, cx| a.report(cx, report));
         assert!(
             c.take_effects()
                 .iter()
@@ -375,7 +410,7 @@ mod tests {
         );
         c.action(super::super::Action::ReviewDone);
         assert!(!cancelled(&mut c));
-        assert!(c.has_analysis());
+        assert!(c.get::<Analysis>().exists());
         c.action(super::super::Action::Analyse);
         assert!(c.take_effects().is_empty(), "not analysed again");
         assert!(c.session().is_reviewing());
@@ -385,10 +420,18 @@ mod tests {
     fn stale_reports_are_ignored_and_the_graph_and_marks_follow() {
         let mut c = fools_mate();
         let id = analyse(&mut c);
-        c.analysis_report(finished(id + 1, &c));
-        assert!(c.analysis_view().expect("running").graph.is_empty());
-        c.analysis_report(finished(id, &c));
-        let view = c.analysis_view().expect("done");
+        let report = finished(id + 1, &c);
+        c.part(|a: &mut Analysis, cx| a.report(cx, report));
+        assert!(
+            c.get::<Analysis>()
+                .view(c.session())
+                .expect("running")
+                .graph
+                .is_empty()
+        );
+        let report = finished(id, &c);
+        c.part(|a: &mut Analysis, cx| a.report(cx, report));
+        let view = c.get::<Analysis>().view(c.session()).expect("done");
         assert_eq!(view.graph.len(), 5);
         assert_eq!(view.graph[4], -1.0, "Black mates");
         assert_eq!(view.progress, None);
@@ -398,14 +441,17 @@ mod tests {
             view.marks
         );
         // The graph: a tap a quarter across shows 1. f3; Next mistake goes to 2. g4.
-        c.graph_tapped(0.25);
-        assert_eq!(c.analysis_view().expect("view").ply, 1);
+        c.part(|a: &mut Analysis, cx| a.graph_tapped(cx, 0.25));
+        assert_eq!(c.get::<Analysis>().view(c.session()).expect("view").ply, 1);
         c.action(super::super::Action::NextMistake);
-        assert_eq!(c.analysis_view().expect("view").ply, 3);
-        assert!(c.shown_better_move().is_some(), "the better move is shown");
+        assert_eq!(c.get::<Analysis>().view(c.session()).expect("view").ply, 3);
+        assert!(
+            c.get::<Analysis>().shown_better_move(c.session()).is_some(),
+            "the better move is shown"
+        );
         // At the last mistake the step wraps, and says so rather than seeming to do nothing.
         c.action(super::super::Action::NextMistake);
-        assert!(c.analysis_view().expect("view").ply <= 3);
+        assert!(c.get::<Analysis>().view(c.session()).expect("view").ply <= 3);
         let said = c.game_view().status().text;
         assert!(
             said == "This is the game's only mistake" || said.starts_with("No more mistakes"),

@@ -1,3 +1,4 @@
+use super::view::coach_view;
 use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
 use crate::app::screens::SettingsView;
@@ -15,7 +16,7 @@ fn sq(name: &str) -> Square {
 
 fn play(c: &mut Controller, from: &str, to: &str) {
     c.play(|p, cx, gate| p.press(cx, gate, Some(sq(from))));
-    c.play(|p, cx, gate| p.release(cx, gate, Some(sq(to)), true));
+    c.play(|p, cx, _| p.release(cx, Some(sq(to)), true));
 }
 
 fn requests(c: &mut Controller) -> Vec<ThinkRequest> {
@@ -72,14 +73,19 @@ fn a_blunder_stops_the_game_until_the_player_chooses() {
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1);
     assert!(
-        c.coach_is_judging(),
+        c.session().thinking.purpose() == Some(Purpose::Judge),
         "the move is judged, the computer waits"
     );
     answer_judge(&mut c, &asked[0]);
-    let advice = c.coach_advice().expect("a warning").clone();
+    let advice = c.session().coach().advice().expect("a warning").clone();
     assert!(advice.judgement.is_warning());
     assert_eq!(advice.judgement.reason.kind(), ReasonKind::Hangs);
-    assert!(c.coach_marks().contains(&sq("g5")));
+    assert!(
+        c.session()
+            .coach()
+            .marks(c.session().shown_threat())
+            .contains(&sq("g5"))
+    );
     assert!(
         requests(&mut c).is_empty(),
         "the computer does not answer yet"
@@ -90,7 +96,7 @@ fn a_blunder_stops_the_game_until_the_player_chooses() {
         &[Action::TakeBack, Action::PlayOn, Action::ShowMe]
     );
     assert!(c.game_view().status().alert);
-    let view = c.coach_view();
+    let view = coach_view(c.session());
     assert!(view.visible && view.blunder && view.threat.is_some());
     assert!(view.text.contains("g5"), "{}", view.text);
     // The board takes no move meanwhile.
@@ -98,11 +104,11 @@ fn a_blunder_stops_the_game_until_the_player_chooses() {
     assert_eq!(c.game_view().selected(), None);
 
     c.action(Action::ShowMe);
-    let view = c.coach_view();
+    let view = coach_view(c.session());
     assert!(view.better_move.is_some() && !view.better.is_empty());
 
     c.action(Action::TakeBack);
-    assert!(c.coach_advice().is_none());
+    assert!(c.session().coach().advice().is_none());
     assert_eq!(
         c.session().game().moves().len(),
         6,
@@ -120,7 +126,7 @@ fn a_blunder_stops_the_game_until_the_player_chooses() {
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1);
     answer_judge(&mut c, &asked[0]);
-    assert!(c.coach_advice().is_none(), "d3 is fine");
+    assert!(c.session().coach().advice().is_none(), "d3 is fine");
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].purpose, Purpose::Move, "now the computer answers");
@@ -132,9 +138,9 @@ fn play_on_keeps_the_move_and_the_computer_answers() {
     play(&mut c, "f3", "g5");
     let asked = requests(&mut c);
     answer_judge(&mut c, &asked[0]);
-    assert!(c.coach_advice().is_some());
+    assert!(c.session().coach().advice().is_some());
     c.action(Action::PlayOn);
-    assert!(c.coach_advice().is_none());
+    assert!(c.session().coach().advice().is_none());
     assert_eq!(c.session().game().moves().len(), 7);
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1);
@@ -184,7 +190,7 @@ fn the_clocks_stand_while_the_coach_judges_and_warns() {
 #[test]
 fn without_the_coach_the_computer_answers_at_once() {
     let mut c = coached();
-    c.set_coach_level(CoachLevel::Off);
+    c.session_mut().set_coach_level(CoachLevel::Off);
     play(&mut c, "f3", "g5");
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1);
@@ -198,7 +204,7 @@ fn a_stale_judgement_is_ignored() {
     let asked = requests(&mut c);
     c.action(Action::Undo);
     answer_judge(&mut c, &asked[0]);
-    assert!(c.coach_advice().is_none());
+    assert!(c.session().coach().advice().is_none());
     assert_eq!(c.session().game().moves().len(), 6);
 }
 
@@ -224,18 +230,24 @@ fn two_players_are_both_coached() {
         ("f1", "c4"),
         ("g8", "f6"),
     ] {
-        assert!(c.coach_advice().is_none(), "no warning before {from}{to}");
+        assert!(
+            c.session().coach().advice().is_none(),
+            "no warning before {from}{to}"
+        );
         play(&mut c, from, to);
         let asked = requests(&mut c);
         assert_eq!(asked.len(), 1, "{from}{to} is judged");
         answer_judge(&mut c, &asked[0]);
     }
-    let advice = c.coach_advice().expect("Black is warned too");
+    let advice = c.session().coach().advice().expect("Black is warned too");
     assert_eq!(advice.judgement.mover(), Color::Black);
     // White cannot move until Black chooses.
     c.play(|p, cx, gate| p.press(cx, gate, Some(sq("h5"))));
     assert_eq!(c.game_view().selected(), None);
-    assert_eq!(c.coach_marks(), [sq("h5"), sq("f7")]);
+    assert_eq!(
+        c.session().coach().marks(c.session().shown_threat()),
+        [sq("h5"), sq("f7")]
+    );
     c.action(Action::TakeBack);
     assert_eq!(c.session().game().position().turn(), Color::Black);
 }
@@ -283,16 +295,16 @@ fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
     let status = c.game_view().status();
     assert_eq!(status.text, "Your opponent threatens mate: Qxf7#.");
     assert!(status.alert);
-    assert!(c.coach_view().threat.is_some(), "the arrow");
+    assert!(coach_view(c.session()).threat.is_some(), "the arrow");
     // Defending takes the words away (the next position has its own).
     play(&mut c, "d8", "e7");
-    assert!(c.shown_threat().is_none());
+    assert!(c.session().shown_threat().is_none());
 }
 
 #[test]
 fn the_menu_asks_what_is_threatened() {
     let mut c = coached();
-    c.set_coach_level(CoachLevel::Off);
+    c.session_mut().set_coach_level(CoachLevel::Off);
     c.action(Action::Menu);
     let ids: Vec<String> = c
         .dialog_view()
@@ -322,7 +334,7 @@ fn new_game_offers_the_level_that_fits_and_follows_it() {
     let mut c = coached();
     c.action(Action::NewGame);
     assert_eq!(c.shown::<NewGameForm>().map(|f| f.level_fits), Some(false));
-    let fits = c.fitting_level();
+    let fits = c.player().fitting_level();
     c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     assert_eq!(
         c.shown::<NewGameForm>().map(|f| f.level_fits),
@@ -330,9 +342,9 @@ fn new_game_offers_the_level_that_fits_and_follows_it() {
         "none yet"
     );
     c.on(NewGameForm::cancel);
-    c.set_fitting_level(Level::new(6));
+    c.player_mut().set_fitting_level(Level::new(6));
     c.action(Action::NewGame);
-    let fits = c.fitting_level();
+    let fits = c.player().fitting_level();
     c.on(|f: &mut NewGameForm, _| f.choose_fitting_level(fits));
     let form = c.shown::<NewGameForm>().expect("the form");
     assert_eq!((form.level.number(), form.level_fits), (6, true));
@@ -343,8 +355,8 @@ fn new_game_offers_the_level_that_fits_and_follows_it() {
         Effect::LevelChosen { level, fits: true } if level.number() == 6
     )));
     // Chosen once, the next New game follows the player's rating as it moves on.
-    c.set_follow_fitting_level(true);
-    c.set_fitting_level(Level::new(7));
+    c.player_mut().set_follow_fitting_level(true);
+    c.player_mut().set_fitting_level(Level::new(7));
     c.action(Action::NewGame);
     let form = c.shown::<NewGameForm>().expect("the form");
     assert_eq!((form.level.number(), form.level_fits), (7, true));

@@ -1,13 +1,13 @@
-//! The coach's warning as the window shows it: the card over the move list, the marked
-//! squares and the arrows (ui/coach.slint).
+//! The coach's warning as the window shows it: the card over the move list and the arrows
+//! (ui/coach.slint), read from the game session. (The squares it marks are the board's,
+//! `Coaching::marks`.)
 
-use crate::app::screens::Controller;
-use crate::app::screens::board_view::arrow_path;
+use crate::app::screens::board_view::{arrow_path, display_cell};
 use crate::app::screens::words::coach_language;
+use crate::app::session::game::GameSession;
 use crate::app::ui::{AppWindow, CoachAdapter};
-use chesspi_engine::Square;
 use chesspi_engine::analysis::MoveClass;
-use chesspi_engine::coach::{Threat, words};
+use chesspi_engine::coach::words;
 
 /// The warning in words and marks, for the window.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -21,43 +21,34 @@ pub struct CoachView {
     pub better_move: Option<(usize, usize)>,
 }
 
-impl Controller {
-    /// The squares the warning is about, or the piece a shown threat is after.
-    pub fn coach_marks(&self) -> Vec<Square> {
-        if let Some(advice) = self.coach_advice() {
-            return advice.judgement.reason.squares();
-        }
-        match self.shown_threat() {
-            Some(Threat::Wins { wins, .. }) => vec![wins.square],
-            _ => Vec::new(),
-        }
-    }
-
-    /// The warning as the window shows it.
-    pub fn coach_view(&self) -> CoachView {
-        let cell = |sq| crate::app::screens::board_view::display_cell(self.session.flipped, sq);
-        let cells = |mv: chesspi_engine::Move| (cell(mv.from()), cell(mv.to()));
-        let Some(advice) = self.coach_advice() else {
-            // A threat shown: its arrow, no card.
-            return CoachView {
-                threat: self.shown_threat().map(|t| cells(t.first())),
-                ..CoachView::default()
-            };
+/// The warning as the window shows it (or, without one, the arrow of a threat shown).
+pub fn coach_view(session: &GameSession) -> CoachView {
+    let cells = |mv: chesspi_engine::Move| {
+        (
+            display_cell(session.is_flipped(), mv.from()),
+            display_cell(session.is_flipped(), mv.to()),
+        )
+    };
+    let Some(advice) = session.coach().advice() else {
+        // A threat shown: its arrow, no card.
+        return CoachView {
+            threat: session.shown_threat().map(|t| cells(t.first())),
+            ..CoachView::default()
         };
-        let j = &advice.judgement;
-        let blunder = j.verdict >= MoveClass::Blunder;
-        CoachView {
-            visible: true,
-            blunder,
-            text: words::sentence(j, coach_language()),
-            better: if advice.showing_better {
-                words::better_move(j, coach_language())
-            } else {
-                String::new()
-            },
-            threat: j.refutation.first().copied().map(cells),
-            better_move: advice.showing_better.then(|| cells(j.best)),
-        }
+    };
+    let j = &advice.judgement;
+    let blunder = j.verdict >= MoveClass::Blunder;
+    CoachView {
+        visible: true,
+        blunder,
+        text: words::sentence(j, coach_language()),
+        better: if advice.showing_better {
+            words::better_move(j, coach_language())
+        } else {
+            String::new()
+        },
+        threat: j.refutation.first().copied().map(cells),
+        better_move: advice.showing_better.then(|| cells(j.best)),
     }
 }
 

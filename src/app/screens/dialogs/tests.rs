@@ -247,3 +247,58 @@ fn two_players_may_have_the_board_turn_to_the_player_on_move() {
         "{labels:?}"
     );
 }
+
+#[test]
+fn every_choice_a_dialog_shows_is_understood_and_unknown_ids_are_not() {
+    use super::choice::Choice;
+    use crate::lan::codec::OfferKind;
+    let game = SavedGameChoice {
+        id: "g1".into(),
+        title: "A game".into(),
+        unfinished: true,
+        readable: true,
+    };
+    let dialogs = [
+        Dialog::Menu,
+        Dialog::About,
+        Dialog::ResignOrDraw,
+        Dialog::ConfirmResign,
+        Dialog::DrawOffered { by: Color::White },
+        Dialog::ClaimDraw(Termination::FiftyMoves),
+        Dialog::PartnerOffer(OfferKind::Takeback),
+        Dialog::Adjourn,
+        Dialog::ConfirmShutdown,
+        Dialog::Settings,
+        Dialog::SavedGame(game.clone()),
+        Dialog::ConfirmDelete(game),
+        Dialog::Info {
+            title: "Note".into(),
+            message: "Read me".into(),
+        },
+        Dialog::UsbFiles(vec!["a.pgn".into(), "b.pgn".into()]),
+        Dialog::Importing {
+            file: "a.pgn".into(),
+            progress: None,
+        },
+    ];
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    c.allow_shutdown();
+    for dialog in dialogs {
+        c.dialog = Some(dialog.clone());
+        let view = c.dialog_view().expect("a dialog");
+        for o in &view.options {
+            assert!(
+                Choice::parse(dialog.clone(), &o.id).is_some(),
+                "{dialog:?}: {}",
+                o.id
+            );
+        }
+        for id in ["", "nonsense", "file2", "file-1", "close "] {
+            assert_eq!(Choice::parse(dialog.clone(), id), None, "{dialog:?}: {id}");
+        }
+    }
+    // An unknown id closes the dialog, as Close does.
+    c.dialog = Some(Dialog::Menu);
+    c.dialog_option("nonsense");
+    assert_eq!(c.dialog(), None);
+}

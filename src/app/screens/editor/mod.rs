@@ -403,12 +403,12 @@ mod tests {
         });
         for (from, to) in [("e2", "e4"), ("c7", "c5"), ("g1", "f3")] {
             c.play(|p, cx, gate| p.press(cx, gate, Some(sq(from))));
-            c.play(|p, cx, gate| p.release(cx, gate, Some(sq(from)), false));
+            c.play(|p, cx, _| p.release(cx, Some(sq(from)), false));
             c.play(|p, cx, gate| p.press(cx, gate, Some(sq(to))));
-            c.play(|p, cx, gate| p.release(cx, gate, Some(sq(to)), false));
+            c.play(|p, cx, _| p.release(cx, Some(sq(to)), false));
         }
         // Browsing the game's moves: the position after 1. e4.
-        c.move_tapped(0, false);
+        c.part(|v: &mut crate::app::screens::Viewing, cx| v.move_tapped(cx, 0, false));
         assert!(
             c.game_view()
                 .actions()

@@ -5,7 +5,9 @@
 //! leaves, when the game is left (a new game, Cancel), and shortly after the game ends.
 
 use super::lobby::{HostHotspot, HotspotState, KeyPurpose, Lobby, failed};
-use crate::app::screens::{Controller, Ctx, Effect, ScreenKind};
+use super::partner::PartnerGame;
+use crate::app::screens::{Ctx, Effect, Go};
+use crate::app::session::partner::PartnerStep;
 use crate::lan::session::LinkState;
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
@@ -17,42 +19,35 @@ use std::time::Duration;
 /// can come back to see it; then nobody needs it.
 pub const HOTSPOT_AFTER_GAME: Duration = Duration::from_secs(30);
 
-impl Controller {
-    /// A Wi-Fi report while the lobby is open (the Wi-Fi screen's folder cannot name the
-    /// lobby).
-    pub(in crate::app::screens) fn lobby_wifi_report(&mut self, report: WifiReport) {
-        self.on(|l: &mut Lobby, cx| l.wifi_report(cx, report));
-    }
-
+impl PartnerGame {
     /// Takes the hotspot game's Wi-Fi down once nobody needs it: at once when the game was
     /// left (no partner, no lobby) or the partner said goodbye, [`HOTSPOT_AFTER_GAME`] after
-    /// the game ended. Back to the networks from before.
-    pub fn leave_hotspot_when_done(&mut self) {
-        // Hosting or joining: the hotspot is for the game being set up.
-        if !self.hotspot_game || self.screen() == ScreenKind::Lobby {
+    /// the game ended. Back to the networks from before. Nothing while the lobby is open
+    /// (`lobby_open`): hosting or joining, the hotspot is for the game being set up.
+    pub fn leave_hotspot_when_done(&mut self, cx: &mut Ctx, lobby_open: bool) {
+        if !self.hotspot || lobby_open {
             return;
         }
-        let request = match self.session.partner() {
+        let request = match cx.session.partner() {
             None => WifiRequest::LeaveHotspot,
             Some(p) if p.link == LinkState::Closed => WifiRequest::LeaveHotspot,
-            Some(_) if self.session.game.is_over() => {
+            Some(_) if cx.session.game.is_over() => {
                 WifiRequest::LeaveHotspotAfter(HOTSPOT_AFTER_GAME)
             }
             Some(_) => return,
         };
-        self.hotspot_game = false;
-        self.session.effect(Effect::Wifi(request));
-    }
-
-    /// Whether the Wi-Fi thread should look every few seconds: the Wi-Fi screen, or the Join
-    /// list (for hotspots nearby).
-    pub fn wifi_watched(&self) -> bool {
-        self.screen() == ScreenKind::Wifi
-            || matches!(self.shown::<Lobby>(), Some(Lobby::Browsing { .. }))
+        self.hotspot = false;
+        cx.effect(Effect::Wifi(request));
     }
 }
 
 impl Lobby {
+    /// Whether the Wi-Fi thread should look every few seconds for the lobby: the Join list
+    /// shows the hotspots nearby.
+    pub fn looks_for_hotspots(&self) -> bool {
+        matches!(self, Lobby::Browsing { .. })
+    }
+
     /// Opens this device's hotspot while hosting as `name`.
     pub(super) fn open_hotspot(&mut self, cx: &mut Ctx, name: &str) {
         let Lobby::Hosting { hotspot, .. } = self else {
@@ -65,7 +60,7 @@ impl Lobby {
             password: password.clone(),
             state: HotspotState::Opening,
         });
-        *cx.hotspot_game = true;
+        cx.go(Go::Partner(PartnerStep::HotspotUp));
         cx.effect(Effect::Wifi(WifiRequest::OpenHotspot { ssid, password }));
     }
 
@@ -76,7 +71,7 @@ impl Lobby {
             message: tr!("Joining the hotspot {}…", ssid),
             target: None,
         };
-        *cx.hotspot_game = true;
+        cx.go(Go::Partner(PartnerStep::HotspotUp));
         cx.effect(Effect::Wifi(WifiRequest::JoinHotspot { ssid, password }));
     }
 
@@ -143,7 +138,8 @@ impl Lobby {
 mod tests {
     use super::HOTSPOT_AFTER_GAME;
     use crate::app::model::mode::{GameSetup, NewGameForm};
-    use crate::app::screens::{Action, Controller, Effect, Lobby, ScreenKind};
+    use crate::app::screens::network::partner::PartnerGame;
+    use crate::app::screens::{Action, Controller, DialogView, Effect, Go, Lobby, ScreenKind};
     use crate::lan::session::LinkState;
     use crate::storage::LanLink;
     use crate::wifi::worker::{WifiReport, WifiRequest};
@@ -162,9 +158,25 @@ mod tests {
     }
 
     fn option_ids(c: &Controller) -> Vec<String> {
-        c.dialog_view()
+        lobby_view(c)
             .map(|v| v.options.into_iter().map(|o| o.id).collect())
             .unwrap_or_default()
+    }
+
+    /// The lobby's step as the shell shows it, in the dialog.
+    fn lobby_view(c: &Controller) -> Option<DialogView> {
+        c.shown::<Lobby>()?.view(c.wifi_allowed())
+    }
+
+    /// A choice in the lobby's dialog, as the shell hands it over.
+    fn lobby_option(c: &mut Controller, id: &str) {
+        c.on(|l: &mut Lobby, cx| l.option(cx, id));
+    }
+
+    /// What the shell asks after every change.
+    fn leave_hotspot(c: &mut Controller) {
+        let lobby_open = c.screen() == ScreenKind::Lobby;
+        c.part(|p: &mut PartnerGame, cx| p.leave_hotspot_when_done(cx, lobby_open));
     }
 
     fn ssid(name: &str) -> Ssid {
@@ -174,7 +186,10 @@ mod tests {
     #[test]
     fn the_host_opens_a_hotspot_shows_its_password_and_closes_it_when_leaving() {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        c.host_network(Color::White);
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        });
         c.on(|l: &mut Lobby, _| l.hosting("kitchen", "1234", &["192.168.1.5".to_string()]));
         assert!(
             !option_ids(&c).contains(&"hotspot".to_string()),
@@ -183,7 +198,7 @@ mod tests {
         c.allow_wifi();
         assert_eq!(option_ids(&c), ["hotspot", "cancel"]);
         c.take_effects();
-        c.dialog_option("hotspot");
+        lobby_option(&mut c, "hotspot");
         let password = match &wifi_requests(&mut c)[..] {
             [WifiRequest::OpenHotspot { ssid: s, password }] => {
                 assert_eq!(*s, ssid("ChessPI-kitchen"));
@@ -193,7 +208,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         };
-        let message = |c: &Controller| c.dialog_view().unwrap().message;
+        let message = |c: &Controller| lobby_view(c).unwrap().message;
         assert!(message(&c).contains("Opening the hotspot ChessPI-kitchen"));
         assert_eq!(option_ids(&c), ["cancel"], "one hotspot");
         c.wifi_report(WifiReport::HotspotOpened {
@@ -211,15 +226,15 @@ mod tests {
         // The code is kept when the shell says more about hosting.
         c.on(|l: &mut Lobby, _| l.hosting("kitchen", "1234", &[]));
         assert!(message(&c).contains("is open"));
-        c.leave_hotspot_when_done();
+        leave_hotspot(&mut c);
         assert!(wifi_requests(&mut c).is_empty(), "still hosting");
-        c.dialog_option("cancel");
-        c.leave_hotspot_when_done();
+        lobby_option(&mut c, "cancel");
+        leave_hotspot(&mut c);
         assert!(matches!(
             &wifi_requests(&mut c)[..],
             [WifiRequest::LeaveHotspot]
         ));
-        c.leave_hotspot_when_done();
+        leave_hotspot(&mut c);
         assert!(wifi_requests(&mut c).is_empty(), "once");
     }
 
@@ -227,16 +242,19 @@ mod tests {
     fn a_failed_hotspot_says_why() {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.allow_wifi();
-        c.host_network(Color::Black);
+        c.go(Go::Lobby {
+            host: Some(Color::Black),
+            clock: None,
+        });
         c.on(|l: &mut Lobby, _| l.hosting("attic", "9876", &[]));
-        c.dialog_option("hotspot");
+        lobby_option(&mut c, "hotspot");
         c.wifi_report(WifiReport::HotspotOpened {
             ssid: ssid("ChessPI-attic"),
             result: Err(JoinError::Failed(
                 "this Wi-Fi radio cannot be an access point".into(),
             )),
         });
-        let message = c.dialog_view().unwrap().message;
+        let message = lobby_view(&c).unwrap().message;
         assert!(
             message.contains("could not open: this Wi-Fi radio cannot"),
             "{message}"
@@ -247,7 +265,10 @@ mod tests {
     fn the_guest_sees_the_hotspot_types_its_password_and_goes_back_after() {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.allow_wifi();
-        c.open_lobby(None, None);
+        c.go(Go::Lobby {
+            host: None,
+            clock: None,
+        });
         assert!(matches!(&wifi_requests(&mut c)[..], [WifiRequest::Scan]));
         let net = |name: &str, security| Network {
             ssid: ssid(name),
@@ -265,10 +286,10 @@ mod tests {
             ]),
         });
         assert_eq!(option_ids(&c), ["hotspot:0", "address", "cancel"]);
-        let view = c.dialog_view().unwrap();
+        let view = lobby_view(&c).unwrap();
         assert_eq!(view.options[0].label, "ChessPI-kitchen (hotspot)");
         assert!(view.message.contains("opened a hotspot"));
-        c.dialog_option("hotspot:0");
+        lobby_option(&mut c, "hotspot:0");
         let keypad = c
             .shown::<Lobby>()
             .and_then(Lobby::keypad_view)
@@ -332,9 +353,9 @@ mod tests {
             e,
             Effect::Network(crate::app::screens::NetworkEffect::Browse)
         )));
-        c.dialog_option("cancel");
+        lobby_option(&mut c, "cancel");
         assert_eq!(c.screen(), ScreenKind::Game);
-        c.leave_hotspot_when_done();
+        leave_hotspot(&mut c);
         assert!(matches!(
             &wifi_requests(&mut c)[..],
             [WifiRequest::LeaveHotspot]
@@ -345,9 +366,12 @@ mod tests {
     fn hotspot_game() -> Controller {
         let mut c = Controller::new(GameSetup::FIRST_START);
         c.allow_wifi();
-        c.host_network(Color::White);
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        });
         c.on(|l: &mut Lobby, _| l.hosting("attic", "1234", &[]));
-        c.dialog_option("hotspot");
+        lobby_option(&mut c, "hotspot");
         c.wifi_report(WifiReport::HotspotOpened {
             ssid: ssid("ChessPI-attic"),
             result: Ok(WifiState::Disconnected),
@@ -356,8 +380,10 @@ mod tests {
             game_id: "g".into(),
             host: None,
         };
-        c.network_paired("Kitchen", Color::White, Game::new(), link, None);
-        c.leave_hotspot_when_done();
+        c.part(|p: &mut PartnerGame, cx| {
+            p.paired(cx, "Kitchen", Color::White, Game::new(), link, None)
+        });
+        leave_hotspot(&mut c);
         assert!(
             !wifi_requests(&mut c).iter().any(|r| matches!(
                 r,
@@ -369,17 +395,19 @@ mod tests {
     }
 
     fn leaves(c: &mut Controller) -> Vec<WifiRequest> {
-        c.leave_hotspot_when_done();
+        leave_hotspot(c);
         wifi_requests(c)
     }
 
     #[test]
     fn the_hotspot_goes_shortly_after_the_game_ends() {
         let mut c = hotspot_game();
-        c.network_link(LinkState::Lost);
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
         assert!(leaves(&mut c).is_empty(), "the partner may come back");
-        c.network_link(LinkState::Connected);
-        c.network_game_over(Outcome::win(Color::White, Termination::Resignation));
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.game_over(cx, Outcome::win(Color::White, Termination::Resignation))
+        });
         assert!(matches!(
             &leaves(&mut c)[..],
             [WifiRequest::LeaveHotspotAfter(after)] if *after == HOTSPOT_AFTER_GAME
@@ -400,13 +428,15 @@ mod tests {
     #[test]
     fn the_hotspot_goes_when_the_partner_leaves_for_good() {
         let mut c = hotspot_game();
-        c.partner_left();
+        c.part(|p: &mut PartnerGame, cx| p.left(cx));
         assert!(matches!(&leaves(&mut c)[..], [WifiRequest::LeaveHotspot]));
 
         // Away long enough and the win claimed: the game ends by forfeit.
         let mut c = hotspot_game();
-        c.network_link(LinkState::Lost);
-        c.network_game_over(Outcome::win(Color::White, Termination::Abandonment));
+        c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
+        c.part(|p: &mut PartnerGame, cx| {
+            p.game_over(cx, Outcome::win(Color::White, Termination::Abandonment))
+        });
         assert!(matches!(
             &leaves(&mut c)[..],
             [WifiRequest::LeaveHotspotAfter(_)]
@@ -418,12 +448,15 @@ mod tests {
         // The last network game is still on the board, over and its partner gone, when the
         // player hosts again with a new hotspot: that one is for the new game.
         let mut c = hotspot_game();
-        c.partner_left();
+        c.part(|p: &mut PartnerGame, cx| p.left(cx));
         c.take_effects();
-        c.leave_hotspot_when_done();
-        c.host_network(Color::Black);
+        leave_hotspot(&mut c);
+        c.go(Go::Lobby {
+            host: Some(Color::Black),
+            clock: None,
+        });
         c.on(|l: &mut Lobby, _| l.hosting("attic", "5678", &[]));
-        c.dialog_option("hotspot");
+        lobby_option(&mut c, "hotspot");
         c.take_effects();
         assert!(leaves(&mut c).is_empty());
     }

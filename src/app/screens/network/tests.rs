@@ -1,8 +1,15 @@
 //! Network play's tests: the partner's words on the game screen, the lobby's dialogs and
 //! keypad.
 
+use crate::app::screens::network::partner::PartnerGame;
 use crate::app::screens::test_support::friend;
 use crate::app::screens::*;
+use crate::app::session::partner::PartnerStep;
+
+/// The lobby's step as the shell shows it, in the dialog.
+fn lobby_view(c: &Controller) -> Option<DialogView> {
+    c.shown::<Lobby>()?.view(c.wifi_allowed())
+}
 
 /// A network game with `name`, this side playing `local`, just paired.
 fn paired(name: &str, local: Color) -> Controller {
@@ -14,7 +21,7 @@ fn paired(name: &str, local: Color) -> Controller {
         game_id: "g".into(),
         host: None,
     };
-    c.network_paired(name, local, Game::new(), link, None);
+    c.part(|p: &mut PartnerGame, cx| p.paired(cx, name, local, Game::new(), link, None));
     c
 }
 
@@ -23,7 +30,7 @@ fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
     use crate::lan::session::LinkState;
     let mut c = paired("Kitchen", Color::White);
     assert_eq!(c.game_view().status().text, "Your move — tap a piece");
-    c.network_link(LinkState::Lost);
+    c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
     // Our move: the connection is what matters now.
     assert_eq!(
         c.game_view().status().text,
@@ -32,11 +39,11 @@ fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
     // With a piece in hand, the hints come back.
     let e2 = c.game_view().square_at(4, 6);
     c.play(|p, cx, gate| p.press(cx, gate, e2));
-    c.play(|p, cx, gate| p.release(cx, gate, e2, false));
+    c.play(|p, cx, _| p.release(cx, e2, false));
     assert_eq!(c.game_view().status().text, "Tap where the pawn should go");
-    c.network_link(LinkState::Connected);
+    c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
     c.play(|p, cx, gate| p.press(cx, gate, e2));
-    c.play(|p, cx, gate| p.release(cx, gate, e2, false));
+    c.play(|p, cx, _| p.release(cx, e2, false));
     assert_eq!(c.game_view().status().text, "Your move — tap a piece");
 }
 
@@ -44,29 +51,33 @@ fn a_lost_partner_is_told_on_both_sides_whoever_moves() {
 fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
     use crate::lan::session::LinkState;
     let mut c = paired("Kitchen", Color::White);
-    c.network_link(LinkState::Connected);
-    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
+    c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
+    c.go(Go::Partner(PartnerStep::Offer(
+        crate::lan::codec::OfferKind::Draw,
+    )));
     assert_eq!(
         c.game_view().status().text,
         "Draw offered — waiting for Kitchen"
     );
     // The session drops offers with the link, then says the link is lost.
-    c.network_offers_cleared();
-    c.network_link(LinkState::Lost);
+    c.part(|p: &mut PartnerGame, cx| p.offers_cleared(cx));
+    c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
     assert_eq!(
         c.game_view().status().text,
         "Connection lost — waiting for Kitchen"
     );
-    c.network_link(LinkState::Connected);
+    c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Connected));
     assert_eq!(c.game_view().status().text, "Your move — tap a piece");
     // An older word of the partner's gives way to the lost link too.
-    c.offer_to_partner(crate::lan::codec::OfferKind::Draw);
-    c.partner_answered(crate::lan::codec::OfferKind::Draw, false);
+    c.go(Go::Partner(PartnerStep::Offer(
+        crate::lan::codec::OfferKind::Draw,
+    )));
+    c.part(|p: &mut PartnerGame, cx| p.answered(cx, crate::lan::codec::OfferKind::Draw, false));
     assert_eq!(
         c.game_view().status().text,
         "Kitchen declines the draw — play on"
     );
-    c.network_link(LinkState::Lost);
+    c.part(|p: &mut PartnerGame, cx| p.link(cx, LinkState::Lost));
     assert_eq!(
         c.game_view().status().text,
         "Connection lost — waiting for Kitchen"
@@ -76,7 +87,7 @@ fn an_offer_voided_by_a_lost_link_leaves_no_waiting_note() {
 #[test]
 fn a_long_partner_name_is_shortened_in_texts() {
     let mut c = paired(&"W".repeat(32), Color::Black);
-    c.network_link(crate::lan::session::LinkState::Connected);
+    c.part(|p: &mut PartnerGame, cx| p.link(cx, crate::lan::session::LinkState::Connected));
     assert_eq!(
         c.game_view().status().text,
         format!("{}… is thinking…", "W".repeat(13))
@@ -86,7 +97,10 @@ fn a_long_partner_name_is_shortened_in_texts() {
 #[test]
 fn the_hosting_dialog_gives_the_address_to_type() {
     let mut c = Controller::new(friend());
-    c.host_network(Color::White);
+    c.go(Go::Lobby {
+        host: Some(Color::White),
+        clock: None,
+    });
     c.on(|l: &mut Lobby, _| {
         l.hosting(
             "Kitchen",
@@ -97,7 +111,7 @@ fn the_hosting_dialog_gives_the_address_to_type() {
             ],
         )
     });
-    let view = c.dialog_view().expect("the hosting dialog");
+    let view = lobby_view(&c).expect("the hosting dialog");
     assert_eq!(view.title, "Pairing code 4821");
     assert!(
         view.message.ends_with(
@@ -112,15 +126,18 @@ fn the_hosting_dialog_gives_the_address_to_type() {
 #[test]
 fn the_join_list_says_when_this_device_does_not_look_for_hosts() {
     let mut c = Controller::new(friend());
-    c.open_lobby(None, None);
-    let looking = c.dialog_view().expect("the join list").message;
+    c.go(Go::Lobby {
+        host: None,
+        clock: None,
+    });
+    let looking = lobby_view(&c).expect("the join list").message;
     assert!(looking.starts_with("Looking for ChessPIs"), "{looking}");
     assert!(
         looking.contains("Enter address"),
         "what to do if none is found"
     );
     c.on(|l: &mut Lobby, _| l.not_looking());
-    let off = c.dialog_view().expect("the join list").message;
+    let off = lobby_view(&c).expect("the join list").message;
     assert!(off.contains("discovery is off"), "{off}");
 }
 
@@ -128,7 +145,10 @@ fn the_join_list_says_when_this_device_does_not_look_for_hosts() {
 fn a_wrong_code_is_said_until_the_next_one_is_typed() {
     use crate::app::screens::Lobby;
     let mut c = Controller::new(friend());
-    c.join_network("192.168.1.20:7531", None);
+    c.go(Go::Join {
+        target: "192.168.1.20:7531".to_string(),
+        code: None,
+    });
     for key in ["1", "2", "3", "4"] {
         c.on(|l: &mut Lobby, _| l.key(key));
     }

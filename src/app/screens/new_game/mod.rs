@@ -18,11 +18,11 @@ impl Controller {
         self.dialog = None;
         let mut form = NewGameForm::from_setup(&self.session.setup);
         // The last game's clock is the next default, like its mode and level.
-        form.choose_clock(self.session.clock.as_ref().map(GameClock::control));
+        form.choose_clock(self.session.clock().map(GameClock::control));
         // The coach as Settings has it for new games.
         form.coach = self.coach_default();
         // The level that fits, when it was chosen last time: it follows the player's rating.
-        if let (true, Some(level)) = (self.follow_fitting_level, self.fitting_level) {
+        if let Some(level) = self.player.new_game_level() {
             form.level = level;
             form.level_fits = true;
         }
@@ -33,20 +33,6 @@ impl Controller {
     /// form on screen (the command line's `--new`): as its Start button does.
     pub fn start_new_game(&mut self, form: &NewGameForm, game: Game) {
         self.run(|_, cx| form.start_game(cx, game));
-    }
-
-    /// The level that fits the player's rating (Your record keeps it), once there is one.
-    pub fn set_fitting_level(&mut self, level: Option<Level>) {
-        self.fitting_level = level;
-    }
-
-    pub fn fitting_level(&self) -> Option<Level> {
-        self.fitting_level
-    }
-
-    /// Whether New game starts at the level that fits (a device setting).
-    pub fn set_follow_fitting_level(&mut self, on: bool) {
-        self.follow_fitting_level = on;
     }
 }
 

@@ -2,13 +2,12 @@
 
 use crate::app::model::mode::Mode;
 use crate::app::screens::board_input::{BoardInput, Touch};
-use crate::app::screens::{Controller, Ctx, Effect, Go, LanRequest, Purpose};
-use crate::app::session::game::GameSession;
+use crate::app::screens::{Controller, Ctx, Effect, Go, LanRequest};
 use chesspi_engine::{Move, Role, Square};
 
 /// The game's board: its selection, a press in progress, a promotion waiting for its piece.
-/// A [`crate::app::screens::Part`]; its methods take a [`Ctx`] and the [`Gate`] the view
-/// reads (see [`Controller::play`]).
+/// A [`crate::app::screens::Part`]; its methods take a [`Ctx`] and, where they need it, the
+/// [`Gate`] the view reads (see [`Controller::play`]).
 #[derive(Debug, Clone, Default)]
 pub struct Play {
     pub(in crate::app::screens) input: BoardInput,
@@ -20,23 +19,8 @@ pub struct Play {
 pub struct Gate {
     /// A saved game is looked through in place of the game.
     pub viewing: bool,
-    /// The coach's warning holds the game.
-    pub warned: bool,
-}
-
-impl Gate {
-    /// Browsing the moves of the game being played (not a saved game, not a finished one).
-    fn browsing(self, s: &GameSession) -> bool {
-        s.review.is_some() && !self.viewing && !s.game.is_over()
-    }
-
-    /// Whether a person may move now.
-    fn may_move(self, s: &GameSession) -> bool {
-        !s.game.is_over()
-            && s.review.is_none()
-            && s.setup.is_human(s.game.position().turn())
-            && !self.warned
-    }
+    /// The moves of the game being played are browsed (not a saved game, not a finished one).
+    pub browsing: bool,
 }
 
 impl Controller {
@@ -54,42 +38,42 @@ impl Play {
     pub fn press(&mut self, cx: &mut Ctx, gate: Gate, square: Option<Square>) {
         cx.session.note = None;
         // The player is back at the board: a held clock runs again (see `hold_clock`).
-        cx.session.clock_held = false;
+        cx.session.clocks.release();
         // A touch on the board while browsing the moves goes back to the game and counts.
-        if gate.browsing(cx.session) {
+        if gate.browsing {
             cx.session.review = None;
         }
-        if !gate.may_move(cx.session) {
+        if !cx.session.human_to_move() {
             self.input.end_press();
             return;
         }
         let touch = self.input.press(cx.session.game.position(), square);
-        self.touched(cx, gate, touch);
+        self.touched(cx, touch);
     }
 
     /// The finger up (`None`: off the board), after a drag or not.
-    pub fn release(&mut self, cx: &mut Ctx, gate: Gate, square: Option<Square>, dragged: bool) {
+    pub fn release(&mut self, cx: &mut Ctx, square: Option<Square>, dragged: bool) {
         let touch = self
             .input
             .release(cx.session.game.position(), square, dragged);
-        self.touched(cx, gate, touch);
+        self.touched(cx, touch);
     }
 
-    fn touched(&mut self, cx: &mut Ctx, gate: Gate, touch: Touch) {
+    fn touched(&mut self, cx: &mut Ctx, touch: Touch) {
         match touch {
-            Touch::Move(mv) => self.play(cx, gate, mv),
+            Touch::Move(mv) => self.play(cx, mv),
             Touch::Missed => cx.effect(Effect::Sound(crate::sound::Cue::Illegal)),
             Touch::Nothing | Touch::Selection | Touch::Promotion => {}
         }
     }
 
     /// The promotion picker's answer; `None` cancels (the pawn stays selected).
-    pub fn choose_promotion(&mut self, cx: &mut Ctx, gate: Gate, role: Option<Role>) {
+    pub fn choose_promotion(&mut self, cx: &mut Ctx, role: Option<Role>) {
         if let Some(mv) = self
             .input
             .choose_promotion(cx.session.game.position(), role)
         {
-            self.play(cx, gate, mv);
+            self.play(cx, mv);
         }
     }
 
@@ -102,20 +86,12 @@ impl Play {
     }
 
     /// A person's move, if they may move and it is legal; the game then goes on.
-    pub fn play(&mut self, cx: &mut Ctx, gate: Gate, mv: Move) {
-        if gate.may_move(cx.session) && cx.session.game.play(mv).is_ok() {
+    pub fn play(&mut self, cx: &mut Ctx, mv: Move) {
+        if cx.session.human_to_move() && cx.session.game.play(mv).is_ok() {
             if matches!(cx.session.setup.mode, Mode::Network { .. }) {
                 cx.effect(Effect::Lan(LanRequest::Play(mv)));
             }
-            // The hint is dropped, and a search for one (or a draw decision, a threat)
-            // stopped: the player moved on.
-            cx.session.hint = None;
-            if matches!(
-                cx.session.thinking,
-                Some((_, Purpose::Hint | Purpose::DrawOffer | Purpose::Threat))
-            ) {
-                cx.cancel_thinking();
-            }
+            cx.session.cancel_hint();
             cx.go(Go::Resume);
         }
     }

@@ -5,6 +5,7 @@ use super::present::GameView;
 use crate::app::model::mode::Mode;
 use crate::app::screens::{Controller, Ctx, Dialog, Effect, Go, Purpose};
 use crate::app::session::game::GameSession;
+use crate::app::session::partner::rules::can_ask_takeback;
 use crate::lan::codec::OfferKind;
 use crate::tr;
 
@@ -98,15 +99,15 @@ impl Play {
     pub fn action(&mut self, cx: &mut Ctx, gate: Gate, action: Action) {
         cx.session.note = None;
         match action {
-            Action::NewGame => cx.go(Go::NewGameForm),
+            Action::NewGame => cx.go(Go::NewGame),
             // A network game's moves belong to both players: ask, do not take.
             Action::Undo if cx.session.partner().is_some() => {
-                cx.go(Go::Offer(OfferKind::Takeback));
+                cx.go(Go::OfferToPartner(OfferKind::Takeback));
             }
             Action::Undo => undo(cx),
             Action::Hint => {
                 self.input.deselect();
-                cx.session.hint = None;
+                cx.session.thinking.set_hint(None);
                 cx.go(Go::Think(Purpose::Hint));
             }
             Action::Flip => self.flip(cx, gate),
@@ -177,8 +178,8 @@ fn undo(cx: &mut Ctx) {
         cx.session.review = None;
         cx.session.claim_offered_at = Some(cx.session.game.moves().len());
         // Its result may have counted already; played on, it does not count again.
-        if !cx.session.unrated && matches!(cx.session.setup.mode, Mode::Computer { .. }) {
-            cx.session.unrated = true;
+        if cx.session.is_rated() && matches!(cx.session.setup.mode, Mode::Computer { .. }) {
+            cx.session.set_unrated();
             cx.session.note = Some(tr!("Taken back — play on; this game is not rated"));
         }
         cx.go(Go::Resume);
@@ -237,18 +238,19 @@ impl GameView<'_> {
             return items;
         }
         // The coach's warning: its three choices first, the rest of the game waits.
-        if let Some((_, showing_better)) = self.coach.warning {
+        if let Some(advice) = self.session.coach().advice() {
             return vec![
                 item(Action::TakeBack, true, true),
                 item(Action::PlayOn, true, false),
-                item(Action::ShowMe, !showing_better, false),
+                item(Action::ShowMe, !advice.showing_better, false),
                 item(Action::NewGame, true, false),
                 item(Action::Flip, true, false),
                 item(Action::Menu, true, false),
             ];
         }
-        let can_undo =
-            self.session.can_reopen() || undo_count(self.session) > 0 || self.can_ask_takeback;
+        let can_undo = self.session.can_reopen()
+            || undo_count(self.session) > 0
+            || can_ask_takeback(self.session);
         if self.session.game.is_over() {
             return vec![
                 item(Action::NewGame, true, true),
@@ -259,8 +261,8 @@ impl GameView<'_> {
                 item(Action::Menu, true, false),
             ];
         }
-        let human_turn = self.human_to_move;
-        let hint_running = self.session.thinking.is_some();
+        let human_turn = self.session.human_to_move();
+        let hint_running = self.session.thinking.is_busy();
         let playing = self.session.setup.mode != Mode::Demo;
         // While the computer thinks about its move, Hint's place says "Move now".
         let third = if self.session.is_computer_thinking() && playing {

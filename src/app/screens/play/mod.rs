@@ -3,7 +3,6 @@
 
 pub mod board;
 pub mod buttons;
-pub mod computer;
 pub mod present;
 #[cfg(test)]
 mod tests;

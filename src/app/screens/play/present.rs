@@ -13,34 +13,26 @@ use crate::app::screens::words::{
     capitalized, captured_by, color_name, material, reason_text, review_name, the_piece,
 };
 use crate::app::session::game::GameSession;
+use crate::app::session::partner::rules::partner_name;
 use crate::lan::session::LinkState;
 use crate::tr;
 use chesspi_engine::analysis::MoveClass;
-use chesspi_engine::coach::Threat;
 use chesspi_engine::game::{Outcome, Termination};
 use chesspi_engine::san::to_san;
 use chesspi_engine::{Color, Move, Piece, Square};
 
 /// The game screen as it is shown: the game session and the board's touches, with what the
-/// coach, the analysis, a saved game and the partner add to it. Read-only; made by
-/// [`crate::app::screens::Controller::game_view`] for each refresh (and each test that looks).
+/// analysis and a saved game add to it (the coach and the partner are read from the session).
+/// Read-only; made by [`crate::app::screens::Controller::game_view`] for each refresh (and
+/// each test that looks).
 pub struct GameView<'a> {
     pub(super) session: &'a GameSession,
     pub(super) input: &'a BoardInput,
     /// A saved game looked through in place of the game.
     pub(super) saved: Option<Saved<'a>>,
-    pub(super) coach: CoachShown<'a>,
     pub(super) analysis: AnalysisShown,
     /// Browsing the moves of the game being played (not a saved game, not a finished one).
     pub(super) browsing: bool,
-    /// The partner's name as texts show it (cut to fit).
-    pub(super) partner_name: String,
-    /// "Ask for takeback" can be sent now.
-    pub(super) can_ask_takeback: bool,
-    /// The player's clock waits for a touch of the board.
-    pub(super) clock_held: bool,
-    /// A person may move now.
-    pub(super) human_to_move: bool,
 }
 
 /// A saved game looked through: its players as stored, and its result.
@@ -48,20 +40,6 @@ pub struct Saved<'a> {
     pub white: &'a str,
     pub black: &'a str,
     pub result: Option<&'a ResultCard>,
-}
-
-/// What the coach adds to the screen.
-pub struct CoachShown<'a> {
-    /// The warning open: its verdict, and whether the better move is shown ("Show me").
-    pub warning: Option<(MoveClass, bool)>,
-    /// The squares the warning (or a shown threat) is about.
-    pub marks: Vec<Square>,
-    /// The opponent's threat shown on the board.
-    pub threat: Option<&'a Threat>,
-    /// A move is being judged.
-    pub judging: bool,
-    /// The player asked for the threat (Menu).
-    pub asked_threat: bool,
 }
 
 /// What the analysis adds to the side panel.
@@ -163,8 +141,13 @@ impl GameView<'_> {
     pub fn gate(&self) -> Gate {
         Gate {
             viewing: self.saved.is_some(),
-            warned: self.coach.warning.is_some(),
+            browsing: self.browsing,
         }
+    }
+
+    /// The class of the move that led to position `ply`, once analysed.
+    fn class_at(&self, ply: usize) -> Option<MoveClass> {
+        self.analysis.classes.get(ply).copied().flatten()
     }
 
     /// The board square at a cell of the screen's board, as the board is turned.
@@ -175,11 +158,6 @@ impl GameView<'_> {
     /// The screen's cell showing `sq`, as the board is turned.
     pub fn cell_of(&self, sq: Square) -> usize {
         display_cell(self.session.flipped, sq)
-    }
-
-    /// The class of the move that led to position `ply`, once analysed.
-    fn class_at(&self, ply: usize) -> Option<MoveClass> {
-        self.analysis.classes.get(ply).copied().flatten()
     }
 
     /// The 64 cells in display order (row-major from the top-left).
@@ -199,8 +177,8 @@ impl GameView<'_> {
                 .filter(|_| self.session.review.is_none()),
             targets: &targets,
             last,
-            hint: self.session.hint,
-            warned: &self.coach.marks,
+            hint: self.session.thinking.hint(),
+            warned: &self.session.coach().marks(self.session.shown_threat()),
         };
         board_cells(pos, &marks, |col, row| self.square_at(col, row))
     }
@@ -280,9 +258,9 @@ impl GameView<'_> {
             Mode::Network { local } if local == color => (tr!("You"), String::new()),
             // Beside a clock the partner's name needs the room ("Network" is in the status bar).
             Mode::Network { .. } if self.session.clock().is_some() => {
-                (self.partner_name.clone(), String::new())
+                (partner_name(self.session), String::new())
             }
-            Mode::Network { .. } => (self.partner_name.clone(), tr!("Network")),
+            Mode::Network { .. } => (partner_name(self.session), tr!("Network")),
         }
     }
 
@@ -387,7 +365,7 @@ impl GameView<'_> {
             (Some(w), Mode::Computer { human }) if w == human => tr!("You win!"),
             (Some(_), Mode::Computer { .. }) => tr!("The computer wins"),
             (Some(w), Mode::Network { local }) if w == local => tr!("You win!"),
-            (Some(_), Mode::Network { .. }) => tr!("{} wins", self.partner_name),
+            (Some(_), Mode::Network { .. }) => tr!("{} wins", partner_name(self.session)),
             (Some(w), _) => tr!("{} wins", color_name(w)),
         }
     }
@@ -410,7 +388,7 @@ impl GameView<'_> {
 
     /// The status line while the network partner is to move: the connection decides.
     fn partner_status(&self) -> Status {
-        let name = &self.partner_name;
+        let name = partner_name(self.session);
         let link = self.session.partner.as_ref().map(|p| p.link);
         let (text, thinking) = match link {
             Some(LinkState::Connected) => (tr!("{} is thinking…", name), true),
@@ -464,9 +442,9 @@ impl GameView<'_> {
                     .unwrap_or(&self.review_status(ply)),
             );
         }
-        if let Some((verdict, _)) = self.coach.warning {
+        if let Some(advice) = self.session.coach().advice() {
             return Status {
-                text: if verdict >= MoveClass::Blunder {
+                text: if advice.judgement.verdict >= MoveClass::Blunder {
                     tr!("Coach: a blunder — take it back?")
                 } else {
                     tr!("Coach: a mistake — take it back?")
@@ -481,7 +459,7 @@ impl GameView<'_> {
         if let Some(note) = &self.session.note {
             return plain(note);
         }
-        if self.clock_held {
+        if self.session.clock_is_held() {
             return plain(&tr!("Clock paused — touch the board to go on"));
         }
         let pos = self.session.game.position();
@@ -489,7 +467,9 @@ impl GameView<'_> {
         if self.session.setup.is_computer(turn) {
             let text = match self.session.setup.mode {
                 Mode::Demo => tr!("{} is thinking…", color_name(turn)),
-                _ if self.coach.judging => tr!("The coach looks at your move…"),
+                _ if self.session.thinking.purpose() == Some(Purpose::Judge) => {
+                    tr!("The coach looks at your move…")
+                }
                 _ => tr!("Computer is thinking…"),
             };
             return Status {
@@ -504,7 +484,7 @@ impl GameView<'_> {
         // Our move, but the partner is away: both sides say so (a move made now goes when the
         // link is back). A piece in hand gets its hints instead.
         if self.input.selected().is_none()
-            && self.session.hint.is_none()
+            && self.session.thinking.hint().is_none()
             && self
                 .session
                 .partner()
@@ -512,22 +492,22 @@ impl GameView<'_> {
         {
             return self.partner_status();
         }
-        match self.session.thinking {
-            Some((_, Purpose::Hint)) => {
+        match self.session.thinking.purpose() {
+            Some(Purpose::Hint) => {
                 return Status {
                     text: tr!("Looking for a good move…"),
                     alert: false,
                     thinking: true,
                 };
             }
-            Some((_, Purpose::Threat)) if self.coach.asked_threat => {
+            Some(Purpose::Threat) if self.session.coach().asked_threat() => {
                 return Status {
                     text: tr!("Looking for the threat…"),
                     alert: false,
                     thinking: true,
                 };
             }
-            Some((_, Purpose::DrawOffer)) => {
+            Some(Purpose::DrawOffer) => {
                 return Status {
                     text: tr!("The computer considers your draw offer…"),
                     alert: false,
@@ -540,14 +520,14 @@ impl GameView<'_> {
             Mode::Friend => tr!("{} to move", color_name(turn)),
             _ => tr!("Your move"),
         };
-        if let (Some(threat), None) = (self.coach.threat, self.input.selected()) {
+        if let (Some(threat), None) = (self.session.shown_threat(), self.input.selected()) {
             return Status {
                 text: threat.sentence(crate::app::screens::words::coach_language()),
                 alert: true,
                 thinking: false,
             };
         }
-        if let Some(hint) = self.session.hint {
+        if let Some(hint) = self.session.thinking.hint() {
             return plain(&tr!(
                 "Hint: {} — the blue squares",
                 crate::i18n::san(&to_san(pos, hint))

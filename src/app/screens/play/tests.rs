@@ -87,17 +87,17 @@ fn drag_and_drop() {
         Some(sq("e2")),
         "a press selects at once"
     );
-    c.play(|p, cx, gate| p.release(cx, gate, Some(sq("e5")), true));
+    c.play(|p, cx, _| p.release(cx, Some(sq("e5")), true));
     assert!(
         c.session().game().moves().is_empty(),
         "an illegal drop does nothing"
     );
     assert_eq!(c.game_view().selected(), Some(sq("e2")));
     c.play(|p, cx, gate| p.press(cx, gate, Some(sq("e2"))));
-    c.play(|p, cx, gate| p.release(cx, gate, Some(sq("e4")), true));
+    c.play(|p, cx, _| p.release(cx, Some(sq("e4")), true));
     assert_eq!(c.session().game().moves().len(), 1);
     c.play(|p, cx, gate| p.press(cx, gate, Some(sq("g8"))));
-    c.play(|p, cx, gate| p.release(cx, gate, None, true));
+    c.play(|p, cx, _| p.release(cx, None, true));
     assert_eq!(
         c.game_view().selected(),
         Some(sq("g8")),
@@ -118,11 +118,11 @@ fn promotion_asks_and_can_be_cancelled() {
         Some((sq("e7"), sq("e8")))
     );
     assert_eq!(c.game_view().status().text, "Choose a piece for promotion");
-    c.play(|p, cx, gate| p.choose_promotion(cx, gate, None));
+    c.play(|p, cx, _| p.choose_promotion(cx, None));
     assert_eq!(c.game_view().pending_promotion(), None);
     assert_eq!(c.game_view().selected(), Some(sq("e7")));
     tap(&mut c, "e8");
-    c.play(|p, cx, gate| p.choose_promotion(cx, gate, Some(Role::Knight)));
+    c.play(|p, cx, _| p.choose_promotion(cx, Some(Role::Knight)));
     let last = *c
         .session()
         .game()
@@ -384,7 +384,7 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
         tap(&mut c, to);
     }
     // Row 0, Black's move: the position after 1...e5.
-    c.move_tapped(0, true);
+    c.part(|v: &mut Viewing, cx| v.move_tapped(cx, 0, true));
     assert_eq!(c.game_view().status().text, "Reviewing: after 1… e5");
     assert!(c.session().shown_position().piece_at(sq("f3")).is_none());
     let actions = c.game_view().actions();
@@ -392,7 +392,7 @@ fn a_tapped_move_shows_its_position_and_playing_returns_to_the_game() {
     assert!(labels.contains(&"Back to game"), "{labels:?}");
     assert_eq!(c.session().game().moves().len(), 3, "the game is unchanged");
     // Out of range taps change nothing.
-    c.move_tapped(1, true);
+    c.part(|v: &mut Viewing, cx| v.move_tapped(cx, 1, true));
     assert_eq!(c.game_view().status().text, "Reviewing: after 1… e5");
     // Playing a move returns to the game and counts.
     tap(&mut c, "b8");

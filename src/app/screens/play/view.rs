@@ -4,7 +4,7 @@
 //! repaints as little as possible.
 
 use super::buttons::Action;
-use super::present::{AnalysisShown, CoachShown, GameView, MoveListRow, PlayerInfo, Saved};
+use super::present::{AnalysisShown, GameView, MoveListRow, PlayerInfo, Saved};
 use crate::app::screens::Controller;
 use crate::app::screens::board_view::{CellView, board_piece, square_view};
 use crate::app::screens::words::ResultTone as Tone;
@@ -75,34 +75,27 @@ impl Controller {
         GameView {
             session: &self.session,
             input: &self.parts.play.input,
-            saved: self.parts.viewing.as_ref().map(|v| Saved {
+            saved: self.parts.viewing.saved().map(|v| Saved {
                 white: &v.white,
                 black: &v.black,
                 result: v.result.as_ref(),
             }),
-            coach: CoachShown {
-                warning: self
-                    .coach_advice()
-                    .map(|a| (a.judgement.verdict, a.showing_better)),
-                marks: self.coach_marks(),
-                threat: self.shown_threat(),
-                judging: self.coach_is_judging(),
-                asked_threat: self.coaching_asked_threat(),
-            },
-            analysis: AnalysisShown {
-                analysed: self.has_analysis(),
-                analysable: self.analysable(),
-                can_analyse: self.can_analyse(),
-                has_mistakes: self.has_mistakes(),
-                classes: (0..=self.session.game.moves().len())
-                    .map(|ply| self.class_at(ply))
-                    .collect(),
-            },
-            browsing: self.is_browsing(),
-            partner_name: self.partner_name(),
-            can_ask_takeback: self.can_ask_takeback(),
-            clock_held: self.clock_is_held(),
-            human_to_move: self.human_to_move(),
+            analysis: self.analysis_shown(),
+            browsing: self.parts.viewing.is_browsing(&self.session),
+        }
+    }
+
+    /// What the analysis adds to the game screen.
+    fn analysis_shown(&self) -> AnalysisShown {
+        let (a, saved) = (&self.parts.analysis, self.parts.viewing.is_viewing_saved());
+        AnalysisShown {
+            analysed: a.exists(),
+            analysable: a.analysable(&self.session, saved),
+            can_analyse: a.can_analyse(&self.session, saved),
+            has_mistakes: a.has_mistakes(),
+            classes: (0..=self.session.game.moves().len())
+                .map(|ply| a.class_at(ply))
+                .collect(),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Saved games: the list's rows, and looking through a saved game in place of the current one.
+//! Saved games: the list's rows, an import's words, and looking through a saved game in place
+//! of the current one (the controller's [`viewing::Viewing`] part).
 
 pub mod import;
 pub mod list;

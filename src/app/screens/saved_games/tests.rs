@@ -21,8 +21,8 @@ fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
         .copied()
         .find(|m| m.to() == sq("d4"));
     saved.play(d4.expect("d2d4")).expect("legal");
-    c.view_saved(saved, "You", "Level 2", None);
-    assert!(c.is_viewing_saved());
+    c.part(|v: &mut Viewing, cx| v.view_saved(cx, saved, "You", "Level 2", None));
+    assert!(c.get::<Viewing>().is_viewing_saved());
     assert!(!c.session().is_computer_thinking());
     let effects = c.take_effects();
     assert!(effects.iter().any(|e| matches!(e, Effect::CancelThinking)));
@@ -38,7 +38,7 @@ fn reviewing_a_saved_game_stops_the_computer_and_restores_the_game() {
     assert_eq!(c.game_view().players().1.name, "You");
 
     c.action(Action::ReviewDone);
-    assert!(!c.is_viewing_saved());
+    assert!(!c.get::<Viewing>().is_viewing_saved());
     assert_eq!(c.session().game().moves().len(), 1, "e4 is back");
     assert_eq!(
         to_san(
@@ -62,7 +62,7 @@ fn a_saved_game_under_review_shows_no_clock_of_the_game_on_the_board() {
     c.on(|f: &mut NewGameForm, _| f.choose_preset(Some(0)));
     c.on(NewGameForm::start);
     assert!(c.game_view().players().0.clock.is_some());
-    c.view_saved(Game::new(), "You", "Level 2", None);
+    c.part(|v: &mut Viewing, cx| v.view_saved(cx, Game::new(), "You", "Level 2", None));
     assert!(c.game_view().players().0.clock.is_none() && c.game_view().players().1.clock.is_none());
     c.action(Action::ReviewDone);
     assert!(c.game_view().players().1.clock.is_some());

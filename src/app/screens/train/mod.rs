@@ -103,26 +103,11 @@ pub struct TrainView {
 }
 
 impl Controller {
-    /// The player's puzzles (the saver's copy, kept current by its reports).
-    pub fn set_puzzles(&mut self, book: PuzzleBook) {
-        self.puzzles = book;
-    }
-
-    pub fn puzzles(&self) -> &PuzzleBook {
-        &self.puzzles
-    }
-
-    /// How many puzzles are due now.
-    pub fn puzzles_due(&self) -> usize {
-        self.puzzles
-            .due_count(crate::storage::timestamp::unix_now())
-    }
-
     /// Menu → Train: the first puzzle due (the clock of a game waits meanwhile).
     pub fn open_train(&mut self) {
         self.dialog = None;
-        self.cancel_hint();
-        self.screen = Screen::Train(Box::new(Training::open(&self.puzzles)));
+        self.session.cancel_hint();
+        self.screen = Screen::Train(Box::new(Training::open(&self.player.puzzles)));
     }
 
     /// The coach's judgement of the move tried (`None`: it could not judge it), for Train
@@ -155,7 +140,7 @@ impl Training {
                 self.result = None;
             }
             "done" => {
-                if matches!(cx.session.thinking, Some((_, Purpose::TrainJudge))) {
+                if cx.session.thinking.purpose() == Some(Purpose::TrainJudge) {
                     cx.cancel_thinking();
                 }
                 cx.go(Go::Back);
@@ -214,12 +199,11 @@ impl Training {
         let game_search = cx
             .session
             .thinking
-            .is_some_and(|(_, p)| matches!(p, Purpose::Move | Purpose::Judge));
+            .purpose()
+            .is_some_and(|p| matches!(p, Purpose::Move | Purpose::Judge));
         self.interrupted |= game_search;
         cx.cancel_thinking();
-        let id = cx.session.next_request;
-        cx.session.next_request += 1;
-        cx.session.thinking = Some((id, Purpose::TrainJudge));
+        let id = cx.session.thinking.begin(Purpose::TrainJudge);
         let level = cx.session.setup.level;
         cx.effect(Effect::Think(ThinkRequest {
             id,

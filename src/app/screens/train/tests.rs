@@ -27,7 +27,7 @@ fn with_puzzle() -> Controller {
     let mut c = Controller::new(GameSetup::FIRST_START);
     let mut book = PuzzleBook::new();
     assert!(book.add(puzzle()));
-    c.set_puzzles(book);
+    c.player_mut().set_puzzles(book);
     c.take_effects();
     c
 }
@@ -43,7 +43,7 @@ fn tap_move(c: &mut Controller, from: &str, to: &str) {
 
 /// Train as the window shows it, while it is open.
 fn train_view(c: &Controller) -> Option<TrainView> {
-    c.shown::<Training>().map(|t| t.view(c.puzzles()))
+    c.shown::<Training>().map(|t| t.view(c.player().puzzles()))
 }
 
 fn tried(c: &mut Controller) -> Vec<(String, bool)> {
@@ -59,7 +59,7 @@ fn tried(c: &mut Controller) -> Vec<(String, bool)> {
 #[test]
 fn the_menu_counts_the_due_puzzles_and_opens_train() {
     let mut c = with_puzzle();
-    assert_eq!(c.puzzles_due(), 1);
+    assert_eq!(c.player().puzzles_due(), 1);
     c.action(Action::Menu);
     let label = c
         .dialog_view()
@@ -93,8 +93,8 @@ fn the_best_move_solves_at_once() {
     let id = puzzle().id;
     assert_eq!(tried(&mut c), [(id.clone(), true)]);
     // The local copy moved it on: nothing due now.
-    assert_eq!(c.puzzles_due(), 0);
-    assert_eq!(c.puzzles().get(&id).map(|p| p.box_index), Some(1));
+    assert_eq!(c.player().puzzles_due(), 0);
+    assert_eq!(c.player().puzzles().get(&id).map(|p| p.box_index), Some(1));
     // The board takes no more moves until Next.
     tap_move(&mut c, "g8", "f6");
     assert!(tried(&mut c).is_empty());
@@ -160,7 +160,7 @@ fn a_try_that_stops_the_computers_search_hands_it_back_on_done() {
         .expect("move");
     c.dialog_option("close");
     c.play(|p, cx, gate| p.press(cx, gate, Some(e4.from())));
-    c.play(|p, cx, gate| p.release(cx, gate, Some(e4.to()), true));
+    c.play(|p, cx, _| p.release(cx, Some(e4.to()), true));
     assert!(c.session().is_computer_thinking());
     c.open_train();
     tap_move(&mut c, "g8", "f6");

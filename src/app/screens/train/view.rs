@@ -10,7 +10,7 @@ use slint::ComponentHandle;
 /// Shows the puzzle while Train is open; touches only the squares that changed.
 pub fn refresh(window: &AppWindow, c: &Controller) {
     let adapter = window.global::<TrainAdapter>();
-    let Some(view) = c.shown::<Training>().map(|t| t.view(c.puzzles())) else {
+    let Some(view) = c.shown::<Training>().map(|t| t.view(c.player().puzzles())) else {
         return;
     };
     let squares = view.cells.iter().map(square_view).collect();

@@ -4,7 +4,6 @@
 //! reports.
 
 pub mod keyboard;
-pub mod link;
 pub mod view;
 
 #[cfg(test)]
@@ -173,7 +172,7 @@ impl Controller {
     /// Opens the Wi-Fi screen (from Settings) and asks for a fresh scan.
     pub fn open_wifi(&mut self) {
         self.dialog = None;
-        self.cancel_hint();
+        self.session.cancel_hint();
         self.screen = Screen::Wifi(Box::default());
         self.session.effect(Effect::Wifi(WifiRequest::Scan));
     }
@@ -184,7 +183,7 @@ impl Controller {
             self.on(|w: &mut WifiScreen, _| w.report(report));
         } else {
             // The Join list's hotspots, or the host's own.
-            self.lobby_wifi_report(report);
+            self.go(Go::LobbyWifi(report));
         }
     }
 }

@@ -5,17 +5,24 @@
 //! after every change.
 
 pub mod lines;
-pub mod link;
 pub mod view;
-pub mod worker;
 
 use crate::app::screens::board_input::{BoardInput, Touch};
 use crate::app::screens::board_view::{BoardMarks, board_cells, display_square};
 use crate::app::screens::{CellView, Controller, Ctx, Go, Screen};
 use crate::tr;
-use chesspi_engine::{Color, Position, Role, Square};
+use chesspi_engine::search::Score;
+use chesspi_engine::{Color, Move, Position, Role, Square};
 use lines::{AnalysisBoard, line_text, score_text};
-use worker::BoardReport;
+
+/// The lines of one completed depth of the position of `generation`, best first, scores
+/// from the side to move's view; `finished` on the last report of that position.
+#[derive(Debug, Clone)]
+pub struct BoardReport {
+    pub generation: u64,
+    pub lines: Vec<(Score, u32, Vec<Move>)>,
+    pub finished: bool,
+}
 
 /// Moves of a line shown (a row of the panel holds about this many).
 const LINE_MOVES: usize = 6;
@@ -232,7 +239,7 @@ mod tests {
         for name in ["e2", "e4"] {
             let sq: Square = name.parse().unwrap();
             c.play(|p, cx, gate| p.press(cx, gate, Some(sq)));
-            c.play(|p, cx, gate| p.release(cx, gate, Some(sq), false));
+            c.play(|p, cx, _| p.release(cx, Some(sq), false));
         }
         assert_eq!(c.session().game().moves().len(), 1);
         c.action(Action::Menu);

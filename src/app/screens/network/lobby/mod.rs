@@ -2,13 +2,12 @@
 //! waiting), browsing the ChessPIs that host nearby, typing a code or an address on the
 //! keypad, connecting. The network work itself is the shell's ([`Effect::Network`]); this
 //! room holds what the screen shows and what a tap means. The taps are [`Lobby`]'s own
-//! methods (reached through [`Controller::on`]); the controller keeps opening it and the
-//! command line's host and join.
+//! methods (reached through `Controller::on`); it is opened with `Go::Lobby` (New game, the
+//! command line's host) or `Go::Join` (the command line's join).
 
 pub mod view;
 
-use crate::app::screens::{Controller, Ctx, DialogView, Effect, Go, NetworkEffect};
-use crate::app::screens::{Screen, ScreenKind};
+use crate::app::screens::{Ctx, Effect, Go, NetworkEffect};
 use crate::lan::codec::ErrorCode;
 use crate::tr;
 use crate::wifi::{Passphrase, Ssid};
@@ -116,56 +115,6 @@ const MAX_LISTED: usize = 4;
 /// Longest address typed: `255.255.255.255:65535`.
 const ADDRESS_LEN: usize = 21;
 
-impl Controller {
-    /// Starts hosting or browsing, from the New game form.
-    pub(in crate::app::screens) fn open_lobby(
-        &mut self,
-        host: Option<Color>,
-        clock: Option<crate::app::model::clock::TimeControl>,
-    ) {
-        self.dialog = None;
-        self.run(|screen, cx| *screen = Screen::Lobby(Lobby::open(cx, host, clock)));
-    }
-
-    /// Hosts a network game at once (the command line's `--lan-host`).
-    pub fn host_network(&mut self, local: Color) {
-        self.screen.close(ScreenKind::NewGame);
-        self.open_lobby(Some(local), None);
-    }
-
-    /// Joins the host at `target` at once (`--lan-join`): with its code, or asking for it.
-    pub fn join_network(&mut self, target: &str, code: Option<&str>) {
-        self.screen.close(ScreenKind::NewGame);
-        self.dialog = None;
-        let purpose = KeyPurpose::Code {
-            name: target.to_string(),
-            target: target.to_string(),
-        };
-        match code {
-            Some(code) => {
-                self.screen = Screen::Lobby(Lobby::Keypad {
-                    purpose,
-                    text: code.to_string(),
-                    message: String::new(),
-                    alert: false,
-                });
-                self.on(Lobby::submit);
-            }
-            None => self.screen = Screen::Lobby(Lobby::keypad(purpose)),
-        }
-    }
-
-    /// A choice in a lobby dialog (the dialogs' folder cannot name the lobby).
-    pub(in crate::app::screens) fn lobby_option(&mut self, id: &str) {
-        self.on(|l: &mut Lobby, cx| l.option(cx, id));
-    }
-
-    /// The lobby's dialog, while the lobby is open (for the dialogs' folder).
-    pub(in crate::app::screens) fn lobby_view(&self) -> Option<DialogView> {
-        self.shown::<Lobby>()?.view(self.wifi_allowed())
-    }
-}
-
 impl Lobby {
     /// The lobby as the New game form opens it: hosting as `host`, or browsing.
     pub(in crate::app::screens) fn open(
@@ -184,6 +133,28 @@ impl Lobby {
                 }
             }
             None => Lobby::browsing(cx),
+        }
+    }
+
+    /// The keypad for the host at `target` (the command line's join): with its `code`
+    /// typed, connecting at once; without, asking for it.
+    pub(in crate::app::screens) fn join(cx: &mut Ctx, target: &str, code: Option<&str>) -> Lobby {
+        let purpose = KeyPurpose::Code {
+            name: target.to_string(),
+            target: target.to_string(),
+        };
+        match code {
+            Some(code) => {
+                let mut lobby = Lobby::Keypad {
+                    purpose,
+                    text: code.to_string(),
+                    message: String::new(),
+                    alert: false,
+                };
+                lobby.submit(cx);
+                lobby
+            }
+            None => Lobby::keypad(purpose),
         }
     }
 

@@ -2,9 +2,9 @@
 //! opens, ended when it closes), the position handed to it after every change, its lines
 //! taken for the controller, and the pause while the screen is dark on battery.
 
-use super::Session;
-use super::worker::{BoardReport, BoardWorker};
+use super::board::BoardWorker;
 use crate::app::screens::Controller;
+use crate::app::screens::analysis::board::{BoardReport, Session};
 use crate::app::ui::{AnalysisBoardAdapter, AppWindow};
 use slint::ComponentHandle;
 use std::sync::mpsc::{self, Receiver, Sender};

@@ -1,6 +1,6 @@
 //! The shell's side of network games: starts hosting, browsing and joining for the
-//! controller's lobby, sends the player's requests to the network thread, and turns the
-//! network's events into controller calls. The network threads ring the UI thread through
+//! controller's lobby, sends the player's requests to the network thread, and hands the
+//! network's events to the game's [`PartnerGame`] (a part of the controller). The network threads ring the UI thread through
 //! `GameAdapter.network-ready`; nothing here waits on the network.
 
 use crate::tr;
@@ -9,9 +9,9 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use chesspi_engine::game::Game;
 use slint::ComponentHandle;
 
-use super::lobby::Lobby;
 use crate::app::notices::bar::NoticeBar;
-use crate::app::screens::{Controller, HostEntry, LanRequest, NetworkEffect};
+use crate::app::screens::network::partner::PartnerGame;
+use crate::app::screens::{Controller, HostEntry, LanRequest, Lobby, NetworkEffect};
 use crate::app::ui::{AppWindow, GameAdapter};
 use crate::config::{LanConfig, PairingCode};
 use crate::lan::discovery::{Browser, Discovery, HostColor};
@@ -306,18 +306,18 @@ impl Network {
     fn session_event(&mut self, e: Event, c: &mut Controller, notices: &NoticeBar) {
         match e {
             Event::Link(state) => {
-                c.network_link(state);
+                c.part(|p: &mut PartnerGame, cx| p.link(cx, state));
                 // The clocks stop with the link; a later welcome (host) carries them.
                 if state != LinkState::Connected
                     && let (Some(lan), Some((white, black, _))) = (
                         &self.lan,
-                        c.session().clock_times(std::time::Instant::now()),
+                        c.session().clocks.clock_times(std::time::Instant::now()),
                     )
                 {
                     lan.send(Command::ClockTimes { white, black });
                 }
             }
-            Event::Clock(clock) => c.network_clock(clock),
+            Event::Clock(clock) => c.part(|p: &mut PartnerGame, cx| p.clock(cx, clock)),
             Event::Paired {
                 partner,
                 local,
@@ -335,21 +335,29 @@ impl Network {
                     game_id,
                     host: self.joined.clone(),
                 };
-                c.network_paired(&partner, local, game, resume, clock);
+                c.part(|p: &mut PartnerGame, cx| {
+                    p.paired(cx, &partner, local, game, resume, clock);
+                });
             }
-            Event::Resynced { game } => c.network_resynced(game),
-            Event::PartnerMoved { ply, mv, clock } => c.partner_moved(ply, mv, clock),
+            Event::Resynced { game } => c.part(|p: &mut PartnerGame, cx| p.resynced(cx, game)),
+            Event::PartnerMoved { ply, mv, clock } => {
+                c.part(|p: &mut PartnerGame, cx| p.moved(cx, ply, mv, clock));
+            }
             Event::Acked { .. } => {}
-            Event::OffersCleared => c.network_offers_cleared(),
+            Event::OffersCleared => c.part(|p: &mut PartnerGame, cx| p.offers_cleared(cx)),
             Event::MoveRejected { ply, text, .. } => {
                 log::warn!("the partner refused our move {ply}: {text}");
-                c.network_taken_back(ply);
+                c.part(|p: &mut PartnerGame, cx| p.taken_back(cx, ply));
             }
-            Event::OfferReceived(what) => c.partner_offered(what),
-            Event::OfferAnswered { what, accept } => c.partner_answered(what, accept),
-            Event::TakenBack { ply } => c.network_taken_back(ply),
-            Event::GameOver(outcome) => c.network_game_over(outcome),
-            Event::PartnerLeft => c.partner_left(),
+            Event::OfferReceived(what) => c.part(|p: &mut PartnerGame, cx| p.offered(cx, what)),
+            Event::OfferAnswered { what, accept } => {
+                c.part(|p: &mut PartnerGame, cx| p.answered(cx, what, accept));
+            }
+            Event::TakenBack { ply } => c.part(|p: &mut PartnerGame, cx| p.taken_back(cx, ply)),
+            Event::GameOver(outcome) => {
+                c.part(|p: &mut PartnerGame, cx| p.game_over(cx, outcome));
+            }
+            Event::PartnerLeft => c.part(|p: &mut PartnerGame, cx| p.left(cx)),
             Event::Refused { code, text } => {
                 self.stop();
                 c.on(|l: &mut Lobby, cx| l.refused(cx, Some(code), &text));

@@ -1,14 +1,14 @@
 //! The computer player: one worker thread that owns the engine's searcher and answers
 //! requests one at a time, so the UI thread never waits for a search.
 
+use super::thread::{OnDrop, Thread};
 use crate::app::screens::{Purpose, Reply, ThinkRequest};
 use chesspi_engine::coach::{Coach, Judgement};
 use chesspi_engine::game::Game;
 use chesspi_engine::search::{Score, SearchLimits, Searcher};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How the computer player may use the device: memory for its hash table and the longest
@@ -53,12 +53,18 @@ struct Job {
     discard: Arc<AtomicBool>,
 }
 
+/// A search's flags: `stop` ends it (its best move so far is the answer), `discard` drops
+/// its answer.
+type Flags = (Arc<AtomicBool>, Arc<AtomicBool>);
+
 /// Handle to the worker thread. Dropping it stops the search in progress and ends the thread.
 pub struct ComputerPlayer {
-    jobs: Option<Sender<Job>>,
-    /// The search in progress: its stop and discard flags.
-    current: Option<(Arc<AtomicBool>, Arc<AtomicBool>)>,
-    thread: Option<JoinHandle<()>>,
+    jobs: Sender<Job>,
+    /// The search in progress: its flags, shared with the thread's stop.
+    current: Arc<Mutex<Option<Flags>>>,
+    /// Declared after `jobs`, so it is dropped after the channel is closed: the worker's
+    /// loop then ends once the search in progress is stopped.
+    thread: Thread,
 }
 
 impl ComputerPlayer {
@@ -69,13 +75,18 @@ impl ComputerPlayer {
         on_answer: impl Fn(Answer) + Send + 'static,
     ) -> std::io::Result<ComputerPlayer> {
         let (jobs, inbox) = mpsc::channel::<Job>();
-        let thread = std::thread::Builder::new()
-            .name("computer".to_string())
-            .spawn(move || work(settings, &inbox, &on_answer))?;
+        let current = Arc::new(Mutex::new(None));
+        let stopping = current.clone();
+        let thread = Thread::spawn(
+            "computer",
+            OnDrop::Join,
+            move || cancel(&stopping),
+            move || work(settings, &inbox, &on_answer),
+        )?;
         Ok(ComputerPlayer {
-            jobs: Some(jobs),
-            current: None,
-            thread: Some(thread),
+            jobs,
+            current,
+            thread,
         })
     }
 
@@ -84,44 +95,41 @@ impl ComputerPlayer {
         self.cancel();
         let stop = Arc::new(AtomicBool::new(false));
         let discard = Arc::new(AtomicBool::new(false));
-        self.current = Some((stop.clone(), discard.clone()));
-        if let Some(jobs) = &self.jobs
-            && jobs
-                .send(Job {
-                    request,
-                    stop,
-                    discard,
-                })
-                .is_err()
-        {
+        if let Ok(mut current) = self.current.lock() {
+            *current = Some((stop.clone(), discard.clone()));
+        }
+        let job = Job {
+            request,
+            stop,
+            discard,
+        };
+        if self.jobs.send(job).is_err() || self.thread.is_finished() {
             log::error!("the computer player's thread has stopped");
         }
     }
 
     /// Stops the search in progress, if any; its answer is dropped.
     pub fn cancel(&mut self) {
-        if let Some((stop, discard)) = self.current.take() {
-            discard.store(true, Ordering::Relaxed);
-            stop.store(true, Ordering::Relaxed);
-        }
+        cancel(&self.current);
     }
 
     /// Ends the search in progress now: its best move so far is the answer.
     pub fn move_now(&self) {
-        if let Some((stop, _)) = &self.current {
+        if let Ok(current) = self.current.lock()
+            && let Some((stop, _)) = current.as_ref()
+        {
             stop.store(true, Ordering::Relaxed);
         }
     }
 }
 
-impl Drop for ComputerPlayer {
-    fn drop(&mut self) {
-        self.cancel();
-        // Closing the channel ends the worker's loop.
-        self.jobs.take();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+/// Stops the search in progress and drops its answer.
+fn cancel(current: &Mutex<Option<Flags>>) {
+    if let Ok(mut current) = current.lock()
+        && let Some((stop, discard)) = current.take()
+    {
+        discard.store(true, Ordering::Relaxed);
+        stop.store(true, Ordering::Relaxed);
     }
 }
 

@@ -3,27 +3,19 @@
 //! reports each completed depth, and then sleeps on a condition variable until the next
 //! position, a pause (the screen is dark on battery) or the end. It never spins.
 
+use super::thread::{OnDrop, Thread};
+use crate::app::screens::analysis::board::BoardReport;
 use chesspi_engine::multipv::search_lines;
 use chesspi_engine::search::{Score, SearchLimits, Searcher};
 use chesspi_engine::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
 
 /// Nodes per position: the Pi's analysis budget times eight (a few seconds there), then idle.
 pub const BOARD_NODES: u64 = chesspi_engine::analysis::PI_NODES * 8;
 /// Lines searched.
 pub const LINES: usize = crate::app::screens::analysis::board::lines::MAX_LINES;
 const HASH_MB: usize = 16;
-
-/// The lines of one completed depth of the position of `generation`, best first, scores
-/// from the side to move's view; `finished` on the last report of that position.
-#[derive(Debug, Clone)]
-pub struct BoardReport {
-    pub generation: u64,
-    pub lines: Vec<(Score, u32, Vec<Move>)>,
-    pub finished: bool,
-}
 
 struct Job {
     generation: u64,
@@ -50,7 +42,7 @@ struct Shared {
 /// The board's search thread. Dropping it ends the thread without waiting.
 pub struct BoardWorker {
     shared: Arc<Shared>,
-    thread: Option<JoinHandle<()>>,
+    thread: Thread,
 }
 
 impl BoardWorker {
@@ -65,14 +57,14 @@ impl BoardWorker {
             stop: AtomicBool::new(false),
             searches: AtomicU64::new(0),
         });
-        let s = shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("analysis-board".to_string())
-            .spawn(move || run(&s, &on_report))?;
-        Ok(BoardWorker {
-            shared,
-            thread: Some(thread),
-        })
+        let (s, quitting) = (shared.clone(), shared.clone());
+        let thread = Thread::spawn(
+            "analysis-board",
+            OnDrop::Leave,
+            move || quitting.quit(),
+            move || run(&s, &on_report),
+        )?;
+        Ok(BoardWorker { shared, thread })
     }
 
     /// Searches `position` (reached through positions hashed in `history`) instead of
@@ -102,11 +94,7 @@ impl BoardWorker {
 
     /// Ends the thread (within a search's poll).
     pub fn quit(&self) {
-        if let Ok(mut state) = self.shared.state.lock() {
-            state.quit = true;
-            self.shared.stop.store(true, Ordering::Relaxed);
-        }
-        self.shared.wake.notify_all();
+        self.shared.quit();
     }
 
     /// How many searches have started.
@@ -115,13 +103,17 @@ impl BoardWorker {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+        self.thread.is_finished()
     }
 }
 
-impl Drop for BoardWorker {
-    fn drop(&mut self) {
-        self.quit();
+impl Shared {
+    fn quit(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.quit = true;
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.wake.notify_all();
     }
 }
 
