@@ -174,7 +174,8 @@ impl Controller {
             self.session.claim_offered_at = Some(self.session.game.moves().len());
             // Its result may have counted already; played on, it does not count again.
             if self.session.is_rated() && matches!(self.session.setup.mode, Mode::Computer { .. }) {
-                self.session.set_unrated();
+                self.session
+                    .set_unrated(crate::app::session::game::Unrated::PlayedOn);
                 self.session.note = Some(tr!("Taken back — play on; this game is not rated"));
             }
             self.after_change();
