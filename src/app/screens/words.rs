@@ -173,3 +173,18 @@ pub fn coach_language() -> chesspi_engine::coach::words::Language {
         Language::English => chesspi_engine::coach::words::Language::English,
     }
 }
+
+/// Whether a game against the computer counts for the player's rating, and why not when it
+/// does not (New game before it starts, the game screen while it is played).
+pub fn rating_words(unrated: Option<crate::app::session::game::Unrated>) -> String {
+    use crate::app::session::game::Unrated;
+    match unrated {
+        None => tr!("Rated: the result counts for your rating"),
+        Some(Unrated::Coach) => tr!("Not rated: the coach is on"),
+        Some(Unrated::LevelChanged) => tr!("Not rated: the level was changed"),
+        Some(Unrated::SidesSwitched) => tr!("Not rated: the sides were switched"),
+        Some(Unrated::PlayedOn) => tr!("Not rated: played on after the result"),
+        Some(Unrated::SetUp) => tr!("Not rated: a set-up position"),
+        Some(Unrated::Changed) => tr!("Not rated: changed during the game"),
+    }
+}
