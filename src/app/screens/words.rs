@@ -188,3 +188,30 @@ pub fn rating_words(unrated: Option<crate::app::session::game::Unrated>) -> Stri
         Some(Unrated::Changed) => tr!("Not rated: changed during the game"),
     }
 }
+
+/// A PGN date "2026.11.23" as "23 Nov 2026" (English) or "23.11.2026" (German), the same on
+/// every screen; unknown parts are left out.
+pub fn date_text(pgn_date: &str) -> String {
+    date_text_in(crate::i18n::language(), pgn_date)
+}
+
+pub fn date_text_in(language: Language, pgn_date: &str) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let mut parts = pgn_date.split('.');
+    let (year, month, day) = (parts.next(), parts.next(), parts.next());
+    let year = year.filter(|y| y.chars().all(|c| c.is_ascii_digit()) && !y.is_empty());
+    let month = month
+        .and_then(|m| m.parse::<usize>().ok())
+        .filter(|m| (1..=12).contains(m));
+    let day = day.and_then(|d| d.parse::<u32>().ok());
+    match (language, day, month, year) {
+        (Language::English, Some(d), Some(m), Some(y)) => format!("{d} {} {y}", MONTHS[m - 1]),
+        (Language::English, None, Some(m), Some(y)) => format!("{} {y}", MONTHS[m - 1]),
+        (Language::German, Some(d), Some(m), Some(y)) => format!("{d}.{m}.{y}"),
+        (Language::German, None, Some(m), Some(y)) => format!("{m}/{y}"),
+        (_, _, _, Some(y)) => y.to_string(),
+        _ => tr!("date unknown"),
+    }
+}
