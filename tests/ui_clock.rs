@@ -32,7 +32,7 @@ fn start(dir: &Path, args: &[&str]) -> App {
     let app = App::new(restored.game.clone(), restored.setup).expect("app");
     let clocks = restored.clocks.clone();
     app.update_controller(|c| {
-        start::restore_view(c, restored.flipped, restored.rated, clocks);
+        start::restore_view(c, restored.flipped, restored.rated, clocks, restored.coach);
     });
     app.enable_saving(stores, restored.identity).expect("saver");
     if let Some(new) = options.new_game {

@@ -127,9 +127,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     };
     apply_language(language);
     app.update_controller(|c| {
-        restore_view(c, flipped, rated, clocks);
-        // The game's own coach, as it was (Settings' choice is for new games).
-        c.session_mut().set_coach_level(coach);
+        restore_view(c, flipped, rated, clocks, coach);
     });
     // A network game cut off knows its partner before the first save: that save must keep
     // the partner and how to reach it, or a second power cut before the next move would lose
@@ -169,18 +167,28 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
 }
 
 /// What the autosave keeps besides the moves: the turned board, whether the game is rated,
-/// and the clocks, which come back paused where they were (they do not run while the device
+/// its coach, and the clocks, which come back paused where they were (they do not run while the device
 /// is off).
 pub fn restore_view(
     c: &mut crate::app::screens::Controller,
     flipped: bool,
     rated: bool,
     clocks: Option<crate::storage::Clocks>,
+    coach: chesspi_engine::coach::CoachLevel,
 ) {
+    use crate::app::session::game::Unrated;
     c.session_mut().set_flipped(flipped);
     if !rated {
-        c.session_mut().set_unrated();
+        // Which change took it out of the rating is not kept, but for the coach.
+        let why = if coach.is_on() {
+            Unrated::Coach
+        } else {
+            Unrated::Changed
+        };
+        c.session_mut().set_unrated(why);
     }
+    // The game's own coach, as it was (Settings' choice is for new games).
+    c.session_mut().set_coach_level(coach);
     if let Some(k) = clocks {
         let control = crate::app::model::clock::TimeControl {
             base: k.base,

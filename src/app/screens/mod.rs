@@ -512,7 +512,8 @@ impl Controller {
             } => {
                 self.start(setup, game);
                 if !rated {
-                    self.session.set_unrated();
+                    self.session
+                        .set_unrated(crate::app::session::game::Unrated::SetUp);
                 }
                 if let Some(coach) = coach {
                     self.session.coach.forget(&self.session.game);

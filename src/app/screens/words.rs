@@ -173,3 +173,45 @@ pub fn coach_language() -> chesspi_engine::coach::words::Language {
         Language::English => chesspi_engine::coach::words::Language::English,
     }
 }
+
+/// Whether a game against the computer counts for the player's rating, and why not when it
+/// does not (New game before it starts, the game screen while it is played).
+pub fn rating_words(unrated: Option<crate::app::session::game::Unrated>) -> String {
+    use crate::app::session::game::Unrated;
+    match unrated {
+        None => tr!("Rated: the result counts for your rating"),
+        Some(Unrated::Coach) => tr!("Not rated: the coach is on"),
+        Some(Unrated::LevelChanged) => tr!("Not rated: the level was changed"),
+        Some(Unrated::SidesSwitched) => tr!("Not rated: the sides were switched"),
+        Some(Unrated::PlayedOn) => tr!("Not rated: played on after the result"),
+        Some(Unrated::SetUp) => tr!("Not rated: a set-up position"),
+        Some(Unrated::Changed) => tr!("Not rated: changed during the game"),
+    }
+}
+
+/// A PGN date "2026.11.23" as "23 Nov 2026" (English) or "23.11.2026" (German), the same on
+/// every screen; unknown parts are left out.
+pub fn date_text(pgn_date: &str) -> String {
+    date_text_in(crate::i18n::language(), pgn_date)
+}
+
+pub fn date_text_in(language: Language, pgn_date: &str) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let mut parts = pgn_date.split('.');
+    let (year, month, day) = (parts.next(), parts.next(), parts.next());
+    let year = year.filter(|y| y.chars().all(|c| c.is_ascii_digit()) && !y.is_empty());
+    let month = month
+        .and_then(|m| m.parse::<usize>().ok())
+        .filter(|m| (1..=12).contains(m));
+    let day = day.and_then(|d| d.parse::<u32>().ok());
+    match (language, day, month, year) {
+        (Language::English, Some(d), Some(m), Some(y)) => format!("{d} {} {y}", MONTHS[m - 1]),
+        (Language::English, None, Some(m), Some(y)) => format!("{} {y}", MONTHS[m - 1]),
+        (Language::German, Some(d), Some(m), Some(y)) => format!("{d}.{m}.{y}"),
+        (Language::German, None, Some(m), Some(y)) => format!("{m}/{y}"),
+        (_, _, _, Some(y)) => y.to_string(),
+        _ => tr!("date unknown"),
+    }
+}

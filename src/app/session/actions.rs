@@ -3,7 +3,7 @@
 //! changed the game; the caller then goes on as after any change.
 
 use super::effect::Effect;
-use super::game::GameSession;
+use super::game::{GameSession, Unrated};
 use crate::app::model::mode::Mode;
 use crate::tr;
 use chesspi_engine::Color;
@@ -28,7 +28,7 @@ impl GameSession {
             return false;
         };
         self.setup.level = level;
-        self.set_unrated();
+        self.set_unrated(Unrated::LevelChanged);
         self.effect(Effect::LevelChosen { level, fits: false });
         self.note = Some(tr!(
             "The computer now plays at level {} — this game is not rated",
@@ -45,7 +45,7 @@ impl GameSession {
         };
         self.setup.mode = Mode::Computer { human: !human };
         self.flipped = self.setup.bottom_color() == Color::Black;
-        self.set_unrated();
+        self.set_unrated(Unrated::SidesSwitched);
         self.note = Some(tr!("Sides switched — this game is not rated"));
         true
     }

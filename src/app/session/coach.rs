@@ -22,6 +22,9 @@ pub struct Coaching {
     threat: Option<(usize, Threat)>,
     /// The player asked for the threat (Menu): "nothing" is said too.
     threat_asked: bool,
+    /// The coach judged a move or looked for a threat in this game: switched off, the game
+    /// still had its help.
+    helped: bool,
 }
 
 /// A warning on screen.
@@ -47,6 +50,11 @@ impl Coaching {
     /// The warning on screen, if any.
     pub fn advice(&self) -> Option<&Advice> {
         self.advice.as_ref()
+    }
+
+    /// Whether the coach judged a move or looked for a threat since the game started.
+    pub fn helped(&self) -> bool {
+        self.helped
     }
 
     /// Whether the threat looked for was the player's own question.
@@ -92,11 +100,13 @@ impl Coaching {
     }
 
     /// A new game (or one brought back): no warning, no threat; the moves it starts with
-    /// were played before, only new ones are judged.
+    /// were played before, only new ones are judged. A game brought back with moves may have
+    /// had the coach's help before.
     pub(in crate::app) fn forget(&mut self, game: &Game) {
         *self = Coaching {
             level: self.level,
             judged: Some((game.moves().len(), game.position().hash())),
+            helped: !game.moves().is_empty(),
             ..Coaching::default()
         };
     }
@@ -125,6 +135,7 @@ impl Coaching {
     /// The judgement of the last move of `game` arrived (`None`: it could not be judged).
     /// Returns whether the coach warns (the game waits for the player's choice).
     pub(super) fn judged(&mut self, game: &Game, judgement: Option<Box<Judgement>>) -> bool {
+        self.helped = true;
         let moves = game.moves().len();
         self.judged = Some((moves, game.position().hash()));
         match judgement {
@@ -172,6 +183,7 @@ impl Coaching {
     /// The threat search answered for the position after `moves` moves. Returns whether
     /// the player is told that nothing is threatened (they asked).
     pub(super) fn threat_found(&mut self, moves: usize, threat: Option<Threat>) -> bool {
+        self.helped = true;
         let asked = std::mem::take(&mut self.threat_asked);
         match threat {
             Some(threat) => {

@@ -32,7 +32,7 @@ pub struct GameSession {
     /// A one-off message for the status line (e.g. a declined draw offer).
     pub(in crate::app) note: Option<String>,
     /// Which game this is, and whether it counts for the rating.
-    record: Record,
+    pub(super) record: Record,
     /// The game's clocks, for a timed game.
     pub(in crate::app) clocks: Clocks,
     /// The partner of a network game.
@@ -46,11 +46,37 @@ pub struct GameSession {
 /// How the game on the board counts: which game it is (saving tells a new game from a changed
 /// one) and whether it is rated.
 #[derive(Debug, Clone, Copy, Default)]
-struct Record {
+pub(super) struct Record {
     /// Counts the games started.
     serial: u64,
-    /// The level was changed, the sides switched or the coach on during this game.
-    unrated: bool,
+    /// Why the game no longer counts for the rating, if it does not (the first reason).
+    unrated: Option<Unrated>,
+}
+
+impl Record {
+    /// Takes back `why`, if it is the reason the game is not rated.
+    pub(super) fn withdraw(&mut self, why: Unrated) {
+        if self.unrated == Some(why) {
+            self.unrated = None;
+        }
+    }
+}
+
+/// Why a game against the computer does not count for the player's rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unrated {
+    /// The coach is on: its warnings are help a rated game does not get.
+    Coach,
+    /// The computer's level was changed during the game.
+    LevelChanged,
+    /// The player took the computer's side.
+    SidesSwitched,
+    /// Played on after its result, which counted already.
+    PlayedOn,
+    /// From a position set up by hand.
+    SetUp,
+    /// Changed during play (after a restart, which change is not kept).
+    Changed,
 }
 
 impl GameSession {
@@ -95,14 +121,20 @@ impl GameSession {
         self.record.serial
     }
 
-    /// Whether the game counts for the player's rating.
+    /// Whether the game counts for the player's rating (as far as the game's own changes
+    /// go: the storage also leaves out set-up positions and games the player made no move in).
     pub fn is_rated(&self) -> bool {
-        !self.record.unrated
+        self.record.unrated.is_none()
     }
 
-    /// The game no longer counts for the rating (or, restored, was already taken out of it).
-    pub fn set_unrated(&mut self) {
-        self.record.unrated = true;
+    /// Why the game does not count for the player's rating, if it does not.
+    pub fn unrated(&self) -> Option<Unrated> {
+        self.record.unrated
+    }
+
+    /// The game no longer counts for the rating, for `why` (the first reason is kept).
+    pub fn set_unrated(&mut self, why: Unrated) {
+        self.record.unrated.get_or_insert(why);
     }
 
     /// Turns the board as it was saved (after a restart).
@@ -254,7 +286,7 @@ impl GameSession {
         self.claim_offered_at = None;
         self.note = None;
         self.partner = None;
-        self.record.unrated = false;
+        self.record.unrated = None;
         self.coach.forget(&self.game);
         self.set_coach_level(coach);
         self.set_clock(None);

@@ -5,7 +5,7 @@
 
 use super::coach::applies;
 use super::effect::Effect;
-use super::game::GameSession;
+use super::game::{GameSession, Unrated};
 use super::thinking::{Purpose, Reply, ThinkRequest};
 use crate::app::model::mode::Mode;
 use crate::tr;
@@ -172,12 +172,16 @@ impl GameSession {
         Answered::Taken
     }
 
-    /// Sets the coach for this game. Switched on, the game is no longer rated; switched off,
-    /// an open warning closes: `true` if one did (the game goes on, [`Self::next_turn`]).
+    /// Sets the coach for this game. Switched on, the game is no longer rated; switched off
+    /// before it judged a move, it was no help, and the game is rated again (New game's
+    /// "Coach: off" over the Settings' coach). Switched off, an open warning closes: `true`
+    /// if one did (the game goes on, [`Self::next_turn`]).
     pub fn set_coach_level(&mut self, level: CoachLevel) -> bool {
         let closed = self.coach.set_level(level);
         if level.is_on() && applies(self.setup.mode) {
-            self.set_unrated();
+            self.set_unrated(Unrated::Coach);
+        } else if !level.is_on() && !self.coach.helped() {
+            self.record.withdraw(Unrated::Coach);
         }
         closed
     }

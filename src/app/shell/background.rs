@@ -56,11 +56,11 @@ impl Background {
 /// Whether the background may work now: on the device while the screen is dark and the
 /// battery charges; on a desktop once idle.
 fn may_work(s: &Shell) -> bool {
-    let device = s.shutdown.is_some();
+    let device = s.device.shutdown.is_some();
     if device {
-        s.power.asleep && s.power.charging
+        s.device.power.asleep && s.device.power.charging
     } else {
-        s.background.idle
+        s.workers.background.idle
     }
 }
 
@@ -70,47 +70,51 @@ pub fn touched(s: &mut Shell, shell: &std::rc::Rc<std::cell::RefCell<Shell>>, wi
     if s.saving.is_none() {
         return;
     }
-    s.background.idle = false;
+    s.workers.background.idle = false;
     let weak = std::rc::Rc::downgrade(shell);
     let win = window.as_weak();
-    s.background
-        .idle_timer
-        .start(slint::TimerMode::SingleShot, IDLE_BEFORE_WORK, move || {
+    s.workers.background.idle_timer.start(
+        slint::TimerMode::SingleShot,
+        IDLE_BEFORE_WORK,
+        move || {
             if let (Some(rc), Some(w)) = (weak.upgrade(), win.upgrade()) {
                 let mut guard = rc.borrow_mut();
-                guard.background.idle = true;
+                guard.workers.background.idle = true;
                 poke(&mut guard, &w);
             }
-        });
+        },
+    );
     poke(s, window);
 }
 
 /// Starts, pauses or resumes the work as the device allows.
 pub fn poke(s: &mut Shell, _window: &AppWindow) {
     let allowed = may_work(s);
-    if let Some((_, worker)) = &s.background.running {
+    if let Some((_, worker)) = &s.workers.background.running {
         worker.set_paused(!allowed);
         return;
     }
-    if !allowed || s.background.asking {
+    if !allowed || s.workers.background.asking {
         return;
     }
     if let Some(saving) = &s.saving {
-        s.background.asking = true;
-        saving.saver.find_unanalysed(s.background.done.clone());
+        s.workers.background.asking = true;
+        saving
+            .saver
+            .find_unanalysed(s.workers.background.done.clone());
     }
 }
 
 /// The saver's answer: a game to analyse, or none left.
 pub fn found(s: &mut Shell, window: &AppWindow, game: Option<Box<UnanalysedGame>>) {
-    s.background.asking = false;
+    s.workers.background.asking = false;
     let Some(game) = game else {
         return;
     };
-    if s.background.running.is_some() {
+    if s.workers.background.running.is_some() {
         return;
     }
-    let tx = s.background.tx.clone();
+    let tx = s.workers.background.tx.clone();
     let weak = window.as_weak();
     let game_id = game.game_id;
     log::info!("analysing saved game {game_id:016x} in the background");
@@ -123,11 +127,11 @@ pub fn found(s: &mut Shell, window: &AppWindow, game: Option<Box<UnanalysedGame>
     }) {
         Ok(worker) => {
             worker.set_paused(!may_work(s));
-            s.background.running = Some((game_id, worker));
+            s.workers.background.running = Some((game_id, worker));
         }
         Err(e) => {
             log::error!("cannot start the background analysis: {e}");
-            s.background.done.push(game_id);
+            s.workers.background.done.push(game_id);
         }
     }
 }
@@ -135,7 +139,7 @@ pub fn found(s: &mut Shell, window: &AppWindow, game: Option<Box<UnanalysedGame>
 /// The worker's reports: a finished analysis is stored (and makes puzzles), then the next
 /// game.
 pub fn received(s: &mut Shell, window: &AppWindow) {
-    for report in s.background.take_reports() {
+    for report in s.workers.background.take_reports() {
         let finished = match report {
             AnalysisReport::Pass {
                 id,
@@ -153,14 +157,15 @@ pub fn received(s: &mut Shell, window: &AppWindow) {
             }
             AnalysisReport::Progress { .. } | AnalysisReport::Pass { .. } => continue,
         };
-        if s.background
+        if s.workers
+            .background
             .running
             .as_ref()
             .is_some_and(|(g, _)| *g == finished)
         {
-            s.background.running = None;
+            s.workers.background.running = None;
         }
-        s.background.done.push(finished);
+        s.workers.background.done.push(finished);
         poke(s, window);
     }
 }

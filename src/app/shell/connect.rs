@@ -57,7 +57,7 @@ impl App {
         let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
         status.on_screen_changed(move |asleep| {
             if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
-                rc.borrow_mut().power.asleep = asleep;
+                rc.borrow_mut().device.power.asleep = asleep;
                 w.global::<StatusAdapter>().set_screen_asleep(asleep);
                 power_changed(&mut rc.borrow_mut(), &w);
             }
@@ -65,7 +65,7 @@ impl App {
         let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
         status.on_charging_changed(move |charging| {
             if let (Some(rc), Some(w)) = (shell.upgrade(), window.upgrade()) {
-                rc.borrow_mut().power.charging = charging;
+                rc.borrow_mut().device.power.charging = charging;
                 w.global::<StatusAdapter>().set_battery_charging(charging);
                 power_changed(&mut rc.borrow_mut(), &w);
             }
@@ -81,7 +81,7 @@ impl App {
             if let Some(w) = window.upgrade() {
                 super::background::received(&mut rc.borrow_mut(), &w);
             }
-            let reports = rc.borrow().analysis.take_reports();
+            let reports = rc.borrow().workers.analysis.take_reports();
             if !reports.is_empty() {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
@@ -94,7 +94,7 @@ impl App {
         let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
         board.on_report_ready(move || {
             let Some(rc) = shell.upgrade() else { return };
-            let reports = rc.borrow().board_link.take_reports();
+            let reports = rc.borrow().workers.board_link.take_reports();
             if !reports.is_empty() {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
@@ -113,6 +113,7 @@ impl App {
             let Some(rc) = shell.upgrade() else { return };
             let reports = rc
                 .borrow()
+                .workers
                 .wifi
                 .as_ref()
                 .map(|link| link.take_reports())
@@ -144,8 +145,12 @@ impl App {
             game.on_cell_pressed(move |col, row| {
                 if let Some(rc) = shell.upgrade() {
                     let mut s = rc.borrow_mut();
-                    s.swallowing = s.touch_gate.as_ref().is_some_and(|g| g.blocks_touch());
-                    if s.swallowing {
+                    s.device.swallowing = s
+                        .device
+                        .touch_gate
+                        .as_ref()
+                        .is_some_and(|g| g.blocks_touch());
+                    if s.device.swallowing {
                         log::debug!("wake-up touch ignored");
                         return;
                     }
@@ -161,7 +166,7 @@ impl App {
             let window = self.window.as_weak();
             game.on_cell_released(move |col, row, dragged| {
                 if let Some(rc) = shell.upgrade()
-                    && std::mem::take(&mut rc.borrow_mut().swallowing)
+                    && std::mem::take(&mut rc.borrow_mut().device.swallowing)
                 {
                     return;
                 }
@@ -393,9 +398,9 @@ impl App {
 
 /// Tells the workers whether to pause after a power change.
 fn power_changed(s: &mut Shell, window: &crate::app::ui::AppWindow) {
-    let paused = s.power.pauses_work();
-    s.analysis.power_changed(paused);
-    s.board_link.power_changed(paused);
+    let paused = s.device.power.pauses_work();
+    s.workers.analysis.power_changed(paused);
+    s.workers.board_link.power_changed(paused);
     super::background::poke(s, window);
 }
 

@@ -31,10 +31,10 @@ pub(super) fn run_effects(
 ) {
     for effect in effects {
         match effect {
-            Effect::Think(request) => s.computer.think(request),
+            Effect::Think(request) => s.workers.computer.think(request),
             Effect::CancelThinking => {
-                s.computer.cancel();
-                s.pacing_timer.stop();
+                s.workers.computer.cancel();
+                s.timers.pacing.stop();
             }
             Effect::GameChanged => game_changed(s, shell, window),
             Effect::ShowGames => match &s.saving {
@@ -63,7 +63,7 @@ pub(super) fn run_effects(
             }
             Effect::ChangeSetting(setting) => change_setting(s, window, setting),
             Effect::LevelChosen { level, fits } => {
-                if let Some(device) = &mut s.device {
+                if let Some(device) = &mut s.device.controls {
                     device.choose_level(level, fits);
                     s.controller.player_mut().set_follow_fitting_level(fits);
                     if let Some(saving) = &s.saving {
@@ -89,11 +89,11 @@ pub(super) fn run_effects(
                 };
                 s.controller.show_info(&tr!("Your record"), &text);
             }
-            Effect::Shutdown => match &s.shutdown {
+            Effect::Shutdown => match &s.device.shutdown {
                 Some(command) => shut_down(command, s.notices.sender()),
                 None => log::warn!("shutdown asked for, but this build cannot shut down"),
             },
-            Effect::MoveNow => s.computer.move_now(),
+            Effect::MoveNow => s.workers.computer.move_now(),
             Effect::Sound(cue) => s.hearing.sound().play(cue),
             Effect::ImportPgn { index } => match &s.saving {
                 Some(saving) => match saving.usb_pgn.get(index) {
@@ -113,23 +113,24 @@ pub(super) fn run_effects(
                 }
             }
             Effect::Analyse { id, start, moves } => {
-                let paused = s.power.pauses_work();
-                s.analysis
+                let paused = s.device.power.pauses_work();
+                s.workers
+                    .analysis
                     .start(&mut s.controller, window, id, start, moves, paused);
             }
-            Effect::CancelAnalysis => s.analysis.cancel(),
+            Effect::CancelAnalysis => s.workers.analysis.cancel(),
             Effect::StoreAnalysis { saved, analysis } => {
-                s.analysis.finished();
+                s.workers.analysis.finished();
                 match &s.saving {
                     Some(saving) => saving.saver.annotate(saved.as_deref(), analysis),
                     None => log::info!("the analysis is not stored: games are not saved here"),
                 }
             }
-            Effect::Wifi(request) => match &s.wifi {
+            Effect::Wifi(request) => match &s.workers.wifi {
                 Some(link) => link.send(request),
                 None => log::warn!("a Wi-Fi request without the Wi-Fi thread: {request:?}"),
             },
-            Effect::Lan(request) => match &s.network {
+            Effect::Lan(request) => match &s.workers.network {
                 Some(net) => {
                     let session = s.controller.session();
                     let moves = session.game().moves().len();
@@ -137,7 +138,7 @@ pub(super) fn run_effects(
                 }
                 None => log::warn!("a network request without network play: {request:?}"),
             },
-            Effect::Network(effect) => match s.network.as_mut() {
+            Effect::Network(effect) => match s.workers.network.as_mut() {
                 Some(net) => net.lobby(effect, &mut s.controller, &s.notices),
                 None => {
                     s.controller.on(Lobby::close);
@@ -179,7 +180,7 @@ fn game_changed(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
 
 /// A device setting stepped: applied (the language to the whole screen), shown, stored.
 fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
-    let Some(device) = &mut s.device else {
+    let Some(device) = &mut s.device.controls else {
         return;
     };
     device.step(setting);
@@ -198,7 +199,7 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
         }
         _ => {}
     }
-    if let (Some(saving), Some(device)) = (&s.saving, &s.device) {
+    if let (Some(saving), Some(device)) = (&s.saving, &s.device.controls) {
         saving
             .saver
             .save_settings(device.settings(), device.admin());
@@ -208,7 +209,7 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
 /// Where the device settings act: the sound thread takes the volume and spoken moves, the
 /// controller the rest (the dialog's rows, the book, the board, the coach).
 pub(super) fn apply_settings(s: &mut Shell) {
-    let Some(device) = &s.device else {
+    let Some(device) = &s.device.controls else {
         return;
     };
     let view = device.view(s.hearing.sound().speaker());
@@ -224,10 +225,10 @@ pub(super) fn apply_settings(s: &mut Shell) {
 /// disk).
 pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
     s.controller
-        .sync_clock(std::time::Instant::now(), s.power.asleep);
+        .sync_clock(std::time::Instant::now(), s.device.power.asleep);
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
-    if let Some(link) = &s.wifi {
+    if let Some(link) = &s.workers.wifi {
         // The Wi-Fi screen, or the Join list (for hotspots nearby).
         let watched = s.controller.screen() == ScreenKind::Wifi
             || s.controller
@@ -235,15 +236,17 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
                 .is_some_and(Lobby::looks_for_hotspots);
         link.screen_open(watched);
     }
-    s.board_link
-        .sync(&s.controller, window, s.power.pauses_work());
+    s.workers
+        .board_link
+        .sync(&s.controller, window, s.device.power.pauses_work());
     if s.controller.session().setup().mode == Mode::Demo
         && s.controller.session().game().is_over()
-        && !s.demo_timer.running()
+        && !s.timers.demo.running()
     {
         let weak_shell = Rc::downgrade(shell);
         let weak_window = window.as_weak();
-        s.demo_timer
+        s.timers
+            .demo
             .start(slint::TimerMode::SingleShot, DEMO_PAUSE, move || {
                 with_shell(&weak_shell, &weak_window, next_demo_game);
             });
@@ -268,7 +271,8 @@ fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindo
             let wait = due.saturating_duration_since(std::time::Instant::now());
             let weak_shell = Rc::downgrade(shell);
             let weak_window = window.as_weak();
-            s.adjourn_timer
+            s.timers
+                .adjourn
                 .start(slint::TimerMode::SingleShot, wait, move || {
                     with_shell(&weak_shell, &weak_window, |c| {
                         c.part(|p: &mut PartnerGame, cx| {
@@ -277,7 +281,7 @@ fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindo
                     });
                 });
         }
-        None => s.adjourn_timer.stop(),
+        None => s.timers.adjourn.stop(),
     }
 }
 
@@ -292,7 +296,8 @@ pub(super) fn schedule_clock(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: 
         Some(wait) => {
             let weak_shell = Rc::downgrade(shell);
             let weak_window = window.as_weak();
-            s.clock_timer
+            s.timers
+                .clock
                 .start(slint::TimerMode::SingleShot, wait, move || {
                     with_shell(&weak_shell, &weak_window, |c| {
                         c.clock_tick(std::time::Instant::now());
@@ -300,7 +305,7 @@ pub(super) fn schedule_clock(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: 
                     checkpoint_clock(&weak_shell);
                 });
         }
-        None => s.clock_timer.stop(),
+        None => s.timers.clock.stop(),
     }
 }
 
@@ -310,7 +315,7 @@ pub(super) fn receive_network(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
         return;
     };
     super::update_shell(&rc, &win, |s| {
-        if let Some(net) = s.network.as_mut() {
+        if let Some(net) = s.workers.network.as_mut() {
             net.receive(&mut s.controller, &s.notices);
         }
     });
@@ -334,7 +339,7 @@ pub(super) fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
         return;
     };
     loop {
-        let answer = match rc.borrow().answers.try_recv() {
+        let answer = match rc.borrow().workers.answers.try_recv() {
             Ok(answer) => answer,
             Err(_) => break,
         };
@@ -350,7 +355,8 @@ pub(super) fn receive_answers(shell: &Weak<RefCell<Shell>>, window: &slint::Weak
             let shell = shell.clone();
             let window = window.clone();
             rc.borrow()
-                .pacing_timer
+                .timers
+                .pacing
                 .start(slint::TimerMode::SingleShot, wait, move || {
                     with_shell(&shell, &window, |c| {
                         c.computer_answered(answer.id, answer.reply.clone());

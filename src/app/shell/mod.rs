@@ -76,13 +76,53 @@ fn pacing(setup: &GameSetup, words: Duration) -> Duration {
 /// Everything behind the window: the controller and the machinery that serves it.
 struct Shell {
     controller: Controller,
-    computer: ComputerPlayer,
-    answers: Receiver<Answer>,
     models: ViewModels,
-    /// Holds back a computer move that came faster than [`pacing`].
-    pacing_timer: slint::Timer,
     game_changed: Vec<GameChangedHook>,
     saving: Option<Saving>,
+    /// The status bar's notices.
+    notices: NoticeBar,
+    /// Sounds and spoken moves.
+    hearing: hearing::Hearing,
+    /// The threads that serve the controller, and their links.
+    workers: Workers,
+    timers: Timers,
+    /// The device around the window: its power, its touches, its settings.
+    device: Device,
+}
+
+/// The worker threads and their links to the UI thread.
+struct Workers {
+    computer: ComputerPlayer,
+    answers: Receiver<Answer>,
+    /// Game analysis on its worker thread.
+    analysis: AnalysisLink,
+    /// The analysis board's search thread, while the board is open.
+    board_link: BoardLink,
+    /// Saved games analysed in the background (for puzzles).
+    background: background::Background,
+    /// The Wi-Fi thread; `None` until [`App::enable_wifi`].
+    wifi: Option<WifiLink>,
+    /// Network games; `None` until [`App::enable_network`].
+    network: Option<Network>,
+}
+
+/// The shell's timers: each runs only while there is something to wait for.
+#[derive(Default)]
+struct Timers {
+    /// Holds back a computer move that came faster than [`pacing`].
+    pacing: slint::Timer,
+    /// Starts the next demo game a little after one ends: a kiosk demo loops.
+    demo: slint::Timer,
+    /// Wakes the screen when a running clock's display changes or its flag falls; stopped
+    /// while no clock runs.
+    clock: slint::Timer,
+    /// Offers to adjourn a network game once the partner has been away long enough.
+    adjourn: slint::Timer,
+}
+
+/// The device around the window (a desktop has none of it but the power state).
+#[derive(Default)]
+struct Device {
     /// Runs on a confirmed shutdown; `None` on a desktop.
     shutdown: Option<crate::power::ShutdownCommand>,
     /// Closed while the screen is dimmed or dark: the waking touch is not a move.
@@ -90,30 +130,9 @@ struct Shell {
     /// The current gesture started as a wake-up touch and is ignored to its release.
     swallowing: bool,
     /// Brightness, dimming and the remembered level.
-    device: Option<DeviceControls>,
-    /// The status bar's notices.
-    notices: NoticeBar,
-    /// Starts the next demo game a little after one ends: a kiosk demo loops.
-    demo_timer: slint::Timer,
-    /// Network games; `None` until [`App::enable_network`].
-    network: Option<Network>,
-    /// Wakes the screen when a running clock's display changes or its flag falls; stopped
-    /// while no clock runs.
-    clock_timer: slint::Timer,
-    /// Offers to adjourn a network game once the partner has been away long enough.
-    adjourn_timer: slint::Timer,
+    controls: Option<DeviceControls>,
     /// The screen asleep, the battery charging: as the device last reported them.
     power: Power,
-    /// Game analysis on its worker thread.
-    analysis: AnalysisLink,
-    /// The analysis board's search thread, while the board is open.
-    board_link: BoardLink,
-    /// Saved games analysed in the background (for puzzles).
-    background: background::Background,
-    /// Sounds and spoken moves.
-    hearing: hearing::Hearing,
-    /// The Wi-Fi thread; `None` until [`App::enable_wifi`].
-    wifi: Option<WifiLink>,
 }
 
 /// What the device last reported of its power: kept here, not read back from the window.
@@ -170,7 +189,7 @@ fn update_shell(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&
         .part(|p: &mut PartnerGame, cx| p.leave_hotspot_when_done(cx, lobby_open));
     // The clocks first: a move presses its clock before the game is saved with it.
     s.controller
-        .sync_clock(std::time::Instant::now(), s.power.asleep);
+        .sync_clock(std::time::Instant::now(), s.device.power.asleep);
     // Carrying out an effect may lead to more (the network refusing at once, ...).
     loop {
         let effects = s.controller.take_effects();
@@ -181,13 +200,13 @@ fn update_shell(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&
     }
     // Another game replaced a network game: say goodbye to the partner. A hotspot kept for a
     // moment after the game's end goes now (the Wi-Fi thread ignores this without one).
-    if let Some(net) = s.network.as_mut()
+    if let Some(net) = s.workers.network.as_mut()
         && net.is_active()
         && s.controller.session().partner().is_none()
         && s.controller.shown::<Lobby>().is_none()
     {
         net.leave();
-        if let Some(wifi) = &s.wifi {
+        if let Some(wifi) = &s.workers.wifi {
             wifi.send(crate::wifi::worker::WifiRequest::LeaveHotspot);
         }
     }
@@ -199,7 +218,7 @@ fn update_shell(shell: &Rc<RefCell<Shell>>, window: &AppWindow, f: impl FnOnce(&
 
 /// Shows the controller's state, and sounds what changed.
 fn show(s: &mut Shell, window: &AppWindow) {
-    if let Some(device) = &s.device
+    if let Some(device) = &s.device.controls
         && s.controller.dialog() == Some(&crate::app::screens::Dialog::Settings)
     {
         // The sound device may have been found (or not) since the dialog's view was made.
@@ -224,7 +243,7 @@ fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
         .session()
         .clocks
         .lan_clock(std::time::Instant::now());
-    if let Some(net) = s.network.as_mut() {
+    if let Some(net) = s.workers.network.as_mut() {
         net.resume(
             peer,
             local,
@@ -314,27 +333,22 @@ impl App {
         let notices = NoticeBar::attach(&window);
         let shell = Rc::new(RefCell::new(Shell {
             controller: Controller::with_game(game, setup),
-            computer,
-            answers,
             models,
-            pacing_timer: slint::Timer::default(),
             game_changed: Vec::new(),
             saving: None,
-            shutdown: None,
-            touch_gate: None,
-            swallowing: false,
-            device: None,
             notices,
-            demo_timer: slint::Timer::default(),
-            network: None,
-            clock_timer: slint::Timer::default(),
-            adjourn_timer: slint::Timer::default(),
-            power: Power::default(),
-            analysis: AnalysisLink::default(),
-            board_link: BoardLink::default(),
-            background: background::Background::default(),
             hearing: hearing::Hearing::new(crate::sound::Sound::silent()),
-            wifi: None,
+            workers: Workers {
+                computer,
+                answers,
+                analysis: AnalysisLink::default(),
+                board_link: BoardLink::default(),
+                background: background::Background::default(),
+                wifi: None,
+                network: None,
+            },
+            timers: Timers::default(),
+            device: Device::default(),
         }));
         let app = App { window, shell };
         app.connect();
@@ -444,7 +458,7 @@ impl App {
         shell
             .controller
             .part(|p: &mut PartnerGame, _| p.set_adjourn_after(net.adjourn_after()));
-        shell.network = Some(net);
+        shell.workers.network = Some(net);
     }
 
     /// Reconnects the restored network game with `peer` (see [`crate::app::saving::Restored::lan`]).
@@ -457,6 +471,7 @@ impl App {
     pub fn network_addrs(&self) -> Vec<std::net::SocketAddr> {
         self.shell
             .borrow()
+            .workers
             .network
             .as_ref()
             .map(Network::local_addrs)
@@ -467,13 +482,13 @@ impl App {
     pub fn enable_shutdown(&self, command: crate::power::ShutdownCommand) {
         let mut shell = self.shell.borrow_mut();
         shell.controller.allow_shutdown();
-        shell.shutdown = Some(command);
+        shell.device.shutdown = Some(command);
     }
 
     /// Lets the Settings dialog change the device's settings through `device`.
     pub fn enable_device(&self, device: DeviceControls) {
         let mut shell = self.shell.borrow_mut();
-        shell.device = Some(device);
+        shell.device.controls = Some(device);
         effects::apply_settings(&mut shell);
     }
 
@@ -493,14 +508,14 @@ impl App {
     pub fn enable_wifi(&self, wifi: Box<dyn crate::wifi::Wifi>) -> std::io::Result<()> {
         let link = WifiLink::start(&self.window, wifi)?;
         let mut shell = self.shell.borrow_mut();
-        shell.wifi = Some(link);
+        shell.workers.wifi = Some(link);
         shell.controller.allow_wifi();
         Ok(())
     }
 
     /// Ignores touches on the board while `gate` is closed (the screen is waking up).
     pub fn set_touch_gate(&self, gate: crate::power::watcher::TouchGate) {
-        self.shell.borrow_mut().touch_gate = Some(gate);
+        self.shell.borrow_mut().device.touch_gate = Some(gate);
     }
 
     /// Ends the app's work: the computer's search is abandoned, the saves already queued are

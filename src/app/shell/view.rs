@@ -184,7 +184,12 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
             );
             new_game.set_note(
                 match form.mode {
-                    ModeChoice::Computer => String::new(),
+                    // Whether the game will count for the rating, before it starts.
+                    ModeChoice::Computer => crate::app::screens::words::rating_words(
+                        form.coach
+                            .is_on()
+                            .then_some(crate::app::session::game::Unrated::Coach),
+                    ),
                     ModeChoice::Friend => {
                         tr!("Two people share this screen. White starts; flip the board any time.")
                     }

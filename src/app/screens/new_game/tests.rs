@@ -72,3 +72,29 @@ fn a_custom_clock_is_set_with_steppers_and_offered_again_next_time() {
     c.action(Action::NewGame);
     assert_eq!(c.shown::<NewGameForm>().and_then(|f| f.clock), None);
 }
+
+/// Issue 47: Settings → Coach on, New game → "Coach: off" → Start: the game is rated, and a
+/// coach switched on again (or on from the start) takes it out of the rating, with the reason.
+#[test]
+fn the_forms_coach_off_over_the_settings_coach_leaves_the_game_rated() {
+    use crate::app::session::game::Unrated;
+    use chesspi_engine::coach::CoachLevel;
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    c.set_settings_view(SettingsView {
+        coach: CoachLevel::Blunders,
+        ..SettingsView::default()
+    });
+    c.action(Action::NewGame);
+    c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
+    assert!(c.shown::<NewGameForm>().expect("form").coach.is_on());
+    c.on(|f: &mut NewGameForm, _| f.toggle_coach(CoachLevel::Blunders));
+    assert!(!c.shown::<NewGameForm>().expect("form").coach.is_on());
+    c.on(NewGameForm::start);
+    assert_eq!(c.session().coach().level(), CoachLevel::Off);
+    assert!(c.session().is_rated(), "{:?}", c.session().unrated());
+    // The same form with the coach left on: not rated, because of the coach.
+    c.action(Action::NewGame);
+    c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
+    c.on(NewGameForm::start);
+    assert_eq!(c.session().unrated(), Some(Unrated::Coach));
+}

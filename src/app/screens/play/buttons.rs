@@ -179,7 +179,8 @@ fn undo(cx: &mut Ctx) {
         cx.session.claim_offered_at = Some(cx.session.game.moves().len());
         // Its result may have counted already; played on, it does not count again.
         if cx.session.is_rated() && matches!(cx.session.setup.mode, Mode::Computer { .. }) {
-            cx.session.set_unrated();
+            cx.session
+                .set_unrated(crate::app::session::game::Unrated::PlayedOn);
             cx.session.note = Some(tr!("Taken back — play on; this game is not rated"));
         }
         cx.go(Go::Resume);

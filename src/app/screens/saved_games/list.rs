@@ -3,9 +3,8 @@
 use chesspi_engine::Color;
 use chesspi_engine::pgn::GameResult;
 
-use crate::app::screens::words::level_of;
+use crate::app::screens::words::{date_text, level_of};
 use crate::app::screens::{ResultCard, ResultTone, SavedGameChoice, termination_reason};
-use crate::i18n::Language;
 use crate::storage::archive::termination_from_tag;
 use crate::storage::{GameHeader, GameSummary};
 use crate::{tr, trn};
@@ -17,33 +16,6 @@ pub struct GameRow {
     pub choice: SavedGameChoice,
     pub detail: String,
     pub result: String,
-}
-
-/// "2026.11.23" as "23 Nov 2026" (English) or "23.11.2026" (German); unknown parts are left
-/// out.
-fn date_text(pgn_date: &str) -> String {
-    date_text_in(crate::i18n::language(), pgn_date)
-}
-
-fn date_text_in(language: Language, pgn_date: &str) -> String {
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let mut parts = pgn_date.split('.');
-    let (year, month, day) = (parts.next(), parts.next(), parts.next());
-    let year = year.filter(|y| y.chars().all(|c| c.is_ascii_digit()) && !y.is_empty());
-    let month = month
-        .and_then(|m| m.parse::<usize>().ok())
-        .filter(|m| (1..=12).contains(m));
-    let day = day.and_then(|d| d.parse::<u32>().ok());
-    match (language, day, month, year) {
-        (Language::English, Some(d), Some(m), Some(y)) => format!("{d} {} {y}", MONTHS[m - 1]),
-        (Language::English, None, Some(m), Some(y)) => format!("{} {y}", MONTHS[m - 1]),
-        (Language::German, Some(d), Some(m), Some(y)) => format!("{d}.{m}.{y}"),
-        (Language::German, None, Some(m), Some(y)) => format!("{m}/{y}"),
-        (_, _, _, Some(y)) => y.to_string(),
-        _ => tr!("date unknown"),
-    }
 }
 
 /// The result from this device's player's side ("You won"), or by colour when two people
@@ -164,15 +136,19 @@ fn termination_words(tag: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::screens::words::review_name;
+    use crate::app::screens::words::{date_text_in, review_name};
+    use crate::i18n::Language;
 
     #[test]
     fn dates_and_names_read_naturally() {
-        assert_eq!(date_text("2026.11.23"), "23 Nov 2026");
-        assert_eq!(date_text("2026.11.??"), "Nov 2026");
-        assert_eq!(date_text("2026.??.??"), "2026");
-        assert_eq!(date_text("????.??.??"), "date unknown");
-        assert_eq!(date_text("2026.13.01"), "2026");
+        assert_eq!(date_text_in(Language::English, "2026.11.23"), "23 Nov 2026");
+        assert_eq!(date_text_in(Language::English, "2026.11.??"), "Nov 2026");
+        assert_eq!(date_text_in(Language::English, "2026.??.??"), "2026");
+        assert_eq!(
+            date_text_in(Language::English, "????.??.??"),
+            "date unknown"
+        );
+        assert_eq!(date_text_in(Language::English, "2026.13.01"), "2026");
         assert_eq!(date_text_in(Language::German, "2026.11.03"), "3.11.2026");
         assert_eq!(date_text_in(Language::German, "2026.11.??"), "11/2026");
         assert_eq!(

@@ -255,7 +255,8 @@ impl Training {
             return TrainView {
                 cells: train_cells(&Position::startpos(), flipped, None, &[]),
                 flipped,
-                title: tr!("Train"),
+                // The screen's heading says "Train" already.
+                title: String::new(),
                 prompt: if book.puzzles().is_empty() {
                     tr!(
                         "No puzzles yet. Analyse a finished game: your mistakes in it become \
@@ -317,7 +318,10 @@ impl Training {
                 c
             }),
             flipped,
-            title: tr!("From your game of {}", pgn_date_text(&puzzle.date)),
+            title: tr!(
+                "From your game of {}",
+                super::words::date_text(&puzzle.date)
+            ),
             prompt: if puzzle.blunder {
                 tr!(
                     "{} to move. In the game {} was played here, a blunder: find a better move.",
@@ -391,18 +395,9 @@ fn record_text(r: &PuzzleRecord) -> String {
         text.push_str(&tr!(
             "streak {} · {} % solved",
             r.streak,
-            u64::from(r.solved) * 100 / u64::from(r.tries)
+            // Rounded to the nearest: 2 of 3 is 67 %.
+            (u64::from(r.solved) * 100 + u64::from(r.tries) / 2) / u64::from(r.tries)
         ));
     }
     text
-}
-
-/// A PGN date "2026.11.26" as the language writes it.
-fn pgn_date_text(date: &str) -> String {
-    let parts: Vec<&str> = date.split('.').collect();
-    match (parts.as_slice(), crate::i18n::language()) {
-        ([y, m, d], crate::i18n::Language::German) => format!("{d}.{m}.{y}"),
-        ([y, m, d], crate::i18n::Language::English) => format!("{y}-{m}-{d}"),
-        _ => date.to_string(),
-    }
 }

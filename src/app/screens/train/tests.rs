@@ -1,7 +1,8 @@
 use super::*;
 use crate::app::model::mode::GameSetup;
-use crate::app::screens::{Action, Reply, ScreenKind};
+use crate::app::screens::{Action, Go, Reply, ScreenKind};
 use crate::storage::puzzles::Puzzle;
+use crate::storage::puzzles::PuzzleRecord;
 use chesspi_engine::coach::Coach;
 use std::sync::atomic::AtomicBool;
 
@@ -181,4 +182,27 @@ fn a_try_that_stops_the_computers_search_hands_it_back_on_done() {
             ..
         })
     )));
+}
+
+/// Issue 47's cosmetics: "2 of 3 solved" is 67 %, the puzzle's date reads as Saved games
+/// writes it, and with nothing to solve the heading is not said twice.
+#[test]
+fn the_record_rounds_the_date_reads_as_saved_games_and_train_is_said_once() {
+    let record = PuzzleRecord {
+        puzzles: 3,
+        due: 1,
+        tries: 3,
+        solved: 2,
+        streak: 1,
+        best_streak: 2,
+    };
+    assert_eq!(record_text(&record), "1 due of 3 · streak 1 · 67 % solved");
+    let mut c = with_puzzle();
+    c.go(Go::Train);
+    let view = train_view(&c).expect("Train open");
+    assert_eq!(view.title, "From your game of 26 Nov 2026");
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    c.go(Go::Train);
+    let view = train_view(&c).expect("Train open");
+    assert_eq!(view.title, "", "the heading already says Train");
 }
