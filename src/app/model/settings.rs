@@ -1,14 +1,18 @@
-//! The Settings dialog's rows: which settings there are, their labels and the values the
-//! game follows. Plain data: the shell applies a step (`shell::device`), screens read it.
+//! The Settings dialog's rows: which settings there are, their labels, their next values and
+//! the values the game follows. A setting is written here (its row and its step), in
+//! `storage/settings.rs` (its stored field) and where it acts (the shell's `apply_settings`,
+//! or the controller reading [`SettingsView`]); the screen's light, which needs the power
+//! watcher, is stepped by the shell (`shell::device`).
 
 use crate::i18n::Language;
 use crate::sound::{SpeakMoves, SpeakerState, Volume};
+use crate::storage::DeviceSettings;
 use crate::tr;
 use chesspi_engine::coach::CoachLevel;
 use std::time::Duration;
 
 /// A setting the Settings dialog steps through: its row (the label with its value) is
-/// [`Setting::label`], its next value [`DeviceControls::step`], and where it acts the shell's
+/// [`Setting::label`], its next value [`Setting::step`], and where it acts the shell's
 /// `apply_settings` (sound) or the controller's [`SettingsView`] (book, board, coach).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Setting {
@@ -64,6 +68,23 @@ impl Default for SettingsView {
     }
 }
 
+impl SettingsView {
+    /// What the stored settings show, in `language` with the sound device as `speaker`
+    /// (the screen's light, which the power watcher keeps, is the shell's to add).
+    pub fn of(stored: &DeviceSettings, language: Language, speaker: SpeakerState) -> SettingsView {
+        SettingsView {
+            language,
+            volume: stored.volume(),
+            speak_moves: stored.speak_moves(),
+            speaker,
+            book: stored.book(),
+            turn_board: stored.turn_board(),
+            coach: stored.coach(),
+            ..SettingsView::default()
+        }
+    }
+}
+
 impl Setting {
     /// The rows of the Settings dialog, in order.
     pub const ALL: [Setting; 8] = [
@@ -89,6 +110,25 @@ impl Setting {
             Setting::Volume => "sound",
             Setting::SpeakMoves => "speak",
         }
+    }
+
+    /// Steps the stored value to its next one; `false` for the screen's light (brightness,
+    /// dimming), which the shell steps with the power watcher.
+    pub fn step(self, stored: &mut DeviceSettings, language_now: Language) -> bool {
+        match self {
+            Setting::Brightness | Setting::DimAfter => return false,
+            Setting::Language => {
+                let all = Language::ALL;
+                let i = all.iter().position(|&l| l == language_now).unwrap_or(0);
+                stored.language = Some(all[(i + 1) % all.len()]);
+            }
+            Setting::Book => stored.opening_book = Some(!stored.book()),
+            Setting::TurnBoard => stored.turn_board = Some(!stored.turn_board()),
+            Setting::Coach => stored.coach = Some(stored.coach().next()),
+            Setting::Volume => stored.volume = Some(stored.volume().next()),
+            Setting::SpeakMoves => stored.speak_moves = Some(stored.speak_moves().next()),
+        }
+        true
     }
 
     pub fn from_id(id: &str) -> Option<Setting> {

@@ -54,16 +54,8 @@ impl DeviceControls {
     /// What the Settings dialog shows, with `speaker` as the sound thread found it.
     pub fn view(&self, speaker: SpeakerState) -> SettingsView {
         let display = self.effective().display;
-        let sound_and_language = SettingsView {
-            language: display.language.resolve(),
-            volume: self.settings.volume(),
-            speak_moves: self.settings.speak_moves(),
-            speaker,
-            book: self.settings.book(),
-            turn_board: self.settings.turn_board(),
-            coach: self.settings.coach(),
-            ..SettingsView::default()
-        };
+        let sound_and_language =
+            SettingsView::of(&self.settings, display.language.resolve(), speaker);
         if self.power.is_none() {
             return sound_and_language;
         }
@@ -129,24 +121,10 @@ impl DeviceControls {
                     });
                 }
             }
-            // The shell applies it to the screen (it owns the window).
-            Setting::Language => {
-                let now = display.language.resolve();
-                let all = Language::ALL;
-                let i = all.iter().position(|&l| l == now).unwrap_or(0);
-                self.settings.language = Some(all[(i + 1) % all.len()]);
+            // The rest are stored values (the shell then applies them where they act).
+            _ => {
+                setting.step(&mut self.settings, display.language.resolve());
             }
-            // The shell hands it to the controller, for the computer's next move.
-            Setting::Book => self.settings.opening_book = Some(!self.settings.book()),
-            // The shell hands it to the controller, which turns the board at once.
-            Setting::TurnBoard => self.settings.turn_board = Some(!self.settings.turn_board()),
-            // The shell hands these to the sound thread.
-            Setting::Volume => self.settings.volume = Some(self.settings.volume().next()),
-            Setting::SpeakMoves => {
-                self.settings.speak_moves = Some(self.settings.speak_moves().next());
-            }
-            // The shell hands it to the controller, for the next new game.
-            Setting::Coach => self.settings.coach = Some(self.settings.coach().next()),
         }
     }
 
