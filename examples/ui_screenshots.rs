@@ -222,7 +222,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // the same board fixed and ready to play.
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
     app.update_controller(|c| {
-        c.open_editor();
+        c.go(Go::Editor);
         c.on(|e: &mut chesspi::app::screens::Editor, _| {
             e.choose_tool(chesspi::app::screens::editor::board::Tool::Piece(
                 chesspi_engine::Piece::new(Color::White, chesspi_engine::Role::Pawn),
@@ -242,7 +242,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     // The analysis board from the same game, its search finished, a knight picked up.
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
-    app.update_controller(|c| c.open_analysis_board());
+    app.update_controller(|c| c.go(Go::AnalysisBoard));
     if !headless::pump_until(std::time::Duration::from_secs(120), || {
         app.with_controller(|c| c.shown::<Session>().is_some_and(Session::finished))
     }) {
@@ -257,7 +257,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // A pawn about to promote on the analysis board: the game's picker over it.
     let pos = Position::from_fen("3r2k1/1P3ppp/8/8/8/8/5PPP/6K1 w - - 0 30")?;
     let app = open(Game::from_position(pos), friends)?;
-    app.update_controller(|c| c.open_analysis_board());
+    app.update_controller(|c| c.go(Go::AnalysisBoard));
     if !headless::pump_until(std::time::Duration::from_secs(120), || {
         app.with_controller(|c| c.shown::<Session>().is_some_and(Session::finished))
     }) {
@@ -475,7 +475,7 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
     let app = open(Game::new(), GameSetup::FIRST_START)?;
     app.update_controller(|c| {
         c.player_mut().set_puzzles(book);
-        c.open_train();
+        c.go(Go::Train);
     });
     shoot(&app, dir, "train.png")?;
     for name in ["f8", "c5"] {
@@ -554,7 +554,7 @@ fn wifi_screens(app: &App, dir: &Path) -> Result<(), Box<dyn Error>> {
     };
     app.update_controller(|c| {
         c.allow_wifi();
-        c.open_wifi();
+        c.go(Go::Wifi);
         c.wifi_report(WifiReport::Looked {
             state: WifiState::Connected {
                 ssid: ssid("Chess club"),

@@ -7,8 +7,8 @@
 
 use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
-use chesspi::app::screens::Action;
 use chesspi::app::screens::analysis::board::Session;
+use chesspi::app::screens::{Action, Go};
 use chesspi::app::ui::{
     AnalysisBoardAdapter, BoardPiece, DialogAdapter, GameAdapter, Screen, StatusAdapter,
 };
@@ -197,7 +197,7 @@ fn promotion(app: &App) {
     const FEN: &str = "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1";
     let board = app.window().global::<AnalysisBoardAdapter>();
     let pos = Position::from_fen(FEN).expect("a legal position");
-    app.update_controller(|c| c.open_analysis_board_at(pos));
+    app.update_controller(|c| c.go(Go::AnalysisBoardAt(pos)));
     assert!(app.window().global::<GameAdapter>().get_screen() == Screen::AnalysisBoard);
     tap_at(app, square_point(app, "e7"));
     tap_at(app, square_point(app, "e8"));

@@ -997,7 +997,7 @@ fn editor_states(fits: &mut Fits) {
         let cell = c.game_view().cell_of(sq(name));
         c.on(|e: &mut Editor, cx| e.tap(cx, cell % 8, cell / 8));
     };
-    app.update_controller(|c| c.open_editor());
+    app.update_controller(|c| c.go(Go::Editor));
     fits.check(&app, "editor: the start position");
     app.update_controller(|c| {
         c.on(|e: &mut Editor, _| {
@@ -1109,7 +1109,7 @@ fn wifi_states(fits: &mut Fits) {
     };
     app.update_controller(|c| {
         c.allow_wifi();
-        c.open_wifi();
+        c.go(Go::Wifi);
         c.wifi_report(WifiReport::Looked {
             state: WifiState::Connected {
                 ssid: long.clone(),
@@ -1192,7 +1192,7 @@ fn train_states(fits: &mut Fits) {
     use chesspi::storage::puzzles::{Puzzle, PuzzleBook};
     let lang = fits.language;
     let app = open(Game::new(), you(Color::White, 4), lang);
-    app.update_controller(|c| c.open_train());
+    app.update_controller(|c| c.go(Go::Train));
     fits.check(&app, "train: no puzzles yet");
     let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
         .expect("fen");
@@ -1205,7 +1205,7 @@ fn train_states(fits: &mut Fits) {
         app.update_controller(|c| {
             c.player_mut().set_puzzles(book);
             c.on(|t: &mut Training, cx| t.button(cx, "done"));
-            c.open_train();
+            c.go(Go::Train);
         });
         fits.check(&app, "train: a blunder to find");
         let flipped = app.with_controller(|c| {
@@ -1231,7 +1231,7 @@ fn train_states(fits: &mut Fits) {
 fn analysis_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"), FRIENDS, lang);
-    app.update_controller(|c| c.open_analysis_board());
+    app.update_controller(|c| c.go(Go::AnalysisBoard));
     pump_until("the analysis board's search", || {
         app.with_controller(|c| c.shown::<Session>().is_some_and(Session::finished))
     });

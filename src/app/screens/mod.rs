@@ -173,6 +173,8 @@ impl Screen {
 pub enum Go {
     /// Close the open screen: back to the game.
     Back,
+    /// The analysis board on the position shown.
+    AnalysisBoard,
     /// The analysis board on this position.
     AnalysisBoardAt(Position),
     /// A new game (it replaces the one on the board, already saved); `rated: false` keeps it
@@ -502,7 +504,17 @@ impl Controller {
     pub fn go(&mut self, go: Go) {
         match go {
             Go::Back => self.screen = Screen::Game,
-            Go::AnalysisBoardAt(position) => self.open_analysis_board_at(position),
+            Go::AnalysisBoard => {
+                let position = *self.session.shown_position();
+                self.go(Go::AnalysisBoardAt(position));
+            }
+            Go::AnalysisBoardAt(position) => {
+                self.dialog = None;
+                self.parts.play.input.deselect();
+                self.parts.play.input.end_press();
+                let board = analysis::board::Session::open(position, self.session.flipped);
+                self.screen = Screen::AnalysisBoard(Box::new(board));
+            }
             Go::Start {
                 setup,
                 game,
@@ -534,16 +546,41 @@ impl Controller {
                 self.run(|screen, cx| *screen = Screen::Lobby(Lobby::open(cx, host, clock)));
             }
             Go::Info { title, message } => self.show_info(&title, &message),
-            Go::NewGame => self.open_new_game(),
+            Go::NewGame => {
+                self.dialog = None;
+                let form = NewGameForm::next(&self.session, self.settings.coach, &self.player);
+                self.screen = Screen::NewGame(form);
+            }
             Go::Flip => self.play(|p, cx, gate| p.flip(cx, gate)),
-            Go::Editor => self.open_editor(),
+            Go::Editor => {
+                self.dialog = None;
+                self.screen.close(ScreenKind::NewGame);
+                self.parts.play.input.deselect();
+                self.parts.play.input.end_press();
+                let editor = Editor::open(self.session.shown_position());
+                self.screen = Screen::Editor(Box::new(editor));
+            }
             Go::SavedGames => {
                 self.screen = Screen::SavedGames;
                 self.session.effect(Effect::ShowGames);
             }
-            Go::Help => self.open_help(),
-            Go::Train => self.open_train(),
-            Go::Wifi => self.open_wifi(),
+            Go::Help => {
+                self.dialog = None;
+                self.screen = Screen::Help(help::Help);
+            }
+            Go::Train => {
+                self.dialog = None;
+                self.session.cancel_hint();
+                let training = train::Training::open(&self.player.puzzles);
+                self.screen = Screen::Train(Box::new(training));
+            }
+            Go::Wifi => {
+                self.dialog = None;
+                self.session.cancel_hint();
+                self.screen = Screen::Wifi(Box::default());
+                self.session
+                    .effect(Effect::Wifi(crate::wifi::worker::WifiRequest::Scan));
+            }
             Go::AskThreat => self.session.ask_threat(self.settings.book),
             Go::Adjourn => self.go(Go::Partner(PartnerStep::Adjourn)),
             Go::ClaimForfeit => self.go(Go::Partner(PartnerStep::ClaimForfeit)),
@@ -623,15 +660,6 @@ impl Controller {
             Go::Coach(Action::ShowMe) => self.session.coach.show_me(),
             Go::Coach(_) => {}
         }
-    }
-
-    /// Opens the editor on the position shown now: the game's, or the reviewed moment's.
-    pub fn open_editor(&mut self) {
-        self.dialog = None;
-        self.screen.close(ScreenKind::NewGame);
-        self.parts.play.input.deselect();
-        self.parts.play.input.end_press();
-        self.screen = Screen::Editor(Box::new(Editor::open(self.session.shown_position())));
     }
 
     /// Which screen is open (the window shows it, and the dialog on top if any).

@@ -316,7 +316,7 @@ mod tests {
     #[test]
     fn done_says_what_is_wrong_and_a_change_clears_it() {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        c.open_editor();
+        c.go(Go::Editor);
         c.on(|e: &mut Editor, _| e.clear());
         c.on(|e: &mut Editor, _| e.choose_tool(piece(Color::White, Role::King)));
         tap(&mut c, "e1");
@@ -358,7 +358,7 @@ mod tests {
     fn a_checked_position_starts_an_unrated_game_against_the_computer() {
         let mut c = Controller::new(GameSetup::FIRST_START);
         let serial = c.session().serial();
-        c.open_editor();
+        c.go(Go::Editor);
         c.on(|e: &mut Editor, _| e.clear());
         for (color, role, square) in [
             (Color::White, Role::King, "e1"),

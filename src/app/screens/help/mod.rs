@@ -1,7 +1,7 @@
-//! Help (Menu → Help): a page to read. Its words are in ui/help.slint; here, opening and
+//! Help (Menu → Help, `Go::Help`): a page to read. Its words are in ui/help.slint; here,
 //! closing it.
 
-use super::{Controller, Ctx, Dispatch, Go, Screen};
+use super::{Ctx, Dispatch, Go};
 use crate::app::ui::{AppWindow, HelpAdapter};
 use slint::ComponentHandle;
 
@@ -14,14 +14,6 @@ impl Help {
     /// Back to the game from Help.
     pub fn close(&mut self, cx: &mut Ctx) {
         cx.go(Go::Back);
-    }
-}
-
-impl Controller {
-    /// Opens Help over the game (the game's clock waits meanwhile).
-    pub fn open_help(&mut self) {
-        self.dialog = None;
-        self.screen = Screen::Help(Help);
     }
 }
 

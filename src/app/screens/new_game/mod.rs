@@ -1,6 +1,6 @@
 //! The New game form: mode, colour and level, then the game it describes. The form's
-//! methods are [`NewGameForm`]'s own (reached through [`Controller::on`]); the controller
-//! keeps only opening it and the preferences it opens with.
+//! methods are [`NewGameForm`]'s own (reached through [`Controller::on`]), and so is the form
+//! the next game starts from ([`NewGameForm::next`], opened by `Go::NewGame`).
 
 #[cfg(test)]
 mod tests;
@@ -8,27 +8,13 @@ mod tests;
 use super::{Controller, Ctx, Effect, Go};
 use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
-use crate::app::screens::Screen;
+use crate::app::session::game::GameSession;
+use crate::app::session::player::Player;
 use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
 impl Controller {
-    pub(super) fn open_new_game(&mut self) {
-        self.dialog = None;
-        let mut form = NewGameForm::from_setup(&self.session.setup);
-        // The last game's clock is the next default, like its mode and level.
-        form.choose_clock(self.session.clock().map(GameClock::control));
-        // The coach as Settings has it for new games.
-        form.coach = self.coach_default();
-        // The level that fits, when it was chosen last time: it follows the player's rating.
-        if let Some(level) = self.player.new_game_level() {
-            form.level = level;
-            form.level_fits = true;
-        }
-        self.screen = Screen::NewGame(form);
-    }
-
     /// Starts `game` (the start position, or one set up) as `form` describes it, without the
     /// form on screen (the command line's `--new`): as its Start button does.
     pub fn start_new_game(&mut self, form: &NewGameForm, game: Game) {
@@ -37,6 +23,22 @@ impl Controller {
 }
 
 impl NewGameForm {
+    /// The form for the next game: the last game's mode, level and clock, the coach as
+    /// Settings has it for new games (`coach`), the level that fits the player when it was
+    /// chosen last time.
+    pub fn next(session: &GameSession, coach: CoachLevel, player: &Player) -> NewGameForm {
+        let mut form = NewGameForm::from_setup(&session.setup);
+        // The last game's clock is the next default, like its mode and level.
+        form.choose_clock(session.clock().map(GameClock::control));
+        form.coach = coach;
+        // The level that fits follows the player's rating.
+        if let Some(level) = player.new_game_level() {
+            form.level = level;
+            form.level_fits = true;
+        }
+        form
+    }
+
     /// The mode, by its id.
     pub fn choose_mode(&mut self, id: &str) {
         if let Some(mode) = ModeChoice::from_id(id) {

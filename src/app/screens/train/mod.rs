@@ -9,7 +9,7 @@ mod tests;
 pub mod view;
 
 use super::board_input::{BoardInput, Touch};
-use super::{Controller, Ctx, Effect, Go, Purpose, Screen, ThinkRequest};
+use super::{Controller, Ctx, Effect, Go, Purpose, ThinkRequest};
 use crate::storage::puzzles::{Puzzle, PuzzleBook, PuzzleRecord};
 use crate::tr;
 use chesspi_engine::coach::Judgement;
@@ -103,13 +103,6 @@ pub struct TrainView {
 }
 
 impl Controller {
-    /// Menu → Train: the first puzzle due (the clock of a game waits meanwhile).
-    pub fn open_train(&mut self) {
-        self.dialog = None;
-        self.session.cancel_hint();
-        self.screen = Screen::Train(Box::new(Training::open(&self.player.puzzles)));
-    }
-
     /// The coach's judgement of the move tried (`None`: it could not judge it), for Train
     /// if it is open.
     pub(in crate::app::screens) fn train_judged(&mut self, judgement: Option<Box<Judgement>>) {
@@ -119,7 +112,7 @@ impl Controller {
 
 impl Training {
     /// Train on the first puzzle due in `book`.
-    fn open(book: &PuzzleBook) -> Training {
+    pub(in crate::app::screens) fn open(book: &PuzzleBook) -> Training {
         Training {
             puzzle: next_due_puzzle(book, None),
             input: BoardInput::default(),

@@ -85,7 +85,7 @@ fn the_menu_counts_the_due_puzzles_and_opens_train() {
 #[test]
 fn the_best_move_solves_at_once() {
     let mut c = with_puzzle();
-    c.open_train();
+    c.go(Go::Train);
     tap_move(&mut c, "b8", "c6");
     let view = train_view(&c).expect("view");
     assert_eq!(view.solved, Some(true));
@@ -110,7 +110,7 @@ fn the_best_move_solves_at_once() {
 fn another_move_is_judged_by_the_coach() {
     for (from, to, solved) in [("g8", "f6", true), ("d8", "g5", false)] {
         let mut c = with_puzzle();
-        c.open_train();
+        c.go(Go::Train);
         tap_move(&mut c, from, to);
         let requests: Vec<ThinkRequest> = c
             .take_effects()
@@ -142,7 +142,7 @@ fn another_move_is_judged_by_the_coach() {
 #[test]
 fn without_puzzles_train_says_where_they_come_from() {
     let mut c = Controller::new(GameSetup::FIRST_START);
-    c.open_train();
+    c.go(Go::Train);
     let view = train_view(&c).expect("view");
     assert!(view.prompt.starts_with("No puzzles yet"), "{}", view.prompt);
     assert_eq!(view.record, "0 due of 0");
@@ -163,7 +163,7 @@ fn a_try_that_stops_the_computers_search_hands_it_back_on_done() {
     c.play(|p, cx, gate| p.press(cx, gate, Some(e4.from())));
     c.play(|p, cx, _| p.release(cx, Some(e4.to()), true));
     assert!(c.session().is_computer_thinking());
-    c.open_train();
+    c.go(Go::Train);
     tap_move(&mut c, "g8", "f6");
     assert!(
         !c.session().is_computer_thinking(),

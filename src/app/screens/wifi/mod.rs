@@ -9,7 +9,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::{Controller, Ctx, Effect, Go, Screen};
+use super::{Controller, Ctx, Effect, Go};
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
 use crate::wifi::{JoinError, Network, Passphrase, Security, Ssid, WifiState};
@@ -167,14 +167,6 @@ impl Controller {
     /// Whether Settings offers Wi-Fi.
     pub fn wifi_allowed(&self) -> bool {
         self.wifi_allowed
-    }
-
-    /// Opens the Wi-Fi screen (from Settings) and asks for a fresh scan.
-    pub fn open_wifi(&mut self) {
-        self.dialog = None;
-        self.session.cancel_hint();
-        self.screen = Screen::Wifi(Box::default());
-        self.session.effect(Effect::Wifi(WifiRequest::Scan));
     }
 
     /// A report of the Wi-Fi thread: for this screen while it is open, else for the lobby.

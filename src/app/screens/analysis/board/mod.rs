@@ -9,7 +9,7 @@ pub mod view;
 
 use crate::app::screens::board_input::{BoardInput, Touch};
 use crate::app::screens::board_view::{BoardMarks, board_cells, display_square};
-use crate::app::screens::{CellView, Controller, Ctx, Go, Screen};
+use crate::app::screens::{CellView, Ctx, Go};
 use crate::tr;
 use chesspi_engine::search::Score;
 use chesspi_engine::{Color, Move, Position, Role, Square};
@@ -58,25 +58,9 @@ pub struct AnalysisBoardView {
     pub promotion: Option<Color>,
 }
 
-impl Controller {
-    /// Opens the board with the position on the game screen.
-    pub fn open_analysis_board(&mut self) {
-        let pos = *self.session().shown_position();
-        self.open_analysis_board_at(pos);
-    }
-
-    /// Opens the board with `pos` (the editor's position).
-    pub fn open_analysis_board_at(&mut self, pos: Position) {
-        self.dialog = None;
-        self.parts.play.input.deselect();
-        self.parts.play.input.end_press();
-        self.screen = Screen::AnalysisBoard(Box::new(Session::open(pos, self.session.flipped)));
-    }
-}
-
 impl Session {
     /// The board on `pos`, turned as the game's board is (`flipped`).
-    fn open(pos: Position, flipped: bool) -> Session {
+    pub(in crate::app::screens) fn open(pos: Position, flipped: bool) -> Session {
         Session {
             board: AnalysisBoard::new(pos),
             flipped,
@@ -208,7 +192,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
-    use crate::app::screens::{Action, Editor, EditorPlay};
+    use crate::app::screens::{Action, Controller, Editor, EditorPlay};
 
     fn friend() -> GameSetup {
         GameSetup {
@@ -271,7 +255,7 @@ mod tests {
     fn a_tap_on_a_piece_of_the_side_not_to_move_selects_nothing() {
         let mut c = Controller::new(friend());
         let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-        c.open_analysis_board_at(pos);
+        c.go(Go::AnalysisBoardAt(pos));
         tap(&mut c, "g7");
         assert!(!shown(&c).cells.iter().any(|v| v.selected));
     }
@@ -280,7 +264,7 @@ mod tests {
     fn promotion_asks_which_piece_and_cancel_leaves_the_position_unchanged() {
         let mut c = Controller::new(friend());
         let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-        c.open_analysis_board_at(pos);
+        c.go(Go::AnalysisBoardAt(pos));
         let (generation, _, _) = request(&c);
         tap(&mut c, "e7");
         tap(&mut c, "e8");
@@ -342,7 +326,7 @@ mod tests {
         for (fen, from, to, color) in cases {
             for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
                 let mut c = Controller::new(friend());
-                c.open_analysis_board_at(Position::from_fen(fen).unwrap());
+                c.go(Go::AnalysisBoardAt(Position::from_fen(fen).unwrap()));
                 tap(&mut c, from);
                 tap(&mut c, to);
                 assert_eq!(shown(&c).promotion, Some(color));
@@ -360,7 +344,7 @@ mod tests {
     fn an_underpromotion_from_the_editor_goes_back_and_forward_and_is_searched() {
         let pos = Position::from_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         let mut c = Controller::with_game(chesspi_engine::game::Game::from_position(pos), friend());
-        c.open_editor();
+        c.go(Go::Editor);
         c.on(|e: &mut Editor, _| e.done());
         c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Analyse));
         assert!(c.shown::<Session>().is_some());
@@ -430,7 +414,7 @@ mod tests {
     #[test]
     fn the_editor_opens_the_board_with_a_legal_position() {
         let mut c = Controller::new(friend());
-        c.open_editor();
+        c.go(Go::Editor);
         c.on(|e: &mut Editor, _| e.done());
         c.on(|e: &mut Editor, cx| e.play(cx, EditorPlay::Analyse));
         assert!(c.shown::<Session>().is_some());
@@ -443,7 +427,7 @@ mod tests {
     fn lines_show_in_whites_view_and_the_position_after_a_mate_says_so() {
         let mut c = Controller::new(friend());
         let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-        c.open_analysis_board_at(pos);
+        c.go(Go::AnalysisBoardAt(pos));
         let (generation, pos, _) = request(&c);
         let mate = chesspi_engine::san::parse_san(&pos, "Ra8#").unwrap();
         c.on(|s: &mut Session, _| {
