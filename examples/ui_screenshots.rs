@@ -321,6 +321,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         use chesspi::wifi::{Network, Security, WifiState, hotspot_ssid};
         app.update_controller(|c| {
             c.allow_wifi();
+            // The Wi-Fi thread's look: a radio is here.
+            c.wifi_report(WifiReport::Looked {
+                state: WifiState::Disconnected,
+                networks: Ok(Vec::new()),
+            });
             c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
             c.wifi_report(WifiReport::HotspotOpened {
                 ssid: hotspot_ssid("Kitchen table"),

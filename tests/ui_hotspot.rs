@@ -64,6 +64,14 @@ fn a_hotspot_game_leaves_no_hotspot_behind() {
         })
     });
     pump_until("hosting", PATIENCE, || !app.network_addrs().is_empty());
+    // Offered once the Wi-Fi thread's look, asked for when the lobby opened, found the radio.
+    pump_until("the hotspot offered", PATIENCE, || {
+        app.with_controller(|c| {
+            c.shown::<Lobby>()
+                .and_then(Lobby::view)
+                .is_some_and(|v| v.options.iter().any(|o| o.id == "hotspot"))
+        })
+    });
     app.update_controller(|c| c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot")));
     pump_until("the hotspot open", PATIENCE, || radio.hotspot().is_some());
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");

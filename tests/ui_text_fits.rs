@@ -727,8 +727,14 @@ fn network_states(fits: &mut Fits) {
     {
         use chesspi::wifi::worker::WifiReport;
         use chesspi::wifi::{JoinError, WifiState, hotspot_ssid};
+        // The Wi-Fi thread's look: a radio is here.
+        let radio = || WifiReport::Looked {
+            state: WifiState::Disconnected,
+            networks: Ok(Vec::new()),
+        };
         app.update_controller(|c| {
             c.allow_wifi();
+            c.wifi_report(radio());
             c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
         });
         fits.check(&app, "network: hosting, the hotspot opening");
@@ -745,7 +751,19 @@ fn network_states(fits: &mut Fits) {
                 host: Some(Color::White),
                 clock: None,
             });
-            c.on(|l: &mut Lobby, _| l.hosting(DEVICE, "4821", &[]));
+            // With the addresses to type: a failed hotspot leaves them to the guest.
+            c.on(|l: &mut Lobby, _| {
+                l.hosting(
+                    DEVICE,
+                    "4821",
+                    &[
+                        "192.168.178.123:47531".to_string(),
+                        "172.31.255.254:47531".to_string(),
+                        "169.254.123.234:47531".to_string(),
+                    ],
+                )
+            });
+            c.wifi_report(radio());
             c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
             c.wifi_report(WifiReport::HotspotOpened {
                 ssid: hotspot_ssid(DEVICE),

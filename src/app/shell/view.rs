@@ -116,7 +116,7 @@ impl ViewModels {
 fn refresh_dialog(window: &AppWindow, c: &Controller) {
     let dialog = window.global::<DialogAdapter>();
     // The lobby's steps show as dialogs, under a dialog opened over it.
-    let lobby = || c.shown::<Lobby>().and_then(|l| l.view(c.wifi_allowed()));
+    let lobby = || c.shown::<Lobby>().and_then(|l| l.view());
     match c.dialog_view().or_else(lobby) {
         Some(d) => {
             dialog.set_title(d.title.into());

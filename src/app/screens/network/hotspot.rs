@@ -11,7 +11,9 @@ use crate::app::session::partner::PartnerStep;
 use crate::lan::session::LinkState;
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
-use crate::wifi::{JoinError, Passphrase, Security, Ssid, hotspot_password, hotspot_ssid};
+use crate::wifi::{
+    JoinError, Passphrase, Security, Ssid, WifiState, hotspot_password, hotspot_ssid,
+};
 use std::time::Duration;
 
 /// How long a hotspot stays after its game ended: the last messages (the final move, its
@@ -43,9 +45,9 @@ impl PartnerGame {
 
 impl Lobby {
     /// Whether the Wi-Fi thread should look every few seconds for the lobby: the Join list
-    /// shows the hotspots nearby.
+    /// shows the hotspots nearby, where a Wi-Fi radio is.
     pub fn looks_for_hotspots(&self) -> bool {
-        matches!(self, Lobby::Browsing { .. })
+        matches!(self, Lobby::Browsing { radio: true, .. })
     }
 
     /// Opens this device's hotspot while hosting as `name`.
@@ -79,20 +81,29 @@ impl Lobby {
     /// joined).
     pub fn wifi_report(&mut self, cx: &mut Ctx, report: WifiReport) {
         match report {
-            WifiReport::Looked {
-                networks: Ok(networks),
-                ..
-            } => {
-                if let Lobby::Browsing { hotspots, .. } = self {
-                    *hotspots = networks
-                        .into_iter()
-                        .filter(|n| {
-                            crate::wifi::is_hotspot(&n.ssid)
-                                && n.security == Security::Password
-                                && !n.active
-                        })
-                        .map(|n| n.ssid)
-                        .collect();
+            WifiReport::Looked { state, networks } => {
+                let here = has_radio(&state);
+                match self {
+                    Lobby::Hosting { radio, .. } => *radio = here,
+                    Lobby::Browsing {
+                        hotspots, radio, ..
+                    } => {
+                        *radio = here;
+                        if !here {
+                            hotspots.clear();
+                        } else if let Ok(networks) = networks {
+                            *hotspots = networks
+                                .into_iter()
+                                .filter(|n| {
+                                    crate::wifi::is_hotspot(&n.ssid)
+                                        && n.security == Security::Password
+                                        && !n.active
+                                })
+                                .map(|n| n.ssid)
+                                .collect();
+                        }
+                    }
+                    Lobby::Keypad { .. } | Lobby::Connecting { .. } => {}
                 }
             }
             WifiReport::HotspotOpened { ssid, result } => {
@@ -134,6 +145,16 @@ impl Lobby {
     }
 }
 
+/// Whether the Wi-Fi state says a radio is here, one that could make or join a hotspot (one
+/// switched off too: the hotspot then says why it could not open); not where no manager
+/// answers or it has no radio, nor before the Wi-Fi thread has looked.
+fn has_radio(state: &WifiState) -> bool {
+    !matches!(
+        state,
+        WifiState::Unknown | WifiState::NoManager(_) | WifiState::NoRadio
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::HOTSPOT_AFTER_GAME;
@@ -165,7 +186,7 @@ mod tests {
 
     /// The lobby's step as the shell shows it, in the dialog.
     fn lobby_view(c: &Controller) -> Option<DialogView> {
-        c.shown::<Lobby>()?.view(c.wifi_allowed())
+        c.shown::<Lobby>()?.view()
     }
 
     /// A choice in the lobby's dialog, as the shell hands it over.
@@ -183,9 +204,18 @@ mod tests {
         Ssid::new(name.as_bytes()).unwrap()
     }
 
+    /// The Wi-Fi thread's look, asked for when the lobby opens: a radio is here.
+    fn radio_here(c: &mut Controller) {
+        c.wifi_report(WifiReport::Looked {
+            state: WifiState::Disconnected,
+            networks: Ok(Vec::new()),
+        });
+    }
+
     #[test]
     fn the_host_opens_a_hotspot_shows_its_password_and_closes_it_when_leaving() {
         let mut c = Controller::new(GameSetup::FIRST_START);
+        c.allow_wifi();
         c.go(Go::Lobby {
             host: Some(Color::White),
             clock: None,
@@ -193,9 +223,9 @@ mod tests {
         c.on(|l: &mut Lobby, _| l.hosting("kitchen", "1234", &["192.168.1.5".to_string()]));
         assert!(
             !option_ids(&c).contains(&"hotspot".to_string()),
-            "no Wi-Fi here"
+            "not before the Wi-Fi thread said a radio is here"
         );
-        c.allow_wifi();
+        radio_here(&mut c);
         assert_eq!(option_ids(&c), ["hotspot", "cancel"]);
         c.take_effects();
         lobby_option(&mut c, "hotspot");
@@ -247,6 +277,7 @@ mod tests {
             clock: None,
         });
         c.on(|l: &mut Lobby, _| l.hosting("attic", "9876", &[]));
+        radio_here(&mut c);
         lobby_option(&mut c, "hotspot");
         c.wifi_report(WifiReport::HotspotOpened {
             ssid: ssid("ChessPI-attic"),
@@ -371,6 +402,7 @@ mod tests {
             clock: None,
         });
         c.on(|l: &mut Lobby, _| l.hosting("attic", "1234", &[]));
+        radio_here(&mut c);
         lobby_option(&mut c, "hotspot");
         c.wifi_report(WifiReport::HotspotOpened {
             ssid: ssid("ChessPI-attic"),
@@ -456,6 +488,7 @@ mod tests {
             clock: None,
         });
         c.on(|l: &mut Lobby, _| l.hosting("attic", "5678", &[]));
+        radio_here(&mut c);
         lobby_option(&mut c, "hotspot");
         c.take_effects();
         assert!(leaves(&mut c).is_empty());

@@ -8,7 +8,7 @@ use crate::app::session::partner::PartnerStep;
 
 /// The lobby's step as the shell shows it, in the dialog.
 fn lobby_view(c: &Controller) -> Option<DialogView> {
-    c.shown::<Lobby>()?.view(c.wifi_allowed())
+    c.shown::<Lobby>()?.view()
 }
 
 /// A network game with `name`, this side playing `local`, just paired.
@@ -167,4 +167,93 @@ fn a_wrong_code_is_said_until_the_next_one_is_typed() {
     };
     assert!(!alert);
     assert_eq!(message, "The code is shown on the other ChessPI");
+}
+
+#[test]
+fn the_hotspot_is_offered_only_where_a_wifi_radio_is() {
+    use crate::wifi::worker::{WifiReport, WifiRequest};
+    use crate::wifi::{Network, Security, Ssid, WifiState};
+    let hint = "Not in its list? There tap Enter address and type 192.168.1.20:7531";
+    // Hosting with the Wi-Fi thread there; it says `state`.
+    let hosting = |state: Option<WifiState>| {
+        let mut c = Controller::new(friend());
+        c.allow_wifi();
+        c.go(Go::Lobby {
+            host: Some(Color::White),
+            clock: None,
+        });
+        assert!(
+            c.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::Wifi(WifiRequest::Look))),
+            "the lobby asks whether Wi-Fi works here"
+        );
+        c.on(|l: &mut Lobby, _| l.hosting("Kitchen", "4821", &["192.168.1.20:7531".to_string()]));
+        if let Some(state) = state {
+            c.wifi_report(WifiReport::Looked {
+                state,
+                networks: Ok(Vec::new()),
+            });
+        }
+        c
+    };
+    let options = |c: &Controller| -> Vec<String> {
+        let view = lobby_view(c).expect("the hosting dialog");
+        assert!(view.message.ends_with(hint), "{}", view.message);
+        view.options.into_iter().map(|o| o.id).collect()
+    };
+    // A desktop without NetworkManager, a device without Wi-Fi, before the look: no hotspot.
+    for state in [
+        Some(WifiState::NoManager(
+            "the system bus cannot be reached".into(),
+        )),
+        Some(WifiState::NoRadio),
+        None,
+    ] {
+        let mut c = hosting(state.clone());
+        assert_eq!(options(&c), ["cancel"], "{state:?}");
+        c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
+        assert!(
+            !c.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::Wifi(_))),
+            "{state:?}: nothing asked of Wi-Fi"
+        );
+        assert_eq!(options(&c), ["cancel"], "{state:?}: the hint stays");
+    }
+    // A radio, on or off: the hotspot is offered.
+    for state in [WifiState::Disconnected, WifiState::Off] {
+        assert_eq!(options(&hosting(Some(state))), ["hotspot", "cancel"]);
+    }
+
+    // The Join list looks for hotspots every few seconds only where a radio is.
+    let mut c = Controller::new(friend());
+    c.allow_wifi();
+    c.go(Go::Lobby {
+        host: None,
+        clock: None,
+    });
+    let hotspot = Network {
+        ssid: Ssid::new(b"ChessPI-Kitchen").unwrap(),
+        strength: 70,
+        security: Security::Password,
+        known: false,
+        active: false,
+    };
+    c.wifi_report(WifiReport::Looked {
+        state: WifiState::NoManager("the system bus cannot be reached".into()),
+        networks: Ok(vec![hotspot.clone()]),
+    });
+    assert!(!c.shown::<Lobby>().unwrap().looks_for_hotspots());
+    assert_eq!(
+        lobby_view(&c).unwrap().options.len(),
+        2,
+        "Enter address, Cancel"
+    );
+    c.wifi_report(WifiReport::Looked {
+        state: WifiState::Disconnected,
+        networks: Ok(vec![hotspot]),
+    });
+    assert!(c.shown::<Lobby>().unwrap().looks_for_hotspots());
+    assert_eq!(lobby_view(&c).unwrap().options[0].id, "hotspot:0");
 }

@@ -55,6 +55,9 @@ pub enum Lobby {
         addresses: Vec<String>,
         /// This device's hotspot, when asked for ("no router").
         hotspot: Option<HostHotspot>,
+        /// The Wi-Fi thread said a Wi-Fi radio is here: a hotspot can be made (not on a
+        /// desktop without NetworkManager, nor on a device without Wi-Fi).
+        radio: bool,
     },
     Browsing {
         hosts: Vec<HostEntry>,
@@ -63,6 +66,9 @@ pub enum Lobby {
         /// Whether this device looks for hosts (discovery on and working); without it hosts
         /// are joined by address only.
         looking: bool,
+        /// The Wi-Fi thread said a Wi-Fi radio is here: other ChessPIs' hotspots are looked
+        /// for.
+        radio: bool,
     },
     Keypad {
         purpose: KeyPurpose,
@@ -125,11 +131,16 @@ impl Lobby {
         match host {
             Some(local) => {
                 cx.effect(Effect::Network(NetworkEffect::Host { local, clock }));
+                // Whether a hotspot can be made here: the Wi-Fi thread's look says.
+                if cx.wifi_allowed {
+                    cx.effect(Effect::Wifi(crate::wifi::worker::WifiRequest::Look));
+                }
                 Lobby::Hosting {
                     name: String::new(),
                     code: String::new(),
                     addresses: Vec::new(),
                     hotspot: None,
+                    radio: false,
                 }
             }
             None => Lobby::browsing(cx),
@@ -158,7 +169,8 @@ impl Lobby {
         }
     }
 
-    /// Looks for hosts on the network, and for other ChessPIs' hotspots where Wi-Fi is set up.
+    /// Looks for hosts on the network, and for other ChessPIs' hotspots where Wi-Fi is set up
+    /// (the scan's look says whether a radio is here).
     pub(super) fn browsing(cx: &mut Ctx) -> Lobby {
         cx.effect(Effect::Network(NetworkEffect::Browse));
         if cx.wifi_allowed {
@@ -168,6 +180,7 @@ impl Lobby {
             hosts: Vec::new(),
             hotspots: Vec::new(),
             looking: true,
+            radio: false,
         }
     }
 
@@ -280,6 +293,7 @@ impl Lobby {
                 Lobby::Hosting {
                     name,
                     hotspot: None,
+                    radio: true,
                     ..
                 },
                 "hotspot",

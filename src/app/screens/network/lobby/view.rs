@@ -1,7 +1,10 @@
 //! The lobby as the screen shows it: its dialog (hosting, the Join list, connecting) and
 //! the keypad.
 
-use super::{CODE_LEN, HostEntry, KeyPurpose, KeypadView, Lobby, MAX_LISTED, address_target};
+use super::{
+    CODE_LEN, HostEntry, HostHotspot, HotspotState, KeyPurpose, KeypadView, Lobby, MAX_LISTED,
+    address_target,
+};
 use crate::app::screens::{DialogOption, DialogView};
 use crate::tr;
 use chesspi_engine::Color;
@@ -48,9 +51,8 @@ impl Lobby {
         })
     }
 
-    /// The lobby's dialog (all but the keypad); `wifi_allowed`: this device can make a
-    /// hotspot.
-    pub fn view(&self, wifi_allowed: bool) -> Option<DialogView> {
+    /// The lobby's dialog (all but the keypad).
+    pub fn view(&self) -> Option<DialogView> {
         let opt = |id: String, label: String, primary: bool| DialogOption {
             id,
             label,
@@ -70,6 +72,7 @@ impl Lobby {
                 code,
                 addresses,
                 hotspot,
+                radio,
             } => {
                 let mut message = tr!(
                     "Waiting for a partner… On the other ChessPI: New game, Network, Join a \
@@ -80,7 +83,7 @@ impl Lobby {
                 if let Some(h) = hotspot {
                     message.push('\n');
                     message.push_str(&h.line());
-                } else if wifi_allowed {
+                } else if *radio {
                     options.push(opt(
                         "hotspot".into(),
                         tr!("No router: make a hotspot"),
@@ -88,7 +91,9 @@ impl Lobby {
                     ));
                 }
                 options.push(cancel());
-                if hotspot.is_none() && !addresses.is_empty() {
+                // The address helps unless the game is found over an open hotspot.
+                let failed = |h: &HostHotspot| matches!(h.state, HotspotState::Failed(_));
+                if hotspot.as_ref().is_none_or(failed) && !addresses.is_empty() {
                     message.push('\n');
                     message.push_str(&tr!(
                         "Not in its list? There tap Enter address and type {}",
@@ -101,6 +106,7 @@ impl Lobby {
                 hosts,
                 hotspots,
                 looking,
+                ..
             } => {
                 let mut options: Vec<DialogOption> = hosts
                     .iter()
