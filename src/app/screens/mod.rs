@@ -11,8 +11,9 @@
 //! [`Controller::on`] with a [`Ctx`] (the game session, the shell's effects, and [`Go`]: where
 //! to send the user next). Features beside the open screen (the game's board and side
 //! panel, game analysis, a saved game looked through, the network partner) are [`Parts`],
-//! reached the same way through [`Controller::part`] (the board through [`Controller::play`]);
-//! the dialogs' side is still `impl Controller` methods in their folders:
+//! reached the same way through [`Controller::part`] (the board through [`Controller::play`]).
+//! Opening a screen is a [`Go`]. The controller keeps a game's lifecycle and the shell's
+//! entry points (dialogs, clocks, the computer's answers):
 //! - [`play`]: the board's taps and drags, the side panel's buttons, the computer's thinking,
 //!   the clocks, and every word the game screen shows ([`play::present`]: the `GameView`);
 //! - [`new_game`]: the New game form;
