@@ -65,6 +65,7 @@ pub use words::termination_reason;
 pub use words::{ResultCard, ResultTone};
 
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
+use crate::app::session::coach::CoachAnswer;
 use crate::app::session::game::GameSession;
 use crate::app::session::partner::PartnerStep;
 use crate::app::session::player::Player;
@@ -270,7 +271,7 @@ pub enum Go {
     /// The computer asked (a hint).
     Think(Purpose),
     /// The coach's warning answered: take back, play on, or show me.
-    Coach(Action),
+    Coach(crate::app::session::coach::CoachAnswer),
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
@@ -648,18 +649,17 @@ impl Controller {
                 });
             }
             Go::Think(purpose) => self.session.request(purpose, self.settings.book),
-            Go::Coach(Action::TakeBack) => {
+            Go::Coach(CoachAnswer::TakeBack) => {
                 if self.session.coach_take_back() {
                     self.after_change();
                 }
             }
-            Go::Coach(Action::PlayOn) => {
+            Go::Coach(CoachAnswer::PlayOn) => {
                 if self.session.coach.play_on() {
                     self.next_turn();
                 }
             }
-            Go::Coach(Action::ShowMe) => self.session.coach.show_me(),
-            Go::Coach(_) => {}
+            Go::Coach(CoachAnswer::ShowMe) => self.session.coach.show_me(),
         }
     }
 

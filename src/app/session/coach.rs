@@ -27,6 +27,17 @@ pub struct Coaching {
     helped: bool,
 }
 
+/// The player's answer to the coach's warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoachAnswer {
+    /// The move is taken back.
+    TakeBack,
+    /// The move stands and the game goes on.
+    PlayOn,
+    /// The better move is drawn and explained.
+    ShowMe,
+}
+
 /// A warning on screen.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Advice {

@@ -4,6 +4,7 @@ use super::board::{Gate, Play};
 use super::present::GameView;
 use crate::app::model::mode::Mode;
 use crate::app::screens::{Controller, Ctx, Dialog, Effect, Go, Purpose};
+use crate::app::session::coach::CoachAnswer;
 use crate::app::session::game::GameSession;
 use crate::app::session::partner::rules::can_ask_takeback;
 use crate::lan::codec::OfferKind;
@@ -131,7 +132,9 @@ impl Play {
             Action::NextMistake => cx.go(Go::NextMistake),
             Action::MoveNow => cx.effect(Effect::MoveNow),
             Action::SetUp => cx.go(Go::Editor),
-            Action::TakeBack | Action::PlayOn | Action::ShowMe => cx.go(Go::Coach(action)),
+            Action::TakeBack => cx.go(Go::Coach(CoachAnswer::TakeBack)),
+            Action::PlayOn => cx.go(Go::Coach(CoachAnswer::PlayOn)),
+            Action::ShowMe => cx.go(Go::Coach(CoachAnswer::ShowMe)),
         }
     }
 }
