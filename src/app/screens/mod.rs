@@ -458,25 +458,20 @@ impl Controller {
         });
     }
 
-    /// Runs `f` with the open screen and a [`Ctx`] (built here only), then goes where it
-    /// sends the user.
+    /// Runs `f` with the open screen and a [`Ctx`], then goes where it sends the user.
     fn run(&mut self, f: impl FnOnce(&mut Screen, &mut Ctx)) {
-        let mut cx = Ctx {
-            session: &mut self.session,
-            puzzles: &mut self.player.puzzles,
-            wifi_allowed: self.wifi_allowed,
-            dialog: &mut self.dialog,
-            next: Vec::new(),
-        };
-        f(&mut self.screen, &mut cx);
-        for go in cx.next {
-            self.go(go);
-        }
+        self.with_ctx(|screen, _, cx| f(screen, cx));
     }
 
     /// Runs a method of the part `P` with a [`Ctx`], then goes where it sends the user; its
     /// answer is returned.
     pub fn part<P: Part, R>(&mut self, f: impl FnOnce(&mut P, &mut Ctx) -> R) -> R {
+        self.with_ctx(|_, parts, cx| f(P::of_mut(parts), cx))
+    }
+
+    /// The one place a [`Ctx`] is built: `f` gets the open screen, the parts and the
+    /// context; the `Go`s it sent are carried out after it returns.
+    fn with_ctx<R>(&mut self, f: impl FnOnce(&mut Screen, &mut Parts, &mut Ctx) -> R) -> R {
         let mut cx = Ctx {
             session: &mut self.session,
             puzzles: &mut self.player.puzzles,
@@ -484,7 +479,7 @@ impl Controller {
             dialog: &mut self.dialog,
             next: Vec::new(),
         };
-        let answer = f(P::of_mut(&mut self.parts), &mut cx);
+        let answer = f(&mut self.screen, &mut self.parts, &mut cx);
         for go in cx.next {
             self.go(go);
         }
