@@ -11,7 +11,7 @@ use chesspi::app::boot::start::show_battery_event;
 use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
 use chesspi::app::screens::analysis::board::Session;
 use chesspi::app::screens::network::partner::PartnerGame;
-use chesspi::app::screens::{Action, Go, Lobby, SettingsView};
+use chesspi::app::screens::{Action, Allow, Go, Lobby, SettingsView};
 use chesspi::battery::{BatteryEvent, BatteryLevel, BatteryReading, BatteryStatus};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position, Square};
@@ -270,7 +270,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // The menu mid-game against the computer, with shutdown as on the device.
     let app = open(game("e2e4 e7e5 g1f3")?, you_white)?;
     app.update_controller(|c| {
-        c.allow_shutdown();
+        c.allow(Allow::Shutdown);
         c.action(Action::Menu);
     });
     shoot(&app, &dir, "menu.png")?;
@@ -320,7 +320,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         use chesspi::wifi::worker::WifiReport;
         use chesspi::wifi::{Network, Security, WifiState, hotspot_ssid};
         app.update_controller(|c| {
-            c.allow_wifi();
+            c.allow(Allow::Wifi);
             // The Wi-Fi thread's look: a radio is here.
             c.wifi_report(WifiReport::Looked {
                 state: WifiState::Disconnected,
@@ -558,7 +558,7 @@ fn wifi_screens(app: &App, dir: &Path) -> Result<(), Box<dyn Error>> {
         active,
     };
     app.update_controller(|c| {
-        c.allow_wifi();
+        c.allow(Allow::Wifi);
         c.go(Go::Wifi);
         c.wifi_report(WifiReport::Looked {
             state: WifiState::Connected {

@@ -6,7 +6,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless::{self, Frame};
 use chesspi::app::boot::screenshot::square_center;
 use chesspi::app::model::mode::{GameSetup, Mode};
-use chesspi::app::screens::{Action, SavedGameChoice, Viewing};
+use chesspi::app::screens::{Action, Allow, Dialog, Go, SavedGameChoice, Viewing};
 use chesspi::app::ui::{BoardPiece, DialogAdapter, GameAdapter};
 use chesspi_engine::Position;
 use chesspi_engine::game::Game;
@@ -400,7 +400,7 @@ fn a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it() {
             "Shut down",
             |app| {
                 app.update_controller(|c| {
-                    c.allow_shutdown();
+                    c.allow(Allow::Shutdown);
                     c.action(Action::Menu);
                 });
                 dialog_settles();
@@ -412,12 +412,12 @@ fn a_dialog_ignores_the_second_tap_of_the_double_tap_that_opened_it() {
             "Delete",
             |app| {
                 app.update_controller(|c| {
-                    c.choose_saved(SavedGameChoice {
+                    c.go(Go::Dialog(Dialog::SavedGame(SavedGameChoice {
                         id: "20261127-120000-0000000000000001".to_string(),
                         title: "White – Black, 27 Nov 2026".to_string(),
                         unfinished: false,
                         readable: true,
-                    })
+                    })))
                 });
                 dialog_settles();
                 dialog_option_point(app, "delete")

@@ -149,7 +149,7 @@ fn settings_change_the_backlight_and_are_stored() {
     assert_eq!(config.display.blank_after, Some(Duration::from_secs(1500)));
     assert_eq!(config.display.brightness_percent, 30);
     // The opening book: on by default; switched off for the computer's next move, and stored.
-    assert!(app.with_controller(|c| c.book()));
+    assert!(app.with_controller(|c| c.settings().book));
     let book = |app: &App| {
         options(app)
             .into_iter()
@@ -159,7 +159,7 @@ fn settings_change_the_backlight_and_are_stored() {
     assert_eq!(book(&app).as_deref(), Some("Opening book: on"));
     choose(&app, "book");
     assert_eq!(book(&app).as_deref(), Some("Opening book: off"));
-    assert!(!app.with_controller(|c| c.book()));
+    assert!(!app.with_controller(|c| c.settings().book));
     pump_until("the stored book setting", PATIENCE, || {
         file.load().value.opening_book == Some(false)
     });
@@ -185,7 +185,7 @@ fn settings_change_the_backlight_and_are_stored() {
         file.load().value.coach == Some(chesspi_engine::coach::CoachLevel::Blunders)
     });
     assert_eq!(
-        app.with_controller(|c| c.coach_default()),
+        app.with_controller(|c| c.settings().coach),
         chesspi_engine::coach::CoachLevel::Blunders
     );
     // Sound, through ALSA into a file: each volume step plays a test sound at once and is
@@ -252,5 +252,8 @@ fn settings_change_the_backlight_and_are_stored() {
     // After a restart the stored setting holds: the book stays off.
     let app = App::new(Game::new(), FRIEND).expect("app");
     app.enable_device(DeviceControls::new(file.load().value, admin.clone(), None));
-    assert!(!app.with_controller(|c| c.book()), "the book stays off");
+    assert!(
+        !app.with_controller(|c| c.settings().book),
+        "the book stays off"
+    );
 }

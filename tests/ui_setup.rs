@@ -190,7 +190,7 @@ fn set_up_a_position_and_play_it(app: &App, dir: &Path) {
         SET_UP
     );
     assert!(
-        !app.with_controller(|c| c.session().is_rated()),
+        !app.with_controller(|c| c.session().record().is_rated()),
         "a set-up game is not rated"
     );
     // Castle short (the right set in the editor), and the computer answers.

@@ -64,7 +64,9 @@ use chesspi::app::boot::start::show_battery_event;
 use chesspi::app::model::mode::{GameSetup, Level, Mode, NewGameForm};
 use chesspi::app::screens::analysis::board::Session;
 use chesspi::app::screens::network::partner::PartnerGame;
-use chesspi::app::screens::{Action, Go, HostEntry, Lobby, SavedGameChoice, SettingsView};
+use chesspi::app::screens::{
+    Action, Allow, Dialog, Go, HostEntry, Lobby, SavedGameChoice, SettingsView,
+};
 use chesspi::app::ui::{DialogAdapter, GamesAdapter, OptionView, TextFit, TextOverflow};
 use chesspi::battery::{BatteryEvent, BatteryFault, BatteryStatus};
 use chesspi::i18n::Language;
@@ -212,7 +214,12 @@ fn control(fits: &mut Fits) {
     let word = "Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenha";
     assert_eq!(word.chars().count(), 60);
     let app = open(Game::new(), you(Color::White, 4), fits.language);
-    app.update_controller(|c| c.show_info("Control", word));
+    app.update_controller(|c| {
+        c.go(Go::Info {
+            title: "Control".to_string(),
+            message: word.to_string(),
+        })
+    });
     let options = Rc::new(slint::VecModel::from(vec![OptionView {
         id: "close".into(),
         label: word.into(),
@@ -357,7 +364,7 @@ fn menu_states(fits: &mut Fits) {
         app.with_controller(|c| c.session().game().moves().len() == 4)
     });
     app.update_controller(|c| {
-        c.allow_shutdown();
+        c.allow(Allow::Shutdown);
         c.action(Action::Menu);
     });
     fits.check(&app, "menu (computer, every entry)");
@@ -437,7 +444,10 @@ fn menu_states(fits: &mut Fits) {
             },
         };
         let text = chesspi::app::screens::dialogs::record::record_text(&summary);
-        c.show_info(&chesspi::tr!("Your record"), &text);
+        c.go(Go::Info {
+            title: chesspi::tr!("Your record"),
+            message: text.to_string(),
+        });
     });
     fits.check(&app, "your record (all ten levels)");
     app.update_controller(|c| {
@@ -497,7 +507,7 @@ fn new_game_states(fits: &mut Fits) {
     for mode in ["computer", "friend"] {
         app.update_controller(|c| {
             c.on(|f: &mut NewGameForm, _| f.choose_mode(mode));
-            let default = c.coach_default();
+            let default = c.settings().coach;
             c.on(|f: &mut NewGameForm, _| f.toggle_coach(default));
         });
         let on = app.with_controller(|c| c.shown::<NewGameForm>().is_some_and(|f| f.coach.is_on()));
@@ -572,10 +582,10 @@ fn saved_games_states(fits: &mut Fits) {
     // From USB stick: the longest file names a dialog button takes.
     games.set_can_import(true);
     app.update_controller(|c| {
-        c.show_usb_files(vec![
+        c.go(Go::Dialog(Dialog::UsbFiles(vec![
             "SCHACHCLUB-2026/Vereinsmeisterschaft-Runde-07.pgn".to_string(),
             "KINGSTON/games.pgn".to_string(),
-        ])
+        ])))
     });
     fits.check(&app, "saved games: from a USB stick");
     drop(app);
@@ -660,23 +670,23 @@ fn saved_games_states(fits: &mut Fits) {
         .find(|g| g.result == chesspi::tr!("Adjourned"))
         .expect("the adjourned game");
     app.update_controller(|c| {
-        c.choose_saved(SavedGameChoice {
+        c.go(Go::Dialog(Dialog::SavedGame(SavedGameChoice {
             id: adjourned.id.to_string(),
             title: adjourned.title.to_string(),
             unfinished: true,
             readable: true,
-        })
+        })))
     });
     fits.check(&app, "saved game: its choices (unfinished)");
     app.update_controller(|c| c.dialog_option("delete"));
     fits.check(&app, "saved game: confirm delete");
     app.update_controller(|c| {
-        c.choose_saved(SavedGameChoice {
+        c.go(Go::Dialog(Dialog::SavedGame(SavedGameChoice {
             id: "x".into(),
             title: chesspi::tr!("Damaged file"),
             unfinished: false,
             readable: false,
-        })
+        })))
     });
     fits.check(&app, "saved game: a damaged file's choices");
     drop(app);
@@ -733,7 +743,7 @@ fn network_states(fits: &mut Fits) {
             networks: Ok(Vec::new()),
         };
         app.update_controller(|c| {
-            c.allow_wifi();
+            c.allow(Allow::Wifi);
             c.wifi_report(radio());
             c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
         });
@@ -1126,7 +1136,7 @@ fn wifi_states(fits: &mut Fits) {
         active,
     };
     app.update_controller(|c| {
-        c.allow_wifi();
+        c.allow(Allow::Wifi);
         c.go(Go::Wifi);
         c.wifi_report(WifiReport::Looked {
             state: WifiState::Connected {

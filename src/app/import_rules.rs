@@ -4,7 +4,7 @@
 //! - **layers**: `boot → shell → workers → saving → screens → session → model`, and `notices`
 //!   under the screens (`saving` reads only `screens/mod.rs`); nothing outside `app/` uses `app/` (but
 //!   `cli.rs`, which parses into `app::boot::options`);
-//! - **screens**: a screen's folder uses its parent (`screens/mod.rs`), the shared
+//! - **screens**: a screen's folder uses its parent (`screens/mod.rs` and `screens/go.rs`), the shared
 //!   `board_view.rs`, `board_input.rs`, `words.rs` and `dialog.rs`, never another screen's
 //!   files;
 //! - **circles**: no two files of one folder use each other, directly or round a loop.
@@ -309,27 +309,41 @@ fn dependencies(sources: &[Source]) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
             }
         }
     }
-    let mut deps = BTreeMap::new();
+    let mut deps: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
     for s in sources {
         let mut used = BTreeSet::new();
         let paths = uses(&s.code)
             .into_iter()
             .map(|(_, p)| p)
             .chain(inline_paths(&s.code));
+        let from = part_of(&s.module);
         for path in paths {
             let Some(abs) = krate.absolute(&s.module, s.is_folder, &path) else {
                 continue;
             };
-            if let Some(file) = krate.defining(&abs)
-                && file != s.module
-                && !s.module.starts_with(&file)
+            if let Some(file) = krate.defining(&abs).map(|f| part_of(&f))
+                && file != from
+                && !from.starts_with(&file)
             {
                 used.insert(file);
             }
         }
-        deps.insert(s.module.clone(), used);
+        deps.entry(from).or_default().extend(used);
     }
     deps
+}
+
+/// Files that are part of their folder's `mod.rs`, split off for length: the controller's
+/// navigation (`screens/go.rs`) is the screens' parent as much as `screens/mod.rs` is.
+const PARENT_FILES: [&[&str]; 1] = [&["app", "screens", "go"]];
+
+/// The module a file counts as: its folder for the [`PARENT_FILES`], else itself.
+fn part_of(module: &ModPath) -> ModPath {
+    if PARENT_FILES.iter().any(|p| module == p) {
+        module[..module.len() - 1].to_vec()
+    } else {
+        module.clone()
+    }
 }
 
 /// The layer a module of the app is in, by its folder.

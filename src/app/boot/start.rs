@@ -156,7 +156,12 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     let _battery = start_battery(&app, &config, shutdown, sound);
     if !notes.is_empty() {
         let text = notes.join("\n\n");
-        app.update_controller(|c| c.show_info(&tr!("Please note"), &text));
+        app.update_controller(|c| {
+            c.go(Go::Info {
+                title: tr!("Please note"),
+                message: text,
+            })
+        });
     }
     if !signals::stop_requested() {
         app.window().run()?;

@@ -4,6 +4,7 @@ use crate::app::model::clock::TimeControl;
 use crate::tr;
 use chesspi_engine::Color;
 use chesspi_engine::coach::CoachLevel;
+use chesspi_engine::game::{Game, Termination};
 pub use chesspi_engine::level::Level;
 use std::hash::{BuildHasher, Hasher};
 
@@ -29,6 +30,44 @@ pub struct GameSetup {
 }
 
 impl GameSetup {
+    /// A game against the computer that ended before the player's first move: it is not
+    /// rated (the storage's rule, [`crate::storage::stats::player_moved`]), and says so.
+    pub fn is_aborted(&self, game: &Game) -> bool {
+        match self.mode {
+            // A mate or stalemate from a set-up position is a result, not an abort.
+            Mode::Computer { human } => {
+                game.outcome().is_some_and(|o| {
+                    !matches!(
+                        o.termination,
+                        Termination::Checkmate | Termination::Stalemate
+                    )
+                }) && !crate::storage::stats::player_moved(game, human)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether Undo takes back a resignation or an agreed or claimed draw (only that: the
+    /// game goes on from the same position).
+    pub fn can_reopen(&self, game: &Game) -> bool {
+        let ends_by_choice = game.outcome().is_some_and(|o| {
+            use Termination::*;
+            matches!(
+                o.termination,
+                Resignation | Agreement | ThreefoldRepetition | FiftyMoves
+            )
+        });
+        ends_by_choice && matches!(self.mode, Mode::Computer { .. } | Mode::Friend)
+    }
+
+    /// Who resigns: the player on move between two people, the person against the computer.
+    pub fn resigning_color(&self, game: &Game) -> Color {
+        match self.mode {
+            Mode::Computer { human } | Mode::Network { local: human } => human,
+            Mode::Friend | Mode::Demo => game.position().turn(),
+        }
+    }
+
     /// The very first start: you as White against a moderate computer.
     pub const FIRST_START: GameSetup = GameSetup {
         mode: Mode::Computer {

@@ -442,11 +442,16 @@ impl Saver {
         });
         let extras = SaveExtras {
             flipped: c.session().is_flipped(),
-            rated: c.session().is_rated(),
+            rated: c.session().record().is_rated(),
             clocks,
             coach: c.session().coach().level(),
         };
-        self.submit_mode(c.session().serial(), mode, c.session().game(), extras)
+        self.submit_mode(
+            c.session().record().serial(),
+            mode,
+            c.session().game(),
+            extras,
+        )
     }
 
     /// The next game started is `saved` played on: it keeps its identity, so it replaces its

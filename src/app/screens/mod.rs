@@ -36,6 +36,8 @@ pub mod coach;
 pub mod dialog;
 pub mod dialogs;
 pub mod editor;
+mod go;
+pub use go::Go;
 pub mod help;
 pub mod network;
 pub mod new_game;
@@ -65,18 +67,15 @@ pub use words::termination_reason;
 pub use words::{ResultCard, ResultTone};
 
 use crate::app::model::mode::{GameSetup, Mode, NewGameForm};
-use crate::app::session::coach::CoachAnswer;
 use crate::app::session::game::GameSession;
-use crate::app::session::partner::PartnerStep;
 use crate::app::session::player::Player;
 use analysis::board::Session;
 use chesspi_engine::game::Game;
 // The screens' tests import `screens::*` and set levels.
+use chesspi_engine::Color;
 #[cfg(test)]
 use chesspi_engine::level::Level;
-use chesspi_engine::{Color, Position};
 pub use editor::Editor;
-use saved_games::viewing::SavedGame;
 pub use saved_games::viewing::Viewing;
 
 /// Runs a change on the controller, carries out its effects and shows the result: the shell
@@ -167,111 +166,6 @@ impl Screen {
             _ => None,
         }
     }
-}
-
-/// Where a screen sends the user next: carried out by the controller once the screen's
-/// method returns, so a screen never reaches into another.
-#[derive(Debug, Clone)]
-pub enum Go {
-    /// Close the open screen: back to the game.
-    Back,
-    /// The analysis board on the position shown.
-    AnalysisBoard,
-    /// The analysis board on this position.
-    AnalysisBoardAt(Position),
-    /// A new game (it replaces the one on the board, already saved); `rated: false` keeps it
-    /// out of the player's rating. `coach` replaces the Settings' coach once the game is
-    /// started, and `clock` times it (New game chooses both; `None` leaves them as a start
-    /// sets them).
-    Start {
-        setup: GameSetup,
-        game: Game,
-        rated: bool,
-        coach: Option<chesspi_engine::coach::CoachLevel>,
-        clock: Option<crate::app::model::clock::TimeControl>,
-    },
-    /// Finding a partner for a network game: hosting (as `host`, with `clock`) or, with no
-    /// colour, browsing.
-    Lobby {
-        host: Option<Color>,
-        clock: Option<crate::app::model::clock::TimeControl>,
-    },
-    /// The game goes on where a screen stopped it: its search (the computer's move, the
-    /// coach's look) is asked for again, as after any change of the game.
-    Resume,
-    /// The Settings dialog (over the game, once `Back` closed the screen opened from it).
-    Settings,
-    /// A message over the game (the lobby's "No network game", once `Back` closed it).
-    Info { title: String, message: String },
-    /// The New game form.
-    NewGame,
-    /// The board turned round.
-    Flip,
-    /// The position editor on the position shown.
-    Editor,
-    /// The saved games list.
-    SavedGames,
-    /// Help.
-    Help,
-    /// Train.
-    Train,
-    /// Settings → Wi-Fi.
-    Wifi,
-    /// The coach looks for what is threatened (Menu → What is threatened?).
-    AskThreat,
-    /// The network game adjourned, its partner away.
-    Adjourn,
-    /// The network game's win claimed, its partner away.
-    ClaimForfeit,
-    /// The saved game being opened is analysed once it is open.
-    AnalyseOnOpen,
-    /// A draw offered to the computer: its search judges it, on the player's turn.
-    DrawOfferToComputer,
-    /// An offer to the network partner.
-    OfferToPartner(crate::lan::codec::OfferKind),
-    /// Drop the analysis of the game on the board (another game takes its place).
-    DropAnalysis,
-    /// "Analyse" the game on the board.
-    Analyse,
-    /// "Next mistake" in the analysis.
-    NextMistake,
-    /// Done with the review: a running analysis stops, a saved game gives the current one
-    /// back.
-    LeaveReview,
-    /// The saved game looked through came from the archive, with its stored analysis if it
-    /// has one.
-    SavedOpened(Option<AnalysisMarks>),
-    /// Store the finished analysis, with the saved game looked through if it is one.
-    StoreAnalysis(Box<chesspi_engine::analysis::GameAnalysis>),
-    /// Close this screen, if it is the open one.
-    Close(ScreenKind),
-    /// The board shows the position after move `ply` (a tap on the move list), unless a
-    /// promotion waits for its piece, New game is open or a dialog.
-    ShowMove(usize),
-    /// Show a saved game in place of the current one (put back by then): the board's touches
-    /// are forgotten and New game closes.
-    ViewSaved(Box<SavedGame>),
-    /// The network game: a choice of the player's made on another screen, or its next step
-    /// (carried out by [`network::partner::PartnerGame`]).
-    Partner(crate::app::session::partner::PartnerStep),
-    /// A dialog that wants an answer now (the partner's offer): over the game, the New game
-    /// form closes and a promotion waiting for its piece is dropped.
-    Interrupt(Dialog),
-    /// A dialog that waits its turn (the offer to adjourn): it opens unless the player is
-    /// busy (another dialog, the New game form, a promotion, a saved game looked through).
-    UnlessBusy(Dialog),
-    /// A Wi-Fi report for the lobby, if it is open (the Wi-Fi screen cannot name it).
-    LobbyWifi(crate::wifi::worker::WifiReport),
-    /// Joining the host at `target` (`HOST:PORT`, the command line's join): with its code,
-    /// or the keypad asking for it.
-    Join {
-        target: String,
-        code: Option<String>,
-    },
-    /// The computer asked (a hint).
-    Think(Purpose),
-    /// The coach's warning answered: take back, play on, or show me.
-    Coach(crate::app::session::coach::CoachAnswer),
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and
@@ -395,10 +289,8 @@ pub struct Controller {
     screen: Screen,
     /// A dialog (the menu, an offer, a message) over the screen.
     dialog: Option<Dialog>,
-    /// Whether the menu offers to shut the device down (the device build, not a desktop).
-    shutdown_allowed: bool,
-    /// Whether Settings offers Wi-Fi (the app has a Wi-Fi thread).
-    wifi_allowed: bool,
+    /// What this device offers that another may not (Shut down, Wi-Fi).
+    allowed: Allowed,
     settings: SettingsView,
     /// What the controller holds beside the session and the open screen.
     parts: Parts,
@@ -418,8 +310,7 @@ impl Controller {
             session: GameSession::new(game, setup),
             screen: Screen::Game,
             dialog: None,
-            wifi_allowed: false,
-            shutdown_allowed: false,
+            allowed: Allowed::default(),
             settings: SettingsView::default(),
             parts: Parts::default(),
             player: Player::default(),
@@ -475,7 +366,7 @@ impl Controller {
         let mut cx = Ctx {
             session: &mut self.session,
             puzzles: &mut self.player.puzzles,
-            wifi_allowed: self.wifi_allowed,
+            wifi_allowed: self.allowed.wifi,
             dialog: &mut self.dialog,
             next: Vec::new(),
         };
@@ -494,168 +385,6 @@ impl Controller {
     /// The open screen's state, if it is `S`.
     pub fn shown<S: ScreenState>(&self) -> Option<&S> {
         S::of(&self.screen)
-    }
-
-    /// Goes where `go` sends the user (the shell's way in for the command line's host and
-    /// join).
-    pub fn go(&mut self, go: Go) {
-        match go {
-            Go::Back => self.screen = Screen::Game,
-            Go::AnalysisBoard => {
-                let position = *self.session.shown_position();
-                self.go(Go::AnalysisBoardAt(position));
-            }
-            Go::AnalysisBoardAt(position) => {
-                self.dialog = None;
-                self.parts.play.input.deselect();
-                self.parts.play.input.end_press();
-                let board = analysis::board::Session::open(position, self.session.flipped);
-                self.screen = Screen::AnalysisBoard(Box::new(board));
-            }
-            Go::Start {
-                setup,
-                game,
-                rated,
-                coach,
-                clock,
-            } => {
-                self.start(setup, game);
-                if !rated {
-                    self.session
-                        .set_unrated(crate::app::session::game::Unrated::SetUp);
-                }
-                if let Some(coach) = coach {
-                    self.session.coach.forget(&self.session.game);
-                    self.session.set_coach_level(coach);
-                }
-                if let Some(control) = clock {
-                    self.session
-                        .set_clock(Some(crate::app::model::clock::GameClock::new(control)));
-                    // The computer playing White starts on its clock.
-                    self.session.cancel_thinking();
-                    self.after_change();
-                }
-            }
-            Go::Resume => self.after_change(),
-            Go::Settings => self.dialog = Some(Dialog::Settings),
-            Go::Lobby { host, clock } => {
-                self.dialog = None;
-                self.run(|screen, cx| *screen = Screen::Lobby(Lobby::open(cx, host, clock)));
-            }
-            Go::Info { title, message } => self.show_info(&title, &message),
-            Go::NewGame => {
-                self.dialog = None;
-                let form = NewGameForm::next(&self.session, self.settings.coach, &self.player);
-                self.screen = Screen::NewGame(form);
-            }
-            Go::Flip => self.play(|p, cx, gate| p.flip(cx, gate)),
-            Go::Editor => {
-                self.dialog = None;
-                self.screen.close(ScreenKind::NewGame);
-                self.parts.play.input.deselect();
-                self.parts.play.input.end_press();
-                let editor = Editor::open(self.session.shown_position());
-                self.screen = Screen::Editor(Box::new(editor));
-            }
-            Go::SavedGames => {
-                self.screen = Screen::SavedGames;
-                self.session.effect(Effect::ShowGames);
-            }
-            Go::Help => {
-                self.dialog = None;
-                self.screen = Screen::Help(help::Help);
-            }
-            Go::Train => {
-                self.dialog = None;
-                self.session.cancel_hint();
-                let training = train::Training::open(&self.player.puzzles);
-                self.screen = Screen::Train(Box::new(training));
-            }
-            Go::Wifi => {
-                self.dialog = None;
-                self.session.cancel_hint();
-                self.screen = Screen::Wifi(Box::default());
-                self.session
-                    .effect(Effect::Wifi(crate::wifi::worker::WifiRequest::Scan));
-            }
-            Go::AskThreat => self.session.ask_threat(self.settings.book),
-            Go::Adjourn => self.go(Go::Partner(PartnerStep::Adjourn)),
-            Go::ClaimForfeit => self.go(Go::Partner(PartnerStep::ClaimForfeit)),
-            Go::AnalyseOnOpen => self.parts.analysis.analyse_on_open(),
-            Go::DrawOfferToComputer => {
-                if self.session.human_to_move() && !self.session.thinking.is_busy() {
-                    self.session.request(Purpose::DrawOffer, self.settings.book);
-                }
-            }
-            Go::OfferToPartner(what) => self.go(Go::Partner(PartnerStep::Offer(what))),
-            Go::DropAnalysis => self.part(|a: &mut Analysis, cx| a.discard(cx)),
-            Go::Analyse => {
-                let saved = self.parts.viewing.is_viewing_saved();
-                self.part(|a: &mut Analysis, cx| a.start(cx, saved));
-            }
-            Go::NextMistake => self.part(|a: &mut Analysis, cx| a.next_mistake(cx)),
-            Go::LeaveReview => {
-                self.part(|a: &mut Analysis, cx| a.leave_review(cx));
-                self.part(|v: &mut Viewing, cx| v.leave_saved(cx));
-            }
-            Go::SavedOpened(marks) => self.part(|a: &mut Analysis, cx| a.saved_opened(cx, marks)),
-            Go::StoreAnalysis(analysis) => self.session.effect(Effect::StoreAnalysis {
-                saved: self.parts.viewing.saved_id(),
-                analysis,
-            }),
-            Go::Close(kind) => self.screen.close(kind),
-            Go::ShowMove(ply) => {
-                if self.parts.play.input.pending_promotion().is_none()
-                    && self.screen.new_game().is_none()
-                    && self.dialog.is_none()
-                {
-                    self.parts.play.input.deselect();
-                    self.parts.play.input.end_press();
-                    self.session.review = Some(ply);
-                }
-            }
-            Go::ViewSaved(saved) => {
-                self.parts.play.input.clear();
-                self.screen.close(ScreenKind::NewGame);
-                self.part(|v: &mut Viewing, cx| v.show_saved(cx, *saved));
-            }
-            Go::Partner(step) => {
-                self.part(|p: &mut network::partner::PartnerGame, cx| p.step(cx, step));
-            }
-            Go::Interrupt(dialog) => {
-                self.screen.close(ScreenKind::NewGame);
-                self.parts.play.input.drop_promotion();
-                self.dialog = Some(dialog);
-            }
-            Go::UnlessBusy(dialog) => {
-                let busy = self.dialog.is_some()
-                    || self.screen.new_game().is_some()
-                    || self.parts.play.input.pending_promotion().is_some()
-                    || self.parts.viewing.is_viewing_saved();
-                if !busy {
-                    self.dialog = Some(dialog);
-                }
-            }
-            Go::LobbyWifi(report) => self.on(|l: &mut Lobby, cx| l.wifi_report(cx, report)),
-            Go::Join { target, code } => {
-                self.dialog = None;
-                self.run(|screen, cx| {
-                    *screen = Screen::Lobby(Lobby::join(cx, &target, code.as_deref()));
-                });
-            }
-            Go::Think(purpose) => self.session.request(purpose, self.settings.book),
-            Go::Coach(CoachAnswer::TakeBack) => {
-                if self.session.coach_take_back() {
-                    self.after_change();
-                }
-            }
-            Go::Coach(CoachAnswer::PlayOn) => {
-                if self.session.coach.play_on() {
-                    self.next_turn();
-                }
-            }
-            Go::Coach(CoachAnswer::ShowMe) => self.session.coach.show_me(),
-        }
     }
 
     /// Which screen is open (the window shows it, and the dialog on top if any).
@@ -712,8 +441,33 @@ impl Controller {
         self.after_change();
     }
 
-    /// The coach a new game starts with (a device setting).
-    pub fn coach_default(&self) -> chesspi_engine::coach::CoachLevel {
-        self.settings.coach
+    /// The device settings as the game follows them (the coach a new game starts with, the
+    /// opening book).
+    pub fn settings(&self) -> &SettingsView {
+        &self.settings
     }
+
+    /// Lets the menu or Settings offer `what`: the shell found the device can.
+    pub fn allow(&mut self, what: Allow) {
+        match what {
+            Allow::Shutdown => self.allowed.shutdown = true,
+            Allow::Wifi => self.allowed.wifi = true,
+        }
+    }
+}
+
+/// What a device may offer that another may not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Allow {
+    /// The menu's "Shut down" (the device build, not a desktop).
+    Shutdown,
+    /// Settings → Wi-Fi (the app has a Wi-Fi thread).
+    Wifi,
+}
+
+/// Which of [`Allow`] the shell allowed.
+#[derive(Debug, Clone, Copy, Default)]
+struct Allowed {
+    shutdown: bool,
+    wifi: bool,
 }

@@ -14,7 +14,7 @@ use crate::app::model::mode::{GameSetup, Mode};
 use crate::lan::session::LinkState;
 use crate::storage::LanLink;
 use chesspi_engine::coach::CoachLevel;
-use chesspi_engine::game::{Game, Termination};
+use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Move, Position};
 
 /// A game and how it is being played.
@@ -46,7 +46,7 @@ pub struct GameSession {
 /// How the game on the board counts: which game it is (saving tells a new game from a changed
 /// one) and whether it is rated.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Record {
+pub struct Record {
     /// Counts the games started.
     serial: u64,
     /// Why the game no longer counts for the rating, if it does not (the first reason).
@@ -54,6 +54,22 @@ pub(super) struct Record {
 }
 
 impl Record {
+    /// Changes whenever another game replaces the current one.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// Whether the game counts for the player's rating (as far as the game's own changes
+    /// go: the storage also leaves out set-up positions and games the player made no move in).
+    pub fn is_rated(&self) -> bool {
+        self.unrated.is_none()
+    }
+
+    /// Why the game does not count for the player's rating, if it does not.
+    pub fn unrated(&self) -> Option<Unrated> {
+        self.unrated
+    }
+
     /// Takes back `why`, if it is the reason the game is not rated.
     pub(super) fn withdraw(&mut self, why: Unrated) {
         if self.unrated == Some(why) {
@@ -116,20 +132,9 @@ impl GameSession {
         self.setup
     }
 
-    /// Changes whenever another game replaces the current one.
-    pub fn serial(&self) -> u64 {
-        self.record.serial
-    }
-
-    /// Whether the game counts for the player's rating (as far as the game's own changes
-    /// go: the storage also leaves out set-up positions and games the player made no move in).
-    pub fn is_rated(&self) -> bool {
-        self.record.unrated.is_none()
-    }
-
-    /// Why the game does not count for the player's rating, if it does not.
-    pub fn unrated(&self) -> Option<Unrated> {
-        self.record.unrated
+    /// Which game this is, and whether it counts for the rating.
+    pub fn record(&self) -> Record {
+        self.record
     }
 
     /// The game no longer counts for the rating, for `why` (the first reason is kept).
@@ -196,44 +201,6 @@ impl GameSession {
     /// Whether the board shows an earlier position (reviewing or browsing).
     pub fn is_reviewing(&self) -> bool {
         self.review.is_some()
-    }
-
-    /// A game against the computer that ended before the player's first move: it is not
-    /// rated (the storage's rule, [`crate::storage::stats::player_moved`]), and says so.
-    pub fn is_aborted(&self) -> bool {
-        match self.setup.mode {
-            // A mate or stalemate from a set-up position is a result, not an abort.
-            Mode::Computer { human } => {
-                self.game.outcome().is_some_and(|o| {
-                    !matches!(
-                        o.termination,
-                        Termination::Checkmate | Termination::Stalemate
-                    )
-                }) && !crate::storage::stats::player_moved(&self.game, human)
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether Undo takes back a resignation or an agreed or claimed draw (only that: the
-    /// game goes on from the same position).
-    pub fn can_reopen(&self) -> bool {
-        let ends_by_choice = self.game.outcome().is_some_and(|o| {
-            use chesspi_engine::game::Termination::*;
-            matches!(
-                o.termination,
-                Resignation | Agreement | ThreefoldRepetition | FiftyMoves
-            )
-        });
-        ends_by_choice && matches!(self.setup.mode, Mode::Computer { .. } | Mode::Friend)
-    }
-
-    /// Who resigns: the player on move between two people, the person against the computer.
-    pub fn resigning_color(&self) -> Color {
-        match self.setup.mode {
-            Mode::Computer { human } | Mode::Network { local: human } => human,
-            Mode::Friend | Mode::Demo => self.game.position().turn(),
-        }
     }
 
     /// The clocks of the game on the board, if it has any.

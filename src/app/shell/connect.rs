@@ -12,7 +12,7 @@ use crate::app::screens::analysis::board::Session;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
 use crate::app::screens::{
-    Analysis, Controller, Dispatch, Lobby, Viewing, analysis, editor, help, train, wifi,
+    Analysis, Controller, Dialog, Dispatch, Go, Lobby, Viewing, analysis, editor, help, train, wifi,
 };
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
@@ -201,7 +201,9 @@ impl App {
                 });
             });
         }
-        game.on_power_key(on(Box::new(|c| c.ask_shutdown())));
+        game.on_power_key(on(Box::new(|c| {
+            c.go(Go::Interrupt(Dialog::ConfirmShutdown))
+        })));
     }
 
     /// The worker threads' wake-ups (computer, saver, network), the keypad and the move list.
@@ -303,7 +305,7 @@ impl App {
         }
         new_game.on_start(on(Box::new(|c| c.on(NewGameForm::start))));
         new_game.on_coach_toggled(on(Box::new(|c| {
-            let default = c.coach_default();
+            let default = c.settings().coach;
             c.on(|f: &mut NewGameForm, _| f.toggle_coach(default))
         })));
         new_game.on_fitting_chosen(on(Box::new(|c| {
@@ -356,7 +358,9 @@ impl App {
                         saving.games.iter().find(|g| g.id == id.as_str()).cloned()
                     });
                 if let Some(choice) = choice {
-                    with_shell(&shell, &window, |c| c.choose_saved(choice));
+                    with_shell(&shell, &window, |c| {
+                        c.go(Go::Dialog(Dialog::SavedGame(choice)))
+                    });
                 }
             });
         }
@@ -387,7 +391,9 @@ impl App {
                     .as_ref()
                     .map(|s| s.usb_pgn.iter().map(|p| usb_file_name(p)).collect())
                     .unwrap_or_default();
-                with_shell(&shell, &window, |c| c.show_usb_files(names));
+                with_shell(&shell, &window, |c| {
+                    c.go(Go::Dialog(Dialog::UsbFiles(names)))
+                });
             });
         }
         games.on_close(self.on(Box::new(|c| {

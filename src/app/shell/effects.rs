@@ -9,7 +9,7 @@ use crate::app::notices::Topic;
 use crate::app::notices::bar::{NoticeMsg, NoticeSender};
 use crate::app::screens::dialogs::record::{puzzle_record_text, record_text};
 use crate::app::screens::network::partner::PartnerGame;
-use crate::app::screens::{self, Controller, Effect, Lobby, ScreenKind, Setting, Viewing};
+use crate::app::screens::{self, Controller, Effect, Go, Lobby, ScreenKind, Setting, Viewing};
 use crate::app::ui::{AppWindow, GamesAdapter};
 use crate::tr;
 use chesspi_engine::game::Game;
@@ -45,10 +45,10 @@ pub(super) fn run_effects(
                 }
                 None => {
                     s.controller.part(|v: &mut Viewing, cx| v.close_list(cx));
-                    s.controller.show_info(
-                        &tr!("Saved games"),
-                        &tr!("Games are not saved: there is no place to store them."),
-                    );
+                    s.controller.go(Go::Info {
+                        title: tr!("Saved games"),
+                        message: tr!("Games are not saved: there is no place to store them."),
+                    });
                 }
             },
             Effect::OpenSaved { id, resume } => {
@@ -87,7 +87,10 @@ pub(super) fn run_effects(
                     }
                     None => tr!("Your record is not kept: there is no place to store it."),
                 };
-                s.controller.show_info(&tr!("Your record"), &text);
+                s.controller.go(Go::Info {
+                    title: tr!("Your record"),
+                    message: text,
+                });
             }
             Effect::Shutdown => match &s.device.shutdown {
                 Some(command) => shut_down(command, s.notices.sender()),
@@ -142,8 +145,10 @@ pub(super) fn run_effects(
                 Some(net) => net.lobby(effect, &mut s.controller, &s.notices),
                 None => {
                     s.controller.on(Lobby::close);
-                    s.controller
-                        .show_info(&tr!("Network"), &tr!("Network games are not enabled here."));
+                    s.controller.go(Go::Info {
+                        title: tr!("Network"),
+                        message: tr!("Network games are not enabled here."),
+                    });
                 }
             },
         }

@@ -31,7 +31,7 @@ struct Shown {
 impl Shown {
     fn of(c: &Controller) -> Shown {
         Shown {
-            serial: c.session().serial(),
+            serial: c.session().record().serial(),
             plies: c.session().game().moves().len(),
             over: c.session().game().is_over(),
             partner: c

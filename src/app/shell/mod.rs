@@ -17,7 +17,7 @@ use crate::app::saving::{GameIdentity, Report, Saver, Stores};
 use crate::app::screens::SavedGameChoice;
 use crate::app::screens::analysis::link::AnalysisLink;
 use crate::app::screens::network::partner::PartnerGame;
-use crate::app::screens::{Controller, Lobby, ScreenKind};
+use crate::app::screens::{Allow, Controller, Lobby, ScreenKind};
 use crate::app::shell::device::DeviceControls;
 use crate::app::shell::lan::Network;
 use crate::app::ui::{AppWindow, GameAdapter};
@@ -155,7 +155,7 @@ impl Power {
 /// screen, a dialog. A change holds back the background work on a desktop.
 fn activity(c: &Controller) -> (u64, usize, ScreenKind, bool) {
     (
-        c.session().serial(),
+        c.session().record().serial(),
         c.session().game().moves().len(),
         c.screen(),
         c.dialog().is_some(),
@@ -481,7 +481,7 @@ impl App {
     /// Lets a confirmed shutdown (power key, menu) run `command`.
     pub fn enable_shutdown(&self, command: crate::power::ShutdownCommand) {
         let mut shell = self.shell.borrow_mut();
-        shell.controller.allow_shutdown();
+        shell.controller.allow(Allow::Shutdown);
         shell.device.shutdown = Some(command);
     }
 
@@ -509,7 +509,7 @@ impl App {
         let link = WifiLink::start(&self.window, wifi)?;
         let mut shell = self.shell.borrow_mut();
         shell.workers.wifi = Some(link);
-        shell.controller.allow_wifi();
+        shell.controller.allow(Allow::Wifi);
         Ok(())
     }
 

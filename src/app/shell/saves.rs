@@ -9,7 +9,7 @@ use crate::app::notices::bar::NoticeBar;
 use crate::app::saving::{self, Opened, Report, SaveReport, SavingError};
 use crate::app::screens::saved_games::import as import_words;
 use crate::app::screens::saved_games::list as games;
-use crate::app::screens::{Analysis, Viewing};
+use crate::app::screens::{Analysis, Go, Viewing};
 use crate::app::ui::{AppWindow, GameRowView, GamesAdapter};
 use crate::storage::{GameSummary, SavedGame};
 use crate::{tr, trn};
@@ -117,7 +117,12 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
             if let Some(saving) = &rc.borrow().saving {
                 saving.saver.list_games();
             }
-            update(rc, win, |c| c.show_info(&tr!("From USB stick"), &text));
+            update(rc, win, |c| {
+                c.go(Go::Info {
+                    title: tr!("From USB stick"),
+                    message: text,
+                })
+            });
         }
         Report::Opened(Ok(Opened::Review {
             game,
@@ -141,12 +146,18 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
         Report::Annotated(Ok(())) => {}
         Report::Opened(Ok(Opened::Resume(saved))) => resume(rc, win, *saved),
         Report::Opened(Err(e)) => update(rc, win, |c| {
-            c.show_info(&tr!("This game cannot be opened"), &saving_error_text(&e));
+            c.go(Go::Info {
+                title: tr!("This game cannot be opened"),
+                message: saving_error_text(&e),
+            });
         }),
         Report::Deleted(result) => {
             if let Err(e) = result {
                 update(rc, win, |c| {
-                    c.show_info(&tr!("The game was not deleted"), &saving_error_text(&e))
+                    c.go(Go::Info {
+                        title: tr!("The game was not deleted"),
+                        message: saving_error_text(&e),
+                    })
                 });
             }
             if let Some(saving) = &rc.borrow().saving {
@@ -300,10 +311,10 @@ fn resume(rc: &Rc<RefCell<Shell>>, win: &AppWindow, saved: SavedGame) {
             }
         }
         None => update(rc, win, |c| {
-            c.show_info(
-                &tr!("Saved games"),
-                &tr!("A network game cannot be continued."),
-            );
+            c.go(Go::Info {
+                title: tr!("Saved games"),
+                message: tr!("A network game cannot be continued."),
+            });
         }),
     }
 }

@@ -67,7 +67,10 @@ fn coached() -> Controller {
 #[test]
 fn a_blunder_stops_the_game_until_the_player_chooses() {
     let mut c = coached();
-    assert!(!c.session().is_rated(), "a coached game is not rated");
+    assert!(
+        !c.session().record().is_rated(),
+        "a coached game is not rated"
+    );
     // 4. Ng5?? Qxg5: the knight hangs.
     play(&mut c, "f3", "g5");
     let asked = requests(&mut c);

@@ -168,7 +168,7 @@ fn end_game(cx: &mut Ctx, end: impl FnOnce(&mut Game) -> Result<Outcome, GameErr
 
 /// The resignation confirmed: the partner of a network game is told.
 fn resign(cx: &mut Ctx) {
-    let loser = cx.session.resigning_color();
+    let loser = cx.session.setup.resigning_color(&cx.session.game);
     if cx.session.partner().is_some() && !cx.session.game.is_over() {
         cx.effect(Effect::Lan(LanRequest::Resign));
     }

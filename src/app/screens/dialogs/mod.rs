@@ -12,36 +12,18 @@ mod tests;
 mod view;
 
 use super::Controller;
-use super::dialog::{Dialog, DialogView, ImportShown, SavedGameChoice};
+use super::dialog::{Dialog, DialogView, ImportShown};
 use crate::app::model::settings::SettingsView;
-use crate::app::screens::ScreenKind;
 use crate::app::session::partner::rules::{can_adjourn, partner_name};
 use choice::Choice;
 use view::DialogFacts;
 
 impl Controller {
-    /// Lets the menu offer "Shut down" (on the device).
-    pub fn allow_shutdown(&mut self) {
-        self.shutdown_allowed = true;
-    }
-
     /// The device settings to show in the Settings dialog.
     pub fn set_settings_view(&mut self, settings: SettingsView) {
         self.settings = settings;
         // A two-player board turns at once.
         self.turn_to_mover();
-    }
-
-    /// Offers what can be done with a game picked from the saved games list.
-    pub fn choose_saved(&mut self, choice: SavedGameChoice) {
-        self.dialog = Some(Dialog::SavedGame(choice));
-    }
-
-    /// Asks the user to confirm shutting down (the power key).
-    pub fn ask_shutdown(&mut self) {
-        self.screen.close(ScreenKind::NewGame);
-        self.parts.play.input.drop_promotion();
-        self.dialog = Some(Dialog::ConfirmShutdown);
     }
 
     /// The dialog open now, if any.
@@ -83,25 +65,11 @@ impl Controller {
             can_ask_threat: self.session.can_ask_threat(),
             can_adjourn: can_adjourn(&self.session),
             puzzles_due: self.player.puzzles_due(),
-            shutdown_allowed: self.shutdown_allowed,
-            wifi_allowed: self.wifi_allowed(),
+            shutdown_allowed: self.allowed.shutdown,
+            wifi_allowed: self.allowed.wifi,
             partner_name: partner_name(&self.session),
         };
         Some(facts.view(dialog))
-    }
-
-    /// Shows a message in a dialog (for other parts of the app: errors, notices).
-    pub fn show_info(&mut self, title: &str, message: &str) {
-        self.dialog = Some(Dialog::Info {
-            title: title.to_string(),
-            message: message.to_string(),
-        });
-    }
-
-    /// Saved games → From USB stick: the PGN files found on the sticks (as the list names
-    /// them), one to be chosen for import.
-    pub fn show_usb_files(&mut self, names: Vec<String>) {
-        self.dialog = Some(Dialog::UsbFiles(names));
     }
 
     /// An import's progress, shown while its dialog is open.

@@ -38,7 +38,7 @@ fn a_resignation_is_a_loss_on_a_loss_card_and_undo_takes_back_only_it() {
         (result.title.as_str(), result.reason.as_str(), result.tone),
         ("The computer wins", "by resignation", ResultTone::Lost)
     );
-    assert!(c.session().is_rated());
+    assert!(c.session().record().is_rated());
     let undo = c
         .game_view()
         .actions()
@@ -56,7 +56,7 @@ fn a_resignation_is_a_loss_on_a_loss_card_and_undo_takes_back_only_it() {
         "both moves stay on the board"
     );
     assert!(
-        !c.session().is_rated(),
+        !c.session().record().is_rated(),
         "played on after a result: not rated"
     );
     assert_eq!(
@@ -189,7 +189,7 @@ fn the_menus_close_is_first_whatever_else_it_offers() {
     }
     menus.push(Controller::new(friend()));
     let mut device = Controller::new(friend());
-    device.allow_shutdown();
+    device.allow(Allow::Shutdown);
     menus.push(device);
     let mut counts = std::collections::BTreeSet::new();
     for mut c in menus {
@@ -282,7 +282,7 @@ fn every_choice_a_dialog_shows_is_understood_and_unknown_ids_are_not() {
         },
     ];
     let mut c = Controller::new(GameSetup::FIRST_START);
-    c.allow_shutdown();
+    c.allow(Allow::Shutdown);
     for dialog in dialogs {
         c.dialog = Some(dialog.clone());
         let view = c.dialog_view().expect("a dialog");

@@ -304,7 +304,7 @@ impl DialogFacts<'_> {
     }
 
     fn confirm_resign(&self) -> DialogView {
-        let loser = self.session.resigning_color();
+        let loser = self.session.setup.resigning_color(&self.session.game);
         confirmation(
             &tr!("Resign this game?"),
             match self.session.setup.mode {

@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn a_checked_position_starts_an_unrated_game_against_the_computer() {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        let serial = c.session().serial();
+        let serial = c.session().record().serial();
         c.go(Go::Editor);
         c.on(|e: &mut Editor, _| e.clear());
         for (color, role, square) in [
@@ -387,8 +387,8 @@ mod tests {
                 human: Color::White
             }
         );
-        assert!(!c.session().is_rated());
-        assert_ne!(c.session().serial(), serial, "another game");
+        assert!(!c.session().record().is_rated());
+        assert_ne!(c.session().record().serial(), serial, "another game");
         let effects = c.take_effects();
         assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
         // Black is on move: the computer is asked at once.

@@ -160,7 +160,9 @@ mod tests {
     use super::HOTSPOT_AFTER_GAME;
     use crate::app::model::mode::{GameSetup, NewGameForm};
     use crate::app::screens::network::partner::PartnerGame;
-    use crate::app::screens::{Action, Controller, DialogView, Effect, Go, Lobby, ScreenKind};
+    use crate::app::screens::{
+        Action, Allow, Controller, DialogView, Effect, Go, Lobby, ScreenKind,
+    };
     use crate::lan::session::LinkState;
     use crate::storage::LanLink;
     use crate::wifi::worker::{WifiReport, WifiRequest};
@@ -215,7 +217,7 @@ mod tests {
     #[test]
     fn the_host_opens_a_hotspot_shows_its_password_and_closes_it_when_leaving() {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        c.allow_wifi();
+        c.allow(Allow::Wifi);
         c.go(Go::Lobby {
             host: Some(Color::White),
             clock: None,
@@ -271,7 +273,7 @@ mod tests {
     #[test]
     fn a_failed_hotspot_says_why() {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        c.allow_wifi();
+        c.allow(Allow::Wifi);
         c.go(Go::Lobby {
             host: Some(Color::Black),
             clock: None,
@@ -295,7 +297,7 @@ mod tests {
     #[test]
     fn the_guest_sees_the_hotspot_types_its_password_and_goes_back_after() {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        c.allow_wifi();
+        c.allow(Allow::Wifi);
         c.go(Go::Lobby {
             host: None,
             clock: None,
@@ -396,7 +398,7 @@ mod tests {
     /// A host whose partner came over its hotspot: playing White against "Kitchen".
     fn hotspot_game() -> Controller {
         let mut c = Controller::new(GameSetup::FIRST_START);
-        c.allow_wifi();
+        c.allow(Allow::Wifi);
         c.go(Go::Lobby {
             host: Some(Color::White),
             clock: None,

@@ -177,7 +177,7 @@ fn the_hotspot_is_offered_only_where_a_wifi_radio_is() {
     // Hosting with the Wi-Fi thread there; it says `state`.
     let hosting = |state: Option<WifiState>| {
         let mut c = Controller::new(friend());
-        c.allow_wifi();
+        c.allow(Allow::Wifi);
         c.go(Go::Lobby {
             host: Some(Color::White),
             clock: None,
@@ -228,7 +228,7 @@ fn the_hotspot_is_offered_only_where_a_wifi_radio_is() {
 
     // The Join list looks for hotspots every few seconds only where a radio is.
     let mut c = Controller::new(friend());
-    c.allow_wifi();
+    c.allow(Allow::Wifi);
     c.go(Go::Lobby {
         host: None,
         clock: None,

@@ -91,10 +91,14 @@ fn the_forms_coach_off_over_the_settings_coach_leaves_the_game_rated() {
     assert!(!c.shown::<NewGameForm>().expect("form").coach.is_on());
     c.on(NewGameForm::start);
     assert_eq!(c.session().coach().level(), CoachLevel::Off);
-    assert!(c.session().is_rated(), "{:?}", c.session().unrated());
+    assert!(
+        c.session().record().is_rated(),
+        "{:?}",
+        c.session().record().unrated()
+    );
     // The same form with the coach left on: not rated, because of the coach.
     c.action(Action::NewGame);
     c.on(|f: &mut NewGameForm, _| f.choose_mode("computer"));
     c.on(NewGameForm::start);
-    assert_eq!(c.session().unrated(), Some(Unrated::Coach));
+    assert_eq!(c.session().record().unrated(), Some(Unrated::Coach));
 }

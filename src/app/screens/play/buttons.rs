@@ -175,13 +175,14 @@ fn undo_count(session: &GameSession) -> usize {
 /// Undo: a finished game reopened, or the moves of [`undo_count`] taken back; the game then
 /// goes on.
 fn undo(cx: &mut Ctx) {
-    if cx.session.can_reopen() && cx.session.game.reopen().is_some() {
+    if cx.session.setup.can_reopen(&cx.session.game) && cx.session.game.reopen().is_some() {
         cx.cancel_thinking();
         cx.go(Go::DropAnalysis);
         cx.session.review = None;
         cx.session.claim_offered_at = Some(cx.session.game.moves().len());
         // Its result may have counted already; played on, it does not count again.
-        if cx.session.is_rated() && matches!(cx.session.setup.mode, Mode::Computer { .. }) {
+        if cx.session.record().is_rated() && matches!(cx.session.setup.mode, Mode::Computer { .. })
+        {
             cx.session
                 .set_unrated(crate::app::session::game::Unrated::PlayedOn);
             cx.session.note = Some(tr!("Taken back — play on; this game is not rated"));
@@ -252,7 +253,7 @@ impl GameView<'_> {
                 item(Action::Menu, true, false),
             ];
         }
-        let can_undo = self.session.can_reopen()
+        let can_undo = self.session.setup.can_reopen(&self.session.game)
             || undo_count(self.session) > 0
             || can_ask_takeback(self.session);
         if self.session.game.is_over() {

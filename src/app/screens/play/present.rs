@@ -319,7 +319,7 @@ impl GameView<'_> {
             return v.result.cloned();
         }
         let outcome = self.session.game.outcome()?;
-        if self.session.is_aborted() {
+        if self.session.setup.is_aborted(&self.session.game) {
             return Some(ResultCard {
                 title: tr!("Game aborted"),
                 reason: tr!("Not rated: you made no move"),

@@ -3,7 +3,7 @@
 
 use crate::app::screens::test_support::{friend, sq, tap, think_ids};
 use crate::app::screens::*;
-use chesspi_engine::{Piece, Role, Square};
+use chesspi_engine::{Piece, Position, Role, Square};
 
 fn targets(c: &Controller) -> Vec<Square> {
     let mut out: Vec<Square> = (0..64)
@@ -250,7 +250,10 @@ fn the_result_card_shows_whose_result_it_is() {
     let mut resigned = Controller::new(black);
     resigned.session.game.resign(Color::White).expect("resign");
     assert!(
-        resigned.session().is_aborted(),
+        resigned
+            .session()
+            .setup()
+            .is_aborted(resigned.session().game()),
         "Black (the player) never moved"
     );
     let mut played = Controller::new(black);
@@ -422,7 +425,7 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     c.action(Action::Menu);
     c.dialog_option("stronger");
     assert_eq!(c.session().setup().level.number(), 5);
-    assert!(!c.session().is_rated());
+    assert!(!c.session().record().is_rated());
     let effects = c.take_effects();
     let thinks: Vec<_> = effects
         .iter()
@@ -468,7 +471,7 @@ fn move_now_level_change_and_switching_sides_mid_game() {
     );
     // A new game is rated again.
     c.start(GameSetup::FIRST_START, Game::new());
-    assert!(c.session().is_rated());
+    assert!(c.session().record().is_rated());
 }
 
 #[test]
@@ -595,7 +598,7 @@ fn a_mate_before_the_players_first_move_is_a_result_not_an_abort() {
         level: Level::DEFAULT,
     };
     let c = Controller::with_game(game, black);
-    assert!(!c.session().is_aborted());
+    assert!(!c.session().setup().is_aborted(c.session().game()));
     assert_eq!(
         c.game_view().result().map(|r| (r.title, r.tone)),
         Some(("The computer wins".to_string(), ResultTone::Lost))

@@ -19,10 +19,4 @@ impl Controller {
             Answered::Train(judgement) => self.train_judged(judgement),
         }
     }
-
-    /// Whether the computer plays from its opening book (a device setting, which the
-    /// controller keeps; the session is handed it with each request).
-    pub fn book(&self) -> bool {
-        self.settings.book
-    }
 }

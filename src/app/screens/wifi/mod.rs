@@ -159,16 +159,6 @@ fn join_failed(ssid: &Ssid, error: &JoinError) -> String {
 }
 
 impl Controller {
-    /// Lets Settings offer Wi-Fi (the app has a Wi-Fi thread).
-    pub fn allow_wifi(&mut self) {
-        self.wifi_allowed = true;
-    }
-
-    /// Whether Settings offers Wi-Fi.
-    pub fn wifi_allowed(&self) -> bool {
-        self.wifi_allowed
-    }
-
     /// A report of the Wi-Fi thread: for this screen while it is open, else for the lobby.
     pub fn wifi_report(&mut self, report: WifiReport) {
         if self.shown::<WifiScreen>().is_some() {

@@ -1,6 +1,6 @@
 use super::{WifiPageKind, WifiScreen, WifiView};
 use crate::app::model::mode::GameSetup;
-use crate::app::screens::{Action, Controller, Dialog, Effect, ScreenKind};
+use crate::app::screens::{Action, Allow, Controller, Dialog, Effect, ScreenKind};
 use crate::wifi::worker::{WifiReport, WifiRequest};
 use crate::wifi::{JoinError, Network, Security, Ssid, WifiState};
 use std::net::{IpAddr, Ipv4Addr};
@@ -32,7 +32,7 @@ fn requests(c: &mut Controller) -> Vec<WifiRequest> {
 /// The Wi-Fi screen opened from Settings, with `networks` heard.
 fn opened(networks: Vec<Network>) -> Controller {
     let mut c = Controller::new(GameSetup::FIRST_START);
-    c.allow_wifi();
+    c.allow(Allow::Wifi);
     c.action(Action::Menu);
     c.dialog_option("settings");
     c.dialog_option("wifi");
@@ -75,7 +75,7 @@ fn settings_offers_wifi_only_with_a_wifi_thread() {
     assert!(!ids(&c).contains(&"wifi".to_string()));
     c.dialog_option("wifi");
     assert_eq!(c.screen(), ScreenKind::Game, "nothing to open");
-    c.allow_wifi();
+    c.allow(Allow::Wifi);
     c.dialog = Some(Dialog::Settings);
     assert!(ids(&c).contains(&"wifi".to_string()));
 }
