@@ -225,6 +225,7 @@ fn control(fits: &mut Fits) {
         label: word.into(),
         primary: true,
         danger: false,
+        enabled: true,
     }]));
     app.window()
         .global::<DialogAdapter>()

@@ -76,6 +76,8 @@ pub struct DialogOption {
     pub label: String,
     pub primary: bool,
     pub danger: bool,
+    /// Shown greyed, keeping its place, when it cannot be chosen now.
+    pub enabled: bool,
 }
 
 /// A dialog as the screen shows it.

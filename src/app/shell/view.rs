@@ -130,6 +130,7 @@ fn refresh_dialog(window: &AppWindow, c: &Controller) {
                     label: o.label.as_str().into(),
                     primary: o.primary,
                     danger: o.danger,
+                    enabled: o.enabled,
                 })
                 .collect();
             dialog.set_options(ModelRc::new(VecModel::from(options)));

@@ -35,6 +35,13 @@ impl Controller {
     /// dialog's typed choice ([`Choice::parse`]), then carried out ([`Choice::act`]). An id
     /// the dialog does not know just closes it.
     pub fn dialog_option(&mut self, id: &str) {
+        // A greyed entry is not a choice (the window does not send it either).
+        if self
+            .dialog_view()
+            .is_some_and(|v| v.options.iter().any(|o| o.id == id && !o.enabled))
+        {
+            return;
+        }
         let Some(dialog) = self.dialog.take() else {
             // No dialog over it: the lobby's choices are its own (the shell hands them over).
             return;

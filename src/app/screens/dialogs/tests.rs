@@ -176,32 +176,92 @@ fn the_opening_book_setting_goes_with_the_computers_next_move() {
 }
 
 #[test]
-fn the_menus_close_is_first_whatever_else_it_offers() {
+fn every_menu_entry_keeps_its_place_whatever_else_the_menu_offers() {
+    let computer = |level| GameSetup {
+        mode: Mode::Computer {
+            human: Color::White,
+        },
+        level: Level::new(level).expect("level"),
+    };
     let mut menus = Vec::new();
     for level in [1, 5, 10] {
-        let setup = GameSetup {
-            mode: Mode::Computer {
-                human: Color::White,
-            },
-            level: Level::new(level).expect("level"),
-        };
-        menus.push(Controller::new(setup));
+        menus.push(("computer", Controller::new(computer(level))));
     }
-    menus.push(Controller::new(friend()));
+    // The player to move and not in check: "What is threatened?" is offered.
+    let mut threat = Controller::new(computer(5));
+    e4_and_a_reply(&mut threat);
+    menus.push(("threat", threat));
+    let mut over = Controller::new(computer(5));
+    over.action(Action::ResignOrDraw);
+    over.dialog_option("resign");
+    over.dialog_option("resign");
+    menus.push(("over", over));
+    menus.push(("friend", Controller::new(friend())));
     let mut device = Controller::new(friend());
     device.allow(Allow::Shutdown);
-    menus.push(device);
-    let mut counts = std::collections::BTreeSet::new();
-    for mut c in menus {
+    menus.push(("device", device));
+    let mut network = Controller::new(GameSetup {
+        mode: Mode::Network {
+            local: Color::White,
+        },
+        level: Level::DEFAULT,
+    });
+    let link = crate::storage::LanLink {
+        game_id: "g".into(),
+        host: None,
+    };
+    network.part(|p: &mut network::partner::PartnerGame, cx| {
+        p.paired(cx, "Kitchen", Color::White, Game::new(), link, None)
+    });
+    menus.push(("network", network));
+
+    let mut places = std::collections::BTreeMap::new();
+    let mut enabled_sets = std::collections::BTreeSet::new();
+    for (name, mut c) in menus {
         c.action(Action::Menu);
         let view = c.dialog_view().expect("the menu");
-        counts.insert(view.options.len());
-        assert_eq!(view.options[0].id, "close", "{:?}", view.options);
+        assert_eq!(view.options[0].id, "close", "{name}: {:?}", view.options);
+        enabled_sets.insert(
+            view.options
+                .iter()
+                .filter(|o| o.enabled)
+                .map(|o| o.id.clone())
+                .collect::<Vec<_>>(),
+        );
+        for (i, o) in view.options.iter().enumerate() {
+            let place = *places.entry(o.id.clone()).or_insert((i, name));
+            assert_eq!(
+                place.0, i,
+                "{name}: {} at {i}, at {} in {}",
+                o.id, place.0, place.1
+            );
+        }
         c.dialog_option("settings");
         let view = c.dialog_view().expect("settings");
         assert_eq!(view.options[0].id, "close");
     }
-    assert!(counts.len() > 2, "menus of several sizes: {counts:?}");
+    // And each place holds one entry, but the two a network game uses for its own.
+    let mut by_place = std::collections::BTreeMap::<usize, Vec<String>>::new();
+    for (id, (i, _)) in places {
+        by_place.entry(i).or_default().push(id);
+    }
+    for (i, ids) in &by_place {
+        let shared = [vec!["adjourn", "stronger"], vec!["forfeit", "weaker"]];
+        assert!(
+            ids.len() == 1 || shared.iter().any(|s| s == ids),
+            "place {i}: {ids:?}"
+        );
+    }
+    assert!(
+        enabled_sets.len() > 4,
+        "menus offering different entries: {enabled_sets:?}"
+    );
+    // A greyed entry is no choice: the menu stays open.
+    let mut c = Controller::new(computer(10));
+    c.action(Action::Menu);
+    c.dialog_option("stronger");
+    assert_eq!(c.dialog(), Some(&Dialog::Menu));
+    assert_eq!(c.session().setup().level.number(), 10);
 }
 
 #[test]

@@ -150,78 +150,78 @@ impl DialogFacts<'_> {
         }
     }
 
+    /// The menu: a fixed grid, each entry always in its place (a disabled one stays, greyed),
+    /// so a tap where an entry was never lands on another. Two places serve two kinds of game:
+    /// the level's steps against the computer (or between two players, disabled), adjourning
+    /// and claiming the win in a network game.
     fn menu(&self) -> DialogView {
         let session = self.session;
-        // Close first: in the same place whatever else the menu offers (see ui/dialogs.slint).
+        let computer_on =
+            matches!(session.setup.mode, Mode::Computer { .. }) && !session.game.is_over();
+        let n = session.setup.level.number();
+        let (fifth, sixth) = if matches!(session.setup.mode, Mode::Network { .. }) {
+            (
+                when(
+                    self.can_adjourn,
+                    MenuChoice::Adjourn,
+                    &tr!("Adjourn the game"),
+                ),
+                when(self.can_adjourn, MenuChoice::Forfeit, &tr!("Claim the win")),
+            )
+        } else if computer_on {
+            (
+                if n < 10 {
+                    option(
+                        MenuChoice::Stronger,
+                        &tr!("Stronger: level {}", n + 1),
+                        false,
+                        false,
+                    )
+                } else {
+                    disabled(MenuChoice::Stronger, &tr!("Stronger"))
+                },
+                if n > 1 {
+                    option(
+                        MenuChoice::Weaker,
+                        &tr!("Weaker: level {}", n - 1),
+                        false,
+                        false,
+                    )
+                } else {
+                    disabled(MenuChoice::Weaker, &tr!("Weaker"))
+                },
+            )
+        } else {
+            (
+                disabled(MenuChoice::Stronger, &tr!("Stronger")),
+                disabled(MenuChoice::Weaker, &tr!("Weaker")),
+            )
+        };
+        let train = match self.puzzles_due {
+            0 => tr!("Train"),
+            n => tr!("Train: {} due", n),
+        };
         let mut options = vec![
+            // Close first, in the top left corner (see ui/dialogs.slint).
             option(MenuChoice::Close, &tr!("Close"), true, false),
             option(MenuChoice::New, &tr!("New game"), false, false),
             option(MenuChoice::Setup, &tr!("Set up position"), false, false),
             option(MenuChoice::Analyse, &tr!("Analysis board"), false, false),
-        ];
-        // What a chess computer lets you change mid-game: the level and the sides.
-        if let (Mode::Computer { .. }, false) = (session.setup.mode, session.game.is_over()) {
-            let n = session.setup.level.number();
-            if n < 10 {
-                options.push(option(
-                    MenuChoice::Stronger,
-                    &tr!("Stronger: level {}", n + 1),
-                    false,
-                    false,
-                ));
-            }
-            if n > 1 {
-                options.push(option(
-                    MenuChoice::Weaker,
-                    &tr!("Weaker: level {}", n - 1),
-                    false,
-                    false,
-                ));
-            }
-            options.push(option(
-                MenuChoice::Switch,
-                &tr!("Switch sides"),
-                false,
-                false,
-            ));
-        }
-        if self.can_ask_threat {
-            options.push(option(
+            fifth,
+            sixth,
+            when(computer_on, MenuChoice::Switch, &tr!("Switch sides")),
+            when(
+                self.can_ask_threat,
                 MenuChoice::Threat,
                 &tr!("What is threatened?"),
-                false,
-                false,
-            ));
-        }
-        if self.can_adjourn {
-            options.push(option(
-                MenuChoice::Adjourn,
-                &tr!("Adjourn the game"),
-                false,
-                false,
-            ));
-            options.push(option(
-                MenuChoice::Forfeit,
-                &tr!("Claim the win"),
-                false,
-                false,
-            ));
-        }
-        options.extend([
+            ),
             option(MenuChoice::Games, &tr!("Saved games"), false, false),
             option(MenuChoice::Stats, &tr!("Your record"), false, false),
             option(MenuChoice::Settings, &tr!("Settings"), false, false),
-            option(
-                MenuChoice::Train,
-                &match self.puzzles_due {
-                    0 => tr!("Train"),
-                    n => tr!("Train: {} due", n),
-                },
-                false,
-                false,
-            ),
+            option(MenuChoice::Train, &train, false, false),
             option(MenuChoice::Help, &tr!("Help"), false, false),
-        ]);
+        ];
+        // Last: a desktop without it has nothing after it to move.
         if self.shutdown_allowed {
             options.push(option(MenuChoice::Shutdown, &tr!("Shut down"), false, true));
         }
@@ -390,6 +390,24 @@ fn option(choice: impl ChoiceId, label: &str, primary: bool, danger: bool) -> Di
         label: label.to_string(),
         primary,
         danger,
+        enabled: true,
+    }
+}
+
+/// An entry shown greyed: it keeps its place, but cannot be chosen now.
+fn disabled(choice: impl ChoiceId, label: &str) -> DialogOption {
+    DialogOption {
+        enabled: false,
+        ..option(choice, label, false, false)
+    }
+}
+
+/// An entry that can be chosen only `now`.
+fn when(now: bool, choice: impl ChoiceId, label: &str) -> DialogOption {
+    if now {
+        option(choice, label, false, false)
+    } else {
+        disabled(choice, label)
     }
 }
 

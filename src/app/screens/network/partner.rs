@@ -349,6 +349,7 @@ mod tests {
             .any(|e| matches!(e, Effect::Lan(LanRequest::ClaimForfeit)))
     }
 
+    /// The menu's entries that can be chosen now (the others stay, greyed).
     fn menu_ids(c: &mut Controller) -> Vec<String> {
         c.action(Action::Menu);
         let ids = c
@@ -356,6 +357,7 @@ mod tests {
             .expect("the menu")
             .options
             .into_iter()
+            .filter(|o| o.enabled)
             .map(|o| o.id)
             .collect();
         c.dialog_option("close");

@@ -58,6 +58,7 @@ impl Lobby {
             label,
             primary,
             danger: false,
+            enabled: true,
         };
         let cancel = || opt("cancel".into(), tr!("Cancel"), false);
         let (title, message, options) = match self {
