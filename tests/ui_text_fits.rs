@@ -376,6 +376,22 @@ fn menu_states(fits: &mut Fits) {
         c.dialog_option("switch");
     });
     fits.check(&app, "status: sides switched");
+    // Every reason a game is not rated, beside "You" (the longest in German).
+    {
+        use chesspi::app::session::game::Unrated;
+        for why in [
+            Unrated::Coach,
+            Unrated::PlayedOn,
+            Unrated::SetUp,
+            Unrated::Changed,
+        ] {
+            app.update_controller(|c| {
+                c.start(you(Color::White, 4), Game::new());
+                c.session_mut().set_unrated(why);
+            });
+            fits.check(&app, &format!("player line: not rated ({why:?})"));
+        }
+    }
     app.update_controller(|c| {
         c.set_settings_view(SettingsView {
             brightness_percent: Some(100),

@@ -120,8 +120,10 @@ pub fn menu_option_point(app: &App, id: &str) -> (f32, f32) {
         .unwrap_or_else(|| panic!("no '{id}' in the menu"));
     let title = 30.0;
     let top = 16.0 + 18.0 + title + 10.0;
+    // Seven rows sit closer (ui/dialogs.slint).
+    let pitch = if count.div_ceil(2) > 6 { 56.0 } else { 62.0 };
     let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
-    let y = top + (i / 2) as f32 * 62.0 + 26.0;
+    let y = top + (i / 2) as f32 * pitch + (pitch - 10.0) / 2.0;
     (x, y)
 }
 

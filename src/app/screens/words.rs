@@ -189,6 +189,20 @@ pub fn rating_words(unrated: Option<crate::app::session::game::Unrated>) -> Stri
     }
 }
 
+/// The same, short, beside the player's name while the game is played ("You  Rated").
+pub fn rating_short(unrated: Option<crate::app::session::game::Unrated>) -> String {
+    use crate::app::session::game::Unrated;
+    match unrated {
+        None => tr!("Rated"),
+        Some(Unrated::Coach) => tr!("Not rated: coach on"),
+        Some(Unrated::LevelChanged) => tr!("Not rated: level changed"),
+        Some(Unrated::SidesSwitched) => tr!("Not rated: sides switched"),
+        Some(Unrated::PlayedOn) => tr!("Not rated: played on"),
+        Some(Unrated::SetUp) => tr!("Not rated: set-up position"),
+        Some(Unrated::Changed) => tr!("Not rated: changed"),
+    }
+}
+
 /// A PGN date "2026.11.23" as "23 Nov 2026" (English) or "23.11.2026" (German), the same on
 /// every screen; unknown parts are left out.
 pub fn date_text(pgn_date: &str) -> String {

@@ -10,7 +10,8 @@ use crate::app::screens::board_view::{
 };
 use crate::app::screens::words::{ResultCard, ResultTone};
 use crate::app::screens::words::{
-    capitalized, captured_by, color_name, material, reason_text, review_name, the_piece,
+    capitalized, captured_by, color_name, material, rating_short, reason_text, review_name,
+    the_piece,
 };
 use crate::app::session::game::GameSession;
 use crate::app::session::partner::rules::partner_name;
@@ -250,7 +251,10 @@ impl GameView<'_> {
 
     fn player_names(&self, mode: Mode, color: Color, computer: String) -> (String, String) {
         match mode {
-            Mode::Computer { human } if human == color => (tr!("You"), String::new()),
+            // Whether the game counts, and why not, where the player looks during the game.
+            Mode::Computer { human } if human == color => {
+                (tr!("You"), rating_short(self.session.record().unrated()))
+            }
             Mode::Computer { .. } => (tr!("Computer"), computer),
             Mode::Friend => (color_name(color).to_string(), String::new()),
             // The colour is the name: "Computer (White)" left no room for the level.

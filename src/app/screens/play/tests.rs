@@ -604,3 +604,20 @@ fn a_mate_before_the_players_first_move_is_a_result_not_an_abort() {
         Some(("The computer wins".to_string(), ResultTone::Lost))
     );
 }
+
+#[test]
+fn the_players_line_says_whether_the_game_is_rated_and_why_not() {
+    let mut c = Controller::new(GameSetup::FIRST_START);
+    let you = |c: &Controller| c.game_view().players().1;
+    assert_eq!(
+        (you(&c).name.as_str(), you(&c).detail.as_str()),
+        ("You", "Rated")
+    );
+    c.action(Action::Menu);
+    c.dialog_option("weaker");
+    assert_eq!(you(&c).detail, "Not rated: level changed");
+    // The computer's line keeps its level; two players have no rating to tell of.
+    assert!(c.game_view().players().0.detail.starts_with("Level 3"));
+    c.start(friend(), Game::new());
+    assert_eq!(you(&c).detail, "");
+}
