@@ -168,10 +168,16 @@ impl Player {
     fn take(&mut self, command: Command) {
         let mute = self.volume.is_mute();
         match command {
+            // No device opened yet: no rate to make it at, and nothing to play it on.
+            Command::Cue(_) if self.rate == 0 => {}
             Command::Cue(cue) if !mute => {
-                if let Some(clip) = self.clips.get(&cue) {
-                    self.mixer.add_cue(clip.clone());
-                }
+                // Made ahead for `Cue::ALL`; one missing from it is made now, not dropped.
+                let rate = self.rate;
+                let clip = self
+                    .clips
+                    .entry(cue)
+                    .or_insert_with(|| synth::clip(cue, rate).into());
+                self.mixer.add_cue(clip.clone());
             }
             Command::Speech(samples) if !mute => self.mixer.add_speech(samples),
             Command::Cue(_) | Command::Speech(_) => {}

@@ -47,6 +47,32 @@ pub enum Dialog {
     },
 }
 
+impl Dialog {
+    /// Whether the player is away from the game while it is open, so its clock waits. An
+    /// offer or a question about the game on the board is part of playing it: the clock runs.
+    /// (No wildcard: a new dialog must say which it is.)
+    pub fn pauses_the_clock(&self) -> bool {
+        match self {
+            Dialog::Menu
+            | Dialog::Settings
+            | Dialog::About
+            | Dialog::ConfirmShutdown
+            | Dialog::SavedGame(_)
+            | Dialog::ConfirmDelete(_)
+            | Dialog::Info { .. } => true,
+            // The USB stick's dialogs open over Saved games, which pauses it already.
+            Dialog::ResignOrDraw
+            | Dialog::ConfirmResign
+            | Dialog::DrawOffered { .. }
+            | Dialog::ClaimDraw(_)
+            | Dialog::PartnerOffer(_)
+            | Dialog::Adjourn
+            | Dialog::UsbFiles(_)
+            | Dialog::Importing { .. } => false,
+        }
+    }
+}
+
 /// How far an import has come, as its dialog says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImportShown {

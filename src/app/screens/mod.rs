@@ -152,20 +152,6 @@ impl Screen {
             _ => None,
         }
     }
-
-    fn lobby(&self) -> Option<&Lobby> {
-        match self {
-            Screen::Lobby(lobby) => Some(lobby),
-            _ => None,
-        }
-    }
-
-    fn analysis_board(&self) -> Option<&Session> {
-        match self {
-            Screen::AnalysisBoard(session) => Some(session),
-            _ => None,
-        }
-    }
 }
 
 /// What a screen's method may touch beyond its own state: the game, the shell's work, and

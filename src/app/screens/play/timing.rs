@@ -2,7 +2,8 @@
 //! and its flags (`session/clocks.rs`, `GameSession::sync_clock`, `clock_tick`); the
 //! controller keeps the shell's entry points, for what only it knows: the network game's
 //! clock (`network/clock.rs`), the screen or dialog that takes the player away from the
-//! board (Menu, New game, Saved games, Help, Wi-Fi), a saved game looked through.
+//! board (any screen but the game's, a dialog that [`Dialog::pauses_the_clock`]), a saved
+//! game looked through.
 
 use crate::app::screens::{Controller, Dialog, ScreenKind};
 use std::time::Instant;
@@ -22,29 +23,10 @@ impl Controller {
     ///
     /// [`GameSession::sync_clock`]: crate::app::session::game::GameSession::sync_clock
     pub fn sync_clock(&mut self, now: Instant, asleep: bool) {
-        let away = matches!(
-            self.screen.kind(),
-            ScreenKind::SavedGames
-                | ScreenKind::Help
-                | ScreenKind::Wifi
-                | ScreenKind::Editor
-                | ScreenKind::Train
-        ) || self.parts.viewing.is_viewing_saved()
-            || self.screen.new_game().is_some()
-            || self.screen.lobby().is_some()
-            || self.screen.analysis_board().is_some()
-            || matches!(
-                self.dialog,
-                Some(
-                    Dialog::Menu
-                        | Dialog::Settings
-                        | Dialog::About
-                        | Dialog::ConfirmShutdown
-                        | Dialog::SavedGame(_)
-                        | Dialog::ConfirmDelete(_)
-                        | Dialog::Info { .. }
-                )
-            );
+        // Every screen but the game's takes the player away from the board.
+        let away = self.screen.kind() != ScreenKind::Game
+            || self.parts.viewing.is_viewing_saved()
+            || self.dialog.as_ref().is_some_and(Dialog::pauses_the_clock);
         let network = crate::app::session::partner::clock::may_run(&self.session, now);
         self.session.sync_clock(now, network, !asleep && !away);
     }
