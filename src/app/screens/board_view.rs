@@ -186,7 +186,7 @@ pub const BOARD_BOX: f32 = 480.0;
 
 /// An arrow from display cell `from` to `to` (0..63, row-major from the top-left) as SVG
 /// path commands in a [`BOARD_BOX`]-wide box: a shaft and a head whose tip stops short of the
-/// target square's centre.
+/// target square's centre (a one-square move's reaches past it, to be seen).
 pub fn arrow_path(from: usize, to: usize) -> String {
     const SQUARE: f32 = BOARD_BOX / 8.0;
     const SHAFT: f32 = 12.0;
@@ -207,7 +207,14 @@ pub fn arrow_path(from: usize, to: usize) -> String {
     }
     let (dx, dy) = ((tx - fx) / len, (ty - fy) / len);
     let (nx, ny) = (-dy, dx);
-    let (tipx, tipy) = (tx - dx * SHORT, ty - dy * SHORT);
+    // A move to a neighbouring square: from centre to centre the arrow would be a small head
+    // over the piece. It starts at the back of its square and ends past the target's centre.
+    let (fx, fy, reach) = if len < 1.5 * SQUARE {
+        (fx - dx * 24.0, fy - dy * 24.0, SHORT)
+    } else {
+        (fx, fy, -SHORT)
+    };
+    let (tipx, tipy) = (tx + dx * reach, ty + dy * reach);
     let (bx, by) = (tipx - dx * HEAD_LEN, tipy - dy * HEAD_LEN);
     let points = [
         (fx + nx * SHAFT / 2.0, fy + ny * SHAFT / 2.0),
@@ -252,6 +259,35 @@ mod tests {
             "{path}"
         );
         assert_eq!(arrow_path(10, 10), "");
+    }
+
+    #[test]
+    fn a_one_square_arrow_spans_both_squares() {
+        let span = |path: &str| {
+            let n: Vec<f32> = path
+                .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            let xs = n.iter().step_by(2);
+            let ys = n.iter().skip(1).step_by(2);
+            let (x0, x1) = xs.fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+            let (y0, y1) = ys.fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+            (x1 - x0, y1 - y0)
+        };
+        // g1 (cell 62) to h1 (cell 63): a king's step, along the rank.
+        let (w, _) = span(&arrow_path(62, 63));
+        assert!(w >= 80.0, "{w}: it shows beyond the pieces' middle");
+        // e4 (cell 36) to d5 (cell 27): one step diagonally.
+        let (w, h) = span(&arrow_path(36, 27));
+        assert!(w >= 55.0 && h >= 55.0, "{w}x{h}");
+        // Both inside the board.
+        let path = arrow_path(56, 57);
+        assert!(
+            path.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                .filter_map(|t| t.parse::<f32>().ok())
+                .all(|v| (0.0..=BOARD_BOX).contains(&v)),
+            "{path}"
+        );
     }
 
     #[test]
