@@ -200,9 +200,11 @@ impl GameSession {
 
     /// The opponent's threat shown on the board, if any.
     pub fn shown_threat(&self) -> Option<&Threat> {
+        // A note (a declined draw) takes the status line, where the threat's words were: its
+        // arrow goes with them.
         self.coach
             .threat_at(self.game.moves().len())
-            .filter(|_| self.human_to_move())
+            .filter(|_| self.human_to_move() && self.note.is_none())
     }
 
     /// Whether the player may ask what is threatened: a person on move, in a game against

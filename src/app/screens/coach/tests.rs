@@ -262,9 +262,9 @@ fn answer_threat(c: &mut Controller, request: &ThinkRequest) {
     c.computer_answered(request.id, Reply::Threat(threat));
 }
 
-#[test]
-fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
-    // 1. e4 e5 2. Bc4 Nc6, White (the computer) plays 3. Qh5: Black (you) sees Qxf7# coming.
+/// 1. e4 e5 2. Bc4 Nc6, White (the computer) plays 3. Qh5: Black (you, coached) is told of
+/// Qxf7#.
+fn mate_threatened() -> Controller {
     let mut game = Game::new();
     for uci in ["e2e4", "e7e5", "f1c4", "b8c6"] {
         let mv = game.position().parse_uci_move(uci).expect("move");
@@ -295,12 +295,37 @@ fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
     let asked = requests(&mut c);
     assert_eq!(asked.len(), 1, "the threat is looked for");
     answer_threat(&mut c, &asked[0]);
+    c
+}
+
+#[test]
+fn with_the_coach_the_computers_threat_is_shown_after_its_move() {
+    let mut c = mate_threatened();
     let status = c.game_view().status();
     assert_eq!(status.text, "Your opponent threatens mate: Qxf7#.");
     assert!(status.alert);
     assert!(coach_view(c.session()).threat.is_some(), "the arrow");
     // Defending takes the words away (the next position has its own).
     play(&mut c, "d8", "e7");
+    assert!(c.session().shown_threat().is_none());
+}
+
+#[test]
+fn a_note_in_the_status_line_takes_the_threats_arrow_with_its_words() {
+    let mut c = mate_threatened();
+    c.action(Action::ResignOrDraw);
+    c.dialog_option("offer");
+    let asked = requests(&mut c);
+    assert_eq!(asked[0].purpose, Purpose::DrawOffer);
+    c.computer_answered(asked[0].id, Reply::Draw { accept: false });
+    assert_eq!(
+        c.game_view().status().text,
+        "The computer declines the draw — play on"
+    );
+    assert!(
+        coach_view(c.session()).threat.is_none(),
+        "no arrow left unexplained"
+    );
     assert!(c.session().shown_threat().is_none());
 }
 
