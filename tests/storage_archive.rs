@@ -535,6 +535,27 @@ fn pgn_files_are_found_at_the_top_of_a_stick_and_one_folder_down() {
 }
 
 #[test]
+fn every_file_is_named_by_its_stick_and_its_path_on_it() {
+    use chesspi::storage::export::{find_mounts, labelled, pgn_files_on};
+    let media = tempfile::tempdir().expect("media");
+    let root = media.path();
+    fs::create_dir_all(root.join("TESTSTICK/games")).expect("mkdir");
+    for f in ["TESTSTICK/malformed.pgn", "TESTSTICK/games/utctime.pgn"] {
+        fs::write(root.join(f), b"*").expect("write");
+    }
+    let sticks = find_mounts(root, |_| true);
+    let labels: Vec<String> = labelled(pgn_files_on(&sticks), &sticks)
+        .into_iter()
+        .map(|f| f.label)
+        .collect();
+    // One form: not "games/utctime.pgn" beside "TESTSTICK/malformed.pgn".
+    assert_eq!(
+        labels,
+        ["TESTSTICK/games/utctime.pgn", "TESTSTICK/malformed.pgn"]
+    );
+}
+
+#[test]
 fn a_timed_game_carries_its_time_control_and_clocks_for_python_chess() {
     use std::time::Duration;
     let dir = tempfile::tempdir().expect("tempdir");

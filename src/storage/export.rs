@@ -159,6 +159,33 @@ pub fn pgn_files_on(sticks: &[PathBuf]) -> Vec<PathBuf> {
     found
 }
 
+/// A PGN file found on a USB stick, and how a person is shown it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsbFile {
+    pub path: PathBuf,
+    /// The stick's name and the file's path on it, one form for every file
+    /// ("STICK/games.pgn", "STICK/games/club.pgn").
+    pub label: String,
+}
+
+/// `files` (from [`pgn_files_on`]) named by the stick among `sticks` they are on.
+pub fn labelled(files: Vec<PathBuf>, sticks: &[PathBuf]) -> Vec<UsbFile> {
+    files
+        .into_iter()
+        .map(|path| {
+            let label = sticks
+                .iter()
+                .find_map(|stick| {
+                    let on = path.strip_prefix(stick).ok()?;
+                    let name = stick.file_name()?.to_string_lossy();
+                    Some(format!("{name}/{}", on.to_string_lossy()))
+                })
+                .unwrap_or_else(|| path.to_string_lossy().into_owned());
+            UsbFile { path, label }
+        })
+        .collect()
+}
+
 /// The folders in `dir`; symbolic links to folders are not followed.
 fn subdirectories(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -171,7 +198,7 @@ fn subdirectories(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-fn is_mount_point(dir: &Path) -> bool {
+pub fn is_mount_point(dir: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     let Some(parent) = dir.parent() else {
         return false;

@@ -22,7 +22,7 @@ use chesspi_engine::game::{Game, GameError};
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
 use crate::storage::archive::ArchiveError;
-use crate::storage::export::{ExportError, ExportReport};
+use crate::storage::export::{ExportError, ExportReport, UsbFile};
 use crate::storage::puzzles::{PuzzleBook, PuzzleStore};
 use crate::storage::settings::SettingsError;
 use crate::storage::stats::RatingChange;
@@ -138,7 +138,7 @@ pub enum Report {
     Games {
         games: Result<Vec<GameSummary>, SavingError>,
         usb: Vec<PathBuf>,
-        pgn_files: Vec<PathBuf>,
+        pgn_files: Vec<UsbFile>,
     },
     /// How far the import under way has come.
     ImportProgress(crate::storage::archive::ImportProgress),
@@ -283,13 +283,14 @@ impl Default for UsbMedia {
 
 impl UsbMedia {
     /// The PGN files on the sticks (read-only ones too).
-    pub fn pgn_files(&self) -> Vec<PathBuf> {
-        use crate::storage::export::{find_mounts, find_usb_pgn_files, pgn_files_on};
-        if self.any_folder_is_a_stick {
-            pgn_files_on(&find_mounts(&self.root, |_| true))
+    pub fn pgn_files(&self) -> Vec<UsbFile> {
+        use crate::storage::export::{find_mounts, is_mount_point, labelled, pgn_files_on};
+        let sticks = if self.any_folder_is_a_stick {
+            find_mounts(&self.root, |_| true)
         } else {
-            find_usb_pgn_files(&self.root)
-        }
+            find_mounts(&self.root, is_mount_point)
+        };
+        labelled(pgn_files_on(&sticks), &sticks)
     }
 }
 

@@ -384,12 +384,18 @@ impl App {
             let window = self.window.as_weak();
             games.on_import(move || {
                 let Some(rc) = shell.upgrade() else { return };
-                // The files as the dialog names them: the stick's folder and the file.
+                // The files as the dialog names them: the stick's name and the file's path.
+                // A stick's names are anyone's: no line breaks or bidi overrides on a button.
                 let names: Vec<String> = rc
                     .borrow()
                     .saving
                     .as_ref()
-                    .map(|s| s.usb_pgn.iter().map(|p| usb_file_name(p)).collect())
+                    .map(|s| {
+                        s.usb_pgn
+                            .iter()
+                            .map(|f| crate::text::shown(&f.label, 60))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 with_shell(&shell, &window, |c| {
                     c.go(Go::Dialog(Dialog::UsbFiles(names)))
@@ -408,17 +414,4 @@ fn power_changed(s: &mut Shell, window: &crate::app::ui::AppWindow) {
     s.workers.analysis.power_changed(paused);
     s.workers.board_link.power_changed(paused);
     super::background::poke(s, window);
-}
-
-/// A file on a USB stick as a person reads it: its folder and its name ("STICK/games.pgn").
-fn usb_file_name(path: &std::path::Path) -> String {
-    let name = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let name = match path.parent().and_then(|p| p.file_name()) {
-        Some(dir) => format!("{}/{name}", dir.to_string_lossy()),
-        None => name,
-    };
-    // A stick's names are anyone's: no line breaks or bidi overrides on the button.
-    crate::text::shown(&name, 60)
 }

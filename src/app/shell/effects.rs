@@ -100,7 +100,7 @@ pub(super) fn run_effects(
             Effect::Sound(cue) => s.hearing.sound().play(cue),
             Effect::ImportPgn { index } => match &s.saving {
                 Some(saving) => match saving.usb_pgn.get(index) {
-                    Some(file) => saving.saver.import(file.clone()),
+                    Some(file) => saving.saver.import(file.path.clone()),
                     None => log::warn!("no PGN file {index} on the USB sticks"),
                 },
                 None => log::warn!("an import without saved games"),

@@ -266,7 +266,7 @@ struct Saving {
     /// The saved games list as last shown.
     games: Vec<SavedGameChoice>,
     /// The PGN files on the USB sticks, as last listed (Saved games → From USB stick).
-    usb_pgn: Vec<std::path::PathBuf>,
+    usb_pgn: Vec<crate::storage::export::UsbFile>,
     /// Shows the game anyway if a save never reports back (see [`SAVE_PATIENCE`]).
     watchdog: slint::Timer,
     /// When a running clock was last saved between moves (see [`CLOCK_CHECKPOINT`]).

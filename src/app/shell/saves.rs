@@ -11,6 +11,7 @@ use crate::app::screens::saved_games::import as import_words;
 use crate::app::screens::saved_games::list as games;
 use crate::app::screens::{Analysis, Go, Viewing};
 use crate::app::ui::{AppWindow, GameRowView, GamesAdapter};
+use crate::storage::export::UsbFile;
 use crate::storage::{GameSummary, SavedGame};
 use crate::{tr, trn};
 use slint::{ComponentHandle, ModelRc, VecModel};
@@ -243,7 +244,7 @@ fn show_games(
     games_screen: &GamesAdapter,
     games: &Result<Vec<GameSummary>, SavingError>,
     usb: &[PathBuf],
-    pgn_files: Vec<PathBuf>,
+    pgn_files: Vec<UsbFile>,
 ) {
     let rows: Vec<_> = match games {
         Ok(list) => list.iter().map(games::row).collect(),

@@ -262,8 +262,8 @@ fn answer_threat(c: &mut Controller, request: &ThinkRequest) {
     c.computer_answered(request.id, Reply::Threat(threat));
 }
 
-/// 1. e4 e5 2. Bc4 Nc6, White (the computer) plays 3. Qh5: Black (you, coached) is told of
-/// Qxf7#.
+/// After 1. e4 e5 2. Bc4 Nc6 White (the computer) plays 3. Qh5: Black (you, coached) is
+/// told of Qxf7#.
 fn mate_threatened() -> Controller {
     let mut game = Game::new();
     for uci in ["e2e4", "e7e5", "f1c4", "b8c6"] {
