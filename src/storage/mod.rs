@@ -5,6 +5,7 @@ pub mod atomic;
 pub mod autosave;
 pub mod dirs;
 pub mod export;
+pub mod glicko;
 pub mod puzzles;
 pub mod quarantine;
 pub mod sealed;

@@ -1,12 +1,13 @@
-//! The local player's record against each computer level, and an Elo estimate.
+//! The local player's record against each computer level, and their rating.
 //!
-//! Rating: the standard Elo update after each finished game against the computer, with the
-//! level's [`Level::elo`] as the opponent's rating:
-//! `R' = R + K (S - E)`, `E = 1 / (1 + 10^((R_level - R) / 400))`, `S` = 1, ½ or 0.
-//! A new player starts at [`INITIAL_RATING`] (1200, about where a casual club beginner is, close to
-//! the level-3 computer) with `K = 32` for the first [`PROVISIONAL_GAMES`] games so the estimate
-//! moves quickly to the player's strength, then `K = 16`. While provisional the Statistics
-//! screen should say so.
+//! Rating: Glicko-2 ([`super::glicko`]) after each finished game against the computer, the
+//! level's label ([`Level::elo`]) as the opponent's rating, known to [`LEVEL_DEVIATION`].
+//! A new player starts at [`INITIAL_RATING`] (1000) with the widest deviation (500, with the
+//! volatility and Glicko-2's τ as lichess sets them), so the first games move the rating far
+//! and fast; the rating is shown as provisional while its
+//! deviation is above [`PROVISIONAL_DEVIATION`]. A rating kept from before Glicko-2 (an Elo
+//! estimate, stored without a deviation) keeps its value, with the deviation its rated games
+//! would leave ([`super::glicko::deviation_after`]).
 //!
 //! Stored in `<state>/stats.toml` with a checksum line; a damaged file is set aside and the
 //! record restarts (reported once).
@@ -17,19 +18,30 @@ use chesspi_engine::level::Level;
 use serde::{Deserialize, Serialize};
 
 use super::autosave::{GameMode, SavedGame};
+use super::glicko::{self, Rating};
 use super::store::{Sealable, SealedStore, StoreError};
 
 /// The stats file's name in the state directory.
 pub const STATS_FILE: &str = "stats.toml";
 
-/// Rating of a player with no rated game.
-pub const INITIAL_RATING: f64 = 1200.0;
+/// Rating of a player with no rated game (the chess-app design ChessPI started from sets a
+/// new user's Elo to 1000).
+pub const INITIAL_RATING: f64 = 1000.0;
 
-/// Games with the larger K-factor; the rating is shown as provisional until then.
-pub const PROVISIONAL_GAMES: u32 = 30;
+/// Deviation of a player with no rated game: nothing known (lichess's; Glickman's 350 left a
+/// simulated 2000 player 120 short after 30 games, the gap between levels 6 and 7 slowing
+/// them: see the simulation below).
+pub const INITIAL_DEVIATION: f64 = 500.0;
 
-const K_PROVISIONAL: f64 = 32.0;
-const K_ESTABLISHED: f64 = 16.0;
+/// Volatility of a new player (lichess's; Glickman suggests 0.06).
+pub const INITIAL_VOLATILITY: f64 = 0.09;
+
+/// A rating is provisional while its deviation is above this (lichess's rule).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// How sure the levels' labels are, as an opponent's deviation: each was measured in matches
+/// against rated engines to within about ±50 (docs/BENCHMARKS.md).
+pub const LEVEL_DEVIATION: f64 = 50.0;
 
 /// How many recent game ids are remembered to refuse counting a game twice.
 const RECENT_IDS: usize = 32;
@@ -137,9 +149,9 @@ pub struct LevelRecord {
 /// Everything the Statistics screen shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsSummary {
-    /// The Elo estimate, rounded.
+    /// The rating, rounded.
     pub rating: i32,
-    /// Fewer than [`PROVISIONAL_GAMES`] rated games.
+    /// The deviation is above [`PROVISIONAL_DEVIATION`].
     pub provisional: bool,
     /// Rated games played.
     pub rated_games: u32,
@@ -160,7 +172,7 @@ impl StatsSummary {
 /// The player's record and rating.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
-    rating: f64,
+    rating: Rating,
     rated_games: u32,
     levels: [Record; 10],
     recent_ids: Vec<u64>,
@@ -181,7 +193,11 @@ impl Stats {
     /// No games, rating [`INITIAL_RATING`].
     pub fn new() -> Stats {
         Stats {
-            rating: INITIAL_RATING,
+            rating: Rating {
+                rating: INITIAL_RATING,
+                deviation: INITIAL_DEVIATION,
+                volatility: INITIAL_VOLATILITY,
+            },
             rated_games: 0,
             levels: [Record::default(); 10],
             recent_ids: Vec::new(),
@@ -190,24 +206,28 @@ impl Stats {
 
     /// The current rating, unrounded.
     pub fn rating(&self) -> f64 {
+        self.rating.rating
+    }
+
+    /// The rating with its deviation and volatility.
+    pub fn glicko(&self) -> Rating {
         self.rating
     }
 
     /// Counts one game against the computer at `level` and updates the rating.
     pub fn record(&mut self, level: Level, result: PlayerResult) -> RatingChange {
-        let before = self.rating;
-        let k = if self.rated_games < PROVISIONAL_GAMES {
-            K_PROVISIONAL
-        } else {
-            K_ESTABLISHED
+        let before = self.rating.rating;
+        let game = glicko::Game {
+            opponent: f64::from(level.elo()),
+            opponent_deviation: LEVEL_DEVIATION,
+            score: result.score(),
         };
-        let expected = expected_score(before, f64::from(level.elo()));
-        self.rating = before + k * (result.score() - expected);
+        self.rating = self.rating.after(&[game], glicko::TAU);
         self.rated_games = self.rated_games.saturating_add(1);
         self.levels[usize::from(level.number() - 1)].add(result);
         RatingChange {
             before: before.round() as i32,
-            after: self.rating.round() as i32,
+            after: self.rating.rating.round() as i32,
         }
     }
 
@@ -247,8 +267,8 @@ impl Stats {
             t
         });
         StatsSummary {
-            rating: self.rating.round() as i32,
-            provisional: self.rated_games < PROVISIONAL_GAMES,
+            rating: self.rating.rating.round() as i32,
+            provisional: self.rating.deviation > PROVISIONAL_DEVIATION,
             rated_games: self.rated_games,
             levels,
             total,
@@ -280,6 +300,11 @@ pub struct RawStats {
     format: String,
     version: u32,
     rating: f64,
+    /// Glicko-2's deviation and volatility; a file from before them has neither.
+    #[serde(default)]
+    deviation: Option<f64>,
+    #[serde(default)]
+    volatility: Option<f64>,
     rated_games: u32,
     recent_ids: Vec<String>,
     /// One table per level, level 1 first.
@@ -299,7 +324,9 @@ impl Sealable for Stats {
         RawStats {
             format: Self::FORMAT.to_string(),
             version: Self::VERSION,
-            rating: self.rating,
+            rating: self.rating.rating,
+            deviation: Some(self.rating.deviation),
+            volatility: Some(self.rating.volatility),
             rated_games: self.rated_games,
             recent_ids: self
                 .recent_ids
@@ -318,6 +345,17 @@ impl Sealable for Stats {
         if !raw.rating.is_finite() || !(0.0..=4000.0).contains(&raw.rating) {
             return Err(BadStats(format!("rating {}", raw.rating)));
         }
+        // An Elo estimate from before Glicko-2 is as sure as its games make it.
+        let deviation = raw
+            .deviation
+            .unwrap_or_else(|| glicko::deviation_after(INITIAL_DEVIATION, raw.rated_games));
+        if !deviation.is_finite() || !(1.0..=INITIAL_DEVIATION).contains(&deviation) {
+            return Err(BadStats(format!("deviation {deviation}")));
+        }
+        let volatility = raw.volatility.unwrap_or(INITIAL_VOLATILITY);
+        if !volatility.is_finite() || !(0.0..=1.0).contains(&volatility) || volatility == 0.0 {
+            return Err(BadStats(format!("volatility {volatility}")));
+        }
         let levels: [Record; 10] = raw
             .levels
             .try_into()
@@ -329,7 +367,11 @@ impl Sealable for Stats {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| BadStats("a game id is not hexadecimal".to_string()))?;
         Ok(Stats {
-            rating: raw.rating,
+            rating: Rating {
+                rating: raw.rating,
+                deviation,
+                volatility,
+            },
             rated_games: raw.rated_games,
             levels,
             recent_ids,
@@ -365,8 +407,16 @@ mod tests {
         let body = unseal(&body).expect("sealed");
         let cases = [
             (body.replace("version = 1", "version = 2"), "version 2"),
-            (body.replace("rating = 1200.0", "rating = nan"), "rating"),
-            (body.replace("rating = 1200.0", "rating = -5.0"), "rating"),
+            (body.replace("rating = 1000.0", "rating = nan"), "rating"),
+            (body.replace("rating = 1000.0", "rating = -5.0"), "rating"),
+            (
+                body.replace("deviation = 500.0", "deviation = 900.0"),
+                "deviation",
+            ),
+            (
+                body.replace("volatility = 0.09", "volatility = inf"),
+                "volatility",
+            ),
             (
                 body[..body.rfind("[[levels]]").expect("levels")].to_string(),
                 "9 levels",
@@ -378,8 +428,102 @@ mod tests {
             (format!("{body}extra = 1\n"), "extra"),
         ];
         for (text, needle) in cases {
+            assert_ne!(text, body, "{needle}: the case changes the file");
             let err = decode::<Stats>(seal(&text).as_bytes()).expect_err(needle);
             assert!(err.to_string().contains(needle), "{err} lacks {needle}");
         }
+    }
+
+    /// 200 simulated players of each fixed strength play "the level that fits" 30 times, each
+    /// result drawn (seeded) from the Elo model against the level's label. Prints the figures
+    /// (`cargo test --lib simulated_players -- --nocapture`).
+    #[test]
+    fn simulated_players_are_rated_near_their_strength_within_thirty_games() {
+        // SplitMix64: a fixed, portable sequence.
+        let mut seed = 0x5eed_c0ff_ee15_600d_u64;
+        let mut uniform = move || {
+            seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) as f64 / u64::MAX as f64
+        };
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+        };
+        for strength in [1000.0, 1500.0, 2000.0] {
+            let (mut finals, mut late_scores) = (Vec::new(), Vec::new());
+            for _ in 0..200 {
+                let mut stats = Stats::new();
+                let mut late = 0.0;
+                for game in 1..=30 {
+                    let level = stats
+                        .summary()
+                        .fitting_level()
+                        .unwrap_or(Level::nearest_to_elo(INITIAL_RATING as u32));
+                    let e = expected_score(strength, f64::from(level.elo()));
+                    // Draws a fifth of the time where both sides can win, the expected
+                    // score kept.
+                    let draw = 0.2_f64.min(2.0 * e).min(2.0 * (1.0 - e));
+                    let u = uniform();
+                    let result = if u < e - draw / 2.0 {
+                        PlayerResult::Win
+                    } else if u < e + draw / 2.0 {
+                        PlayerResult::Draw
+                    } else {
+                        PlayerResult::Loss
+                    };
+                    stats.record(level, result);
+                    if game > 20 {
+                        late += result.score();
+                    }
+                }
+                finals.push(stats.rating());
+                late_scores.push(late / 10.0);
+            }
+            let within = |d: f64| {
+                finals
+                    .iter()
+                    .filter(|r| (**r - strength).abs() <= d)
+                    .count()
+            };
+            let share_250 = within(250.0) as f64 / finals.len() as f64;
+            let median_final = median(&mut finals);
+            let median_late = median(&mut late_scores);
+            println!(
+                "strength {strength}: median rating {median_final:.0}, {:.0} % within ±250, \
+                 median score in games 21-30 {:.0} %",
+                share_250 * 100.0,
+                median_late * 100.0
+            );
+            assert!((median_final - strength).abs() <= 75.0, "{median_final}");
+            assert!(share_250 >= 0.9, "{share_250}");
+            assert!((0.4..=0.6).contains(&median_late), "{median_late}");
+        }
+    }
+
+    /// A file from before Glicko-2: an Elo estimate and its games, no deviation.
+    #[test]
+    fn an_elo_estimate_is_kept_as_sure_as_its_games_make_it() {
+        let mut old = Stats::new();
+        for _ in 0..12 {
+            old.record(Level::new(4).expect("level"), PlayerResult::Draw);
+        }
+        let body = encode(&old);
+        let body = unseal(&body).expect("sealed");
+        let before_glicko: String = body
+            .lines()
+            .filter(|l| !l.starts_with("deviation") && !l.starts_with("volatility"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_ne!(before_glicko, body);
+        let kept = decode::<Stats>(seal(&before_glicko).as_bytes()).expect("read");
+        assert_eq!(kept.rating(), old.rating());
+        assert_eq!(kept.summary().rated_games, 12);
+        assert_eq!(kept.summary().total, old.summary().total);
+        let g = kept.glicko();
+        assert_eq!(g.deviation, glicko::deviation_after(INITIAL_DEVIATION, 12));
+        assert_eq!(g.volatility, INITIAL_VOLATILITY);
     }
 }

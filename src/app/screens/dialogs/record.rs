@@ -21,7 +21,7 @@ pub fn puzzle_record_text(r: &crate::storage::puzzles::PuzzleRecord) -> Option<S
 pub fn record_text(s: &StatsSummary) -> String {
     if s.rated_games == 0 {
         return tr!(
-            "No finished games against the computer yet. Your rating starts at 1200 and \
+            "No finished games against the computer yet. Your rating starts at 1000 and \
              follows your results."
         );
     }
