@@ -129,7 +129,7 @@ fn to_i16(x: f32) -> i16 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     fn tone(rate: u32) -> Vec<f32> {
@@ -138,7 +138,8 @@ mod tests {
             .collect()
     }
 
-    fn largest_step(samples: &[i16]) -> i32 {
+    /// The largest jump between neighbouring samples: a click shows as a jump.
+    pub(in crate::sound) fn largest_step(samples: &[i16]) -> i32 {
         samples
             .windows(2)
             .map(|w| (i32::from(w[1]) - i32::from(w[0])).abs())

@@ -1,3 +1,4 @@
+use super::mixer::tests::largest_step;
 use super::output::{Output, OutputError};
 use super::speech::{SpeechError, Voice};
 use super::wav::{self, Wav, WavError};
@@ -104,15 +105,6 @@ fn start_paced(volume: Volume, paced: bool) -> (Sound, Recorded) {
 fn rms(samples: &[i16]) -> f64 {
     let sum: f64 = samples.iter().map(|&s| f64::from(s) * f64::from(s)).sum();
     (sum / samples.len().max(1) as f64).sqrt()
-}
-
-/// The largest jump between neighbouring samples: a click shows as a jump.
-fn largest_step(samples: &[i16]) -> i32 {
-    samples
-        .windows(2)
-        .map(|w| (i32::from(w[1]) - i32::from(w[0])).abs())
-        .max()
-        .unwrap_or(0)
 }
 
 #[test]

@@ -119,9 +119,11 @@ pub fn menu_option_point(app: &App, id: &str) -> (f32, f32) {
         .position(|o| o.id == id)
         .unwrap_or_else(|| panic!("no '{id}' in the menu"));
     let title = 30.0;
-    let top = 16.0 + 18.0 + title + 10.0;
-    // Seven rows sit closer (ui/dialogs.slint).
-    let pitch = if count.div_ceil(2) > 6 { 56.0 } else { 62.0 };
+    // Seven rows sit closer (ui/dialogs.slint), and a card that tall starts above 16 px.
+    let rows = count.div_ceil(2) as f32;
+    let pitch = if rows > 6.0 { 58.0 } else { 62.0 };
+    let height = 18.0 + title + 10.0 + rows * pitch - 10.0 + 18.0;
+    let top = f32::min(16.0, 480.0 - height) + 18.0 + title + 10.0;
     let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
     let y = top + (i / 2) as f32 * pitch + (pitch - 10.0) / 2.0;
     (x, y)
