@@ -10,6 +10,8 @@ pub mod app;
 pub mod battery;
 pub mod cli;
 pub mod config;
+#[cfg(test)]
+mod doc_paths;
 pub mod i18n;
 pub mod lan;
 pub mod power;
