@@ -178,6 +178,16 @@ fn tap_move(app: &App, from: &str, to: &str) {
     }
 }
 
+/// Three host addresses as long as they get (`typed_addresses` shows at most three).
+fn long_addresses() -> [String; 3] {
+    [
+        "192.168.178.123:47531",
+        "172.31.255.254:47531",
+        "169.254.123.234:47531",
+    ]
+    .map(String::from)
+}
+
 fn you(human: Color, level: u8) -> GameSetup {
     GameSetup {
         mode: Mode::Computer { human },
@@ -735,19 +745,8 @@ fn network_states(fits: &mut Fits) {
         })
     });
     pump_until("hosting", || !app.network_addrs().is_empty());
-    // Three addresses as long as they get (`typed_addresses` shows at most three).
     app.update_controller(|c| {
-        c.on(|l: &mut Lobby, _| {
-            l.hosting(
-                DEVICE,
-                "4821",
-                &[
-                    "192.168.178.123:47531".to_string(),
-                    "172.31.255.254:47531".to_string(),
-                    "169.254.123.234:47531".to_string(),
-                ],
-            )
-        })
+        c.on(|l: &mut Lobby, _| l.hosting(DEVICE, "4821", &long_addresses()))
     });
     fits.check(&app, "network: hosting");
     // The hotspot for a game without a router: opening, open (name and password), failed.
@@ -779,17 +778,7 @@ fn network_states(fits: &mut Fits) {
                 clock: None,
             });
             // With the addresses to type: a failed hotspot leaves them to the guest.
-            c.on(|l: &mut Lobby, _| {
-                l.hosting(
-                    DEVICE,
-                    "4821",
-                    &[
-                        "192.168.178.123:47531".to_string(),
-                        "172.31.255.254:47531".to_string(),
-                        "169.254.123.234:47531".to_string(),
-                    ],
-                )
-            });
+            c.on(|l: &mut Lobby, _| l.hosting(DEVICE, "4821", &long_addresses()));
             c.wifi_report(radio());
             c.on(|l: &mut Lobby, cx| l.option(cx, "hotspot"));
             c.wifi_report(WifiReport::HotspotOpened {
@@ -810,17 +799,7 @@ fn network_states(fits: &mut Fits) {
         });
         pump_until("hosting again", || !app.network_addrs().is_empty());
         app.update_controller(|c| {
-            c.on(|l: &mut Lobby, _| {
-                l.hosting(
-                    DEVICE,
-                    "4821",
-                    &[
-                        "192.168.178.123:47531".to_string(),
-                        "172.31.255.254:47531".to_string(),
-                        "169.254.123.234:47531".to_string(),
-                    ],
-                )
-            })
+            c.on(|l: &mut Lobby, _| l.hosting(DEVICE, "4821", &long_addresses()))
         });
     }
     app.update_controller(|c| {
