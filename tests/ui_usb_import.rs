@@ -7,7 +7,7 @@ use chesspi::app::App;
 use chesspi::app::boot::headless;
 use chesspi::app::saving::{self, UsbMedia};
 use chesspi::app::screens::ScreenKind;
-use chesspi::app::ui::{DialogAdapter, GamesAdapter};
+use chesspi::app::ui::{DialogAdapter, GamesAdapter, StatusAdapter};
 use chesspi_engine::game::Game;
 use slint::{ComponentHandle, Model};
 use std::fs;
@@ -88,6 +88,10 @@ fn games_come_in_from_a_usb_stick() {
     );
     assert!(message.contains("Not added: "), "{message}");
     assert_eq!(message.lines().count(), 2, "one game refused: {message}");
+    // The import speaks through its dialog alone: no notice left over the result (a second
+    // "Reading…" notice once lingered there for seconds).
+    let status = app.window().global::<StatusAdapter>();
+    assert_eq!(status.get_notice(), "", "no notice over the import's result");
     pump_until("the list with the two games", PATIENCE, || {
         games.get_games().row_count() == 2
     });
