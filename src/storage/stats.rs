@@ -160,6 +160,8 @@ pub struct StatsSummary {
     pub levels: Vec<LevelRecord>,
     /// The sum over all levels.
     pub total: Record,
+    /// Rated games against other players.
+    pub people: Record,
 }
 
 impl StatsSummary {
@@ -176,6 +178,8 @@ pub struct Stats {
     rating: Rating,
     rated_games: u32,
     levels: [Record; 10],
+    /// Rated games against other players (at this board or over the network).
+    people: Record,
     recent_ids: Vec<u64>,
 }
 
@@ -201,6 +205,7 @@ impl Stats {
             },
             rated_games: 0,
             levels: [Record::default(); 10],
+            people: Record::default(),
             recent_ids: Vec::new(),
         }
     }
@@ -232,19 +237,44 @@ impl Stats {
         }
     }
 
+    /// Counts one rated game against another player, whose rating before the game was
+    /// `opponent`, and updates the rating.
+    pub fn record_against(&mut self, opponent: Rating, result: PlayerResult) -> RatingChange {
+        let before = self.rating.rating;
+        let game = glicko::Game {
+            opponent: opponent.rating,
+            opponent_deviation: opponent.deviation,
+            score: result.score(),
+        };
+        self.rating = self.rating.after(&[game], glicko::TAU);
+        self.rated_games = self.rated_games.saturating_add(1);
+        self.people.add(result);
+        RatingChange {
+            before: before.round() as i32,
+            after: self.rating.rating.round() as i32,
+        }
+    }
+
+    /// Whether game `id` was counted already; remembers it as counted. A restored game
+    /// (after a crash between counting it and starting the next one) counts once.
+    pub fn first_count_of(&mut self, id: u64) -> bool {
+        if self.recent_ids.contains(&id) {
+            return false;
+        }
+        if self.recent_ids.len() >= RECENT_IDS {
+            self.recent_ids.remove(0);
+        }
+        self.recent_ids.push(id);
+        true
+    }
+
     /// Counts a finished game against the computer once: `None` (and no change) for other
     /// modes, unfinished games, and a game already counted (e.g. restored after a crash that
     /// came between counting it and starting the next one).
     pub fn record_game(&mut self, game: &SavedGame) -> Option<RatingChange> {
         let (level, result) = PlayerResult::of_game(game)?;
-        if self.recent_ids.contains(&game.id) {
-            return None;
-        }
-        if self.recent_ids.len() >= RECENT_IDS {
-            self.recent_ids.remove(0);
-        }
-        self.recent_ids.push(game.id);
-        Some(self.record(level, result))
+        self.first_count_of(game.id)
+            .then(|| self.record(level, result))
     }
 
     /// The player's record against `level`.
@@ -273,6 +303,7 @@ impl Stats {
             rated_games: self.rated_games,
             levels,
             total,
+            people: self.people,
         }
     }
 }
@@ -310,6 +341,9 @@ pub struct RawStats {
     recent_ids: Vec<String>,
     /// One table per level, level 1 first.
     levels: Vec<Record>,
+    /// Games against players; a file from before players has none.
+    #[serde(default)]
+    people: Option<Record>,
 }
 
 impl Sealable for Stats {
@@ -335,6 +369,7 @@ impl Sealable for Stats {
                 .map(|id| format!("{id:016x}"))
                 .collect(),
             levels: self.levels.to_vec(),
+            people: Some(self.people),
         }
     }
 
@@ -375,6 +410,7 @@ impl Sealable for Stats {
             },
             rated_games: raw.rated_games,
             levels,
+            people: raw.people.unwrap_or_default(),
             recent_ids,
         })
     }

@@ -123,6 +123,15 @@ pub struct PuzzleRecord {
     pub best_streak: u32,
 }
 
+impl PuzzleRecord {
+    /// The share of tries that solved, in per cent rounded to the nearest (2 of 3 is 67);
+    /// `None` before the first try.
+    pub fn solved_percent(&self) -> Option<u64> {
+        let tries = u64::from(self.tries);
+        (tries > 0).then(|| (u64::from(self.solved) * 100 + tries / 2) / tries)
+    }
+}
+
 /// The player's puzzles and their record.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PuzzleBook {

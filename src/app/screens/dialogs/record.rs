@@ -5,12 +5,12 @@ use crate::{tr, trn};
 
 /// The puzzles' line of "Your record", once one was tried.
 pub fn puzzle_record_text(r: &crate::storage::puzzles::PuzzleRecord) -> Option<String> {
-    (r.tries > 0).then(|| {
+    r.solved_percent().map(|percent| {
         tr!(
             "Puzzles: {} of {} solved ({} %), streak {} (best {})",
             r.solved,
             r.tries,
-            u64::from(r.solved) * 100 / u64::from(r.tries),
+            percent,
             r.streak,
             r.best_streak
         )
@@ -59,4 +59,23 @@ pub fn record_text(s: &StatsSummary) -> String {
         ));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::puzzles::PuzzleRecord;
+
+    /// As Train's line: 2 of 3 is 67 %, rounded to the nearest (it read 66 %).
+    #[test]
+    fn the_puzzles_line_rounds_to_the_nearest_per_cent() {
+        let record = PuzzleRecord {
+            tries: 3,
+            solved: 2,
+            ..PuzzleRecord::default()
+        };
+        let line = puzzle_record_text(&record).expect("a line");
+        assert!(line.contains("(67 %)"), "{line}");
+        assert_eq!(puzzle_record_text(&PuzzleRecord::default()), None);
+    }
 }

@@ -383,14 +383,9 @@ fn train_cells(
 /// "3 due · streak 2 · 70 % solved".
 fn record_text(r: &PuzzleRecord) -> String {
     let mut text = tr!("{} due of {}", r.due, r.puzzles);
-    if r.tries > 0 {
+    if let Some(percent) = r.solved_percent() {
         text.push_str(" · ");
-        text.push_str(&tr!(
-            "streak {} · {} % solved",
-            r.streak,
-            // Rounded to the nearest: 2 of 3 is 67 %.
-            (u64::from(r.solved) * 100 + u64::from(r.tries) / 2) / u64::from(r.tries)
-        ));
+        text.push_str(&tr!("streak {} · {} % solved", r.streak, percent));
     }
     text
 }
