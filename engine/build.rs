@@ -375,6 +375,27 @@ fn openings_source(lines: &[tsv::OpeningLine], tables: &table::Tables, fingerpri
         writeln!(out, "    ({:?}, {:?}),", line.eco, line.name).unwrap();
     }
     writeln!(out, "];").unwrap();
+    // Each line's moves (as `Move` bits), line after line in `NAMES` order, and where each
+    // line ends: the opening drill needs the move order, which the tables above forget.
+    let total: usize = lines.iter().map(|line| line.moves.len()).sum();
+    writeln!(out, "pub(super) static LINE_MOVE_BITS: [u16; {total}] = [").unwrap();
+    for line in lines {
+        let bits: Vec<String> = line.moves.iter().map(|m| m.to_bits().to_string()).collect();
+        writeln!(out, "    {},", bits.join(", ")).unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    writeln!(
+        out,
+        "pub(super) static LINE_ENDS: [u32; {}] = [",
+        lines.len()
+    )
+    .unwrap();
+    let mut end = 0;
+    for line in lines {
+        end += line.moves.len();
+        writeln!(out, "    {end},").unwrap();
+    }
+    writeln!(out, "];").unwrap();
     writeln!(
         out,
         "pub(super) static POSITIONS: [(u64, u16); {}] = [",

@@ -11,16 +11,23 @@
 //!   search finds unsound (`data/openings/book-checks.tsv`, written by
 //!   `examples/openings.rs`).
 //!
+//! - The opening drill (Menu → Openings) needs each line's own moves: [`lines`] has every
+//!   line with its moves and the families; [`drill`] plays an opening's lines with the user.
+//!
 //! Names are in English as the data set has them (PGN headers stay English); [`german`] gives
 //! the German ones for the screen.
 //!
-//! `build.rs` parses and checks the data with the engine's own rules code and writes both
-//! tables as sorted static arrays: nothing is parsed on the device.
+//! `build.rs` parses and checks the data with the engine's own rules code and writes the
+//! tables and every line's moves as static arrays: nothing is parsed on the device.
 
+pub mod drill;
 pub mod german;
+pub mod lines;
 pub mod table;
 pub mod tsv;
 
+#[cfg(test)]
+mod lines_tests;
 #[cfg(test)]
 mod tests;
 
@@ -33,7 +40,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-// FINGERPRINT, NAMES, POSITIONS and BOOK, written by build.rs.
+// FINGERPRINT, NAMES, LINE_MOVE_BITS, LINE_ENDS, POSITIONS and BOOK, written by build.rs.
 include!(concat!(env!("OUT_DIR"), "/openings.rs"));
 
 /// `POSITIONS` entry of a position that is on a named line but is not the end of one.
