@@ -469,6 +469,11 @@ fn menu_states(fits: &mut Fits) {
                 draws: 450,
                 losses: 6780,
             },
+            people: chesspi::storage::stats::Record {
+                wins: 321,
+                draws: 54,
+                losses: 876,
+            },
         };
         let text = chesspi::app::screens::dialogs::record::record_text(&summary);
         c.go(Go::Info {

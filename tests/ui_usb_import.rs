@@ -91,7 +91,11 @@ fn games_come_in_from_a_usb_stick() {
     // The import speaks through its dialog alone: no notice left over the result (a second
     // "Reading…" notice once lingered there for seconds).
     let status = app.window().global::<StatusAdapter>();
-    assert_eq!(status.get_notice(), "", "no notice over the import's result");
+    assert_eq!(
+        status.get_notice(),
+        "",
+        "no notice over the import's result"
+    );
     pump_until("the list with the two games", PATIENCE, || {
         games.get_games().row_count() == 2
     });

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::atomic::write_atomic_keeping;
 use super::quarantine::quarantine;
 use super::sealed::{seal, unseal};
+use super::seats::{MAX_NAME_CHARS, Seat, Seats, Who};
 use super::timestamp::UtcDateTime;
 
 /// The autosave file's name in the state directory.
@@ -115,6 +116,8 @@ pub struct SavedGame {
     pub rated: bool,
     /// The coach in this game (off unless it was on).
     pub coach: CoachLevel,
+    /// Who of this device's players played which side.
+    pub seats: Seats,
 }
 
 impl SavedGame {
@@ -129,6 +132,7 @@ impl SavedGame {
             flipped: false,
             rated: true,
             coach: CoachLevel::Off,
+            seats: Seats::none(),
         }
     }
 
@@ -402,6 +406,16 @@ pub fn encode(game: &SavedGame, sequence: u64) -> String {
         flipped: game.flipped,
         unrated: !game.rated,
         coach: game.coach.is_on().then(|| game.coach.code().to_string()),
+        players: [Color::White, Color::Black]
+            .into_iter()
+            .filter_map(|c| {
+                game.seats.get(c).map(|seat| RawSeat {
+                    side: color_name(Some(c)).to_string(),
+                    player: seat.who.code(),
+                    name: seat.name.clone(),
+                })
+            })
+            .collect(),
     };
     // Serializing plain strings and numbers cannot fail; fall back to an empty body (which
     // loads as a checksum-valid but malformed file) rather than panic.
@@ -551,6 +565,18 @@ struct RawAutosave {
     unrated: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     coach: Option<String>,
+    /// The players at the sides; a save from before players has none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    players: Vec<RawSeat>,
+}
+
+/// One side's player: `side` is `white` or `black`, `player` a [`Who::code`].
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSeat {
+    side: String,
+    player: String,
+    name: String,
 }
 
 /// The mode as a flat table: `kind` says which other keys apply.
@@ -758,6 +784,22 @@ impl RawAutosave {
                 message: format!("{code:?} is not off, blunders or mistakes"),
             })?,
         };
+        let mut seats = Seats::none();
+        for raw in self.players {
+            let bad = |message: String| AutosaveError::BadValue {
+                key: "players",
+                message,
+            };
+            let side = match raw.side.as_str() {
+                "white" => Color::White,
+                "black" => Color::Black,
+                other => return Err(bad(format!("side {other:?}"))),
+            };
+            let who = Who::from_code(&raw.player)
+                .ok_or_else(|| bad(format!("player {:?}", raw.player)))?;
+            let name = crate::text::shown(&raw.name, MAX_NAME_CHARS);
+            seats.set(side, Some(Seat { who, name }));
+        }
         Ok(SavedGame {
             id,
             started_unix: self.started_unix,
@@ -767,6 +809,7 @@ impl RawAutosave {
             flipped: self.flipped,
             rated: !self.unrated,
             coach,
+            seats,
         })
     }
 }

@@ -10,6 +10,7 @@ pub mod players;
 pub mod puzzles;
 pub mod quarantine;
 pub mod sealed;
+pub mod seats;
 pub mod settings;
 pub mod stats;
 pub mod store;
@@ -23,6 +24,7 @@ pub use autosave::{
 pub use dirs::{StateDirError, resolve_state_dir, state_dir};
 pub use export::{ExportError, ExportReport, export_all, find_usb_mounts};
 pub use quarantine::Recovery;
+pub use seats::{Seat, Seats, Sides, Who};
 pub use settings::{DeviceSettings, IdleTime, InvalidSetting, SettingsError, SettingsStore};
 pub use stats::{PlayerResult, Stats, StatsStore, StatsSummary};
 pub use store::{Load, Sealable, SealedStore, StoreError};

@@ -78,6 +78,8 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     let mut rated = true;
     let mut clocks = None;
     let mut coach = chesspi_engine::coach::CoachLevel::Off;
+    // Who sits at the game: as saved, else the player last at the device.
+    let mut sides = None;
     // `--new`: the game to start once the game in progress is restored (and then stored).
     let requested = match &options.new_game {
         Some(new) => Some((
@@ -94,6 +96,9 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
                 keep_unfinished_autosave(&dir);
                 open_stores(&dir, &mut notes)
             });
+            sides = stores
+                .as_ref()
+                .map(|s| crate::storage::Sides::both(s.current));
             (game, setup, None, stores)
         }
         (None, Some(dir)) => {
@@ -104,6 +109,10 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
             rated = restored.rated;
             clocks = restored.clocks.clone();
             coach = restored.coach;
+            sides = Some(crate::storage::Sides::of_seats(
+                &restored.seats,
+                stores.current,
+            ));
             (
                 restored.game,
                 restored.setup,
@@ -128,6 +137,9 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
     apply_language(language);
     app.update_controller(|c| {
         restore_view(c, flipped, rated, clocks, coach);
+        if let Some(sides) = sides {
+            c.session_mut().set_sides(sides);
+        }
     });
     // A network game cut off knows its partner before the first save: that save must keep
     // the partner and how to reach it, or a second power cut before the next move would lose

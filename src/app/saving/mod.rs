@@ -23,12 +23,13 @@ use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
 use crate::storage::archive::ArchiveError;
 use crate::storage::export::{ExportError, ExportReport, UsbFile};
-use crate::storage::puzzles::{PuzzleBook, PuzzleStore};
+use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who};
+use crate::storage::puzzles::PuzzleBook;
 use crate::storage::settings::SettingsError;
 use crate::storage::stats::RatingChange;
 use crate::storage::{
     Archive, AutosaveStore, DeviceSettings, GameHeader, GameId, GameMode, GameSummary, SavedGame,
-    SettingsStore, Stats, StatsStore, StatsSummary,
+    SettingsStore, Stats, StatsSummary,
 };
 
 /// Which game a save belongs to: the same id from its first move to its result, across
@@ -72,6 +73,8 @@ pub enum SavingError {
     Settings(SettingsError),
     /// The puzzles could not be written.
     Puzzles(std::io::Error),
+    /// The players file or a player's folder could not be written.
+    Players(std::io::Error),
 }
 
 impl fmt::Display for SavingError {
@@ -88,6 +91,7 @@ impl fmt::Display for SavingError {
             SavingError::Export(e) => e.fmt(f),
             SavingError::Settings(e) => e.fmt(f),
             SavingError::Puzzles(e) => write!(f, "cannot save the puzzles: {e}"),
+            SavingError::Players(e) => write!(f, "cannot save the players: {e}"),
         }
     }
 }
@@ -102,9 +106,9 @@ pub struct SaveReport {
     /// Why the autosave failed, if it did (the move is then shown anyway: refusing to play on
     /// would be worse, and the user is told).
     pub error: Option<SavingError>,
-    /// The player's rating change when this save finished a rated game.
-    pub rating: Option<RatingChange>,
-    /// The player's record after that game.
+    /// The players' rating changes when this save finished a rated game.
+    pub rating: Vec<RatingNews>,
+    /// The current player's record after that game.
     pub stats: Option<StatsSummary>,
     /// The stored analysis of the finished game saved (found after a restart): the moves
     /// it belongs to, and the analysis.
@@ -112,6 +116,23 @@ pub struct SaveReport {
         Vec<chesspi_engine::Move>,
         Box<crate::app::session::marks::AnalysisMarks>,
     )>,
+}
+
+/// A player's rating before and after a game, with their name then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatingNews {
+    pub name: String,
+    pub change: RatingChange,
+}
+
+/// The player now at the device: their record and puzzles, and what of them could not be
+/// read (in the user's words).
+#[derive(Debug, Clone)]
+pub struct PlayerNews {
+    pub who: Who,
+    pub stats: StatsSummary,
+    pub puzzles: PuzzleBook,
+    pub refused: Vec<String>,
 }
 
 /// A saved game read back for the screen.
@@ -160,6 +181,10 @@ pub enum Report {
     /// The player's puzzles changed (new ones from an analysis, a try): all of them, and
     /// whether they reached the disk.
     Puzzles(Box<PuzzleBook>, Result<(), SavingError>),
+    /// Another player is at the device ([`Saver::choose`]).
+    Player(Box<PlayerNews>),
+    /// The players file was written (or why not).
+    PlayersSaved(Result<(), SavingError>),
     /// A saved game to analyse in the background: its game id, start position and moves;
     /// `None` when every one is analysed.
     Unanalysed(Option<Box<UnanalysedGame>>),
@@ -210,6 +235,11 @@ enum Job {
     FindUnanalysed {
         skip: Vec<u64>,
     },
+    Choose(Who),
+    Players {
+        roster: Box<Roster>,
+        removed: Option<PlayerId>,
+    },
     Stop,
 }
 
@@ -220,6 +250,8 @@ pub struct SaveExtras {
     pub rated: bool,
     pub clocks: Option<crate::storage::Clocks>,
     pub coach: chesspi_engine::coach::CoachLevel,
+    /// Who of this device's players plays which side.
+    pub seats: crate::storage::Seats,
 }
 
 impl Default for SaveExtras {
@@ -229,6 +261,7 @@ impl Default for SaveExtras {
             rated: true,
             clocks: None,
             coach: chesspi_engine::coach::CoachLevel::Off,
+            seats: crate::storage::Seats::none(),
         }
     }
 }
@@ -246,17 +279,25 @@ pub struct Saver {
     stats: StatsSummary,
     /// The player's puzzles as read at the start (later ones come in reports).
     puzzles: PuzzleBook,
+    /// The players as read at the start (the controller keeps them since).
+    roster: Roster,
 }
 
 /// The files the saver keeps, all in one state directory.
 pub struct Stores {
     pub autosave: AutosaveStore,
     pub archive: Option<Archive>,
-    pub stats_store: StatsStore,
+    /// The players and each one's record and puzzles.
+    pub players: PlayerFiles,
+    /// The players as read at the start (the controller keeps them since).
+    pub roster: Roster,
+    /// The player at the device, whose record and puzzles Train and Your record show.
+    pub current: Who,
+    /// The current player's record (a guest's stays empty).
     pub stats: Stats,
-    pub settings: SettingsStore,
-    pub puzzle_store: PuzzleStore,
+    /// The current player's puzzles.
     pub puzzles: PuzzleBook,
+    pub settings: SettingsStore,
     /// Where USB sticks are mounted.
     pub usb: UsbMedia,
     /// What one import may take.
@@ -307,33 +348,32 @@ impl Stores {
                 None
             }
         };
-        let stats_store = StatsStore::new(state_dir);
-        let load = stats_store.load();
-        if let Some(r) = &load.recovered {
-            log::error!("player record refused: {r}");
+        let players = PlayerFiles::new(state_dir);
+        let (roster, moved) = players.open();
+        if let Err(e) = moved {
+            log::error!("cannot move the record into player 1's folder: {e}");
+        }
+        if let Some(r) = &roster.recovered {
+            log::error!("players refused: {r}");
             notices.push(tr!(
-                "Your game record could not be read and restarts: {}.",
+                "The list of players could not be read and starts again: {}.",
                 r
             ));
         }
-        let puzzle_store = PuzzleStore::new(state_dir);
-        let puzzles = puzzle_store.load();
-        if let Some(r) = &puzzles.recovered {
-            log::error!("puzzles refused: {r}");
-            notices.push(tr!(
-                "Your puzzles could not be read and start again: {}.",
-                r
-            ));
-        }
+        let roster = roster.value;
+        let current = roster.last();
+        let (stats, puzzles, refused) = worker::players::load_player(&players, current);
+        notices.extend(refused);
         (
             Stores {
                 autosave: AutosaveStore::new(state_dir),
                 archive,
-                stats_store,
-                stats: load.value,
+                players,
+                roster,
+                current,
+                stats,
+                puzzles,
                 settings: SettingsStore::new(state_dir),
-                puzzle_store,
-                puzzles: puzzles.value,
                 usb: UsbMedia::default(),
                 import_limits: crate::storage::archive::ImportLimits::DEFAULT,
             },
@@ -356,6 +396,7 @@ impl Saver {
         let (tx, rx) = mpsc::channel();
         let stats = stores.stats.summary();
         let puzzles = stores.puzzles.clone();
+        let roster = stores.roster.clone();
         let thread = std::thread::Builder::new()
             .name("saver".into())
             .spawn(move || save_loop(stores, &rx, on_report))?;
@@ -368,7 +409,13 @@ impl Saver {
             next_seq: 1,
             stats,
             puzzles,
+            roster,
         })
+    }
+
+    /// The players as read at the start.
+    pub fn roster(&self) -> &Roster {
+        &self.roster
     }
 
     /// Queues a save of the current game; returns its number, or `None` when the saver has
@@ -406,6 +453,7 @@ impl Saver {
             flipped: extras.flipped,
             rated: extras.rated,
             coach: extras.coach,
+            seats: extras.seats,
         };
         self.tx
             .send(Job::Save {
@@ -441,11 +489,27 @@ impl Saver {
                 after_moves: k.after_moves().to_vec(),
             }
         });
+        let setup = c.session().setup();
+        let sides = c.session().record().sides();
+        let mut seats = crate::storage::Seats::none();
+        for color in [chesspi_engine::Color::White, chesspi_engine::Color::Black] {
+            if setup.is_human(color) {
+                let who = sides.of(color);
+                // The PGN's name: the player's, or "Guest" in the files' language.
+                let name = c
+                    .player()
+                    .roster()
+                    .name_of(who)
+                    .map_or_else(|| "Guest".to_string(), |n| n.as_str().to_string());
+                seats.set(color, Some(crate::storage::Seat { who, name }));
+            }
+        }
         let extras = SaveExtras {
             flipped: c.session().is_flipped(),
             rated: c.session().record().is_rated(),
             clocks,
             coach: c.session().coach().level(),
+            seats,
         };
         self.submit_mode(
             c.session().record().serial(),
@@ -551,6 +615,20 @@ impl Saver {
         self.send(Job::PuzzleTried { id, solved, now });
     }
 
+    /// `who` comes to the device: their record and puzzles are read ([`Report::Player`]).
+    pub fn choose(&self, who: Who) {
+        self.send(Job::Choose(who));
+    }
+
+    /// Writes the players file; `removed`'s record and puzzles are deleted
+    /// ([`Report::PlayersSaved`]).
+    pub fn keep_players(&self, roster: &Roster, removed: Option<PlayerId>) {
+        self.send(Job::Players {
+            roster: Box::new(roster.clone()),
+            removed,
+        });
+    }
+
     /// Asks for the newest saved game that has no analysis yet ([`Report::Unanalysed`]).
     pub fn find_unanalysed(&self, skip: Vec<u64>) {
         self.send(Job::FindUnanalysed { skip });
@@ -561,6 +639,12 @@ impl Saver {
         if let Some(stats) = &report.stats {
             self.stats = stats.clone();
         }
+    }
+
+    /// Another player came to the device: their record and puzzles.
+    pub fn note_player(&mut self, news: &PlayerNews) {
+        self.stats = news.stats.clone();
+        self.puzzles = news.puzzles.clone();
     }
 
     /// Finishes the queued saves and stops the thread.

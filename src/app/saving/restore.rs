@@ -93,6 +93,9 @@ pub struct Restored {
     pub coach: chesspi_engine::coach::CoachLevel,
     /// The clocks as saved (they do not run while the device is off).
     pub clocks: Option<crate::storage::Clocks>,
+    /// Who of the device's players sat at the game (a game from before players, or none
+    /// restored: the player last at the device).
+    pub seats: crate::storage::Seats,
 }
 
 /// Opens the state directory for play: the game to start with (see [`restore`]) and the
@@ -118,6 +121,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, GameSetup)) -> Restor
         rated: true,
         coach: chesspi_engine::coach::CoachLevel::Off,
         clocks: None,
+        seats: crate::storage::Seats::none(),
     };
     match store.load() {
         LoadOutcome::Fresh => {
@@ -182,6 +186,7 @@ fn from_saved(
             rated: saved.rated,
             coach: saved.coach,
             clocks: saved.clocks,
+            seats: saved.seats,
         }),
         None => {
             log::warn!("the saved game was a network game, which cannot resume: new game");

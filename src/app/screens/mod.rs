@@ -424,6 +424,8 @@ impl Controller {
         self.screen.close(ScreenKind::NewGame);
         self.screen.close(ScreenKind::Lobby);
         self.session.replace(setup, game, self.settings.coach);
+        self.session
+            .set_sides(crate::storage::Sides::both(self.player.current()));
         self.after_change();
     }
 

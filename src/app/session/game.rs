@@ -12,7 +12,7 @@ use super::thinking::{Purpose, Thinking};
 use crate::app::model::clock::GameClock;
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::lan::session::LinkState;
-use crate::storage::LanLink;
+use crate::storage::{LanLink, Sides};
 use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Move, Position};
@@ -51,6 +51,8 @@ pub struct Record {
     serial: u64,
     /// Why the game no longer counts for the rating, if it does not (the first reason).
     unrated: Option<Unrated>,
+    /// Who of the device's players sits at each side.
+    sides: Sides,
 }
 
 impl Record {
@@ -68,6 +70,11 @@ impl Record {
     /// Why the game does not count for the player's rating, if it does not.
     pub fn unrated(&self) -> Option<Unrated> {
         self.unrated
+    }
+
+    /// Who of the device's players sits at each side.
+    pub fn sides(&self) -> Sides {
+        self.sides
     }
 
     /// Takes back `why`, if it is the reason the game is not rated.
@@ -135,6 +142,12 @@ impl GameSession {
     /// Which game this is, and whether it counts for the rating.
     pub fn record(&self) -> Record {
         self.record
+    }
+
+    /// Who of the device's players sits at each side (a new game starts with the player at
+    /// the device at both).
+    pub fn set_sides(&mut self, sides: Sides) {
+        self.record.sides = sides;
     }
 
     /// The game no longer counts for the rating, for `why` (the first reason is kept).

@@ -1,13 +1,19 @@
-//! The player at the device, as the game and Train see them: their puzzles and the level that
-//! fits their rating. The saver keeps both on disk; this is the controller's copy, kept
-//! current by the saver's reports.
+//! The players of the device and the one at it, as the game and Train see them: the roster,
+//! who plays now, their puzzles and the level that fits their rating. The saver keeps them
+//! on disk; this is the controller's copy, kept current by the saver's reports.
 
+use crate::storage::players::{Roster, Who};
 use crate::storage::puzzles::PuzzleBook;
+use crate::tr;
 use chesspi_engine::level::Level;
 
-/// The player's puzzles and fitting level.
-#[derive(Debug, Clone, Default)]
+/// The players, the one at the device, their puzzles and fitting level.
+#[derive(Debug, Clone)]
 pub struct Player {
+    /// The device's players (the saver writes each change).
+    roster: Roster,
+    /// Who is at the device now: whose record and puzzles are shown.
+    current: Who,
     /// Train picks from them and records its tries.
     pub(in crate::app) puzzles: PuzzleBook,
     /// The level that fits the player's rating (none before a rated game).
@@ -16,7 +22,55 @@ pub struct Player {
     follow_fitting_level: bool,
 }
 
+impl Default for Player {
+    fn default() -> Player {
+        let roster = Roster::default();
+        Player {
+            current: roster.last(),
+            roster,
+            puzzles: PuzzleBook::default(),
+            fitting_level: None,
+            follow_fitting_level: false,
+        }
+    }
+}
+
 impl Player {
+    /// The device's players.
+    pub fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
+    /// The players to change; the caller has the saver write them.
+    pub fn roster_mut(&mut self) -> &mut Roster {
+        &mut self.roster
+    }
+
+    /// The players as the saver read them, and who was last at the device.
+    pub fn set_roster(&mut self, roster: Roster) {
+        self.current = roster.last();
+        self.roster = roster;
+    }
+
+    /// Who is at the device now.
+    pub fn current(&self) -> Who {
+        self.current
+    }
+
+    /// `who` comes to the device (their record and puzzles follow in the saver's report).
+    pub fn set_current(&mut self, who: Who) {
+        self.current = who;
+        self.roster.set_last(who);
+    }
+
+    /// `who`'s name as the screen shows it: a player's own, "Guest" in the user's language
+    /// (also for a player removed since).
+    pub fn name_of(&self, who: Who) -> String {
+        self.roster
+            .name_of(who)
+            .map_or_else(|| tr!("Guest"), |n| n.as_str().to_string())
+    }
+
     pub fn puzzles(&self) -> &PuzzleBook {
         &self.puzzles
     }

@@ -417,6 +417,8 @@ impl App {
         {
             let mut shell = self.shell.borrow_mut();
             let s = &mut *shell;
+            // Before the first save: it names the game's players.
+            s.controller.player_mut().set_roster(saver.roster().clone());
             let seq = saver.submit_current(&s.controller);
             s.controller
                 .player_mut()

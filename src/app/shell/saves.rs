@@ -177,6 +177,24 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
             let mut guard = rc.borrow_mut();
             super::background::found(&mut guard, win, game);
         }
+        Report::Player(news) => {
+            for text in &news.refused {
+                notices.raise(Topic::Error, text.clone());
+            }
+            if let Some(saving) = rc.borrow_mut().saving.as_mut() {
+                saving.saver.note_player(&news);
+            }
+            update(rc, win, |c| {
+                let player = c.player_mut();
+                player.set_puzzles(news.puzzles);
+                player.set_fitting_level(news.stats.fitting_level());
+            });
+        }
+        Report::PlayersSaved(Err(e)) => {
+            log::error!("players not saved: {e}");
+            notices.raise(Topic::Error, saving_error_text(&e));
+        }
+        Report::PlayersSaved(Ok(())) => {}
         Report::Puzzles(book, written) => {
             if let Err(e) = written {
                 log::error!("puzzles not saved: {e}");
@@ -221,8 +239,8 @@ fn saved(rc: &Rc<RefCell<Shell>>, win: &AppWindow, notices: &NoticeBar, report: 
         // Saved again: an earlier failure or slowness is over.
         None => notices.clear(Topic::Saving),
     }
-    if let Some(change) = report.rating {
-        notices.inform(rating_text(change));
+    if !report.rating.is_empty() {
+        notices.inform(rating_text(&report.rating));
     }
     if saving.awaiting.is_some_and(|seq| report.seq >= seq) {
         saving.awaiting = None;
@@ -284,9 +302,15 @@ fn resume(rc: &Rc<RefCell<Shell>>, win: &AppWindow, saved: SavedGame) {
             }
             log::info!("resuming a saved game ({} moves)", saved.game.moves().len());
             let clocks = saved.clocks.clone();
+            let seats = saved.seats.clone();
             update(rc, win, |c| {
                 c.part(|v: &mut Viewing, cx| v.close_list(cx));
                 c.start(setup, saved.game);
+                // Played on by those who played it (a game from before players: whoever is
+                // at the device now).
+                let current = c.player().current();
+                c.session_mut()
+                    .set_sides(crate::storage::Sides::of_seats(&seats, current));
                 // The clocks where they stood when the game was put aside.
                 if let Some(k) = clocks {
                     let control = crate::app::model::clock::TimeControl {
@@ -320,17 +344,25 @@ fn resume(rc: &Rc<RefCell<Shell>>, win: &AppWindow, saved: SavedGame) {
     }
 }
 
-/// The rating change in words. Elo moves little when the result was expected (a loss to a
-/// far stronger level, a win against a far weaker one): say so instead of "1200 → 1200".
-pub(super) fn rating_text(change: crate::storage::stats::RatingChange) -> String {
-    if change.before == change.after {
-        tr!(
-            "Your rating stays at {}: the ratings expected this result.",
-            change.after
-        )
-    } else {
-        tr!("Your rating: {} → {}", change.before, change.after)
+/// The rating changes in words: one player's as "Your rating", two players' each with their
+/// name. A rating moves little when the result was expected (a loss to a far stronger
+/// level, a win against a far weaker one): say so instead of "1200 → 1200".
+pub(super) fn rating_text(news: &[crate::app::saving::RatingNews]) -> String {
+    if let [one] = news {
+        let change = one.change;
+        return if change.before == change.after {
+            tr!(
+                "Your rating stays at {}: the ratings expected this result.",
+                change.after
+            )
+        } else {
+            tr!("Your rating: {} → {}", change.before, change.after)
+        };
     }
+    news.iter()
+        .map(|n| tr!("{}: {} → {}", n.name, n.change.before, n.change.after))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// A saver's failure in the user's words: the words are made here, where they are shown.
@@ -348,5 +380,6 @@ fn saving_error_text(e: &SavingError) -> String {
         SavingError::Export(e) => e.to_string(),
         SavingError::Settings(e) => e.to_string(),
         SavingError::Puzzles(e) => tr!("Your puzzles could not be saved: {}", e),
+        SavingError::Players(e) => tr!("The players could not be saved: {}", e),
     }
 }

@@ -8,6 +8,7 @@ use chesspi_engine::pgn::{self, GameResult, PgnGame};
 use chesspi_engine::{Color, IllegalMoveError};
 
 use crate::storage::autosave::{Clocks, GameMode, LanLink, SavedGame, TERMINATIONS, color_name};
+use crate::storage::seats::{MAX_NAME_CHARS, Seat, Seats, Who, player_tag};
 use crate::storage::timestamp::UtcDateTime;
 
 use super::{GameHeader, GameId, UNTERMINATED};
@@ -20,29 +21,51 @@ pub fn computer_name(level: Level) -> String {
 /// The local player's name in PGN files.
 pub const LOCAL_PLAYER: &str = "You";
 
-/// White's and Black's names for a mode.
-pub fn player_names(mode: &GameMode) -> (String, String) {
-    let you = LOCAL_PLAYER.to_string();
+/// White's and Black's names for a mode; a person of this device by their name in `seats`
+/// (a game saved before players: "You", or "White" and "Black" between two).
+pub fn player_names(mode: &GameMode, seats: &Seats) -> (String, String) {
+    let person = |color: Color, before_players: &str| {
+        seats
+            .get(color)
+            .map_or_else(|| before_players.to_string(), |s| s.name.clone())
+    };
     match mode {
         GameMode::VsComputer { human, level } => match human {
-            Color::White => (you, computer_name(*level)),
-            Color::Black => (computer_name(*level), you),
+            Color::White => (person(Color::White, LOCAL_PLAYER), computer_name(*level)),
+            Color::Black => (computer_name(*level), person(Color::Black, LOCAL_PLAYER)),
         },
-        // As the game screen names them.
-        GameMode::TwoPlayers => ("White".to_string(), "Black".to_string()),
+        GameMode::TwoPlayers => (person(Color::White, "White"), person(Color::Black, "Black")),
         GameMode::ComputerVsComputer { white, black } => {
             (computer_name(*white), computer_name(*black))
         }
         GameMode::Lan { local, peer, .. } => match local {
-            Color::White => (you, peer.clone()),
-            Color::Black => (peer.clone(), you),
+            Color::White => (person(Color::White, LOCAL_PLAYER), peer.clone()),
+            Color::Black => (peer.clone(), person(Color::Black, LOCAL_PLAYER)),
         },
     }
 }
 
+/// The persons of this device at a stored game's sides: each side's `ChessPIWhitePlayer` /
+/// `ChessPIBlackPlayer` with its `White` / `Black` name.
+pub fn seats_from_tags(game: &PgnGame) -> Seats {
+    let mut seats = Seats::none();
+    for color in [Color::White, Color::Black] {
+        let who = game.tag(player_tag(color)).and_then(Who::from_code);
+        let name = game.tag(match color {
+            Color::White => "White",
+            Color::Black => "Black",
+        });
+        if let (Some(who), Some(name)) = (who, name) {
+            let name = crate::text::shown(name, MAX_NAME_CHARS);
+            seats.set(color, Some(Seat { who, name }));
+        }
+    }
+    seats
+}
+
 /// The PGN tags of a saved game (the `Result` tag follows from the moves and outcome).
 pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
-    let (white, black) = player_names(&game.mode);
+    let (white, black) = player_names(&game.mode, &game.seats);
     let started = UtcDateTime::from_unix_seconds(game.started_unix);
     // The standard's values in `Termination` (what other programs read); why exactly it
     // ended, for this app's list, in `ChessPITermination`.
@@ -81,6 +104,11 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
         if game.game.outcome().is_none() {
             // To play on with the clocks where they stood (e.g. an adjourned network game).
             tags.push(("ChessPIClocks".into(), clocks_tag(c)));
+        }
+    }
+    for color in [Color::White, Color::Black] {
+        if let Some(seat) = game.seats.get(color) {
+            tags.push((player_tag(color).into(), seat.who.code()));
         }
     }
     let mut push = |name: &str, value: String| tags.push((name.to_string(), value));

@@ -158,10 +158,17 @@ fn free_bytes(dir: &Path) -> std::io::Result<u64> {
     Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
 }
 
-/// Tags only this device writes for itself: the game's id (given anew), and the link that
+/// Tags only this device writes for itself: the game's id (given anew), the link that
 /// reconnects an adjourned network game (a file from a stick must not point the device at a
-/// host of its choosing, nor carry another device's secret).
-const DEVICE_TAGS: [&str; 3] = ["ChessPIGameId", "ChessPILanGame", "ChessPILanHost"];
+/// host of its choosing, nor carry another device's secret), and the ids of its players (on
+/// another device they name other people).
+const DEVICE_TAGS: [&str; 5] = [
+    "ChessPIGameId",
+    "ChessPILanGame",
+    "ChessPILanHost",
+    "ChessPIWhitePlayer",
+    "ChessPIBlackPlayer",
+];
 
 /// Whether `line` is a tag pair of one of [`DEVICE_TAGS`].
 fn is_device_tag(line: &str) -> bool {

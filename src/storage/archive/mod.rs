@@ -18,7 +18,7 @@ mod listing;
 pub use encoding::{
     LOCAL_PLAYER, computer_name, pgn_tags, player_names, termination_from_tag, to_pgn,
 };
-use encoding::{clocks_from_tags, header_of, mode_from_tags, started_unix};
+use encoding::{clocks_from_tags, header_of, mode_from_tags, seats_from_tags, started_unix};
 pub use import::{FileCut, ImportLimits, ImportProgress, ImportReport, ImportStop, Unplayable};
 use std::fmt;
 use std::io;
@@ -540,6 +540,7 @@ impl Archive {
         let plies = game.moves().len();
         let mut saved = SavedGame::new(mode, game);
         saved.clocks = clocks_from_tags(&archived.pgn, plies);
+        saved.seats = seats_from_tags(&archived.pgn);
         saved.id = game_id;
         if let Some(started) = started_unix(&archived.pgn) {
             saved.started_unix = started;

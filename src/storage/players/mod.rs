@@ -14,6 +14,7 @@ pub mod roster;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub use super::seats::{Seat, Seats, Sides, player_tag};
 pub use name::{MAX_NAME_CHARS, NameError, PlayerName};
 pub use roster::{MAX_PLAYERS, Player, PlayerId, Roster, RosterError, RosterStore, Who};
 

@@ -5,9 +5,7 @@ use std::fmt;
 
 use unicode_normalization::UnicodeNormalization;
 
-/// The longest name, in characters.
-pub const MAX_NAME_CHARS: usize = 24;
-
+pub use crate::storage::seats::MAX_NAME_CHARS;
 /// A player's name: NFC-normalised, on one line, without control, bidirectional or other
 /// invisible characters (U+2028 and U+2029 included), trimmed, 1 to [`MAX_NAME_CHARS`]
 /// characters. Two names are the same player's when they are equal ignoring case.

@@ -8,6 +8,7 @@ use chesspi_engine::coach::CoachLevel;
 use serde::{Deserialize, Serialize};
 
 use super::name::{NameError, PlayerName};
+pub use crate::storage::seats::{PlayerId, Who};
 use crate::storage::store::{Sealable, SealedStore, StoreError};
 
 /// The players file's name in the state directory.
@@ -16,65 +17,6 @@ pub const PLAYERS_FILE: &str = "players.toml";
 /// At most this many players: the Players dialog shows them all at once, with Add and
 /// Close, in two columns.
 pub const MAX_PLAYERS: usize = 8;
-
-/// A player's number, never reused on this device (a removed player's games keep theirs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PlayerId(u32);
-
-impl PlayerId {
-    /// The player the one-player record of older versions becomes.
-    pub const FIRST: PlayerId = PlayerId(1);
-
-    /// `n` as an id; 0 is none.
-    pub fn new(n: u32) -> Option<PlayerId> {
-        (n > 0).then_some(PlayerId(n))
-    }
-
-    /// The number, as written in files and PGN tags.
-    pub fn get(self) -> u32 {
-        self.0
-    }
-}
-
-impl fmt::Display for PlayerId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// Who sits at a side of the board: a player of this device, or a guest whose games count for
-/// no one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Who {
-    Guest,
-    Player(PlayerId),
-}
-
-impl Who {
-    /// The player, unless a guest.
-    pub fn player(self) -> Option<PlayerId> {
-        match self {
-            Who::Guest => None,
-            Who::Player(id) => Some(id),
-        }
-    }
-
-    /// The form in files and PGN tags: the id's number, or `guest`.
-    pub fn code(self) -> String {
-        match self {
-            Who::Guest => "guest".to_string(),
-            Who::Player(id) => id.to_string(),
-        }
-    }
-
-    /// Reads [`Who::code`].
-    pub fn from_code(code: &str) -> Option<Who> {
-        if code == "guest" {
-            return Some(Who::Guest);
-        }
-        code.parse().ok().and_then(PlayerId::new).map(Who::Player)
-    }
-}
 
 /// One player of this device.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,7 +55,7 @@ impl std::error::Error for RosterError {}
 pub struct Roster {
     players: Vec<Player>,
     /// The id the next player gets: above every id ever given.
-    next_id: u32,
+    next_id: PlayerId,
     /// Who played last (New game offers them first).
     last: Who,
     /// Whether the device asks "Who is playing?" when it starts.
@@ -129,7 +71,7 @@ impl Default for Roster {
                 name: PlayerName::new("Player 1").expect("a valid name"),
                 coach: CoachLevel::Off,
             }],
-            next_id: 2,
+            next_id: PlayerId::SECOND,
             last: Who::Player(PlayerId::FIRST),
             ask_at_start: false,
         }
@@ -175,12 +117,14 @@ impl Roster {
 
     /// The id the next added player gets.
     pub fn next_id(&self) -> PlayerId {
-        PlayerId(self.next_id)
+        self.next_id
     }
 
     /// Skips ids up to `taken` (ids whose folders exist from a roster set aside).
     pub fn skip_ids_through(&mut self, taken: u32) {
-        self.next_id = self.next_id.max(taken.saturating_add(1));
+        if let Some(after) = PlayerId::new(taken.saturating_add(1)) {
+            self.next_id = self.next_id.max(after);
+        }
     }
 
     /// Adds a player called `name` (see [`PlayerName::new`]), with the coach off.
@@ -188,12 +132,15 @@ impl Roster {
     /// # Errors
     /// The name is not valid or is another player's, or the device has [`MAX_PLAYERS`].
     pub fn add(&mut self, name: &str) -> Result<PlayerId, RosterError> {
-        if self.players.len() >= MAX_PLAYERS {
+        // The last id is never given: the one after it would repeat it.
+        let next =
+            PlayerId::new(self.next_id.get().saturating_add(1)).filter(|n| *n != self.next_id);
+        let (true, Some(next)) = (self.players.len() < MAX_PLAYERS, next) else {
             return Err(RosterError::Full);
-        }
+        };
         let name = self.free_name(name, None)?;
-        let id = PlayerId(self.next_id);
-        self.next_id = self.next_id.saturating_add(1);
+        let id = self.next_id;
+        self.next_id = next;
         self.players.push(Player {
             id,
             name,
@@ -305,7 +252,7 @@ impl Sealable for Roster {
         RawRoster {
             format: Self::FORMAT.to_string(),
             version: Self::VERSION,
-            next_id: self.next_id,
+            next_id: self.next_id.get(),
             last: self.last.code(),
             ask_at_start: self.ask_at_start,
             players: self
@@ -330,7 +277,8 @@ impl Sealable for Roster {
         }
         let mut roster = Roster {
             players: Vec::new(),
-            next_id: raw.next_id,
+            next_id: PlayerId::new(raw.next_id)
+                .ok_or_else(|| BadRoster(format!("next id {}", raw.next_id)))?,
             last: Who::from_code(&raw.last)
                 .ok_or_else(|| BadRoster(format!("last player {:?}", raw.last)))?,
             ask_at_start: raw.ask_at_start,
@@ -426,7 +374,7 @@ mod tests {
         for who in [
             Who::Guest,
             Who::Player(PlayerId::FIRST),
-            Who::Player(PlayerId(42)),
+            Who::Player(PlayerId::new(42).expect("an id")),
         ] {
             assert_eq!(Who::from_code(&who.code()), Some(who));
         }

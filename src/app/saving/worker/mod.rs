@@ -4,9 +4,8 @@ use std::ops::ControlFlow;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use super::{Job, Opened, Report, SaveReport, SavingError, Stores};
+use super::{Job, Opened, RatingNews, Report, SaveReport, SavingError, Stores};
 use crate::storage::export::ExportReport;
-use crate::storage::stats::RatingChange;
 use crate::storage::{Archive, GameId, GameMode, SavedGame, export_all, find_usb_mounts};
 
 /// How often a long import says how far it has come.
@@ -103,10 +102,9 @@ impl SaverState {
             // No import under way: nothing to cancel.
             Job::CancelImport => return ControlFlow::Continue(()),
             Job::FindUnanalysed { skip } => Report::Unanalysed(state.unanalysed(&skip)),
-            Job::PuzzleTried { id, solved, now } => {
-                state.stores.puzzles.record(&id, solved, now);
-                state.puzzles_report()
-            }
+            Job::PuzzleTried { id, solved, now } => state.puzzle_tried(&id, solved, now),
+            Job::Choose(who) => state.choose(who),
+            Job::Players { roster, removed } => state.keep_roster(&roster, removed),
             Job::Settings { settings, admin } => Report::SettingsSaved(
                 state
                     .stores
@@ -192,35 +190,6 @@ impl SaverState {
         self.stores.archive.as_ref().ok_or(SavingError::NoArchive)
     }
 
-    /// The puzzles an analysed saved game gives: its player's mistakes and blunders (the
-    /// person at this device; both sides of a game between two at it). A report when any
-    /// were added.
-    fn puzzles_from(
-        &mut self,
-        id: &GameId,
-        analysis: &chesspi_engine::analysis::GameAnalysis,
-    ) -> Option<Report> {
-        let header = self.archive().ok()?.load(id).ok()?.header;
-        let players: Vec<chesspi_engine::Color> = match (header.mode.as_deref(), header.local) {
-            (Some("two-players"), _) => {
-                vec![chesspi_engine::Color::White, chesspi_engine::Color::Black]
-            }
-            (Some("computer-vs-computer"), _) => Vec::new(),
-            (_, Some(local)) => vec![local],
-            (_, None) => Vec::new(),
-        };
-        let now = crate::storage::timestamp::unix_now();
-        let added = self.stores.puzzles.add_from_analysis(
-            analysis,
-            &players,
-            id.as_str(),
-            &header.date,
-            now,
-        );
-        log::info!("{added} puzzles from saved game {id}");
-        (added > 0).then(|| self.puzzles_report())
-    }
-
     /// The newest finished game of the archive that a person at this device played (so it
     /// can give puzzles) and that has no analysis, leaving out `skip` and the game on the
     /// board.
@@ -252,16 +221,6 @@ impl SaverState {
                 })
             })
         })
-    }
-
-    /// Writes the puzzles and reports them.
-    fn puzzles_report(&self) -> Report {
-        let written = self
-            .stores
-            .puzzle_store
-            .save(&self.stores.puzzles)
-            .map_err(SavingError::Puzzles);
-        Report::Puzzles(Box::new(self.stores.puzzles.clone()), written)
     }
 
     /// The game on the board while it is under way: it is not a saved game to list or open
@@ -353,6 +312,7 @@ impl SaverState {
             }
         };
         let rating = self.archive_if_finished(&game);
+        let stats = (!rating.is_empty()).then(|| self.stores.stats.summary());
         let stored_marks = self
             .found_marks
             .take()
@@ -362,7 +322,7 @@ impl SaverState {
             seq,
             error,
             rating,
-            stats: rating.map(|_| self.stores.stats.summary()),
+            stats,
             stored_marks,
         }
     }
@@ -413,13 +373,13 @@ impl SaverState {
         }
     }
 
-    fn archive_if_finished(&mut self, game: &SavedGame) -> Option<RatingChange> {
+    fn archive_if_finished(&mut self, game: &SavedGame) -> Vec<RatingNews> {
         if !game.game.is_over() || is_demo(game) {
-            return None;
+            return Vec::new();
         }
         let key = (game.id, game.game.moves().len());
         if self.archived == Some(key) {
-            return None;
+            return Vec::new();
         }
         self.archived = Some(key);
         // Taken back and played on, the game is under way again: claim it anew.
@@ -437,14 +397,20 @@ impl SaverState {
                 }
             }
         }
-        let change = self.stores.stats.record_game(game)?;
-        if let Err(e) = self.stores.stats_store.save(&self.stores.stats) {
-            log::error!("cannot save the player record: {e}");
+        let news = self.rate(game);
+        for n in &news {
+            log::info!(
+                "rating of {:?}: {} -> {}",
+                n.name,
+                n.change.before,
+                n.change.after
+            );
         }
-        log::info!("rating {} -> {}", change.before, change.after);
-        Some(change)
+        news
     }
 }
+
+pub(super) mod players;
 
 #[cfg(test)]
 mod tests;

@@ -239,7 +239,8 @@ fn a_stored_analysis_makes_puzzles_of_the_players_mistakes() {
     let puzzle = &book.puzzles()[0];
     assert_eq!(puzzle.mistake.to_string(), "d8g5");
     assert!(puzzle.blunder);
-    let on_disk = crate::storage::puzzles::PuzzleStore::new(dir.path()).load();
+    let on_disk = crate::storage::players::PlayerFiles::new(dir.path())
+        .load_puzzles(crate::storage::players::PlayerId::FIRST);
     assert!(on_disk.recovered.is_none());
     assert_eq!(on_disk.value, **book);
 }

@@ -21,8 +21,8 @@ pub fn puzzle_record_text(r: &crate::storage::puzzles::PuzzleRecord) -> Option<S
 pub fn record_text(s: &StatsSummary) -> String {
     if s.rated_games == 0 {
         return tr!(
-            "No finished games against the computer yet. Your rating starts at 1000 and \
-             follows your results."
+            "No rated games yet. Your rating starts at 1000 and follows your results \
+             against the computer and other players."
         );
     }
     let rating = if s.provisional {
@@ -45,6 +45,15 @@ pub fn record_text(s: &StatsSummary) -> String {
             "The level that fits you: {} (≈{})",
             level.number(),
             level.elo()
+        ));
+    }
+    if s.people.games() > 0 {
+        text.push('\n');
+        text.push_str(&tr!(
+            "Against players: +{} ={} −{}",
+            s.people.wins,
+            s.people.draws,
+            s.people.losses
         ));
     }
     for row in s.levels.iter().filter(|r| r.record.games() > 0) {
