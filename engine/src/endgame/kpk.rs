@@ -70,7 +70,7 @@ impl KpkTable {
         // settled in it.
         let mut round: u8 = 1;
         loop {
-            let settled = if round % 2 == 0 {
+            let settled = if round.is_multiple_of(2) {
                 table.black_round(round)
             } else {
                 table.white_round(round, kqk, krk)
@@ -196,6 +196,7 @@ impl KpkTable {
 
     /// Counts of won and drawn legal positions, White to move and Black to move:
     /// `[white won, white drawn, black won, black drawn]`.
+    #[cfg(test)]
     pub(super) fn counts(&self) -> [usize; 4] {
         let count = |entries: &[u8], won: bool| {
             entries
@@ -212,6 +213,7 @@ impl KpkTable {
     }
 
     /// Bytes the table holds.
+    #[cfg(test)]
     pub(super) fn bytes(&self) -> usize {
         self.white.len() + self.black.len()
     }
@@ -248,12 +250,11 @@ fn for_each_white_move(
         return;
     }
     visit(one, white_king);
-    if pawn.rank() as usize == 1 {
-        if let Some(two) = one.offset(0, 1) {
-            if !occupied.contains(two) {
-                visit(two, white_king);
-            }
-        }
+    if pawn.rank() as usize == 1
+        && let Some(two) = one.offset(0, 1)
+        && !occupied.contains(two)
+    {
+        visit(two, white_king);
     }
 }
 

@@ -119,7 +119,7 @@ impl DtmTable {
     /// the piece taken) and the weak side's move counts; returns the checkmates.
     fn classify(&mut self, unresolved_moves: &mut [u8]) -> Vec<usize> {
         let mut mates = Vec::new();
-        for i in 0..ENTRIES {
+        for (i, moves_left) in unresolved_moves.iter_mut().enumerate() {
             let (strong_king, piece, weak_king) = unindex(i);
             if strong_king == piece
                 || strong_king == weak_king
@@ -156,7 +156,7 @@ impl DtmTable {
             let moves = (reach & !guarded & !occupied).count();
             if moves > 0 {
                 self.weak[i] = UNKNOWN;
-                unresolved_moves[i] = moves as u8;
+                *moves_left = moves as u8;
             } else if check {
                 self.weak[i] = 0;
                 mates.push(i);
@@ -190,6 +190,7 @@ impl DtmTable {
 
     /// The longest distance to mate in plies with the strong side to move, and with the weak
     /// side to move.
+    #[cfg(test)]
     pub(super) fn longest(&self) -> (u8, u8) {
         let longest = |entries: &[u8]| {
             entries
@@ -203,6 +204,7 @@ impl DtmTable {
     }
 
     /// Bytes the table holds.
+    #[cfg(test)]
     pub(super) fn bytes(&self) -> usize {
         self.strong.len() + self.weak.len()
     }

@@ -44,7 +44,7 @@ fn sample(piece: Piece, stride: usize) -> Vec<Position> {
             for sq in Square::ALL {
                 for turn in Color::ALL {
                     n += 1;
-                    if n % stride != 0 {
+                    if !n.is_multiple_of(stride) {
                         continue;
                     }
                     if let Some(pos) = setup(wk, bk, piece, sq, turn) {
@@ -268,14 +268,14 @@ fn short_mates_agree_with_the_search() {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut searcher = Searcher::new(8);
     let stop = AtomicBool::new(false);
-    let mut checked = 0;
+    let mut checked = 0u32;
     while checked < 40 {
-        let role = if checked % 2 == 0 {
+        let role = if checked.is_multiple_of(2) {
             Role::Queen
         } else {
             Role::Rook
         };
-        let turn = if next(&mut seed) % 2 == 0 {
+        let turn = if next(&mut seed).is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -359,4 +359,37 @@ enum GameEnd {
     WhiteMates,
     Drawn,
     Unfinished,
+}
+
+/// Both sides to move of one placement: (White to move, Black to move).
+fn both(placement: &str) -> (Option<Verdict>, Option<Verdict>) {
+    (
+        verdict(&format!("{placement} w - - 0 1")),
+        verdict(&format!("{placement} b - - 0 1")),
+    )
+}
+
+#[test]
+fn king_and_pawn_as_the_textbooks_say() {
+    use Verdict::{Draw, Loss, Win};
+    // Opposition: Ke5 Pe4 v Ke7, whoever must move gives way.
+    assert_eq!(both("8/4k3/8/4K3/4P3/8/8/8"), (Some(Draw), Some(Loss)));
+    // Ke3 Pe2 v Ke5: the same a rank lower (White has no spare pawn move: the king blocks).
+    assert_eq!(both("8/8/8/4k3/8/4K3/4P3/8"), (Some(Draw), Some(Loss)));
+    // Kd6 Pe6 v Ke8: White to move wins with e7; Black to move draws with Kd8 (stalemate).
+    assert_eq!(both("4k3/8/3KP3/8/8/8/8/8"), (Some(Win), Some(Draw)));
+    // A king on a key square wins whoever moves: Ke6 for e5, Ke4 for e2, Kc6 for d4.
+    assert_eq!(both("4k3/8/4K3/4P3/8/8/8/8"), (Some(Win), Some(Loss)));
+    assert_eq!(both("8/8/4k3/8/4K3/8/4P3/8"), (Some(Win), Some(Loss)));
+    assert_eq!(both("3k4/8/2K5/8/3P4/8/8/8"), (Some(Win), Some(Loss)));
+    // The square: Pc4 v Kh5 runs if White moves, is caught if Black moves.
+    assert_eq!(both("8/8/8/7k/2P5/8/8/7K"), (Some(Win), Some(Draw)));
+    // And Black's pawn the same, mirrored: Pf5 v Ka4.
+    assert_eq!(both("k7/8/8/5p2/K7/8/8/8"), (Some(Draw), Some(Win)));
+    // Rook pawns: the defending king in front draws, even a key square does not help.
+    assert_eq!(both("k7/8/1K6/P7/8/8/8/8"), (Some(Draw), Some(Draw)));
+    assert_eq!(both("8/3k4/8/PK6/8/8/8/8"), (Some(Draw), Some(Draw)));
+    assert_eq!(both("1k6/8/K7/P7/8/8/8/8"), (Some(Draw), Some(Draw)));
+    // A rook pawn outside the king's square wins (counted from a3: the double step).
+    assert_eq!(both("8/8/8/8/8/8/P6k/K7"), (Some(Win), Some(Loss)));
 }
