@@ -119,12 +119,14 @@ pub fn best_move(pos: &Position) -> Option<Move> {
     best.map(|(_, mv)| mv)
 }
 
-/// Above any distance in plies: wins score `WON - plies`, losses `plies - WON`.
-const WON: i32 = 1000;
+/// Above any distance: wins score `WON - distance`, losses `distance - WON`.
+const WON: i32 = 1_000_000;
+/// A ply within the table's own material weighs more than a whole mate after a conversion.
+const PLY: i32 = 1000;
 
 /// A position after a move from a `family` position, scored for its side to move: sooner
 /// wins and later losses score higher. A move that leaves `family` (a capture, a promotion)
-/// counts as done at once.
+/// comes before any that stays; among those, the shorter mate after it.
 fn score(child: &Position, family: Family) -> i32 {
     if child.is_insufficient_material() {
         return 0;
@@ -133,15 +135,16 @@ fn score(child: &Position, family: Family) -> i32 {
     let Some(known) = lookup(child) else {
         return 0;
     };
-    let plies = if known.family == family {
-        known.plies as i32
+    let plies = known.plies as i32;
+    let distance = if known.family == family {
+        plies * PLY
     } else {
-        0
+        plies
     };
     match known.outcome {
-        Outcome::Win => WON - plies,
+        Outcome::Win => WON - distance,
         Outcome::Draw => 0,
-        Outcome::Loss => plies - WON,
+        Outcome::Loss => distance - WON,
     }
 }
 

@@ -354,6 +354,23 @@ fn best_moves_win_and_hold_king_and_pawn() {
     }
 }
 
+#[test]
+fn the_pawn_becomes_a_queen() {
+    let pos = fen("8/4P3/8/8/8/8/8/K1k5 w - - 0 1");
+    assert_eq!(probe(&pos), Some(Verdict::Win));
+    let mv = best_move(&pos).expect("a move");
+    assert_eq!(
+        (mv.to_uci().as_str(), mv.promotion()),
+        ("e7e8q", Some(Role::Queen))
+    );
+    // And with Black's pawn, the board turned.
+    let pos = fen("k1K5/8/8/8/8/8/4p3/8 b - - 0 1");
+    assert_eq!(
+        best_move(&pos).map(|m| m.to_uci()),
+        Some("e2e1q".to_string())
+    );
+}
+
 #[derive(Debug, PartialEq)]
 enum GameEnd {
     WhiteMates,
