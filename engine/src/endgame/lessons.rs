@@ -318,20 +318,20 @@ pub static LESSONS: [Lesson; 24] = [
     lesson(
         "qp-3",
         QueenVsPawn,
-        "7K/8/8/8/8/8/pk6/7Q b - - 0 1",
+        "7K/8/8/8/8/1k6/p7/7Q b - - 0 1",
         Black,
         Draw,
         "Queen v rook pawn",
-        "Hide in the corner in front of your pawn: then the queen cannot come close without stalemate.",
+        "Keep your king by the pawn and hide in the corner: the queen cannot come close without stalemate.",
     ),
     lesson(
         "qp-4",
         QueenVsPawn,
-        "7K/8/8/8/8/8/2pk4/7Q b - - 0 1",
+        "7K/8/8/8/8/3k4/2p5/7Q b - - 0 1",
         Black,
         Draw,
         "Queen v bishop pawn",
-        "Go to the corner and leave the pawn: if the queen takes it, you are stalemated.",
+        "Guard the pawn and, when checked, go to the corner: if the queen takes the pawn, it is stalemate.",
     ),
 ];
 
