@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod attacks;
 pub mod bitboard;
 pub mod coach;
+pub mod endgame;
 pub mod eval;
 pub mod fen;
 pub mod game;
