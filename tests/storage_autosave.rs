@@ -70,7 +70,7 @@ fn assert_same(a: &SavedGame, b: &SavedGame) {
 
 fn restored(store: &mut AutosaveStore) -> SavedGame {
     match store.load() {
-        LoadOutcome::Restored(g) => g,
+        LoadOutcome::Restored(g) => *g,
         other => panic!("expected a restored game, got {other:?}"),
     }
 }

@@ -48,7 +48,7 @@ fn powercut_child() {
     let mut rng = Rng::new(seed);
     let mut store = AutosaveStore::new(std::path::Path::new(&dir));
     let mut saved = match store.load() {
-        LoadOutcome::Restored(g) => g,
+        LoadOutcome::Restored(g) => *g,
         LoadOutcome::Fresh => new_game(),
         LoadOutcome::Recovered { reason, .. } => panic!("child found a damaged file: {reason}"),
     };

@@ -222,7 +222,7 @@ fn saved_games_review_delete_and_resume() {
     let d = app.window().global::<DialogAdapter>();
     assert_eq!(d.get_title(), "Your record");
     assert!(
-        d.get_message().contains("No finished games"),
+        d.get_message().contains("No rated games"),
         "{}",
         d.get_message()
     );

@@ -158,7 +158,7 @@ use super::timestamp::unix_now;
 #[derive(Debug)]
 pub enum LoadOutcome {
     /// The saved game, replayed and checked.
-    Restored(SavedGame),
+    Restored(Box<SavedGame>),
     /// No autosave: start a new game.
     Fresh,
     /// The file was unusable: it was set aside; the app goes on with the newest good earlier
@@ -335,7 +335,7 @@ impl AutosaveStore {
                 return match self.newest_good_backup() {
                     Some((game, sequence)) => {
                         self.sequence = sequence;
-                        LoadOutcome::Restored(game)
+                        LoadOutcome::Restored(Box::new(game))
                     }
                     None => LoadOutcome::Fresh,
                 };
@@ -345,7 +345,7 @@ impl AutosaveStore {
         match decode(&bytes) {
             Ok((game, sequence)) => {
                 self.sequence = sequence;
-                LoadOutcome::Restored(game)
+                LoadOutcome::Restored(Box::new(game))
             }
             Err(reason) => self.recover(reason),
         }

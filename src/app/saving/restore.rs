@@ -135,7 +135,7 @@ pub fn restore(store: &mut AutosaveStore, fallback: (Game, GameSetup)) -> Restor
                 saved.game.moves().len(),
                 saved.turn()
             );
-            from_saved(saved, None, fallback.1.level).unwrap_or_else(fresh)
+            from_saved(*saved, None, fallback.1.level).unwrap_or_else(fresh)
         }
         LoadOutcome::Recovered {
             reason,

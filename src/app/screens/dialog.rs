@@ -45,6 +45,12 @@ pub enum Dialog {
         file: String,
         progress: Option<ImportShown>,
     },
+    /// Settings → Players: who is at the device, chosen among the players' names as they
+    /// were when it opened (the guest last); `current` marks the one playing.
+    Players {
+        names: Vec<String>,
+        current: usize,
+    },
 }
 
 impl Dialog {
@@ -59,6 +65,7 @@ impl Dialog {
             | Dialog::ConfirmShutdown
             | Dialog::SavedGame(_)
             | Dialog::ConfirmDelete(_)
+            | Dialog::Players { .. }
             | Dialog::Info { .. } => true,
             // The USB stick's dialogs open over Saved games, which pauses it already.
             Dialog::ResignOrDraw

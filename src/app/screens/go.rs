@@ -10,6 +10,7 @@ use crate::app::model::mode::{GameSetup, NewGameForm};
 use crate::app::session::coach::CoachAnswer;
 use crate::app::session::marks::AnalysisMarks;
 use crate::app::session::partner::PartnerStep;
+use crate::storage::Who;
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position};
 
@@ -119,6 +120,10 @@ pub enum Go {
     Think(Purpose),
     /// The coach's warning answered: take back, play on, or show me.
     Coach(crate::app::session::coach::CoachAnswer),
+    /// Settings → Players: who is at the device.
+    Players,
+    /// The player (or guest, last) at this place of the Players list plays now.
+    ChoosePlayer(usize),
 }
 
 impl Controller {
@@ -282,6 +287,41 @@ impl Controller {
                 }
             }
             Go::Coach(CoachAnswer::ShowMe) => self.session.coach.show_me(),
+            Go::Players => {
+                let player = &self.player;
+                let mut names: Vec<String> = player
+                    .roster()
+                    .players()
+                    .iter()
+                    .map(|p| p.name.as_str().to_string())
+                    .collect();
+                names.push(player.name_of(Who::Guest));
+                let current = match player.current() {
+                    Who::Player(id) => player
+                        .roster()
+                        .players()
+                        .iter()
+                        .position(|p| p.id == id)
+                        .unwrap_or(names.len() - 1),
+                    Who::Guest => names.len() - 1,
+                };
+                self.dialog = Some(Dialog::Players { names, current });
+            }
+            Go::ChoosePlayer(index) => {
+                let roster = self.player.roster();
+                // The guest is last, after the players.
+                let who = roster
+                    .players()
+                    .get(index)
+                    .map_or(Who::Guest, |p| Who::Player(p.id));
+                self.player.set_current(who);
+                let name = self.player.name_of(who);
+                self.session.effect(Effect::ChoosePlayer {
+                    who,
+                    roster: Box::new(self.player.roster().clone()),
+                    name,
+                });
+            }
         }
     }
 }

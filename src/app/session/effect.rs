@@ -66,4 +66,11 @@ pub enum Effect {
     },
     /// Ask the Wi-Fi thread; its reports come back through `Controller::wifi_report`.
     Wifi(crate::wifi::worker::WifiRequest),
+    /// `who` (called `name`) is at the device now: the saver reads their record and puzzles
+    /// and writes `roster`, which remembers them as the last to play.
+    ChoosePlayer {
+        who: crate::storage::Who,
+        roster: Box<crate::storage::players::Roster>,
+        name: String,
+    },
 }

@@ -110,6 +110,13 @@ pub(super) fn run_effects(
                     saving.saver.cancel_import();
                 }
             }
+            Effect::ChoosePlayer { who, roster, name } => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.keep_players(&roster, None);
+                    saving.saver.choose(who);
+                }
+                s.notices.inform(tr!("{} is playing now.", name));
+            }
             Effect::PuzzleTried { id, solved, now } => {
                 if let Some(saving) = &s.saving {
                     saving.saver.puzzle_tried(id, solved, now);

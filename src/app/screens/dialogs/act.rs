@@ -43,6 +43,7 @@ impl Choice {
             })),
             Choice::Adjourn(AdjournChoice::Adjourn) => cx.go(Go::Adjourn),
             Choice::Adjourn(AdjournChoice::Forfeit) => cx.go(Go::ClaimForfeit),
+            Choice::Player(index) => cx.go(Go::ChoosePlayer(index)),
             Choice::UsbFile { mut files, index } => {
                 cx.effect(Effect::ImportPgn { index });
                 *cx.dialog = Some(Dialog::Importing {
@@ -112,6 +113,7 @@ impl SettingsChoice {
             SettingsChoice::Wifi if cx.wifi_allowed => cx.go(Go::Wifi),
             SettingsChoice::Wifi => {}
             SettingsChoice::About => *cx.dialog = Some(Dialog::About),
+            SettingsChoice::Players => cx.go(Go::Players),
         }
     }
 }

@@ -139,6 +139,7 @@ pub enum SettingsChoice {
     Change(Setting),
     Wifi,
     About,
+    Players,
 }
 
 impl SettingsChoice {
@@ -149,6 +150,7 @@ impl SettingsChoice {
         match id {
             "close" => Some(SettingsChoice::Close),
             "wifi" => Some(SettingsChoice::Wifi),
+            "players" => Some(SettingsChoice::Players),
             "about" => Some(SettingsChoice::About),
             _ => None,
         }
@@ -161,6 +163,7 @@ impl ChoiceId for SettingsChoice {
             SettingsChoice::Close => "close",
             SettingsChoice::Change(setting) => setting.id(),
             SettingsChoice::Wifi => "wifi",
+            SettingsChoice::Players => "players",
             SettingsChoice::About => "about",
         })
     }
@@ -188,6 +191,32 @@ impl ChoiceId for UsbChoice {
         match self {
             UsbChoice::Close => Cow::Borrowed("close"),
             UsbChoice::File(index) => Cow::Owned(format!("file{index}")),
+        }
+    }
+}
+
+/// Players: one of them (or the guest), by place in the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayersChoice {
+    Close,
+    Pick(usize),
+}
+
+impl PlayersChoice {
+    fn from_id(id: &str) -> Option<PlayersChoice> {
+        if id == "close" {
+            return Some(PlayersChoice::Close);
+        }
+        let index = id.strip_prefix("player")?.parse::<usize>().ok()?;
+        Some(PlayersChoice::Pick(index))
+    }
+}
+
+impl ChoiceId for PlayersChoice {
+    fn id(&self) -> Cow<'static, str> {
+        match self {
+            PlayersChoice::Close => Cow::Borrowed("close"),
+            PlayersChoice::Pick(index) => Cow::Owned(format!("player{index}")),
         }
     }
 }
@@ -223,6 +252,8 @@ pub enum Choice {
         progress: Option<ImportShown>,
         choice: ImportChoice,
     },
+    /// The player (or guest) at place `index` of the Players list.
+    Player(usize),
     /// The Close of a message, About or the USB list.
     Close,
 }
@@ -255,6 +286,11 @@ impl Choice {
                 // A file no longer listed is no choice.
                 UsbChoice::File(index) if index < files.len() => Choice::UsbFile { files, index },
                 UsbChoice::File(_) => return None,
+            },
+            Dialog::Players { names, .. } => match PlayersChoice::from_id(id)? {
+                PlayersChoice::Close => Choice::Close,
+                PlayersChoice::Pick(index) if index < names.len() => Choice::Player(index),
+                PlayersChoice::Pick(_) => return None,
             },
             Dialog::Importing { file, progress } => Choice::Importing {
                 file,

@@ -4,8 +4,8 @@
 
 use super::choice::{
     AdjournChoice, ChoiceId, ClaimChoice, CloseChoice, DeleteChoice, ImportChoice, MenuChoice,
-    OfferAnswer, ResignChoice, ResignOrDrawChoice, SavedGameAction, SettingsChoice, ShutdownChoice,
-    UsbChoice,
+    OfferAnswer, PlayersChoice, ResignChoice, ResignOrDrawChoice, SavedGameAction, SettingsChoice,
+    ShutdownChoice, UsbChoice,
 };
 use crate::app::model::mode::Mode;
 use crate::app::model::settings::{Setting, SettingsView};
@@ -128,6 +128,23 @@ impl DialogFacts<'_> {
                     )
                     .collect(),
             ),
+            Dialog::Players { names, current } => view(
+                &tr!("Who is playing?"),
+                tr!(
+                    "Each player has their own record, rating and puzzles; a guest's games \
+                     are not rated. Tap who plays now."
+                ),
+                std::iter::once(option(PlayersChoice::Close, &tr!("Close"), true, false))
+                    .chain(names.iter().enumerate().map(|(i, name)| {
+                        let label = if i == *current {
+                            tr!("{} (playing)", name)
+                        } else {
+                            name.clone()
+                        };
+                        option(PlayersChoice::Pick(i), &label, false, false)
+                    }))
+                    .collect(),
+            ),
             Dialog::Importing { file, progress } => view(
                 &tr!("From USB stick"),
                 match progress {
@@ -240,6 +257,12 @@ impl DialogFacts<'_> {
                 false,
             ))
         }));
+        options.push(option(
+            SettingsChoice::Players,
+            &tr!("Players…"),
+            false,
+            false,
+        ));
         if self.wifi_allowed {
             options.push(option(SettingsChoice::Wifi, &tr!("Wi-Fi…"), false, false));
         }
