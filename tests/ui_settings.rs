@@ -69,7 +69,7 @@ fn settings_change_the_backlight_and_are_stored() {
     assert_eq!(
         ids,
         [
-            "close", "language", "book", "turn", "coach", "sound", "speak", "about"
+            "close", "language", "book", "turn", "coach", "sound", "speak", "players", "about"
         ]
     );
     drop(app);
