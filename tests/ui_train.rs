@@ -63,7 +63,7 @@ fn a_saved_blunder_becomes_a_puzzle_while_the_device_charges() {
     let puzzle = app.with_controller(|c| c.player().puzzles().puzzles()[0].clone());
     assert_eq!(puzzle.mistake.to_string(), "d8g5");
     assert!(
-        dir.path().join("puzzles.toml").exists(),
+        dir.path().join("players/1/puzzles.toml").exists(),
         "kept on the device"
     );
 
@@ -83,7 +83,7 @@ fn a_saved_blunder_becomes_a_puzzle_while_the_device_charges() {
         .expect("Train shows");
     assert_eq!(view.solved, Some(true), "{}", view.verdict);
     pump_until("the try on disk", PATIENCE, || {
-        std::fs::read_to_string(dir.path().join("puzzles.toml"))
+        std::fs::read_to_string(dir.path().join("players/1/puzzles.toml"))
             .is_ok_and(|t| t.contains("solved = 1"))
     });
 }
