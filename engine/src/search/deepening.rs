@@ -65,6 +65,9 @@ impl Worker<'_> {
             .clamp(1, 100);
         let mut score = 0;
         for depth in 1..=max_depth {
+            if self.helper.is_some_and(|h| super::smp::skips(h, depth)) {
+                continue;
+            }
             self.seldepth = 0;
             let mut delta = ASPIRATION_DELTA;
             let (mut alpha, mut beta) = if depth >= 4 && !exact_all {
@@ -120,7 +123,7 @@ impl Worker<'_> {
                 depth,
                 seldepth: self.seldepth as u32,
                 score: result.score,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 time: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv,
