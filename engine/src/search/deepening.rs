@@ -184,6 +184,7 @@ impl Worker<'_> {
             r.score = -INFINITY;
         }
         self.pv_len[0] = 0;
+        let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let in_check = root.is_check();
@@ -239,14 +240,18 @@ impl Worker<'_> {
         if !self.stopped
             && let Some(mv) = best_move
         {
+            // A fail low of the aspiration window is an upper bound, not the root's value,
+            // and its best move is no better than the others: keep the stored one.
             let bound = if best >= beta {
                 Bound::Lower
-            } else {
+            } else if best > original_alpha {
                 Bound::Exact
+            } else {
+                Bound::Upper
             };
             let eval = self.evaluate(root, 0);
-            self.tt
-                .store(root.hash(), 0, Some(mv), best, eval, depth, bound);
+            let mv = (bound != Bound::Upper).then_some(mv);
+            self.tt.store(root.hash(), 0, mv, best, eval, depth, bound);
         }
         best
     }
