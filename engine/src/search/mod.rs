@@ -121,6 +121,8 @@ pub struct Searcher {
     rng: u64,
     /// The longest a kiosk move or hint may take, whatever the level (the device's config).
     time_cap: Option<Duration>,
+    /// Threads for the kiosk's unbudgeted full-strength searches (see `Searcher::set_threads`).
+    kiosk_threads: Threads,
     /// Helper threads' own tables, kept between searches (grown on demand).
     helpers: Vec<HelperState>,
 }
@@ -163,6 +165,7 @@ impl Searcher {
             accumulators: Accumulators::new(MAX_PLY + 1),
             rng: seed_from_clock(),
             time_cap: None,
+            kiosk_threads: Threads::ONE,
             helpers: Vec::new(),
         }
     }

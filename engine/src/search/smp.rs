@@ -43,6 +43,13 @@ impl Threads {
         Threads(count.clamp(1, Threads::MAX.get()) as u8)
     }
 
+    /// One per core the system gives this process (one when it cannot tell): the Pi 3's
+    /// four, for a caller that wants every core to think.
+    pub fn available() -> Threads {
+        Threads::clamped(std::thread::available_parallelism().map_or(1, usize::from))
+    }
+
+    /// The count, 1 to 64.
     pub fn get(self) -> usize {
         usize::from(self.0)
     }
@@ -259,6 +266,7 @@ mod tests {
         assert_eq!(Threads::clamped(0), Threads::ONE);
         assert_eq!(Threads::clamped(4).get(), 4);
         assert_eq!(Threads::clamped(1000), Threads::MAX);
+        assert!((1..=64).contains(&Threads::available().get()));
         assert!(Threads::new(65).is_err() && Threads::new(0).is_err());
     }
 
