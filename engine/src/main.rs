@@ -1,6 +1,7 @@
-//! `chesspi-engine`: ChessPI's engine as a UCI program, `chesspi-engine bench`, and
-//! `chesspi-engine analyze FILE.pgn` (see `cli/analyze.rs`), and `chesspi-engine explain --fen
-//! FEN --move UCI`, the coach's judgement of one move (see `cli/explain.rs`).
+//! `chesspi-engine`: ChessPI's engine as a UCI program, `chesspi-engine bench [DEPTH
+//! [THREADS]]`, `chesspi-engine analyze FILE.pgn` (see `cli/analyze.rs`), and
+//! `chesspi-engine explain --fen FEN --move UCI`, the coach's judgement of one move (see
+//! `cli/explain.rs`).
 //!
 //! The main thread reads commands; a search runs on its own thread, owning the [`Searcher`]
 //! until it finishes, so `stop`, `isready` and `quit` are answered at once.
@@ -9,7 +10,8 @@ use chesspi_engine::level::Level;
 use chesspi_engine::multipv::{self, MAX_LINES};
 use chesspi_engine::openings;
 use chesspi_engine::search::{
-    Clock, DEFAULT_HASH_MB, Score, SearchInfo, SearchLimits, SearchResult, Searcher, bench,
+    Clock, DEFAULT_HASH_MB, Score, SearchInfo, SearchLimits, SearchResult, Searcher, Threads,
+    ThreadsError, bench,
 };
 use chesspi_engine::uci::{self, GoParams, UciCommand, UciError};
 use chesspi_engine::{Color, Position, perft};
@@ -41,6 +43,8 @@ struct Options {
     own_book: bool,
     /// `MultiPV`: how many best lines to search and report (1..=16).
     multipv: usize,
+    /// `Threads`: how many threads search (Lazy SMP); levels always use one.
+    threads: Threads,
 }
 
 impl Options {
@@ -87,6 +91,7 @@ impl Engine {
                 move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
                 own_book: false,
                 multipv: 1,
+                threads: Threads::ONE,
             },
             searcher: Some(Searcher::new(DEFAULT_HASH_MB)),
             job: None,
@@ -142,6 +147,10 @@ impl Engine {
                 );
                 println!("option name OwnBook type check default false");
                 println!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}");
+                println!(
+                    "option name Threads type spin default 1 min 1 max {}",
+                    Threads::MAX
+                );
                 println!("uciok");
             }
             UciCommand::IsReady => println!("readyok"),
@@ -231,6 +240,10 @@ impl Engine {
                 }
                 self.options.multipv = lines as usize;
             }
+            "threads" => {
+                let text = value.ok_or("option 'Threads' needs a value")?;
+                self.options.threads = text.parse().map_err(|e: ThreadsError| e.to_string())?;
+            }
             "uci_elo" => self.options.uci_elo = number(u32::MAX as u64)? as u32,
             "move overhead" => {
                 self.options.move_overhead = Duration::from_millis(number(MAX_MOVE_OVERHEAD_MS)?);
@@ -273,7 +286,11 @@ impl Engine {
                 Err(e) => println!("info string searchmoves '{text}' ignored: {e}"),
             }
         }
+        limits.threads = self.options.threads;
         if let Some(level) = self.options.playing_level() {
+            // The levels' strength was measured on one thread (their node budgets would be
+            // spent sooner, and their labels wrong, on more).
+            limits.threads = Threads::ONE;
             self.seed = self
                 .seed
                 .wrapping_mul(6_364_136_223_846_793_005)
@@ -397,19 +414,34 @@ fn print_bestmove(result: &SearchResult) {
 }
 
 fn run_bench(args: &[String]) {
+    let usage = || -> ! {
+        eprintln!("usage: chesspi-engine bench [depth 1..64 [threads 1..64]]");
+        std::process::exit(2);
+    };
     let depth = match args.first().map(|d| d.parse::<u32>()) {
         None => bench::BENCH_DEPTH,
         Some(Ok(d)) if (1..=64).contains(&d) => d,
-        Some(_) => {
-            eprintln!("usage: chesspi-engine bench [depth 1..64]");
-            std::process::exit(2);
+        Some(_) => usage(),
+    };
+    let threads = match args.get(1).map(|t| t.parse::<Threads>()) {
+        None => Threads::ONE,
+        Some(Ok(t)) => t,
+        Some(Err(e)) => {
+            eprintln!("{e}");
+            usage()
         }
     };
-    let (nodes, elapsed) = bench::run(depth, |i, n| {
-        eprintln!("position {:2}: {n} nodes", i + 1);
+    if args.len() > 2 {
+        usage();
+    }
+    let (nodes, elapsed) = bench::run(depth, threads, |i, n, time| {
+        eprintln!("position {:2}: {n} nodes {} ms", i + 1, time.as_millis());
     });
     let nps = nodes as u128 * 1_000_000 / elapsed.as_micros().max(1);
-    eprintln!("depth {depth}, {} ms", elapsed.as_millis());
+    eprintln!(
+        "depth {depth}, {threads} threads, {} ms",
+        elapsed.as_millis()
+    );
     println!("{nodes} nodes {nps} nps");
 }
 
@@ -507,5 +539,27 @@ mod tests {
         assert!(engine.set_option("MultiPV", Some("17")).is_err());
         assert!(engine.set_option("MultiPV", None).is_err());
         assert_eq!(engine.options.multipv, 16);
+    }
+
+    #[test]
+    fn threads_take_1_to_64_and_levels_use_one() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.options.threads, Threads::ONE);
+        for refused in ["0", "65", "abc", "-2", ""] {
+            let e = engine.set_option("Threads", Some(refused)).unwrap_err();
+            assert!(e.contains("Threads"), "{e}");
+            assert_eq!(engine.options.threads, Threads::ONE, "after '{refused}'");
+        }
+        assert!(engine.set_option("Threads", None).is_err());
+        engine.set_option("Threads", Some("1")).unwrap();
+        assert_eq!(engine.options.threads.get(), 1);
+        engine.set_option("threads", Some("4")).unwrap();
+        assert_eq!(engine.options.threads.get(), 4);
+        assert_eq!(engine.limits(&go()).threads.get(), 4);
+        engine.set_option("Threads", Some("64")).unwrap();
+        assert_eq!(engine.options.threads, Threads::MAX);
+        // A level keeps the single thread it was measured on.
+        engine.set_option("Level", Some("5")).unwrap();
+        assert_eq!(engine.limits(&go()).threads, Threads::ONE);
     }
 }

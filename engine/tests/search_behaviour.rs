@@ -40,6 +40,23 @@ fn finds_mate_in_two_with_sacrifice() {
 }
 
 #[test]
+fn mating_checks_are_never_pruned_as_futile() {
+    // After the sacrifice the side to move is a queen down, far below alpha, and the mate is
+    // a quiet check: futility pruning hid 1.Qg8+ Rxg8 2.Nf7# to depth 10, 1.Qd8+ to depth 5.
+    for (fen, mate) in [
+        ("r6k/6pp/7N/8/8/1Q6/8/6K1 w - - 0 1", "b3g8"),
+        (
+            "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+            "d5d8",
+        ),
+    ] {
+        let r = search(fen, depth(3));
+        assert_eq!(r.score, Score::Mate(2), "{fen}: {r:?}");
+        assert_eq!(r.best_move.unwrap().to_string(), mate);
+    }
+}
+
+#[test]
 fn sees_being_mated() {
     // Black's only move is Kg8, then Qg7 mates.
     let r = search("7k/Q7/6K1/8/8/8/8/8 b - - 0 1", depth(5));

@@ -153,7 +153,7 @@ fn bench_prints_signature() {
 /// `bench`'s node count at its default depth: the search's signature, with the network as its
 /// evaluation. It changes whenever search behaviour or the network does; a commit that changes
 /// it on purpose says the new one in a `Bench:` line.
-const BENCH_SIGNATURE: u64 = 789_614;
+const BENCH_SIGNATURE: u64 = 893_424;
 
 #[test]
 fn bench_signature_is_the_network_search() {
@@ -169,4 +169,58 @@ fn bench_signature_is_the_network_search() {
         .next()
         .and_then(|n| n.parse::<u64>().ok());
     assert_eq!(nodes, Some(BENCH_SIGNATURE), "{last}");
+}
+
+#[test]
+fn threads_option_is_bounded_and_searches() {
+    let out = run("uci\n\
+         setoption name Threads value 0\n\
+         setoption name Threads value 65\n\
+         setoption name Threads value abc\n\
+         setoption name Threads value 4\n\
+         position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n\
+         go depth 6\n\
+         isready\n\
+         position startpos\n\
+         go movetime 200\n\
+         isready\n\
+         setoption name Threads value 2\n\
+         go nodes 50000\n\
+         quit\n");
+    assert!(
+        out.contains("option name Threads type spin default 1 min 1 max 64"),
+        "{out}"
+    );
+    let refusals = out
+        .lines()
+        .filter(|l| l.starts_with("info string Threads"))
+        .count();
+    assert_eq!(refusals, 3, "{out}");
+    let moves = bestmove(&out);
+    assert_eq!(moves.len(), 3, "{out}");
+    assert_eq!(moves[0], "a1a8", "{out}");
+}
+
+#[test]
+fn several_threads_stop_on_stop() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chesspi-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"setoption name Threads value 4\nposition startpos\ngo infinite\n")
+        .expect("write");
+    stdin.flush().expect("flush");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let stopped = std::time::Instant::now();
+    stdin.write_all(b"stop\nquit\n").expect("write");
+    drop(stdin);
+    let output = child.wait_with_output().expect("engine exits");
+    // The engine exited (every thread joined) soon after stop.
+    assert!(stopped.elapsed() < std::time::Duration::from_secs(2));
+    let out = String::from_utf8(output.stdout).expect("utf-8");
+    assert_eq!(bestmove(&out).len(), 1, "{out}");
 }

@@ -1,7 +1,9 @@
 //! `chesspi-engine bench`: a fixed search over fixed positions. The node count is the search's
 //! signature (it changes whenever search behaviour does); nodes per second measure speed.
+//! With more than one thread the count varies from run to run (no signature); the time is
+//! then the time to reach the depth.
 
-use super::{SearchLimits, Searcher};
+use super::{SearchLimits, Searcher, Threads};
 use crate::position::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -30,13 +32,19 @@ pub const BENCH_POSITIONS: [&str; 16] = [
     "3r2k1/p4ppp/1p6/8/8/1P6/P4PPP/3R2K1 w - - 0 1",
 ];
 
-/// Total nodes and time of the bench at `depth`; each position starts from a cleared searcher
-/// so the count does not depend on the order or on earlier searches.
-pub fn run(depth: u32, mut on_position: impl FnMut(usize, u64)) -> (u64, Duration) {
+/// Total nodes and time of the bench at `depth` with `threads`; each position starts from a
+/// cleared searcher so the count does not depend on the order or on earlier searches.
+/// `on_position` gets each position's index, nodes and time.
+pub fn run(
+    depth: u32,
+    threads: Threads,
+    mut on_position: impl FnMut(usize, u64, Duration),
+) -> (u64, Duration) {
     let stop = AtomicBool::new(false);
     let mut searcher = Searcher::new(BENCH_HASH_MB);
     let limits = SearchLimits {
         depth: Some(depth),
+        threads,
         ..SearchLimits::default()
     };
     let mut nodes = 0;
@@ -46,9 +54,10 @@ pub fn run(depth: u32, mut on_position: impl FnMut(usize, u64)) -> (u64, Duratio
             continue;
         };
         searcher.clear();
+        let position_start = Instant::now();
         let result = searcher.search(&pos, &[], &limits, &stop, &mut |_| {});
         nodes += result.nodes;
-        on_position(i, result.nodes);
+        on_position(i, result.nodes, position_start.elapsed());
     }
     (nodes, start.elapsed())
 }

@@ -65,6 +65,9 @@ impl Worker<'_> {
             .clamp(1, 100);
         let mut score = 0;
         for depth in 1..=max_depth {
+            if self.helper.is_some_and(|h| super::smp::skips(h, depth)) {
+                continue;
+            }
             self.seldepth = 0;
             let mut delta = ASPIRATION_DELTA;
             let (mut alpha, mut beta) = if depth >= 4 && !exact_all {
@@ -120,7 +123,7 @@ impl Worker<'_> {
                 depth,
                 seldepth: self.seldepth as u32,
                 score: result.score,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 time: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv,
@@ -181,6 +184,7 @@ impl Worker<'_> {
             r.score = -INFINITY;
         }
         self.pv_len[0] = 0;
+        let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let in_check = root.is_check();
@@ -236,14 +240,18 @@ impl Worker<'_> {
         if !self.stopped
             && let Some(mv) = best_move
         {
+            // A fail low of the aspiration window is an upper bound, not the root's value,
+            // and its best move is no better than the others: keep the stored one.
             let bound = if best >= beta {
                 Bound::Lower
-            } else {
+            } else if best > original_alpha {
                 Bound::Exact
+            } else {
+                Bound::Upper
             };
             let eval = self.evaluate(root, 0);
-            self.tt
-                .store(root.hash(), 0, Some(mv), best, eval, depth, bound);
+            let mv = (bound != Bound::Upper).then_some(mv);
+            self.tt.store(root.hash(), 0, mv, best, eval, depth, bound);
         }
         best
     }

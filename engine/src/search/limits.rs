@@ -1,6 +1,8 @@
-//! What bounds a search: depth, nodes, time, and the deliberate weakness of low levels.
+//! What bounds a search: depth, nodes, time, the deliberate weakness of low levels, and how
+//! many threads it may use.
 
 use super::policy::Weakness;
+use super::smp::Threads;
 use crate::moves::Move;
 use std::time::Duration;
 
@@ -26,6 +28,9 @@ pub struct SearchLimits {
     pub searchmoves: Vec<Move>,
     /// Deliberate imprecision of the weak levels.
     pub weakness: Option<Weakness>,
+    /// Threads searching together (Lazy SMP); one by default, which is deterministic. With
+    /// more, `nodes` counts the nodes of all threads and the main thread's move is played.
+    pub threads: Threads,
 }
 
 /// The side to move's clock.

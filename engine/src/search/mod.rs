@@ -1,13 +1,14 @@
 //! Search: iterative deepening principal variation search with aspiration windows, a
 //! transposition table, quiescence search, null move, late move reductions and futility
-//! pruning. Single-threaded; the caller stops it through an `AtomicBool`.
+//! pruning. The caller stops it through an `AtomicBool`. With `SearchLimits::threads` above
+//! one, helper threads search the same root into the shared table (Lazy SMP, `smp.rs`).
 //!
 //! One concern per file: this one holds the API (scores, results, the [`Searcher`]) and the
 //! per-search state; `deepening.rs` runs the iterations and searches the root moves,
 //! `negamax.rs` the tree below them, `quiescence.rs` the captures at its leaves, and
 //! `policy.rs` decides which move the kiosk plays (the time cap, hints, and the weak levels'
 //! imprecise choice). `limits.rs` bounds a search, `ordering.rs` orders its moves and `tt.rs`
-//! is its transposition table.
+//! is its transposition table, safe to share between threads.
 
 pub mod bench;
 mod deepening;
@@ -16,18 +17,21 @@ mod negamax;
 mod ordering;
 mod policy;
 mod quiescence;
+mod smp;
 mod tt;
 
 pub use limits::{Clock, SearchLimits};
 pub use ordering::see_ge;
 pub use policy::Weakness;
+pub use smp::{Threads, ThreadsError};
 
 use crate::eval::network::Accumulators;
 use crate::moves::Move;
 use crate::position::Position;
 use ordering::History;
 use policy::seed_from_clock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use smp::HelperState;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -78,6 +82,8 @@ pub struct SearchInfo {
     pub depth: u32,
     pub seldepth: u32,
     pub score: Score,
+    /// Nodes searched so far by every thread (with several, nearly: each adds its own in
+    /// batches).
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: usize,
@@ -101,6 +107,7 @@ pub struct SearchResult {
     pub score: Score,
     /// Deepest completed iteration.
     pub depth: u32,
+    /// Nodes searched by every thread.
     pub nodes: u64,
     pub pv: Vec<Move>,
 }
@@ -114,17 +121,28 @@ pub struct Searcher {
     rng: u64,
     /// The longest a kiosk move or hint may take, whatever the level (the device's config).
     time_cap: Option<Duration>,
+    /// Threads for the kiosk's unbudgeted full-strength searches (see `Searcher::set_threads`).
+    kiosk_threads: Threads,
+    /// Helper threads' own tables, kept between searches (grown on demand).
+    helpers: Vec<HelperState>,
 }
 
 /// The per-search state.
 struct Worker<'a> {
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     accumulators: &'a mut Accumulators,
     history: &'a mut History,
     stop: &'a AtomicBool,
     limits: &'a SearchLimits,
     start: Instant,
+    /// Nodes of this thread.
     nodes: u64,
+    /// Every thread's nodes, when several search: each adds its own in batches.
+    shared_nodes: Option<&'a AtomicU64>,
+    /// This thread's nodes already added to `shared_nodes`.
+    flushed: u64,
+    /// A helper thread's number (1..): it skips some depths and reports nothing.
+    helper: Option<usize>,
     seldepth: usize,
     stopped: bool,
     /// Hashes of the game so far and the current search path.
@@ -147,6 +165,8 @@ impl Searcher {
             accumulators: Accumulators::new(MAX_PLY + 1),
             rng: seed_from_clock(),
             time_cap: None,
+            kiosk_threads: Threads::ONE,
+            helpers: Vec::new(),
         }
     }
 
@@ -159,6 +179,9 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
+        for helper in &mut self.helpers {
+            helper.clear();
+        }
     }
 
     /// Searches `root` within `limits`. `history` holds the hashes of the game's positions
@@ -177,25 +200,17 @@ impl Searcher {
         if hashes.last() != Some(&root.hash()) {
             hashes.push(root.hash());
         }
-        let root_index = hashes.len() - 1;
-        let mut worker = Worker {
-            tt: &mut self.tt,
-            accumulators: &mut self.accumulators,
-            history: &mut self.history,
+        if limits.threads.get() > 1 {
+            return self.search_parallel(root, &hashes, limits, stop, info);
+        }
+        let mut worker = Worker::new(
+            &self.tt,
+            &mut self.accumulators,
+            &mut self.history,
             stop,
             limits,
-            start: Instant::now(),
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
             hashes,
-            root_index,
-            killers: [[None; 2]; MAX_PLY + 1],
-            static_evals: [0; MAX_PLY + 1],
-            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
-            pv_len: [0; MAX_PLY + 1],
-            lmr: lmr_table(),
-        };
+        );
         worker.iterate(root, info)
     }
 }
@@ -259,6 +274,40 @@ struct RootMove {
     previous: i32,
 }
 
+impl<'a> Worker<'a> {
+    /// A worker for one thread; `hashes` ends with the root's.
+    fn new(
+        tt: &'a TranspositionTable,
+        accumulators: &'a mut Accumulators,
+        history: &'a mut History,
+        stop: &'a AtomicBool,
+        limits: &'a SearchLimits,
+        hashes: Vec<u64>,
+    ) -> Worker<'a> {
+        Worker {
+            tt,
+            accumulators,
+            history,
+            stop,
+            limits,
+            start: Instant::now(),
+            nodes: 0,
+            shared_nodes: None,
+            flushed: 0,
+            helper: None,
+            seldepth: 0,
+            stopped: false,
+            root_index: hashes.len().saturating_sub(1),
+            hashes,
+            killers: [[None; 2]; MAX_PLY + 1],
+            static_evals: [0; MAX_PLY + 1],
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr: lmr_table(),
+        }
+    }
+}
+
 impl Worker<'_> {
     fn update_pv(&mut self, ply: usize, mv: Move) {
         self.pv[ply][0] = Some(mv);
@@ -292,12 +341,37 @@ impl Worker<'_> {
             if self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
+            if let Some(shared) = self.shared_nodes {
+                self.flush_nodes(shared);
+            }
             if let Some(hard) = self.limits.movetime.or(self.limits.hard_time)
                 && !self.limits.infinite
                 && self.start.elapsed() >= hard
             {
                 self.stopped = true;
             }
+        }
+    }
+
+    /// Adds this thread's new nodes to the shared count; the main thread's node limit is
+    /// spent by all threads together (as `go nodes` counts in other engines).
+    #[cold]
+    fn flush_nodes(&mut self, shared: &AtomicU64) {
+        let fresh = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        let total = shared.fetch_add(fresh, Ordering::Relaxed) + fresh;
+        if let Some(max) = self.limits.nodes
+            && total >= max
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// Nodes of every thread so far (for `info`); exact with one thread.
+    fn total_nodes(&self) -> u64 {
+        match self.shared_nodes {
+            Some(shared) => shared.load(Ordering::Relaxed) + self.nodes - self.flushed,
+            None => self.nodes,
         }
     }
 }

@@ -151,13 +151,21 @@ impl Worker<'_> {
         while let Some((mv, order)) = picker.next() {
             let tactical = is_tactical(pos, mv);
             let killer = self.killers[ply].contains(&Some(mv));
+            // Played only once needed: most pruned moves never are.
+            let mut played: Option<Position> = None;
             if best > -MATE_BOUND && !in_check && ply > 0 {
                 if !tactical {
                     // Late move pruning and futility for quiet moves.
                     if !pv_node && depth <= 6 && quiet_count as i32 >= lmp_limit {
                         continue;
                     }
-                    if depth <= 6 && static_eval + 100 + 100 * depth <= alpha {
+                    // Not a check: the static evaluation says nothing of a mate, and a
+                    // mating check after a sacrifice is exactly a quiet move far below alpha
+                    // (pruned, it hid 1.Qg8+ Rxg8 2.Nf7# from the search to depth 10).
+                    if depth <= 6
+                        && static_eval + 100 + 100 * depth <= alpha
+                        && !played.get_or_insert_with(|| after(pos, mv)).is_check()
+                    {
                         continue;
                     }
                     if depth <= 6 && !see_ge(pos, mv, -30 * depth * depth) {
@@ -170,10 +178,9 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            self.hashes.push(child.hash());
+            let child = played.unwrap_or_else(|| after(pos, mv));
             let gives_check = child.is_check();
+            self.hashes.push(child.hash());
             let new_depth = depth - 1 + i32::from(gives_check);
             searched += 1;
 
@@ -267,4 +274,11 @@ impl Worker<'_> {
             }
         }
     }
+}
+
+/// The position after `mv`.
+fn after(pos: &Position, mv: Move) -> Position {
+    let mut child = *pos;
+    child.play_unchecked(mv);
+    child
 }

@@ -3,7 +3,7 @@
 //! the best). The search itself only finds and scores moves; the levels' limits are chosen in
 //! [`crate::level`].
 
-use super::{INFINITY, RootMove, SearchLimits, SearchResult, Searcher};
+use super::{INFINITY, RootMove, SearchLimits, SearchResult, Searcher, Threads};
 use crate::game::Game;
 use crate::moves::Move;
 use std::sync::atomic::AtomicBool;
@@ -26,9 +26,20 @@ impl Searcher {
         self.time_cap = cap;
     }
 
+    /// Threads for [`Searcher::game_move`] (and so the clock games of the strong levels) when
+    /// its limits carry neither a node budget nor a weakness: a budget is spent by all threads
+    /// together, so more threads would not make those searches stronger, and the weak levels
+    /// stay as they were measured. One by default; explicit `SearchLimits::threads` elsewhere.
+    pub fn set_threads(&mut self, threads: Threads) {
+        self.kiosk_threads = threads;
+    }
+
     fn capped(&self, mut limits: SearchLimits) -> SearchLimits {
         if let Some(cap) = self.time_cap {
             limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+        }
+        if limits.nodes.is_none() && limits.weakness.is_none() {
+            limits.threads = limits.threads.max(self.kiosk_threads);
         }
         limits
     }
@@ -179,6 +190,43 @@ mod tests {
             searcher.capped(none).movetime,
             Some(Duration::from_secs(600))
         );
+    }
+
+    #[test]
+    fn kiosk_threads_only_for_unbudgeted_full_strength() {
+        let mut searcher = Searcher::new(1);
+        let four = Threads::new(4).expect("4 threads");
+        let clock = SearchLimits {
+            soft_time: Some(Duration::from_secs(1)),
+            hard_time: Some(Duration::from_secs(3)),
+            ..SearchLimits::default()
+        };
+        assert_eq!(searcher.capped(clock.clone()).threads, Threads::ONE);
+        searcher.set_threads(four);
+        assert_eq!(searcher.capped(clock.clone()).threads, four);
+        let budget = SearchLimits {
+            nodes: Some(400_000),
+            ..clock.clone()
+        };
+        assert_eq!(searcher.capped(budget).threads, Threads::ONE);
+        let weak = SearchLimits {
+            weakness: Some(Weakness {
+                temperature: 40,
+                max_loss: 100,
+                seed: 1,
+            }),
+            ..clock
+        };
+        assert_eq!(searcher.capped(weak).threads, Threads::ONE);
+        // The game plays on with four threads: a move, and a legal one.
+        let game = Game::new();
+        let stop = AtomicBool::new(false);
+        let limits = SearchLimits {
+            depth: Some(6),
+            ..SearchLimits::default()
+        };
+        let mv = searcher.game_move(&game, limits, &stop).expect("a move");
+        assert!(game.position().is_legal(mv));
     }
 
     #[test]
