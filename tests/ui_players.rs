@@ -26,9 +26,15 @@ fn options(dialog: &DialogAdapter) -> Vec<String> {
         .collect()
 }
 
+/// One headless platform per process: the cases run in turn.
 #[test]
-fn another_player_comes_to_the_device() {
+fn ui_players() {
     headless::install().expect("headless");
+    another_player_comes_to_the_device();
+    a_game_between_two_seated_players_rates_both();
+}
+
+fn another_player_comes_to_the_device() {
     let state = tempfile::tempdir().expect("state");
     // Anna, added earlier, has won a game at level 3; player 1 has played none.
     let files = PlayerFiles::new(state.path());
@@ -89,4 +95,72 @@ fn another_player_comes_to_the_device() {
     assert_eq!(seat.name, "Anna");
     // Player 1's record was not touched.
     assert_eq!(files.load_stats(PlayerId::FIRST).value, Stats::new());
+}
+
+/// Two players at one board, seated on New game: the game is rated for both, each against
+/// the other, and each one's record says so.
+fn a_game_between_two_seated_players_rates_both() {
+    let state = tempfile::tempdir().expect("state");
+    let files = PlayerFiles::new(state.path());
+    let mut roster = Roster::default();
+    let anna = roster.add("Anna").expect("added");
+    files.roster_store().save(&roster).expect("roster");
+
+    let app = start_app(state.path(), support::ui::FRIEND, PATIENCE);
+    app.update_controller(|c| c.action(Action::NewGame));
+    headless::pump();
+    let form = app.window().global::<chesspi::app::ui::NewGameAdapter>();
+    form.invoke_mode_chosen("friend".into());
+    headless::pump();
+    let seats = || -> Vec<String> { form.get_players().iter().map(|s| s.to_string()).collect() };
+    assert_eq!(seats(), ["White: Player 1", "Black: Guest"]);
+    assert!(
+        form.get_note().contains("Rated when two players"),
+        "{}",
+        form.get_note()
+    );
+    // Black's seat: the next player, skipping the one at White.
+    form.invoke_player_tapped(1);
+    headless::pump();
+    assert_eq!(seats(), ["White: Player 1", "Black: Anna"]);
+    assert_eq!(
+        form.get_note(),
+        "Rated: Player 1 against Anna, each rating moves."
+    );
+    // White's seat goes round: Anna is at Black, so the guest, then player 1 again.
+    form.invoke_player_tapped(0);
+    headless::pump();
+    assert_eq!(seats(), ["White: Guest", "Black: Anna"]);
+    form.invoke_player_tapped(0);
+    headless::pump();
+    assert_eq!(seats(), ["White: Player 1", "Black: Anna"]);
+    form.invoke_start();
+    headless::pump();
+    pump_until("the new game saved", PATIENCE, || app.is_saved());
+
+    // Fool's mate: Anna (Black) wins.
+    for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+        support::ui::tap_square(&app, from);
+        support::ui::tap_square(&app, to);
+        headless::pump();
+    }
+    pump_until("the finished game saved", PATIENCE, || {
+        app.is_saved() && app.with_controller(|c| c.session().game().is_over())
+    });
+    pump_until("both records", PATIENCE, || {
+        files.load_stats(anna).value.summary().people.wins == 1
+    });
+    let first = files.load_stats(PlayerId::FIRST).value.summary();
+    let hers = files.load_stats(anna).value.summary();
+    assert_eq!(first.people.losses, 1);
+    assert!(
+        hers.rating > 1000 && first.rating < 1000,
+        "{hers:?} {first:?}"
+    );
+    let status = app.window().global::<StatusAdapter>();
+    assert!(
+        status.get_notice().contains("Player 1: 1000 →"),
+        "{}",
+        status.get_notice()
+    );
 }

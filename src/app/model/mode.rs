@@ -1,6 +1,7 @@
 //! Who plays which side: the game modes and the New game form.
 
 use crate::app::model::clock::TimeControl;
+use crate::storage::players::{Roster, Sides, Who};
 use crate::tr;
 use chesspi_engine::Color;
 use chesspi_engine::coach::CoachLevel;
@@ -212,6 +213,9 @@ pub struct NewGameForm {
     pub coach: CoachLevel,
     /// `level` is the level that fits the player, chosen as such.
     pub level_fits: bool,
+    /// Who plays: between two people White's and Black's players; otherwise the person at
+    /// the board is `white`'s.
+    pub players: Sides,
 }
 
 /// The custom control the steppers start from: 10+0.
@@ -240,6 +244,7 @@ impl NewGameForm {
             custom_chosen: false,
             coach: CoachLevel::Off,
             level_fits: false,
+            players: Sides::default(),
         }
     }
 
@@ -283,6 +288,43 @@ impl NewGameForm {
             ColourChoice::White => Color::White,
             ColourChoice::Black => Color::Black,
             ColourChoice::Random => random_color(),
+        }
+    }
+
+    /// The person at the board in a game of one person (against the computer or over the
+    /// network).
+    pub fn person(&self) -> Who {
+        self.players.white
+    }
+
+    /// The sides the game starts with: between two people as chosen, otherwise the person at
+    /// both (the computer's or partner's side is not theirs, whichever it is).
+    pub fn sides(&self) -> Sides {
+        match self.mode {
+            ModeChoice::Friend => self.players,
+            _ => Sides::both(self.person()),
+        }
+    }
+
+    /// The next choice for the seat `index` (0: White or the person, 1: Black between two):
+    /// the roster's players in order, then the guest, round again. Between two people a
+    /// player already at the other side is skipped (one person is not both sides).
+    pub fn cycle_player(&mut self, index: usize, roster: &Roster) {
+        let mut choices: Vec<Who> = roster.players().iter().map(|p| Who::Player(p.id)).collect();
+        choices.push(Who::Guest);
+        let friend = self.mode == ModeChoice::Friend;
+        let (seat, other) = match index {
+            1 if friend => (self.players.black, self.players.white),
+            _ => (self.players.white, self.players.black),
+        };
+        let at = choices.iter().position(|w| *w == seat);
+        let next = (1..=choices.len())
+            .map(|step| choices[(at.map_or(0, |i| i + 1) + step - 1) % choices.len()])
+            .find(|w| !friend || *w == Who::Guest || *w != other)
+            .unwrap_or(Who::Guest);
+        match index {
+            1 if friend => self.players.black = next,
+            _ => self.players.white = next,
         }
     }
 
@@ -396,6 +438,7 @@ mod tests {
             custom_chosen: false,
             coach: CoachLevel::Off,
             level_fits: false,
+            players: Sides::default(),
         };
         let mut seen = [false; 2];
         for _ in 0..200 {

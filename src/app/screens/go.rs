@@ -34,6 +34,8 @@ pub enum Go {
         rated: bool,
         coach: Option<chesspi_engine::coach::CoachLevel>,
         clock: Option<crate::app::model::clock::TimeControl>,
+        /// Who sits where, as New game chose; `None`: the player at the device.
+        sides: Option<crate::storage::Sides>,
     },
     /// Finding a partner for a network game: hosting (as `host`, with `clock`) or, with no
     /// colour, browsing.
@@ -124,6 +126,8 @@ pub enum Go {
     Players,
     /// The player (or guest, last) at this place of the Players list plays now.
     ChoosePlayer(usize),
+    /// `who` plays now (New game seated them), unless they do already.
+    PlayAs(Who),
 }
 
 impl Controller {
@@ -149,8 +153,12 @@ impl Controller {
                 rated,
                 coach,
                 clock,
+                sides,
             } => {
                 self.start(setup, game);
+                if let Some(sides) = sides {
+                    self.session.set_sides(sides);
+                }
                 if !rated {
                     self.session
                         .set_unrated(crate::app::session::game::Unrated::SetUp);
@@ -314,6 +322,12 @@ impl Controller {
                     .players()
                     .get(index)
                     .map_or(Who::Guest, |p| Who::Player(p.id));
+                self.go(Go::PlayAs(who));
+            }
+            Go::PlayAs(who) => {
+                if self.player.current() == who {
+                    return;
+                }
                 self.player.set_current(who);
                 let name = self.player.name_of(who);
                 self.session.effect(Effect::ChoosePlayer {

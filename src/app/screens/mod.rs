@@ -164,6 +164,8 @@ pub struct Ctx<'a> {
     pub(in crate::app::screens) puzzles: &'a mut crate::storage::puzzles::PuzzleBook,
     /// Whether this device has Wi-Fi (the lobby offers and looks for hotspots).
     pub(in crate::app::screens) wifi_allowed: bool,
+    /// The device's players (New game seats them).
+    pub(in crate::app::screens) roster: &'a crate::storage::players::Roster,
     /// The dialog over the screen: a part or screen may open or close one.
     pub dialog: &'a mut Option<Dialog>,
     next: Vec<Go>,
@@ -353,6 +355,7 @@ impl Controller {
             session: &mut self.session,
             puzzles: &mut self.player.puzzles,
             wifi_allowed: self.allowed.wifi,
+            roster: &self.player.roster,
             dialog: &mut self.dialog,
             next: Vec::new(),
         };
@@ -424,8 +427,17 @@ impl Controller {
         self.screen.close(ScreenKind::NewGame);
         self.screen.close(ScreenKind::Lobby);
         self.session.replace(setup, game, self.settings.coach);
-        self.session
-            .set_sides(crate::storage::Sides::both(self.player.current()));
+        // The person at the device plays; between two people the other one is a guest until
+        // New game seats them.
+        let current = self.player.current();
+        let sides = match setup.mode {
+            crate::app::model::mode::Mode::Friend => crate::storage::Sides {
+                white: current,
+                black: crate::storage::Who::Guest,
+            },
+            _ => crate::storage::Sides::both(current),
+        };
+        self.session.set_sides(sides);
         self.after_change();
     }
 

@@ -186,6 +186,7 @@ pub fn rating_words(unrated: Option<crate::app::session::game::Unrated>) -> Stri
         Some(Unrated::PlayedOn) => tr!("Not rated: played on after the result"),
         Some(Unrated::SetUp) => tr!("Not rated: a set-up position"),
         Some(Unrated::Changed) => tr!("Not rated: changed during the game"),
+        Some(Unrated::Guest) => tr!("Not rated: a guest's games count for no one"),
     }
 }
 
@@ -200,6 +201,7 @@ pub fn rating_short(unrated: Option<crate::app::session::game::Unrated>) -> Stri
         Some(Unrated::PlayedOn) => tr!("Not rated: played on"),
         Some(Unrated::SetUp) => tr!("Not rated: set-up position"),
         Some(Unrated::Changed) => tr!("Not rated: changed"),
+        Some(Unrated::Guest) => tr!("Not rated: guest"),
     }
 }
 

@@ -100,6 +100,9 @@ pub enum Unrated {
     SetUp,
     /// Changed during play (after a restart, which change is not kept).
     Changed,
+    /// A guest plays a side: their games count for no one (and between two people only two
+    /// players count).
+    Guest,
 }
 
 impl GameSession {
@@ -148,6 +151,18 @@ impl GameSession {
     /// the device at both).
     pub fn set_sides(&mut self, sides: Sides) {
         self.record.sides = sides;
+        // Seated anew: a guest seated before is no reason any more.
+        self.record.withdraw(Unrated::Guest);
+        let guest = [Color::White, Color::Black]
+            .into_iter()
+            .any(|c| self.setup.is_human(c) && sides.of(c) == crate::storage::Who::Guest);
+        if guest {
+            // A guest is a known reason; "changed" is what a restart says when it knows none.
+            self.record.unrated = match self.record.unrated {
+                None | Some(Unrated::Changed) => Some(Unrated::Guest),
+                other => other,
+            };
+        }
     }
 
     /// The game no longer counts for the rating, for `why` (the first reason is kept).

@@ -11,7 +11,7 @@ use chesspi_engine::level::Level;
 #[derive(Debug, Clone)]
 pub struct Player {
     /// The device's players (the saver writes each change).
-    roster: Roster,
+    pub(in crate::app) roster: Roster,
     /// Who is at the device now: whose record and puzzles are shown.
     current: Who,
     /// Train picks from them and records its tries.

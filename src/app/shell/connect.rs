@@ -314,6 +314,16 @@ impl App {
         })));
         {
             let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+            new_game.on_player_tapped(move |i| {
+                with_shell(&shell, &window, |c| {
+                    c.on(|f: &mut NewGameForm, cx| {
+                        f.choose_player(cx, usize::try_from(i).unwrap_or(0));
+                    });
+                });
+            });
+        }
+        {
+            let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
             new_game.on_clock_chosen(move |i| {
                 with_shell(&shell, &window, |c| {
                     c.on(|f: &mut NewGameForm, _| f.choose_preset(usize::try_from(i).ok()))

@@ -172,6 +172,18 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
                     .map_or(0, |l| i32::from(l.number())),
             );
             new_game.set_level_fits(form.level_fits);
+            let name = |who| c.player().name_of(who);
+            let players: Vec<slint::SharedString> = match form.mode {
+                ModeChoice::Friend => vec![
+                    tr!("White: {}", name(form.players.white)).into(),
+                    tr!("Black: {}", name(form.players.black)).into(),
+                ],
+                ModeChoice::Computer | ModeChoice::Network => {
+                    vec![tr!("Player: {}", name(form.person())).into()]
+                }
+                ModeChoice::Demo => Vec::new(),
+            };
+            new_game.set_players(std::rc::Rc::new(slint::VecModel::from(players)).into());
             new_game.set_coach(form.coach.is_on());
             new_game.set_level(i32::from(form.level.number()));
             new_game.set_level_text(
@@ -187,13 +199,28 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
                 match form.mode {
                     // Whether the game will count for the rating, before it starts.
                     ModeChoice::Computer => crate::app::screens::words::rating_words(
-                        form.coach
-                            .is_on()
-                            .then_some(crate::app::session::game::Unrated::Coach),
+                        if form.person() == crate::storage::Who::Guest {
+                            Some(crate::app::session::game::Unrated::Guest)
+                        } else {
+                            form.coach
+                                .is_on()
+                                .then_some(crate::app::session::game::Unrated::Coach)
+                        },
                     ),
-                    ModeChoice::Friend => {
-                        tr!("Two people share this screen. White starts; flip the board any time.")
-                    }
+                    // Rated for both when two players (not guests) play without the coach.
+                    ModeChoice::Friend => match (form.players.white, form.players.black) {
+                        (crate::storage::Who::Player(_), crate::storage::Who::Player(_))
+                            if !form.coach.is_on() =>
+                        {
+                            tr!(
+                                "Rated: {} against {}, each rating moves.",
+                                name(form.players.white),
+                                name(form.players.black)
+                            )
+                        }
+                        _ => tr!("Two people share this screen. Rated when two players play \
+                             without the coach: tap a name to seat another."),
+                    },
                     ModeChoice::Demo => tr!("Sit back and watch. Tap New game to stop."),
                     ModeChoice::Network if hosting => {
                         tr!("Offer a game here: the other ChessPI joins with the code shown.")

@@ -136,6 +136,9 @@ fn cancel(current: &Mutex<Option<Flags>>) {
 fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
     let mut searcher = Searcher::new(settings.hash_mb);
     searcher.set_time_cap(settings.max_think_time);
+    // Every core thinks in the strong levels' clock games (the Pi 3 has four); searches
+    // with a node budget stay on one thread, as the engine decides.
+    searcher.set_threads(chesspi_engine::search::Threads::available());
     // Its own small table: a judgement must not disturb the computer's.
     let mut coach = Coach::default();
     while let Ok(mut job) = inbox.recv() {

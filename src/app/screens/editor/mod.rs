@@ -199,6 +199,7 @@ impl Editor {
             rated: false,
             coach: None,
             clock: None,
+            sides: None,
         });
     }
 

@@ -111,6 +111,7 @@ impl PartnerGame {
                 rated: true,
                 coach: None,
                 clock: None,
+                sides: None,
             });
             cx.go(Go::Partner(PartnerStep::Joined {
                 partner: Box::new(partner),
@@ -293,6 +294,7 @@ fn adjourn(cx: &mut Ctx) {
         rated: true,
         coach: None,
         clock: None,
+        sides: None,
     });
     cx.go(Go::Partner(PartnerStep::Adjourned { partner }));
 }

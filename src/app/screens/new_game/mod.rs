@@ -10,6 +10,7 @@ use crate::app::model::clock::{GameClock, TimeControl};
 use crate::app::model::mode::{ColourChoice, Mode, ModeChoice, NetworkRole, NewGameForm};
 use crate::app::session::game::GameSession;
 use crate::app::session::player::Player;
+use crate::storage::players::{Sides, Who};
 use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
@@ -31,6 +32,12 @@ impl NewGameForm {
         // The last game's clock is the next default, like its mode and level.
         form.choose_clock(session.clock().map(GameClock::control));
         form.coach = coach;
+        // The player at the device plays; between two people the other is a guest until
+        // chosen.
+        form.players = Sides {
+            white: player.current(),
+            black: Who::Guest,
+        };
         // The level that fits follows the player's rating.
         if let Some(level) = player.new_game_level() {
             form.level = level;
@@ -97,12 +104,22 @@ impl NewGameForm {
         };
     }
 
+    /// The seat `index` (0: White or the person, 1: Black between two) taken by the next
+    /// player of the device (then the guest).
+    pub fn choose_player(&mut self, cx: &mut Ctx, index: usize) {
+        self.cycle_player(index, cx.roster);
+    }
+
     pub fn cancel(&mut self, cx: &mut Ctx) {
         cx.go(Go::Back);
     }
 
     /// Starts the game the form describes (starting closes the form).
     pub fn start(&mut self, cx: &mut Ctx) {
+        // The person who plays alone comes to the device: their record and puzzles follow.
+        if matches!(self.mode, ModeChoice::Computer | ModeChoice::Network) {
+            cx.go(Go::PlayAs(self.person()));
+        }
         // A network game starts once a partner is found.
         if self.mode == ModeChoice::Network {
             let host = (self.network == NetworkRole::Host).then(|| self.chosen_colour());
@@ -132,6 +149,7 @@ impl NewGameForm {
             rated: true,
             coach: Some(self.coach),
             clock: self.clock,
+            sides: Some(self.sides()),
         });
     }
 }
