@@ -6,11 +6,15 @@ mod support;
 
 use chesspi::app::boot::headless;
 use chesspi::app::screens::Action;
+use chesspi::app::shell::device::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, StatusAdapter};
+use chesspi::config::Config;
+use chesspi::storage::DeviceSettings;
 use chesspi::storage::players::{PlayerFiles, PlayerId, Roster};
 use chesspi::storage::stats::{PlayerResult, Stats};
 use chesspi::storage::{AutosaveStore, LoadOutcome, Who};
 use chesspi_engine::Color;
+use chesspi_engine::coach::CoachLevel;
 use chesspi_engine::level::Level;
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
@@ -46,6 +50,11 @@ fn another_player_comes_to_the_device() {
     files.save_stats(anna, &hers).expect("her record");
 
     let app = start_app(state.path(), against_the_computer(3), PATIENCE);
+    app.enable_device(DeviceControls::new(
+        DeviceSettings::default(),
+        Config::default(),
+        None,
+    ));
     let dialog = app.window().global::<DialogAdapter>();
     app.update_controller(|c| {
         c.action(Action::Menu);
@@ -80,6 +89,39 @@ fn another_player_comes_to_the_device() {
     // The choice is kept, and her next game names her.
     let kept = files.roster_store().load().value;
     assert_eq!(kept.last(), Who::Player(anna));
+
+    // Her coach is her own: set while she plays, back when she comes again.
+    let coach = |app: &chesspi::app::App| app.with_controller(|c| c.settings().coach);
+    let step_coach = |app: &chesspi::app::App| {
+        app.update_controller(|c| {
+            c.action(Action::Menu);
+            c.dialog_option("settings");
+            c.dialog_option("coach");
+            c.dialog_option("close");
+        });
+        headless::pump();
+    };
+    step_coach(&app);
+    assert_eq!(coach(&app), CoachLevel::Blunders);
+    let choose = |app: &chesspi::app::App, id: &str| {
+        app.update_controller(|c| {
+            c.action(Action::Menu);
+            c.dialog_option("settings");
+            c.dialog_option("players");
+            c.dialog_option(id);
+        });
+        headless::pump();
+    };
+    choose(&app, "player0");
+    step_coach(&app);
+    assert_eq!(coach(&app), CoachLevel::Mistakes, "player 1 changes it");
+    choose(&app, "player1");
+    assert_eq!(coach(&app), CoachLevel::Blunders, "Anna's again");
+    pump_until("the players written", PATIENCE, || {
+        let roster = files.roster_store().load().value;
+        roster.get(anna).and_then(|p| p.coach) == Some(CoachLevel::Blunders)
+            && roster.get(PlayerId::FIRST).and_then(|p| p.coach) == Some(CoachLevel::Mistakes)
+    });
     app.update_controller(|c| c.action(Action::NewGame));
     headless::pump();
     let form = app.window().global::<chesspi::app::ui::NewGameAdapter>();

@@ -130,6 +130,11 @@ impl DeviceControls {
 
     /// Remembers the level of the game just started for the next New game, and whether it
     /// was the level that fits the player (New game then follows the player's rating).
+    /// The coach new games start with: the player's own, when another comes to the device.
+    pub fn set_coach(&mut self, coach: chesspi_engine::coach::CoachLevel) {
+        self.settings.coach = Some(coach);
+    }
+
     pub fn choose_level(&mut self, level: Level, fits: bool) {
         self.settings.default_level = Some(level);
         self.settings.fitting_level = Some(fits);

@@ -115,6 +115,20 @@ pub(super) fn run_effects(
                     saving.saver.keep_players(&roster, None);
                     saving.saver.choose(who);
                 }
+                // Their own coach for new games, once they chose one.
+                let coach = who
+                    .player()
+                    .and_then(|id| roster.get(id))
+                    .and_then(|p| p.coach);
+                if let (Some(coach), Some(device)) = (coach, &mut s.device.controls) {
+                    device.set_coach(coach);
+                    if let Some(saving) = &s.saving {
+                        saving
+                            .saver
+                            .save_settings(device.settings(), device.admin());
+                    }
+                    apply_settings(s);
+                }
                 s.notices.inform(tr!("{} is playing now.", name));
             }
             Effect::PuzzleTried { id, solved, now } => {
@@ -215,6 +229,13 @@ fn change_setting(s: &mut Shell, window: &AppWindow, setting: Setting) {
         saving
             .saver
             .save_settings(device.settings(), device.admin());
+        // The coach is the player's own: it comes back when they do.
+        if let (Setting::Coach, Some(id)) = (setting, s.controller.player().current().player()) {
+            let roster = s.controller.player_mut().roster_mut();
+            if roster.set_coach(id, device.settings().coach()).is_ok() {
+                saving.saver.keep_players(roster, None);
+            }
+        }
     }
 }
 

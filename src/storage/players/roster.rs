@@ -23,8 +23,9 @@ pub const MAX_PLAYERS: usize = 8;
 pub struct Player {
     pub id: PlayerId,
     pub name: PlayerName,
-    /// The coach their new games start with.
-    pub coach: CoachLevel,
+    /// The coach their new games start with, once they chose one in Settings (`None`: as
+    /// the device's setting, which the one-player versions kept).
+    pub coach: Option<CoachLevel>,
 }
 
 /// Why a change to the players was refused.
@@ -69,7 +70,7 @@ impl Default for Roster {
             players: vec![Player {
                 id: PlayerId::FIRST,
                 name: PlayerName::new("Player 1").expect("a valid name"),
-                coach: CoachLevel::Off,
+                coach: None,
             }],
             next_id: PlayerId::SECOND,
             last: Who::Player(PlayerId::FIRST),
@@ -127,7 +128,7 @@ impl Roster {
         }
     }
 
-    /// Adds a player called `name` (see [`PlayerName::new`]), with the coach off.
+    /// Adds a player called `name` (see [`PlayerName::new`]), the coach as the device's.
     ///
     /// # Errors
     /// The name is not valid or is another player's, or the device has [`MAX_PLAYERS`].
@@ -144,7 +145,7 @@ impl Roster {
         self.players.push(Player {
             id,
             name,
-            coach: CoachLevel::Off,
+            coach: None,
         });
         Ok(id)
     }
@@ -164,7 +165,7 @@ impl Roster {
     /// # Errors
     /// No such player.
     pub fn set_coach(&mut self, id: PlayerId, coach: CoachLevel) -> Result<(), RosterError> {
-        self.player_mut(id)?.coach = coach;
+        self.player_mut(id)?.coach = Some(coach);
         Ok(())
     }
 
@@ -236,7 +237,8 @@ pub struct RawRoster {
 pub struct RawPlayer {
     id: u32,
     name: String,
-    coach: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    coach: Option<String>,
 }
 
 impl Sealable for Roster {
@@ -261,7 +263,7 @@ impl Sealable for Roster {
                 .map(|p| RawPlayer {
                     id: p.id.get(),
                     name: p.name.as_str().to_string(),
-                    coach: p.coach.code().to_string(),
+                    coach: p.coach.map(|c| c.code().to_string()),
                 })
                 .collect(),
         }
@@ -292,8 +294,12 @@ impl Sealable for Roster {
                 .ok()
                 .filter(|n| n.as_str() == p.name)
                 .ok_or_else(|| BadRoster(format!("player name {:?}", p.name)))?;
-            let coach = CoachLevel::from_code(&p.coach)
-                .ok_or_else(|| BadRoster(format!("coach {:?}", p.coach)))?;
+            let coach = p
+                .coach
+                .map(|code| {
+                    CoachLevel::from_code(&code).ok_or_else(|| BadRoster(format!("coach {code:?}")))
+                })
+                .transpose()?;
             roster.players.push(Player { id, name, coach });
         }
         Ok(roster)
