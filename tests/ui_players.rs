@@ -64,9 +64,11 @@ fn another_player_comes_to_the_device() {
     app.update_controller(|c| c.dialog_option("players"));
     headless::pump();
     assert_eq!(dialog.get_title(), "Who is playing?");
-    assert_eq!(
-        options(&dialog),
-        ["Close", "Player 1 (playing)", "Anna", "Guest"]
+    assert_eq!(options(&dialog), ["Close", "Player 1", "Anna", "Guest"]);
+    assert!(
+        dialog.get_message().starts_with("Now: Player 1."),
+        "{}",
+        dialog.get_message()
     );
     app.update_controller(|c| c.dialog_option("player1"));
     headless::pump();

@@ -236,6 +236,7 @@ fn control(fits: &mut Fits) {
         primary: true,
         danger: false,
         enabled: true,
+        name: false,
     }]));
     app.window()
         .global::<DialogAdapter>()
@@ -548,6 +549,41 @@ fn new_game_states(fits: &mut Fits) {
             &format!("new game: {mode}, coach {}", if on { "on" } else { "off" }),
         );
     }
+
+    // Players with the longest names (24 wide letters), seated, and all eight in the
+    // Players dialog.
+    let mut roster = chesspi::storage::players::Roster::default();
+    roster
+        .rename(chesspi::storage::players::PlayerId::FIRST, &"W".repeat(24))
+        .expect("name");
+    for n in 1..chesspi::storage::players::MAX_PLAYERS {
+        roster
+            .add(&format!("{}{n}", "Ä".repeat(23)))
+            .expect("a player");
+    }
+    app.update_controller(|c| {
+        c.player_mut().set_roster(roster);
+        c.on(|f: &mut NewGameForm, _| f.choose_mode("friend"));
+        c.on(|f: &mut NewGameForm, cx| f.choose_player(cx, 1));
+        c.on(|f: &mut NewGameForm, cx| f.choose_player(cx, 0));
+        c.on(|f: &mut NewGameForm, cx| f.choose_player(cx, 0));
+    });
+    fits.check(&app, "new game: two players with long names");
+    app.update_controller(|c| c.on(|f: &mut NewGameForm, _| f.choose_mode("computer")));
+    fits.check(&app, "new game: a player with a long name");
+    app.update_controller(|c| c.on(|f: &mut NewGameForm, cx| f.choose_player(cx, 0)));
+    fits.check(&app, "new game: a guest, not rated");
+    app.update_controller(|c| {
+        c.on(NewGameForm::cancel);
+        c.action(Action::Menu);
+        c.dialog_option("settings");
+        c.dialog_option("players");
+    });
+    fits.check(&app, "who is playing: eight players with long names");
+    app.update_controller(|c| {
+        c.dialog_option("close");
+        c.action(Action::NewGame);
+    });
 
     // The custom clock's game: both clocks at 3:00:00.
     app.update_controller(|c| {

@@ -111,6 +111,8 @@ pub struct DialogOption {
     pub danger: bool,
     /// Shown greyed, keeping its place, when it cannot be chosen now.
     pub enabled: bool,
+    /// A person's name, which may be one long word: it breaks anywhere, at the normal size.
+    pub name: bool,
 }
 
 /// A dialog as the screen shows it.

@@ -131,6 +131,7 @@ fn refresh_dialog(window: &AppWindow, c: &Controller) {
                     primary: o.primary,
                     danger: o.danger,
                     enabled: o.enabled,
+                    name: o.name,
                 })
                 .collect();
             dialog.set_options(ModelRc::new(VecModel::from(options)));
@@ -178,9 +179,7 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
                     tr!("White: {}", name(form.players.white)).into(),
                     tr!("Black: {}", name(form.players.black)).into(),
                 ],
-                ModeChoice::Computer | ModeChoice::Network => {
-                    vec![tr!("Player: {}", name(form.person())).into()]
-                }
+                ModeChoice::Computer | ModeChoice::Network => vec![name(form.person()).into()],
                 ModeChoice::Demo => Vec::new(),
             };
             new_game.set_players(std::rc::Rc::new(slint::VecModel::from(players)).into());

@@ -131,18 +131,17 @@ impl DialogFacts<'_> {
             Dialog::Players { names, current } => view(
                 &tr!("Who is playing?"),
                 tr!(
-                    "Each player has their own record, rating and puzzles; a guest's games \
-                     are not rated. Tap who plays now."
+                    "Now: {}. Each player has their own record, rating and puzzles; a guest's \
+                     games are not rated.",
+                    names.get(*current).map_or("", String::as_str)
                 ),
                 std::iter::once(option(PlayersChoice::Close, &tr!("Close"), true, false))
-                    .chain(names.iter().enumerate().map(|(i, name)| {
-                        let label = if i == *current {
-                            tr!("{} (playing)", name)
-                        } else {
-                            name.clone()
-                        };
-                        option(PlayersChoice::Pick(i), &label, false, false)
-                    }))
+                    .chain(
+                        names
+                            .iter()
+                            .enumerate()
+                            .map(|(i, name)| named(PlayersChoice::Pick(i), name)),
+                    )
                     .collect(),
             ),
             Dialog::Importing { file, progress } => view(
@@ -414,6 +413,15 @@ fn option(choice: impl ChoiceId, label: &str, primary: bool, danger: bool) -> Di
         primary,
         danger,
         enabled: true,
+        name: false,
+    }
+}
+
+/// A person's name as a choice (see [`DialogOption::name`]).
+fn named(choice: impl ChoiceId, label: &str) -> DialogOption {
+    DialogOption {
+        name: true,
+        ..option(choice, label, false, false)
     }
 }
 

@@ -59,6 +59,7 @@ impl Lobby {
             primary,
             danger: false,
             enabled: true,
+            name: false,
         };
         let cancel = || opt("cancel".into(), tr!("Cancel"), false);
         let (title, message, options) = match self {
