@@ -1,11 +1,11 @@
-//! Players on one device, through the dialogs' choices: Settings → Players lists them with the guest, a tap makes
+//! Players on one device, through the dialogs' choices: "Who is playing?" lists them with the guest, a tap makes
 //! another the one at the device, Your record then shows their record, and the next game is
 //! theirs (its save names them). Each player's record stays their own.
 
 mod support;
 
 use chesspi::app::boot::headless;
-use chesspi::app::screens::Action;
+use chesspi::app::screens::{Action, Go};
 use chesspi::app::ui::{DialogAdapter, StatusAdapter};
 use chesspi::storage::players::{PlayerFiles, PlayerId, Roster};
 use chesspi::storage::stats::{PlayerResult, Stats};
@@ -41,12 +41,9 @@ fn another_player_comes_to_the_device() {
 
     let app = start_app(state.path(), against_the_computer(3), PATIENCE);
     let dialog = app.window().global::<DialogAdapter>();
-    app.update_controller(|c| {
-        c.action(Action::Menu);
-        c.dialog_option("settings");
-    });
-    // The window's option taps come here (the dialog's buttons: tests/ui_text_fits.rs).
-    app.update_controller(|c| c.dialog_option("players"));
+    // The dialog that asks who is playing (Settings → Players opens the Players screen:
+    // tests/ui_players_screen.rs); the window's option taps come here.
+    app.update_controller(|c| c.go(Go::Players));
     headless::pump();
     assert_eq!(dialog.get_title(), "Who is playing?");
     assert_eq!(
