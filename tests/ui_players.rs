@@ -1,6 +1,6 @@
-//! Players on one device, through the dialogs' choices: "Who is playing?" lists them with the guest, a tap makes
-//! another the one at the device, Your record then shows their record, and the next game is
-//! theirs (its save names them). Each player's record stays their own.
+//! Players on one device, through the dialogs' choices: "Who is playing?" lists them with the
+//! guest, a tap makes another the one at the device, Your record then shows their record, and
+//! the next game is theirs (its save names them). Each player's record stays their own.
 
 mod support;
 

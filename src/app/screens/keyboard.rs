@@ -389,7 +389,12 @@ mod tests {
                 ..Keyboard::default()
             });
         }
-        for taps in [&[][..], &["shift", "shift"], &["accents"], &["shift", "accents"]] {
+        for taps in [
+            &[][..],
+            &["shift", "shift"],
+            &["accents"],
+            &["shift", "accents"],
+        ] {
             let mut k = Keyboard::for_name("");
             for t in taps {
                 k.tap(t);

@@ -165,8 +165,12 @@ impl DialogFacts<'_> {
                 )],
             ),
             Dialog::ConfirmRemovePlayer { name, .. } => confirmation(
-                &tr!("Remove {}?", name),
-                tr!("Their record and puzzles are deleted; their saved games stay."),
+                // The name in the message, which wraps: it may be 24 wide letters.
+                &tr!("Remove a player?"),
+                tr!(
+                    "Remove {}? Their record and puzzles are deleted; their saved games stay.",
+                    name
+                ),
                 vec![
                     option(RemovePlayerChoice::Remove, &tr!("Yes, remove"), false, true),
                     option(RemovePlayerChoice::Keep, &tr!("Cancel"), true, false),

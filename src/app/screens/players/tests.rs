@@ -99,7 +99,10 @@ fn a_player_is_added_and_kept() {
     let mut c = opened();
     button(&mut c, "add");
     let v = view(&c);
-    assert_eq!((v.page, v.title.as_str()), (PlayersPageKind::Name, "Add a player"));
+    assert_eq!(
+        (v.page, v.title.as_str()),
+        (PlayersPageKind::Name, "Add a player")
+    );
     assert_eq!(v.units, 22);
     type_text(&mut c, "Jürgen");
     assert_eq!(view(&c).name, "Jürgen");
@@ -114,7 +117,10 @@ fn a_player_is_added_and_kept() {
         ["Player 1", "Jürgen"],
         "the controller keeps it"
     );
-    assert_eq!(kept(&mut c), [(vec!["Player 1".into(), "Jürgen".into()], None)]);
+    assert_eq!(
+        kept(&mut c),
+        [(vec!["Player 1".into(), "Jürgen".into()], None)]
+    );
 }
 
 #[test]
@@ -230,10 +236,10 @@ fn removing_asks_first_and_the_guest_plays_when_the_one_playing_goes() {
         })
     );
     let confirm = c.dialog_view().expect("the confirmation");
-    assert_eq!(confirm.title, "Remove Anna?");
+    assert_eq!(confirm.title, "Remove a player?");
     assert_eq!(
         confirm.message,
-        "Their record and puzzles are deleted; their saved games stay."
+        "Remove Anna? Their record and puzzles are deleted; their saved games stay."
     );
     // Cancel keeps her.
     c.dialog_option("cancel");
