@@ -176,6 +176,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     let wifi = open(Game::new(), you_white)?;
     wifi_screens(&wifi, &dir)?;
 
+    // Settings → Players: the list, a name typed (refused), the accented letters, removing.
+    let players = open(Game::new(), you_white)?;
+    players_screens(&players, &dir)?;
+
     // Notices: a long warning wraps inside its bar; the critical countdown is red and has no ✕.
     let app = open(game("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")?, you_white)?;
     show_battery_event(
@@ -594,5 +598,50 @@ fn wifi_screens(app: &App, dir: &Path) -> Result<(), Box<dyn Error>> {
         c.on(|w: &mut WifiScreen, _| w.key("symbols"));
     });
     shoot(app, dir, "wifi-symbols.png")?;
+    Ok(())
+}
+
+fn players_screens(app: &App, dir: &Path) -> Result<(), Box<dyn Error>> {
+    use chesspi::app::screens::players::PlayersScreen;
+    let typed = |name: &str| -> Vec<String> {
+        name.chars()
+            .flat_map(|ch| {
+                let shift = ch.is_uppercase().then(|| "shift".to_string());
+                let key = if ch == ' ' {
+                    "space".to_string()
+                } else {
+                    format!("c:{ch}")
+                };
+                shift.into_iter().chain(std::iter::once(key))
+            })
+            .collect()
+    };
+    let add = |c: &mut chesspi::app::screens::Controller, name: &str| {
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "add"));
+        for key in typed(name) {
+            c.on(|p: &mut PlayersScreen, cx| p.key(cx, &key));
+        }
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "ok"));
+    };
+    app.update_controller(|c| {
+        c.go(Go::PlayersScreen);
+        for name in ["Anna", "Jürgen", "Zoe"] {
+            add(c, name);
+        }
+        c.on(|p: &mut PlayersScreen, _| p.tap_row(2));
+    });
+    shoot(app, dir, "players.png")?;
+    app.update_controller(|c| add(c, "anna"));
+    shoot(app, dir, "players-name.png")?;
+    app.update_controller(|c| {
+        c.on(|p: &mut PlayersScreen, cx| p.key(cx, "shift"));
+        c.on(|p: &mut PlayersScreen, cx| p.key(cx, "accents"));
+    });
+    shoot(app, dir, "players-accents.png")?;
+    app.update_controller(|c| {
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "cancel"));
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "remove"));
+    });
+    shoot(app, dir, "players-remove.png")?;
     Ok(())
 }

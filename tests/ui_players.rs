@@ -1,11 +1,11 @@
-//! Players on one device, through the dialogs' choices: Settings → Players lists them with the guest, a tap makes
-//! another the one at the device, Your record then shows their record, and the next game is
-//! theirs (its save names them). Each player's record stays their own.
+//! Players on one device, through the dialogs' choices: "Who is playing?" lists them with the
+//! guest, a tap makes another the one at the device, Your record then shows their record, and
+//! the next game is theirs (its save names them). Each player's record stays their own.
 
 mod support;
 
 use chesspi::app::boot::headless;
-use chesspi::app::screens::Action;
+use chesspi::app::screens::{Action, Go};
 use chesspi::app::shell::device::DeviceControls;
 use chesspi::app::ui::{DialogAdapter, StatusAdapter};
 use chesspi::config::Config;
@@ -56,12 +56,9 @@ fn another_player_comes_to_the_device() {
         None,
     ));
     let dialog = app.window().global::<DialogAdapter>();
-    app.update_controller(|c| {
-        c.action(Action::Menu);
-        c.dialog_option("settings");
-    });
-    // The window's option taps come here (the dialog's buttons: tests/ui_text_fits.rs).
-    app.update_controller(|c| c.dialog_option("players"));
+    // The dialog that asks who is playing (Settings → Players opens the Players screen:
+    // tests/ui_players_screen.rs); the window's option taps come here.
+    app.update_controller(|c| c.go(Go::Players));
     headless::pump();
     assert_eq!(dialog.get_title(), "Who is playing?");
     assert_eq!(options(&dialog), ["Close", "Player 1", "Anna", "Guest"]);
@@ -107,9 +104,7 @@ fn another_player_comes_to_the_device() {
     assert_eq!(coach(&app), CoachLevel::Blunders);
     let choose = |app: &chesspi::app::App, id: &str| {
         app.update_controller(|c| {
-            c.action(Action::Menu);
-            c.dialog_option("settings");
-            c.dialog_option("players");
+            c.go(Go::Players);
             c.dialog_option(id);
         });
         headless::pump();

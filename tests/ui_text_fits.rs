@@ -49,6 +49,8 @@
 //! - Train: no puzzles yet, a blunder to find, solved, failed;
 //! - the coach: a hanging piece and a skewer (the longest sentence), each with "Show me";
 //!   Settings with the coach warning of mistakes; New game with the coach on and off;
+//! - Settings → Players: eight players with names of 24 wide letters, a name refused (taken,
+//!   empty), the accented capitals, the removal's confirmation;
 //! - notices: the critical battery countdown, a battery fault, a failed shutdown, a
 //!   shutdown that did not happen, low battery, a notice over the New game screen;
 //! - opening: the longest opening name of the data set in each language (after the side
@@ -575,9 +577,7 @@ fn new_game_states(fits: &mut Fits) {
     fits.check(&app, "new game: a guest, not rated");
     app.update_controller(|c| {
         c.on(NewGameForm::cancel);
-        c.action(Action::Menu);
-        c.dialog_option("settings");
-        c.dialog_option("players");
+        c.go(chesspi::app::screens::Go::Players);
     });
     fits.check(&app, "who is playing: eight players with long names");
     app.update_controller(|c| {
@@ -1316,6 +1316,64 @@ fn analysis_states(fits: &mut Fits) {
     fits.check(&app, "analysis: the next mistake");
 }
 
+/// Settings → Players with as many players as a device may have, each name 24 wide letters
+/// (the longest): the list, the name page with each refusal in words, the accented capitals,
+/// and the removal's confirmation.
+fn players_states(fits: &mut Fits) {
+    use chesspi::app::screens::players::PlayersScreen;
+    use chesspi::storage::players::{MAX_NAME_CHARS, MAX_PLAYERS};
+    let lang = fits.language;
+    let app = open(Game::new(), you(Color::White, 4), lang);
+    let type_name = |c: &mut chesspi::app::screens::Controller, name: &str| {
+        for _ in 0..MAX_NAME_CHARS {
+            c.on(|p: &mut PlayersScreen, cx| p.key(cx, "delete"));
+        }
+        c.on(|p: &mut PlayersScreen, cx| p.key(cx, "shift"));
+        c.on(|p: &mut PlayersScreen, cx| p.key(cx, "shift"));
+        for ch in name.chars() {
+            c.on(|p: &mut PlayersScreen, cx| p.key(cx, &format!("c:{ch}")));
+        }
+        c.on(|p: &mut PlayersScreen, cx| p.key(cx, "shift"));
+    };
+    app.update_controller(|c| {
+        c.go(Go::PlayersScreen);
+        // Player 1 becomes the first long name.
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "rename"));
+        type_name(c, &format!("{}1", "W".repeat(MAX_NAME_CHARS - 1)));
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "ok"));
+        for i in 2..=MAX_PLAYERS {
+            c.on(|p: &mut PlayersScreen, cx| p.button(cx, "add"));
+            type_name(c, &format!("{}{i}", "W".repeat(MAX_NAME_CHARS - 1)));
+            c.on(|p: &mut PlayersScreen, cx| p.button(cx, "ok"));
+        }
+        c.on(|p: &mut PlayersScreen, _| p.tap_row(MAX_PLAYERS - 1));
+    });
+    fits.check(&app, "players: the most, the longest names, one added");
+    app.update_controller(|c| {
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "rename"));
+        type_name(c, &format!("{}1", "W".repeat(MAX_NAME_CHARS - 1)));
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "ok"));
+    });
+    fits.check(&app, "players: rename, a name taken");
+    app.update_controller(|c| {
+        type_name(c, "");
+        c.on(|p: &mut PlayersScreen, cx| p.key(cx, "shift"));
+        c.on(|p: &mut PlayersScreen, cx| p.key(cx, "accents"));
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "ok"));
+    });
+    fits.check(&app, "players: no name, the accented capitals");
+    app.update_controller(|c| {
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "cancel"));
+        c.on(|p: &mut PlayersScreen, cx| p.button(cx, "remove"));
+    });
+    fits.check(&app, "players: confirm remove");
+    app.update_controller(|c| {
+        c.dialog_option("remove");
+        c.on(|p: &mut PlayersScreen, _| p.tap_row(MAX_PLAYERS - 1));
+    });
+    fits.check(&app, "players: one removed, the guest chosen");
+}
+
 fn notice_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(
@@ -1422,6 +1480,7 @@ fn no_text_is_clipped() {
         coach_states(&mut fits);
         train_states(&mut fits);
         wifi_states(&mut fits);
+        players_states(&mut fits);
         notice_states(&mut fits);
         opening_states(&mut fits);
     }

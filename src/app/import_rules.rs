@@ -5,7 +5,7 @@
 //!   under the screens (`saving` reads only `screens/mod.rs`); nothing outside `app/` uses `app/` (but
 //!   `cli.rs`, which parses into `app::boot::options`);
 //! - **screens**: a screen's folder uses its parent (`screens/mod.rs` and `screens/go.rs`), the shared
-//!   `board_view.rs`, `board_input.rs`, `words.rs` and `dialog.rs`, never another screen's
+//!   `board_view.rs`, `board_input.rs`, `words.rs`, `dialog.rs` and `keyboard.rs`, never another screen's
 //!   files;
 //! - **circles**: no two files of one folder use each other, directly or round a loop.
 //!
@@ -379,7 +379,7 @@ fn screen_folder(module: &ModPath) -> Option<&str> {
             Some(folder.as_str())
         }
         [app, screens, folder] if app == "app" && screens == "screens" => match folder.as_str() {
-            "board_view" | "board_input" | "words" | "dialog" => None,
+            "board_view" | "board_input" | "words" | "dialog" | "keyboard" => None,
             f => Some(f),
         },
         _ => None,

@@ -51,6 +51,11 @@ pub enum Dialog {
         names: Vec<String>,
         current: usize,
     },
+    /// Removing player `id` (called `name`) needs a second tap: their record and puzzles go.
+    ConfirmRemovePlayer {
+        id: crate::storage::players::PlayerId,
+        name: String,
+    },
 }
 
 impl Dialog {
@@ -66,6 +71,7 @@ impl Dialog {
             | Dialog::SavedGame(_)
             | Dialog::ConfirmDelete(_)
             | Dialog::Players { .. }
+            | Dialog::ConfirmRemovePlayer { .. }
             | Dialog::Info { .. } => true,
             // The USB stick's dialogs open over Saved games, which pauses it already.
             Dialog::ResignOrDraw

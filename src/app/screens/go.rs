@@ -4,13 +4,15 @@
 use super::analysis::{self, Analysis};
 use super::saved_games::viewing::{SavedGame, Viewing};
 use super::{
-    Controller, Dialog, Editor, Effect, Lobby, Purpose, Screen, ScreenKind, help, network, train,
+    Controller, Dialog, Editor, Effect, Lobby, Purpose, Screen, ScreenKind, help, network, players,
+    train,
 };
 use crate::app::model::mode::{GameSetup, NewGameForm};
 use crate::app::session::coach::CoachAnswer;
 use crate::app::session::marks::AnalysisMarks;
 use crate::app::session::partner::PartnerStep;
 use crate::storage::Who;
+use crate::storage::players::{PlayerId, Roster};
 use chesspi_engine::game::Game;
 use chesspi_engine::{Color, Position};
 
@@ -128,6 +130,16 @@ pub enum Go {
     ChoosePlayer(usize),
     /// `who` plays now (New game seated them), unless they do already.
     PlayAs(Who),
+    /// Settings → Players: the screen where players are added, renamed and removed.
+    PlayersScreen,
+    /// The players changed on the Players screen: the controller keeps `roster` and the saver
+    /// writes it; `removed`'s record and puzzles are deleted.
+    KeepPlayers {
+        roster: Box<Roster>,
+        removed: Option<PlayerId>,
+    },
+    /// Player `id`'s removal confirmed: the Players screen removes them.
+    RemovePlayer(PlayerId),
 }
 
 impl Controller {
@@ -335,6 +347,20 @@ impl Controller {
                     roster: Box::new(self.player.roster().clone()),
                     name,
                 });
+            }
+            Go::PlayersScreen => {
+                self.dialog = None;
+                self.session.cancel_hint();
+                let screen =
+                    players::PlayersScreen::open(self.player.roster(), self.player.current());
+                self.screen = Screen::Players(Box::new(screen));
+            }
+            Go::KeepPlayers { roster, removed } => {
+                self.player.roster_mut().clone_from(&roster);
+                self.session.effect(Effect::KeepPlayers { roster, removed });
+            }
+            Go::RemovePlayer(id) => {
+                self.on(|p: &mut players::PlayersScreen, cx| p.remove(cx, id));
             }
         }
     }

@@ -25,8 +25,8 @@
 //! - [`network`]: finding a partner, the game with them, its shared clock.
 //!
 //! Shared, owned by no screen: [`board_view`] (a board's cells and their Slint models),
-//! [`board_input`] (a board's touches), [`dialog`] (which dialog is open) and [`words`]
-//! (colours, pieces, endings in words). A screen never imports another's files
+//! [`board_input`] (a board's touches), [`dialog`] (which dialog is open), [`words`]
+//! (colours, pieces, endings in words) and [`keyboard`] (the on-screen keyboard). A screen never imports another's files
 //! (`app::import_rules` checks it).
 
 pub mod analysis;
@@ -39,9 +39,11 @@ pub mod editor;
 mod go;
 pub use go::Go;
 pub mod help;
+pub mod keyboard;
 pub mod network;
 pub mod new_game;
 pub mod play;
+pub mod players;
 pub mod saved_games;
 #[cfg(test)]
 mod test_support;
@@ -107,6 +109,8 @@ pub enum Screen {
     Train(Box<train::Training>),
     /// Settings → Wi-Fi.
     Wifi(Box<wifi::WifiScreen>),
+    /// Settings → Players: adding, renaming and removing the device's players.
+    Players(Box<players::PlayersScreen>),
 }
 
 /// Which screen is open, without its state: what the window shows.
@@ -121,6 +125,7 @@ pub enum ScreenKind {
     Help,
     Train,
     Wifi,
+    Players,
 }
 
 impl Screen {
@@ -135,6 +140,7 @@ impl Screen {
             Screen::Help(_) => ScreenKind::Help,
             Screen::Train(_) => ScreenKind::Train,
             Screen::Wifi(_) => ScreenKind::Wifi,
+            Screen::Players(_) => ScreenKind::Players,
         }
     }
 
@@ -224,6 +230,7 @@ screen_state! {
     Help(help::Help),
     Train(train::Training),
     Wifi(wifi::WifiScreen),
+    Players(players::PlayersScreen),
 }
 
 /// What the controller holds beside the game session and the open screen: each field a

@@ -73,4 +73,10 @@ pub enum Effect {
         roster: Box<crate::storage::players::Roster>,
         name: String,
     },
+    /// The players changed: the saver writes `roster`; `removed`'s record and puzzles are
+    /// deleted.
+    KeepPlayers {
+        roster: Box<crate::storage::players::Roster>,
+        removed: Option<crate::storage::players::PlayerId>,
+    },
 }

@@ -172,6 +172,11 @@ pub(super) fn run_effects(
                     });
                 }
             },
+            Effect::KeepPlayers { roster, removed } => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.keep_players(&roster, removed);
+                }
+            }
         }
     }
 }

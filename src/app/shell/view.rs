@@ -6,7 +6,7 @@ use crate::app::model::mode::{ModeChoice, NetworkRole, NewGameForm};
 use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::play::view::GameModels;
 use crate::app::screens::{
-    Analysis, Controller, Lobby, ScreenKind, analysis, coach, editor, train, wifi,
+    Analysis, Controller, Lobby, ScreenKind, analysis, coach, editor, players, train, wifi,
 };
 use crate::app::session::marks::area_path;
 use crate::app::ui::{
@@ -109,6 +109,7 @@ impl ViewModels {
         coach::view::refresh(window, &coach::view::coach_view(c.session()));
         train::view::refresh(window, c);
         wifi::view::refresh(window, c);
+        players::view::refresh(window, c);
     }
 }
 
@@ -293,5 +294,6 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::Help => Screen::Help,
         ScreenKind::Train => Screen::Train,
         ScreenKind::Wifi => Screen::Wifi,
+        ScreenKind::Players => Screen::Players,
     }
 }

@@ -5,7 +5,8 @@
 
 use super::choice::{
     AdjournChoice, Choice, ClaimChoice, DeleteChoice, ImportChoice, MenuChoice, OfferAnswer,
-    ResignChoice, ResignOrDrawChoice, SavedGameAction, SettingsChoice, ShutdownChoice,
+    RemovePlayerChoice, ResignChoice, ResignOrDrawChoice, SavedGameAction, SettingsChoice,
+    ShutdownChoice,
 };
 use crate::app::model::mode::Mode;
 use crate::app::screens::dialog::{Dialog, SavedGameChoice};
@@ -66,7 +67,11 @@ impl Choice {
             | Choice::ConfirmResign(ResignChoice::KeepPlaying)
             | Choice::ClaimDraw(ClaimChoice::PlayOn)
             | Choice::Adjourn(AdjournChoice::Wait)
+            | Choice::ConfirmRemovePlayer(_, RemovePlayerChoice::Keep)
             | Choice::Close => {}
+            Choice::ConfirmRemovePlayer(id, RemovePlayerChoice::Remove) => {
+                cx.go(Go::RemovePlayer(id));
+            }
         }
     }
 }
@@ -113,7 +118,7 @@ impl SettingsChoice {
             SettingsChoice::Wifi if cx.wifi_allowed => cx.go(Go::Wifi),
             SettingsChoice::Wifi => {}
             SettingsChoice::About => *cx.dialog = Some(Dialog::About),
-            SettingsChoice::Players => cx.go(Go::Players),
+            SettingsChoice::Players => cx.go(Go::PlayersScreen),
         }
     }
 }

@@ -129,6 +129,12 @@ choices! {
     ImportChoice {
         Stop = "cancel_import",
     }
+
+    /// Removing a player, confirmed or not.
+    RemovePlayerChoice {
+        Remove = "remove",
+        Keep = "cancel",
+    }
 }
 
 /// Settings' choices: a device setting's row, Wi-Fi, About.
@@ -254,6 +260,8 @@ pub enum Choice {
     },
     /// The player (or guest) at place `index` of the Players list.
     Player(usize),
+    /// Removing player `id`, confirmed or not.
+    ConfirmRemovePlayer(crate::storage::players::PlayerId, RemovePlayerChoice),
     /// The Close of a message, About or the USB list.
     Close,
 }
@@ -297,6 +305,9 @@ impl Choice {
                 progress,
                 choice: ImportChoice::from_id(id)?,
             },
+            Dialog::ConfirmRemovePlayer { id: player, .. } => {
+                Choice::ConfirmRemovePlayer(player, RemovePlayerChoice::from_id(id)?)
+            }
         })
     }
 }

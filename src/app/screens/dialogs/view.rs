@@ -4,8 +4,8 @@
 
 use super::choice::{
     AdjournChoice, ChoiceId, ClaimChoice, CloseChoice, DeleteChoice, ImportChoice, MenuChoice,
-    OfferAnswer, PlayersChoice, ResignChoice, ResignOrDrawChoice, SavedGameAction, SettingsChoice,
-    ShutdownChoice, UsbChoice,
+    OfferAnswer, PlayersChoice, RemovePlayerChoice, ResignChoice, ResignOrDrawChoice,
+    SavedGameAction, SettingsChoice, ShutdownChoice, UsbChoice,
 };
 use crate::app::model::mode::Mode;
 use crate::app::model::settings::{Setting, SettingsView};
@@ -162,6 +162,18 @@ impl DialogFacts<'_> {
                     false,
                     false,
                 )],
+            ),
+            Dialog::ConfirmRemovePlayer { name, .. } => confirmation(
+                // The name in the message, which wraps: it may be 24 wide letters.
+                &tr!("Remove a player?"),
+                tr!(
+                    "Remove {}? Their record and puzzles are deleted; their saved games stay.",
+                    name
+                ),
+                vec![
+                    option(RemovePlayerChoice::Remove, &tr!("Yes, remove"), false, true),
+                    option(RemovePlayerChoice::Keep, &tr!("Cancel"), true, false),
+                ],
             ),
         }
     }

@@ -1,19 +1,18 @@
 //! Settings → Wi-Fi: the networks in range with their signal, joining one (a password typed on
-//! the on-screen keyboard), the current network and its address, forgetting one. The work is
+//! the shared on-screen keyboard), the current network and its address, forgetting one. The work is
 //! done by the Wi-Fi thread (crate::wifi); this screen asks it through effects and shows its
 //! reports.
 
-pub mod keyboard;
 pub mod view;
 
 #[cfg(test)]
 mod tests;
 
+use super::keyboard::{Key, Keyboard};
 use super::{Controller, Ctx, Effect, Go};
 use crate::tr;
 use crate::wifi::worker::{WifiReport, WifiRequest};
 use crate::wifi::{JoinError, Network, Passphrase, Security, Ssid, WifiState};
-use keyboard::{Key, Keyboard};
 
 /// The Wi-Fi screen's state.
 #[derive(Debug, Clone, Default)]

@@ -1,9 +1,10 @@
 //! The Wi-Fi screen: the controller's [`WifiView`](super::WifiView) into the `WifiAdapter`,
 //! and the screen's taps back into the controller.
 
-use super::{WifiPageKind, WifiRow, WifiScreen, keyboard::Key};
+use super::{WifiPageKind, WifiRow, WifiScreen};
+use crate::app::screens::keyboard::key_models;
 use crate::app::screens::{Controller, Dispatch};
-use crate::app::ui::{AppWindow, KeyRowView, KeyView, WifiAdapter, WifiPage, WifiRowView};
+use crate::app::ui::{AppWindow, WifiAdapter, WifiPage, WifiRowView};
 use slint::{ComponentHandle, Model, ModelRc, VecModel};
 use std::rc::Rc;
 
@@ -13,21 +14,6 @@ fn row_view(r: &WifiRow) -> WifiRowView {
         bars: i32::from(r.bars),
         detail: r.detail.as_str().into(),
         active: r.active,
-    }
-}
-
-fn key_row(keys: &[Key]) -> KeyRowView {
-    let keys: Vec<KeyView> = keys
-        .iter()
-        .map(|k| KeyView {
-            label: k.label.as_str().into(),
-            id: k.id.as_str().into(),
-            width: i32::from(k.width),
-            lit: k.lit,
-        })
-        .collect();
-    KeyRowView {
-        keys: ModelRc::new(VecModel::from(keys)),
     }
 }
 
@@ -66,26 +52,8 @@ pub fn refresh(window: &AppWindow, c: &Controller) {
     adapter.set_can_join(view.can_join);
     adapter.set_password(view.password.into());
     adapter.set_password_shown(view.password_shown);
-    // The keys change only with the layer (shift, symbols): rebuilt then, not on each letter.
-    let labels: Vec<String> = view
-        .keys
-        .iter()
-        .flatten()
-        .map(|k| format!("{}{}", k.id, k.lit))
-        .collect();
-    let shown: Vec<String> = adapter
-        .get_keys()
-        .iter()
-        .flat_map(|row| {
-            row.keys
-                .iter()
-                .map(|k| format!("{}{}", k.id, k.lit))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    if labels != shown {
-        let rows: Vec<KeyRowView> = view.keys.iter().map(|r| key_row(r)).collect();
-        adapter.set_keys(ModelRc::new(VecModel::from(rows)));
+    if let Some(keys) = key_models(&adapter.get_keys(), &view.keys) {
+        adapter.set_keys(keys);
     }
 }
 
