@@ -210,6 +210,7 @@ fn every_mode_resumes() {
             link: Some(LanLink {
                 game_id: "9f1c0a7e5b2d4c6e8a0b1c2d3e4f5a6b".to_string(),
                 host: None,
+                peer_rating: None,
             }),
         },
         GameMode::Lan {
@@ -218,6 +219,7 @@ fn every_mode_resumes() {
             link: Some(LanLink {
                 game_id: "0123456789abcdef0123456789abcdef".to_string(),
                 host: Some("192.168.1.20:7531".to_string()),
+                peer_rating: None,
             }),
         },
     ];

@@ -43,6 +43,7 @@ fn all_modes() -> Vec<GameMode> {
             link: Some(chesspi::storage::LanLink {
                 game_id: "9f86d081884c7d65".to_string(),
                 host: None,
+                peer_rating: None,
             }),
         },
         GameMode::Lan {
@@ -51,6 +52,7 @@ fn all_modes() -> Vec<GameMode> {
             link: Some(chesspi::storage::LanLink {
                 game_id: "9f86d081884c7d65".to_string(),
                 host: Some("192.168.1.20:7531".to_string()),
+                peer_rating: None,
             }),
         },
     ]
@@ -554,6 +556,7 @@ fn a_game_without_a_computer_keeps_the_devices_level() {
         link: Some(chesspi::storage::LanLink {
             game_id: "g1".to_string(),
             host: Some("192.168.1.20:7780".to_string()),
+            peer_rating: None,
         }),
     };
     for mode in [GameMode::TwoPlayers, lan] {

@@ -8,6 +8,7 @@ use chesspi_engine::analysis::GameAnalysis;
 use super::super::{PlayerNews, RatingNews, Report, SavingError};
 use super::SaverState;
 use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who, player_tag};
+use crate::storage::peer_rating::PeerRating;
 use crate::storage::puzzles::PuzzleBook;
 use crate::storage::stats::{PlayerResult, Stats, player_moved};
 use crate::storage::{GameId, GameMode, SavedGame};
@@ -71,10 +72,43 @@ pub fn two_player_results(game: &SavedGame) -> Option<[(PlayerId, PlayerResult);
     ])
 }
 
+/// A finished network game, rated: the player of this device who played it, the partner's
+/// rating before the game, and the player's result. `None` unless the game is rated, started
+/// from the start position, finished, each side moved, the local side is a player (not a
+/// guest) and the partner's device sent its player's rating (not an older peer, nor a guest
+/// there).
+pub fn network_result(game: &SavedGame) -> Option<(PlayerId, PeerRating, PlayerResult)> {
+    let GameMode::Lan {
+        local,
+        link: Some(link),
+        ..
+    } = &game.mode
+    else {
+        return None;
+    };
+    let opponent = link.peer_rating?;
+    if !game.rated
+        || game.game.initial_position().to_fen() != chesspi_engine::fen::STARTPOS
+        || !player_moved(&game.game, Color::White)
+        || !player_moved(&game.game, Color::Black)
+    {
+        return None;
+    }
+    let id = game.seats.get(*local)?.who.player()?;
+    let result = match game.game.outcome()?.winner {
+        None => PlayerResult::Draw,
+        Some(c) if c == *local => PlayerResult::Win,
+        Some(_) => PlayerResult::Loss,
+    };
+    Some((id, opponent, result))
+}
+
 impl SaverState {
     /// Rates a finished game for each player of this device who played it: against the
     /// computer the level's label is the opponent's rating; between two players each is
-    /// rated against the other's rating before the game.
+    /// rated against the other's rating before the game; over the network this device's
+    /// player is rated against the partner's rating before the game (its device rates its
+    /// own player).
     pub(super) fn rate(&mut self, game: &SavedGame) -> Vec<RatingNews> {
         let name_of = |color: Color| {
             game.seats
@@ -119,7 +153,22 @@ impl SaverState {
                 self.put_stats(black, bs);
                 news
             }
-            GameMode::ComputerVsComputer { .. } | GameMode::Lan { .. } => Vec::new(),
+            GameMode::ComputerVsComputer { .. } => Vec::new(),
+            GameMode::Lan { local, .. } => {
+                let Some((id, opponent, result)) = network_result(game) else {
+                    return Vec::new();
+                };
+                let mut stats = self.stats_of(id);
+                if !stats.first_count_of(game.id) {
+                    return Vec::new();
+                }
+                let change = stats.record_against(opponent.glicko(), result);
+                self.put_stats(id, stats);
+                vec![RatingNews {
+                    name: name_of(*local),
+                    change,
+                }]
+            }
         }
     }
 
