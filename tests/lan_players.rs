@@ -108,7 +108,10 @@ fn an_older_host_still_plays_unrated() {
     guest.play("e7e5");
     // The guest's ack of e2e4, then its move (pings skipped).
     let ack = next();
-    assert_eq!((ack["type"].as_str(), ack["ply"].as_u64()), (Some("ack"), Some(0)));
+    assert_eq!(
+        (ack["type"].as_str(), ack["ply"].as_u64()),
+        (Some("ack"), Some(0))
+    );
     let mv = next();
     assert_eq!(mv["uci"], "e7e5", "{mv}");
     send(r#"{"type":"ack","ply":1}"#.to_string());

@@ -5,11 +5,11 @@ use std::path::Path;
 
 use chesspi::storage::archive::{computer_name, termination_from_tag};
 use chesspi::storage::export::find_writable_mounts;
+use chesspi::storage::peer_rating::PeerRating;
 use chesspi::storage::{
     Archive, ArchiveError, ExportError, GameMode, GameSummary, LanLink, SavedGame, export_all,
     find_usb_mounts,
 };
-use chesspi::storage::peer_rating::PeerRating;
 use chesspi_engine::game::{Game, Termination};
 use chesspi_engine::pgn::{GameResult, read_games};
 use chesspi_engine::{Color, Position};

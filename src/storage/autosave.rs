@@ -25,9 +25,9 @@ use chesspi_engine::{Color, FenError, Position};
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomic_keeping;
+use super::peer_rating::PeerRating;
 use super::quarantine::quarantine;
 use super::sealed::{seal, unseal};
-use super::peer_rating::PeerRating;
 use super::seats::{MAX_NAME_CHARS, Seat, Seats, Who};
 use super::timestamp::UtcDateTime;
 

@@ -4,9 +4,6 @@
 
 use std::fmt;
 
-use super::glicko::Rating;
-use super::stats::INITIAL_VOLATILITY;
-
 /// The lowest and highest rating kept (Glicko-2 points).
 pub const RATING_BOUNDS: (f64, f64) = (0.0, 4000.0);
 /// The lowest and highest deviation kept (Glicko-2 points; a new player has 500).
@@ -37,16 +34,6 @@ impl PeerRating {
 
     pub fn deviation(self) -> f64 {
         self.deviation
-    }
-
-    /// As an opponent for [`super::Stats::record_against`] (which reads only the rating and
-    /// deviation; the volatility is a new player's).
-    pub fn glicko(self) -> Rating {
-        Rating {
-            rating: self.rating,
-            deviation: self.deviation,
-            volatility: INITIAL_VOLATILITY,
-        }
     }
 
     /// Reads [`PeerRating`]'s text form, `RATING DEVIATION` (e.g. `1523.4 87.25`).
@@ -92,10 +79,21 @@ mod tests {
 
     #[test]
     fn its_text_reads_back_the_same() {
-        let r = PeerRating::new(1523.437_129_8, 87.25).expect("in bounds");
+        let r = PeerRating::new(1_523.437_129_8, 87.25).expect("in bounds");
         assert_eq!(PeerRating::parse(&r.to_string()), Some(r));
-        assert_eq!(PeerRating::parse(" 1500  350 "), PeerRating::new(1500.0, 350.0));
-        for bad in ["", "1500", "1500 350 1", "NaN 350", "1500 inf", "x y", "9999 50"] {
+        assert_eq!(
+            PeerRating::parse(" 1500  350 "),
+            PeerRating::new(1500.0, 350.0)
+        );
+        for bad in [
+            "",
+            "1500",
+            "1500 350 1",
+            "NaN 350",
+            "1500 inf",
+            "x y",
+            "9999 50",
+        ] {
             assert_eq!(PeerRating::parse(bad), None, "{bad:?}");
         }
     }

@@ -501,8 +501,29 @@ fn unreachable_text(failure: &DialFailure) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::typed_addresses;
+    use super::{rated_against, typed_addresses};
+    use crate::lan::codec::{PlayerCard, PlayerRating};
     use std::net::IpAddr;
+
+    /// The game is rated against the partner only when both devices told a rating.
+    #[test]
+    fn rated_only_when_both_devices_told_a_rating() {
+        let theirs = PlayerRating::new(1400.0, 120.0);
+        let card = |rating| PlayerCard {
+            name: "Anna".into(),
+            rating,
+        };
+        let rated = card(PlayerRating::new(1000.0, 500.0));
+        let against = rated_against(Some(&rated), theirs).expect("rated");
+        assert_eq!((against.rating(), against.deviation()), (1400.0, 120.0));
+        assert_eq!(rated_against(Some(&rated), None), None, "an older peer");
+        assert_eq!(
+            rated_against(Some(&card(None)), theirs),
+            None,
+            "unrated here"
+        );
+        assert_eq!(rated_against(None, theirs), None, "a guest here");
+    }
 
     fn addr(s: &str) -> std::net::SocketAddr {
         s.parse().expect("address")

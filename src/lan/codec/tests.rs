@@ -349,7 +349,7 @@ fn hello_and_welcome_carry_the_player_and_round_trip() {
     let cards = [
         None,
         Some(card("Anna", None)),
-        Some(card("Anna", Some((1523.437_129_8, 87.25)))),
+        Some(card("Anna", Some((1_523.437_129_8, 87.25)))),
         Some(card("Ben", Some((0.0, 1.0)))),
         Some(card("Ben", Some((4000.0, 500.0)))),
     ];
@@ -377,7 +377,8 @@ fn hello_and_welcome_carry_the_player_and_round_trip() {
 /// as before, without a player; and without one, ours are those same bytes.
 #[test]
 fn an_older_peer_has_no_player_and_looks_the_same() {
-    let old = b"{\"type\":\"hello\",\"protocol\":1,\"name\":\"Anna\",\"code\":\"1234\",\"resume\":null}";
+    let old =
+        b"{\"type\":\"hello\",\"protocol\":1,\"name\":\"Anna\",\"code\":\"1234\",\"resume\":null}";
     let Message::Hello(h) = decode(old).unwrap() else {
         panic!()
     };
@@ -409,7 +410,15 @@ fn bad_player_values_are_dropped_not_fatal() {
             other => panic!("{line}: {other:?}"),
         }
     };
-    for no_card in ["null", "1", r#""Anna""#, "[]", "{}", r#"{"name":5}"#, r#"{"rating":1500}"#] {
+    for no_card in [
+        "null",
+        "1",
+        r#""Anna""#,
+        "[]",
+        "{}",
+        r#"{"name":5}"#,
+        r#"{"rating":1500}"#,
+    ] {
         assert_eq!(hello(no_card), None, "{no_card}");
     }
     let unrated = Some(card("Anna", None));

@@ -28,11 +28,8 @@ pub use door::{MAX_CONNECTIONS, UNPAIRED_PER_ADDRESS};
 pub use events::{Event, LinkState, LocalError, Output};
 pub use forfeit::DEFAULT_FORFEIT_AFTER;
 pub use lan_clock::{LanClock, MAX_CLOCK};
-pub use player::clean_name;
+pub use player::{MAX_NAME_CHARS, clean_name};
 pub use setup::{CodeChoice, Role, Timing};
-
-/// Longest partner name kept (characters); longer ones are cut.
-pub const MAX_NAME_CHARS: usize = 32;
 
 /// Names one transport connection; given by the network layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

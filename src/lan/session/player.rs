@@ -3,8 +3,11 @@
 //! §4). A peer without a `player` (an older one, or a guest of its device) is shown by its
 //! device's name and plays unrated.
 
-use super::{MAX_NAME_CHARS, Session};
+use super::Session;
 use crate::lan::codec::{PlayerCard, PlayerRating};
+
+/// Longest partner name kept (characters); longer ones are cut.
+pub const MAX_NAME_CHARS: usize = 32;
 
 impl Session {
     /// The session announcing `player` (`None`: a guest of this device, who plays unrated).

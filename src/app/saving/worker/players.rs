@@ -7,10 +7,11 @@ use chesspi_engine::analysis::GameAnalysis;
 
 use super::super::{PlayerNews, RatingNews, Report, SavingError};
 use super::SaverState;
-use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who, player_tag};
+use crate::storage::glicko::Rating;
 use crate::storage::peer_rating::PeerRating;
+use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who, player_tag};
 use crate::storage::puzzles::PuzzleBook;
-use crate::storage::stats::{PlayerResult, Stats, player_moved};
+use crate::storage::stats::{INITIAL_VOLATILITY, PlayerResult, Stats, player_moved};
 use crate::storage::{GameId, GameMode, SavedGame};
 use crate::tr;
 
@@ -162,7 +163,13 @@ impl SaverState {
                 if !stats.first_count_of(game.id) {
                     return Vec::new();
                 }
-                let change = stats.record_against(opponent.glicko(), result);
+                // `record_against` reads the opponent's rating and deviation only.
+                let opponent = Rating {
+                    rating: opponent.rating(),
+                    deviation: opponent.deviation(),
+                    volatility: INITIAL_VOLATILITY,
+                };
+                let change = stats.record_against(opponent, result);
                 self.put_stats(id, stats);
                 vec![RatingNews {
                     name: name_of(*local),
@@ -286,9 +293,9 @@ mod tests {
     use super::*;
     use crate::app::saving::{Job, Stores};
     use crate::storage::Seat;
-    use crate::storage::glicko::{self, Rating};
+    use crate::storage::glicko;
     use crate::storage::players::Seats;
-    use crate::storage::stats::{INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY};
+    use crate::storage::stats::{INITIAL_DEVIATION, INITIAL_RATING};
     use chesspi_engine::game::Game;
     use chesspi_engine::level::Level;
     use chesspi_engine::san::parse_san;
@@ -450,8 +457,14 @@ mod tests {
         let partner = PeerRating::new(1400.0, 120.0);
         let win = network_game(Color::Black, ANNA, partner);
         assert!(network_result(&win).is_some());
-        assert_eq!(network_result(&network_game(Color::Black, ANNA, None)), None);
-        assert_eq!(network_result(&network_game(Color::Black, Who::Guest, partner)), None);
+        assert_eq!(
+            network_result(&network_game(Color::Black, ANNA, None)),
+            None
+        );
+        assert_eq!(
+            network_result(&network_game(Color::Black, Who::Guest, partner)),
+            None
+        );
         let mut unrated = win.clone();
         unrated.rated = false;
         assert_eq!(network_result(&unrated), None);
@@ -481,7 +494,10 @@ mod tests {
         ));
         assert!(news.is_empty(), "{news:?}");
         let files = PlayerFiles::new(dir.path());
-        assert_eq!(files.load_stats(ANNA.player().expect("id")).value, Stats::new());
+        assert_eq!(
+            files.load_stats(ANNA.player().expect("id")).value,
+            Stats::new()
+        );
     }
 
     /// A player against a guest, or the same player at both sides, is no rated game.
