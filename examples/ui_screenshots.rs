@@ -385,6 +385,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 chesspi::storage::LanLink {
                     game_id: "5d41402abc4b2a76".into(),
                     host: Some("192.168.1.20:7531".into()),
+                    peer_rating: None,
                 },
                 None,
             )

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use chesspi::storage::archive::{computer_name, termination_from_tag};
 use chesspi::storage::export::find_writable_mounts;
+use chesspi::storage::peer_rating::PeerRating;
 use chesspi::storage::{
     Archive, ArchiveError, ExportError, GameMode, GameSummary, LanLink, SavedGame, export_all,
     find_usb_mounts,
@@ -210,6 +211,7 @@ fn every_mode_resumes() {
             link: Some(LanLink {
                 game_id: "9f1c0a7e5b2d4c6e8a0b1c2d3e4f5a6b".to_string(),
                 host: None,
+                peer_rating: None,
             }),
         },
         GameMode::Lan {
@@ -218,6 +220,7 @@ fn every_mode_resumes() {
             link: Some(LanLink {
                 game_id: "0123456789abcdef0123456789abcdef".to_string(),
                 host: Some("192.168.1.20:7531".to_string()),
+                peer_rating: PeerRating::new(1523.437, 87.25),
             }),
         },
     ];
@@ -686,4 +689,48 @@ fn an_analysed_timed_game_keeps_its_clocks() {
             .moves(),
         moves
     );
+}
+
+/// An adjourned network game keeps the partner's rating in `ChessPILanRating`; one that does
+/// not read (a hand-edited file) leaves the game unrated, still resumable; a file from before
+/// ratings has none.
+#[test]
+fn a_network_games_partner_rating_tag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = Archive::open(dir.path()).expect("open");
+    let mode = GameMode::Lan {
+        local: Color::White,
+        peer: "Ben".to_string(),
+        link: Some(LanLink {
+            game_id: "0123456789abcdef0123456789abcdef".to_string(),
+            host: None,
+            peer_rating: PeerRating::new(1400.5, 60.0),
+        }),
+    };
+    let id = archive
+        .store(&SavedGame::new(mode, game_with("e2e4")))
+        .expect("store");
+    let path = archive.dir().join(format!("{id}.pgn"));
+    let text = fs::read_to_string(&path).expect("read");
+    assert!(text.contains("[ChessPILanRating \"1400.5 60\"]"), "{text}");
+    let rating_of = |text: &str| {
+        fs::write(&path, text).expect("write");
+        match archive.resume(&id).expect("resume").mode {
+            GameMode::Lan {
+                link: Some(link), ..
+            } => link.peer_rating,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(rating_of(&text), PeerRating::new(1400.5, 60.0));
+    for bad in ["1400.5", "5000 60", "1400 0", "NaN 60", "x y"] {
+        let edited = text.replace("1400.5 60", bad);
+        assert_eq!(rating_of(&edited), None, "{bad}");
+    }
+    let older: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[ChessPILanRating"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(rating_of(&older), None);
 }

@@ -43,6 +43,7 @@ fn all_modes() -> Vec<GameMode> {
             link: Some(chesspi::storage::LanLink {
                 game_id: "9f86d081884c7d65".to_string(),
                 host: None,
+                peer_rating: None,
             }),
         },
         GameMode::Lan {
@@ -51,6 +52,7 @@ fn all_modes() -> Vec<GameMode> {
             link: Some(chesspi::storage::LanLink {
                 game_id: "9f86d081884c7d65".to_string(),
                 host: Some("192.168.1.20:7531".to_string()),
+                peer_rating: chesspi::storage::peer_rating::PeerRating::new(1523.437, 87.25),
             }),
         },
     ]
@@ -554,6 +556,7 @@ fn a_game_without_a_computer_keeps_the_devices_level() {
         link: Some(chesspi::storage::LanLink {
             game_id: "g1".to_string(),
             host: Some("192.168.1.20:7780".to_string()),
+            peer_rating: None,
         }),
     };
     for mode in [GameMode::TwoPlayers, lan] {
@@ -568,4 +571,39 @@ fn a_game_without_a_computer_keeps_the_devices_level() {
         assert_eq!(restored.game.moves().len(), 2, "{mode:?}");
         assert_eq!(restored.setup.level, level, "{mode:?}");
     }
+}
+
+/// A network game keeps the partner's rating over a restart; a rating that does not read
+/// leaves the game unrated but keeps it; a save from before ratings has none.
+#[test]
+fn a_network_games_partner_rating_is_kept_or_dropped() {
+    use chesspi::storage::peer_rating::PeerRating;
+    let mode = GameMode::Lan {
+        local: Color::Black,
+        peer: "Ben".to_string(),
+        link: Some(chesspi::storage::LanLink {
+            game_id: "g1".to_string(),
+            host: None,
+            peer_rating: PeerRating::new(1400.5, 60.0),
+        }),
+    };
+    let saved = SavedGame::new(mode, game_with("e2e4"));
+    let body = body_of(&saved);
+    assert!(body.contains("lan_rating = \"1400.5 60\""), "{body}");
+    let rating_of = |body: &str| match decode(seal(body).as_bytes()).expect("decodes").0.mode {
+        GameMode::Lan {
+            link: Some(link), ..
+        } => link.peer_rating,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(rating_of(&body), PeerRating::new(1400.5, 60.0));
+    for bad in ["", "1400.5", "1400.5 0", "-3 60", "inf 60"] {
+        assert_eq!(rating_of(&body.replace("1400.5 60", bad)), None, "{bad:?}");
+    }
+    let older: String = body
+        .lines()
+        .filter(|l| !l.starts_with("lan_rating"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(rating_of(&older), None);
 }

@@ -464,6 +464,7 @@ fn menu_states(fits: &mut Fits) {
             .collect();
         let summary = chesspi::storage::stats::StatsSummary {
             rating: 2345,
+            glicko: chesspi::storage::Stats::new().glicko(),
             provisional: true,
             rated_games: 8460,
             levels,
@@ -961,6 +962,7 @@ fn network_states(fits: &mut Fits) {
                 chesspi::storage::LanLink {
                     game_id: "5d41402abc4b2a76".into(),
                     host: Some("192.168.178.123:47531".into()),
+                    peer_rating: None,
                 },
                 Some(chesspi::lan::session::LanClock::new(
                     Duration::from_secs(3 * 3600),
@@ -1031,6 +1033,7 @@ fn network_states(fits: &mut Fits) {
                 chesspi::storage::LanLink {
                     game_id: "5d41402abc4b2a77".into(),
                     host: None,
+                    peer_rating: None,
                 },
                 None,
             )

@@ -153,14 +153,108 @@ impl fmt::Display for ErrorCode {
     }
 }
 
+/// The lowest and highest rating a `player` may carry (Glicko-2 points).
+pub const RATING_BOUNDS: (f64, f64) = (0.0, 4000.0);
+/// The lowest and highest rating deviation a `player` may carry (Glicko-2 points).
+pub const DEVIATION_BOUNDS: (f64, f64) = (1.0, 500.0);
+
+/// A player's Glicko-2 rating and its deviation as the wire carries them: finite and within
+/// [`RATING_BOUNDS`] and [`DEVIATION_BOUNDS`] (made only by [`PlayerRating::new`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayerRating {
+    rating: f64,
+    deviation: f64,
+}
+
+// Never NaN: `new` keeps only values within the bounds.
+impl Eq for PlayerRating {}
+
+impl PlayerRating {
+    /// The rating, or `None` when either value is outside its bounds (or not a number).
+    pub fn new(rating: f64, deviation: f64) -> Option<PlayerRating> {
+        let within = |v: f64, (low, high): (f64, f64)| (low..=high).contains(&v);
+        (within(rating, RATING_BOUNDS) && within(deviation, DEVIATION_BOUNDS))
+            .then_some(PlayerRating { rating, deviation })
+    }
+
+    pub fn rating(self) -> f64 {
+        self.rating
+    }
+
+    pub fn deviation(self) -> f64 {
+        self.deviation
+    }
+}
+
+/// Added to v1: the person playing at the sending device, in `hello` and `welcome`
+/// (docs/PROTOCOL.md §4): their name, and their rating unless they play unrated. A guest of
+/// the device sends none. Decoding is lenient, like a move's `clock`: a `player` that is no
+/// object or has no string `name` is absent, and a rating out of bounds or not a number is
+/// absent (the game is then unrated), so a number that only rates the game never stops it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerCard {
+    /// As sent; the session cleans it before showing it.
+    pub name: String,
+    pub rating: Option<PlayerRating>,
+}
+
+/// The wire form of [`PlayerCard`]: `rating` and `deviation` are both there or neither.
+#[derive(Serialize)]
+struct RawCard<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deviation: Option<f64>,
+}
+
+impl Serialize for PlayerCard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RawCard {
+            name: &self.name,
+            rating: self.rating.map(PlayerRating::rating),
+            deviation: self.rating.map(PlayerRating::deviation),
+        }
+        .serialize(s)
+    }
+}
+
+impl PlayerCard {
+    /// The card in `value`, if it is one; see [`PlayerCard`] for what is dropped.
+    fn from_value(value: &serde_json::Value) -> Option<PlayerCard> {
+        let object = value.as_object()?;
+        let name = object.get("name")?.as_str()?.to_string();
+        let number = |key| object.get(key).and_then(serde_json::Value::as_f64);
+        let rating = match (number("rating"), number("deviation")) {
+            (Some(r), Some(d)) => PlayerRating::new(r, d),
+            _ => None,
+        };
+        Some(PlayerCard { name, rating })
+    }
+}
+
+/// Reads an optional `player` field: anything that is not a card is no card (never an error).
+fn lenient_card<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<PlayerCard>, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(PlayerCard::from_value(&value))
+}
+
 /// The guest's first message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hello {
     pub protocol: u64,
+    /// The device's name.
     pub name: String,
     pub code: String,
     #[serde(default)]
     pub resume: Option<Resume>,
+    /// Added to v1: the guest's player (absent from older guests and for a guest player).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_card"
+    )]
+    pub player: Option<PlayerCard>,
 }
 
 /// The `clock` of `welcome`: the game's time control and both clocks now, in milliseconds.
@@ -177,6 +271,7 @@ pub struct ClockMsg {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Welcome {
     pub protocol: u64,
+    /// The device's name.
     pub name: String,
     pub game: String,
     pub you: Side,
@@ -195,6 +290,13 @@ pub struct Welcome {
     /// the game id alone is not enough).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// Added to v1: the host's player (absent from older hosts and for a guest player).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_card"
+    )]
+    pub player: Option<PlayerCard>,
 }
 
 /// An `error` message.

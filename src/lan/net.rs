@@ -98,7 +98,8 @@ pub struct DialFailure {
 enum Input {
     Command(Command),
     Opened(TcpStream),
-    Line(ConnId, Result<Message, DecodeError>),
+    /// Boxed: a `welcome` is far larger than the other inputs.
+    Line(ConnId, Box<Result<Message, DecodeError>>),
     Closed(ConnId),
     DialFailed(DialFailure),
     Shutdown,
@@ -364,7 +365,7 @@ fn read_lines(id: ConnId, mut stream: TcpStream, inputs: &Sender<Input>) {
                 Frame::TooLong => Err(DecodeError::TooLong),
             };
             let too_long = matches!(line, Err(DecodeError::TooLong));
-            if inputs.send(Input::Line(id, line)).is_err() || too_long {
+            if inputs.send(Input::Line(id, Box::new(line))).is_err() || too_long {
                 let _ = inputs.send(Input::Closed(id));
                 return;
             }
@@ -433,7 +434,7 @@ impl Worker {
         match input {
             Input::Command(command) => self.command(command),
             Input::Opened(stream) => self.opened(stream, now),
-            Input::Line(id, line) => self.session.received(id, line, now),
+            Input::Line(id, line) => self.session.received(id, *line, now),
             Input::Closed(id) => {
                 if let Some(stream) = self.streams.remove(&id) {
                     let _ = stream.shutdown(Shutdown::Both);

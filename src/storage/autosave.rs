@@ -25,6 +25,7 @@ use chesspi_engine::{Color, FenError, Position};
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomic_keeping;
+use super::peer_rating::PeerRating;
 use super::quarantine::quarantine;
 use super::sealed::{seal, unseal};
 use super::seats::{MAX_NAME_CHARS, Seat, Seats, Who};
@@ -77,6 +78,9 @@ pub struct LanLink {
     pub game_id: String,
     /// `None` when this device hosts; the host's `HOST:PORT` when it joined.
     pub host: Option<String>,
+    /// The partner's rating before the game, as its device sent it: this device's player
+    /// is rated against it when the game ends (`None`: the game is unrated).
+    pub peer_rating: Option<PeerRating>,
 }
 
 /// Remaining thinking time of both sides at the moment of the save.
@@ -605,6 +609,9 @@ struct RawMode {
     /// LAN, guest: the host's `HOST:PORT`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     lan_host: Option<String>,
+    /// LAN: the partner's rating before the game, `RATING DEVIATION` ([`PeerRating`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lan_rating: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -654,6 +661,10 @@ impl From<&GameMode> for RawMode {
                     .as_ref()
                     .map(|l| if l.host.is_some() { "guest" } else { "host" }.to_string()),
                 lan_host: link.as_ref().and_then(|l| l.host.clone()),
+                lan_rating: link
+                    .as_ref()
+                    .and_then(|l| l.peer_rating)
+                    .map(|r| r.to_string()),
                 ..RawMode::default()
             },
         }
@@ -666,6 +677,14 @@ impl RawMode {
             key,
             message: "missing".to_string(),
         };
+        // A rating only rates the game: one that does not read leaves it unrated, not lost.
+        let peer_rating = self.lan_rating.as_deref().and_then(|text| {
+            let rating = PeerRating::parse(text);
+            if rating.is_none() {
+                log::warn!("autosave: partner rating \"{text}\" dropped; the game is unrated");
+            }
+            rating
+        });
         let mode = match self.kind.as_str() {
             "vs-computer" => GameMode::VsComputer {
                 human: parse_color("mode.human", &self.human.ok_or(missing("mode.human"))?)?,
@@ -684,10 +703,12 @@ impl RawMode {
                     (Some(game_id), Some("host"), None) => Some(LanLink {
                         game_id,
                         host: None,
+                        peer_rating,
                     }),
                     (Some(game_id), Some("guest"), Some(host)) => Some(LanLink {
                         game_id,
                         host: Some(host),
+                        peer_rating,
                     }),
                     _ => {
                         return Err(AutosaveError::BadValue {

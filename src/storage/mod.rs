@@ -6,6 +6,7 @@ pub mod autosave;
 pub mod dirs;
 pub mod export;
 pub mod glicko;
+pub mod peer_rating;
 pub mod players;
 pub mod puzzles;
 pub mod quarantine;

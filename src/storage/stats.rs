@@ -148,10 +148,12 @@ pub struct LevelRecord {
 }
 
 /// Everything the Statistics screen shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StatsSummary {
     /// The rating, rounded.
     pub rating: i32,
+    /// The rating unrounded, with its deviation (what a network partner is told).
+    pub glicko: Rating,
     /// The deviation is above [`PROVISIONAL_DEVIATION`].
     pub provisional: bool,
     /// Rated games played.
@@ -299,6 +301,7 @@ impl Stats {
         });
         StatsSummary {
             rating: self.rating.rating.round() as i32,
+            glicko: self.rating,
             provisional: self.rating.deviation > PROVISIONAL_DEVIATION,
             rated_games: self.rated_games,
             levels,

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use chesspi::lan::codec::OfferKind;
+use chesspi::lan::codec::{OfferKind, PlayerCard, PlayerRating};
 use chesspi::lan::net::{LanEvent, LanHandle, NetOptions};
 use chesspi::lan::session::{CodeChoice, Event, LinkState, SavedGame, Session, Timing};
 use chesspi_engine::game::Game;
@@ -49,6 +49,8 @@ pub struct Endpoint {
     pub local: Color,
     pub game_id: String,
     pub partner: String,
+    /// The partner's rating as the pairing gave it.
+    pub partner_rating: Option<PlayerRating>,
     pub log: Vec<LanEvent>,
 }
 
@@ -60,6 +62,7 @@ impl Endpoint {
             local: Color::White,
             game_id: String::new(),
             partner: String::new(),
+            partner_rating: None,
             log: Vec::new(),
         }
     }
@@ -75,7 +78,18 @@ impl Endpoint {
     }
 
     pub fn join(target: &str, code: &str) -> Endpoint {
-        let session = Session::guest("Guest", code, fast());
+        Endpoint::join_as(target, code, None)
+    }
+
+    /// A host on loopback announcing `player` (device name "Host").
+    pub fn host_as(code: CodeChoice, color: Color, player: Option<PlayerCard>) -> Endpoint {
+        let session = Session::host("Host", code, color, Game::new(), fast()).with_player(player);
+        Endpoint::host_on(session, loopback())
+    }
+
+    /// A guest announcing `player` (device name "Guest").
+    pub fn join_as(target: &str, code: &str, player: Option<PlayerCard>) -> Endpoint {
+        let session = Session::guest("Guest", code, fast()).with_player(player);
         Endpoint::new(LanHandle::join(session, target, net(), || {}).unwrap())
     }
 
@@ -98,12 +112,14 @@ impl Endpoint {
         match e {
             Event::Paired {
                 partner,
+                partner_rating,
                 local,
                 game_id,
                 game,
                 ..
             } => {
                 self.partner = partner.clone();
+                self.partner_rating = *partner_rating;
                 self.local = *local;
                 self.game_id = game_id.clone();
                 self.game = game.clone();

@@ -163,7 +163,10 @@ pub(super) fn run_effects(
                 None => log::warn!("a network request without network play: {request:?}"),
             },
             Effect::Network(effect) => match s.workers.network.as_mut() {
-                Some(net) => net.lobby(effect, &mut s.controller, &s.notices),
+                Some(net) => {
+                    let stats = s.saving.as_ref().map(|sv| sv.saver.stats());
+                    net.lobby(effect, stats, &mut s.controller, &s.notices);
+                }
                 None => {
                     s.controller.on(Lobby::close);
                     s.controller.go(Go::Info {

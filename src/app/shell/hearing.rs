@@ -537,6 +537,7 @@ mod tests {
         crate::storage::LanLink {
             game_id: "g".into(),
             host: None,
+            peer_rating: None,
         }
     }
 

@@ -14,12 +14,15 @@ use crate::app::screens::network::partner::PartnerGame;
 use crate::app::screens::{Controller, HostEntry, LanRequest, Lobby, NetworkEffect};
 use crate::app::ui::{AppWindow, GameAdapter};
 use crate::config::{LanConfig, PairingCode};
+use crate::lan::codec::{PlayerCard, PlayerRating};
 use crate::lan::discovery::{Browser, Discovery, HostColor};
 use crate::lan::net::{Command, DialFailure, LanEvent, LanHandle, NetOptions};
 use crate::lan::session::{
     CodeChoice, Event, LanClock, LinkState, SavedGame as SavedLanGame, Session, Timing,
 };
 use crate::storage::LanLink;
+use crate::storage::StatsSummary;
+use crate::storage::peer_rating::PeerRating;
 use chesspi_engine::Color;
 use std::io;
 
@@ -35,6 +38,8 @@ pub struct Network {
     advert: Option<String>,
     /// The host we joined (`None` while hosting): saved with the game to reconnect.
     joined: Option<String>,
+    /// The player at this device as the partner was told (`None`: a guest).
+    player: Option<PlayerCard>,
     /// While hosting: the addresses a guest may type (where discovery does not reach).
     typed_addresses: Vec<String>,
 }
@@ -56,6 +61,7 @@ impl Network {
             browser: None,
             advert: None,
             joined: None,
+            player: None,
             typed_addresses: Vec::new(),
         }
     }
@@ -90,19 +96,29 @@ impl Network {
         self.discovery.as_ref()
     }
 
-    /// Carries out a lobby effect.
-    pub fn lobby(&mut self, effect: NetworkEffect, c: &mut Controller, notices: &NoticeBar) {
+    /// Carries out a lobby effect; `stats`: the record of the player at the device (what
+    /// the partner is told of their rating; `None` without a saver: unrated).
+    pub fn lobby(
+        &mut self,
+        effect: NetworkEffect,
+        stats: Option<&StatsSummary>,
+        c: &mut Controller,
+        notices: &NoticeBar,
+    ) {
+        let player = local_player(c, stats);
         match effect {
-            NetworkEffect::Host { local, clock } => self.host(local, clock, c, notices),
+            NetworkEffect::Host { local, clock } => self.host(local, clock, player, c, notices),
             NetworkEffect::Browse => self.browse(c),
             NetworkEffect::Join { target, code, .. } => {
                 self.stop();
                 let session = Session::guest(&self.name, &code, Timing::default())
+                    .with_player(player.clone())
                     .with_forfeit_after(self.config.adjourn_after);
                 match LanHandle::join(session, &target, NetOptions::default(), self.wake()) {
                     Ok(handle) => {
                         self.lan = Some(handle);
                         self.joined = Some(target);
+                        self.player = player;
                     }
                     Err(e) => c.on(|l: &mut Lobby, cx| l.refused(cx, None, &e.to_string())),
                 }
@@ -119,6 +135,7 @@ impl Network {
         &mut self,
         local: Color,
         clock: Option<crate::app::model::clock::TimeControl>,
+        player: Option<PlayerCard>,
         c: &mut Controller,
         notices: &NoticeBar,
     ) {
@@ -129,6 +146,7 @@ impl Network {
         };
         let session = Session::host(&self.name, code, local, Game::new(), Timing::default())
             .with_clock(clock.map(|tc| LanClock::new(tc.base, tc.increment)))
+            .with_player(player.clone())
             .with_forfeit_after(self.config.adjourn_after);
         let code = session.code().to_string();
         let listen = self.config.listen_addrs();
@@ -137,6 +155,7 @@ impl Network {
                 log::info!("hosting a network game on {:?}", handle.local_addrs());
                 self.typed_addresses = typed_addresses(handle.local_addrs(), interface_addresses);
                 self.lan = Some(handle);
+                self.player = player;
                 c.on(|l: &mut Lobby, _| l.hosting(&self.name, &code, &self.typed_addresses));
                 let colour = match local {
                     Color::White => HostColor::White,
@@ -184,7 +203,9 @@ impl Network {
     }
 
     /// Reconnects the network game restored after a restart: hosts it again, or joins its
-    /// host again, resuming from the saved position.
+    /// host again, resuming from the saved position. `player`: the player at this device as
+    /// the partner is told ([`local_player`]); the partner's rating stays the one `link`
+    /// kept from the pairing.
     pub fn resume(
         &mut self,
         peer: &str,
@@ -192,6 +213,7 @@ impl Network {
         game: Game,
         link: LanLink,
         clock: Option<LanClock>,
+        player: Option<PlayerCard>,
     ) {
         self.stop();
         let saved = SavedLanGame {
@@ -208,6 +230,7 @@ impl Network {
                 };
                 let session = Session::restore_host(&self.name, code, saved, Timing::default())
                     .with_clock(clock)
+                    .with_player(player.clone())
                     .with_forfeit_after(self.config.adjourn_after);
                 let listen = self.config.listen_addrs();
                 LanHandle::host(session, &listen, NetOptions::default(), self.wake())
@@ -215,6 +238,7 @@ impl Network {
             Some(target) => {
                 let session = Session::restore_guest(&self.name, saved, Timing::default())
                     .with_clock(clock)
+                    .with_player(player.clone())
                     .with_forfeit_after(self.config.adjourn_after);
                 LanHandle::join(session, target, NetOptions::default(), self.wake())
             }
@@ -225,6 +249,7 @@ impl Network {
                 log::info!("reconnecting the network game {id} with {peer}");
                 self.lan = Some(handle);
                 self.joined = link.host;
+                self.player = player;
             }
             Err(e) => log::error!("cannot reconnect the network game: {e}"),
         }
@@ -239,6 +264,7 @@ impl Network {
         }
         self.lan = None;
         self.joined = None;
+        self.player = None;
     }
 
     /// The player leaves the network game for good (a new game): say goodbye.
@@ -320,6 +346,7 @@ impl Network {
             Event::Clock(clock) => c.part(|p: &mut PartnerGame, cx| p.clock(cx, clock)),
             Event::Paired {
                 partner,
+                partner_rating,
                 local,
                 game,
                 game_id,
@@ -334,6 +361,7 @@ impl Network {
                 let resume = LanLink {
                     game_id,
                     host: self.joined.clone(),
+                    peer_rating: rated_against(self.player.as_ref(), partner_rating),
                 };
                 c.part(|p: &mut PartnerGame, cx| {
                     p.paired(cx, &partner, local, game, resume, clock);
@@ -375,6 +403,25 @@ impl Network {
             }
         }
     }
+}
+
+/// The player at the device as a network partner is told: the roster's name and, from
+/// `stats` (theirs, the saver's summary), the rating and deviation; a guest is told as none.
+pub fn local_player(c: &Controller, stats: Option<&StatsSummary>) -> Option<PlayerCard> {
+    let name = c.player().roster().name_of(c.player().current())?;
+    let rating = stats.and_then(|s| PlayerRating::new(s.glicko.rating, s.glicko.deviation));
+    Some(PlayerCard {
+        name: name.as_str().to_string(),
+        rating,
+    })
+}
+
+/// What the game is rated against at its end: the partner's rating, when both devices told
+/// theirs (so both rate the game or neither; an older peer or a guest at either device:
+/// unrated).
+fn rated_against(ours: Option<&PlayerCard>, theirs: Option<PlayerRating>) -> Option<PeerRating> {
+    let theirs = theirs.filter(|_| ours.is_some_and(|p| p.rating.is_some()))?;
+    PeerRating::new(theirs.rating(), theirs.deviation())
 }
 
 fn host_entry(h: crate::lan::discovery::FoundHost) -> Option<HostEntry> {
@@ -454,8 +501,29 @@ fn unreachable_text(failure: &DialFailure) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::typed_addresses;
+    use super::{rated_against, typed_addresses};
+    use crate::lan::codec::{PlayerCard, PlayerRating};
     use std::net::IpAddr;
+
+    /// The game is rated against the partner only when both devices told a rating.
+    #[test]
+    fn rated_only_when_both_devices_told_a_rating() {
+        let theirs = PlayerRating::new(1400.0, 120.0);
+        let card = |rating| PlayerCard {
+            name: "Anna".into(),
+            rating,
+        };
+        let rated = card(PlayerRating::new(1000.0, 500.0));
+        let against = rated_against(Some(&rated), theirs).expect("rated");
+        assert_eq!((against.rating(), against.deviation()), (1400.0, 120.0));
+        assert_eq!(rated_against(Some(&rated), None), None, "an older peer");
+        assert_eq!(
+            rated_against(Some(&card(None)), theirs),
+            None,
+            "unrated here"
+        );
+        assert_eq!(rated_against(None, theirs), None, "a guest here");
+    }
 
     fn addr(s: &str) -> std::net::SocketAddr {
         s.parse().expect("address")

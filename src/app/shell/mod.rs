@@ -244,12 +244,14 @@ fn resume_network(s: &mut Shell, peer: &str, link: crate::storage::LanLink) {
         .clocks
         .lan_clock(std::time::Instant::now());
     if let Some(net) = s.workers.network.as_mut() {
+        let stats = s.saving.as_ref().map(|sv| sv.saver.stats());
         net.resume(
             peer,
             local,
             s.controller.session().game().clone(),
             link,
             clock,
+            crate::app::shell::lan::local_player(&s.controller, stats),
         );
     }
 }

@@ -21,7 +21,8 @@ fn decodes_the_issue_examples() {
             protocol: 1,
             name: "Ann".into(),
             code: "1234".into(),
-            resume: None
+            resume: None,
+            player: None,
         })
     );
     let m = decode(
@@ -108,6 +109,7 @@ fn every_message_round_trips() {
                 forfeit: true,
                 secret: None,
             }),
+            player: None,
         }),
         Message::Hello(Hello {
             protocol: 1,
@@ -119,6 +121,7 @@ fn every_message_round_trips() {
                 forfeit: false,
                 secret: Some("0123456789abcdef".into()),
             }),
+            player: None,
         }),
         Message::Welcome(Welcome {
             protocol: 1,
@@ -136,6 +139,7 @@ fn every_message_round_trips() {
             }),
             termination: Some("time".into()),
             secret: Some("0123456789abcdef".into()),
+            player: None,
         }),
         Message::error(ErrorCode::Busy, "busy"),
         Message::Move {
@@ -192,6 +196,7 @@ fn wire_form_matches_the_contract() {
         name: "a".into(),
         code: "1".into(),
         resume: None,
+        player: None,
     }))
     .unwrap();
     assert!(
@@ -303,6 +308,145 @@ fn encode_refuses_oversized_messages() {
         clock: None,
         termination: None,
         secret: None,
+        player: None,
     });
     assert!(matches!(encode(&m), Err(EncodeError::TooLong(_))));
+}
+
+fn card(name: &str, rating: Option<(f64, f64)>) -> PlayerCard {
+    PlayerCard {
+        name: name.into(),
+        rating: rating.map(|(r, d)| PlayerRating::new(r, d).expect("in bounds")),
+    }
+}
+
+#[test]
+fn hello_and_welcome_carry_the_player_and_round_trip() {
+    let hello = |player| {
+        Message::Hello(Hello {
+            protocol: 1,
+            name: "Kitchen".into(),
+            code: "0042".into(),
+            resume: None,
+            player,
+        })
+    };
+    let welcome = |player| {
+        Message::Welcome(Welcome {
+            protocol: 1,
+            name: "Hall".into(),
+            game: "id".into(),
+            you: Side::White,
+            start: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
+            moves: Vec::new(),
+            result: None,
+            clock: None,
+            termination: None,
+            secret: None,
+            player,
+        })
+    };
+    let cards = [
+        None,
+        Some(card("Anna", None)),
+        Some(card("Anna", Some((1_523.437_129_8, 87.25)))),
+        Some(card("Ben", Some((0.0, 1.0)))),
+        Some(card("Ben", Some((4000.0, 500.0)))),
+    ];
+    for player in cards {
+        for m in [hello(player.clone()), welcome(player.clone())] {
+            let line = encode(&m).unwrap();
+            assert_eq!(decode(&line[..line.len() - 1]).unwrap(), m, "{m:?}");
+        }
+    }
+    let line = encode(&hello(Some(card("Anna", Some((1523.5, 80.0)))))).unwrap();
+    assert_eq!(
+        String::from_utf8(line).unwrap(),
+        "{\"type\":\"hello\",\"protocol\":1,\"name\":\"Kitchen\",\"code\":\"0042\",\"resume\":null,\
+         \"player\":{\"name\":\"Anna\",\"rating\":1523.5,\"deviation\":80.0}}\n"
+    );
+    let line = encode(&welcome(Some(card("Anna", None)))).unwrap();
+    assert!(
+        String::from_utf8(line)
+            .unwrap()
+            .ends_with(",\"player\":{\"name\":\"Anna\"}}\n")
+    );
+}
+
+/// An older peer's `hello` and `welcome` (the bytes this encoder wrote before players) decode
+/// as before, without a player; and without one, ours are those same bytes.
+#[test]
+fn an_older_peer_has_no_player_and_looks_the_same() {
+    let old =
+        b"{\"type\":\"hello\",\"protocol\":1,\"name\":\"Anna\",\"code\":\"1234\",\"resume\":null}";
+    let Message::Hello(h) = decode(old).unwrap() else {
+        panic!()
+    };
+    assert_eq!(h.player, None);
+    assert_eq!(h.name, "Anna");
+    let mut ours = encode(&Message::Hello(h)).unwrap();
+    assert_eq!(ours.pop(), Some(b'\n'));
+    assert_eq!(ours, old);
+    let old = br#"{"type":"welcome","protocol":1,"name":"Kitchen","game":"g","you":"black","start":"8/8/8/8/8/8/8/K6k w - - 0 1","moves":[],"result":null}"#;
+    let Message::Welcome(w) = decode(old).unwrap() else {
+        panic!()
+    };
+    assert_eq!(w.player, None);
+    let mut ours = encode(&Message::Welcome(w)).unwrap();
+    ours.pop();
+    assert_eq!(ours, old);
+}
+
+/// A `player` that is no card, or a rating out of bounds or of the wrong type, is dropped:
+/// the message still decodes (unrated), nothing panics.
+#[test]
+fn bad_player_values_are_dropped_not_fatal() {
+    let hello = |player: &str| {
+        let line = format!(
+            r#"{{"type":"hello","protocol":1,"name":"D","code":"1","resume":null,"player":{player}}}"#
+        );
+        match decode(line.as_bytes()) {
+            Ok(Message::Hello(h)) => h.player,
+            other => panic!("{line}: {other:?}"),
+        }
+    };
+    for no_card in [
+        "null",
+        "1",
+        r#""Anna""#,
+        "[]",
+        "{}",
+        r#"{"name":5}"#,
+        r#"{"rating":1500}"#,
+    ] {
+        assert_eq!(hello(no_card), None, "{no_card}");
+    }
+    let unrated = Some(card("Anna", None));
+    for rating in [
+        r#""rating":1500"#,
+        r#""deviation":80"#,
+        r#""rating":-1,"deviation":80"#,
+        r#""rating":4000.5,"deviation":80"#,
+        r#""rating":1500,"deviation":0.5"#,
+        r#""rating":1500,"deviation":500.01"#,
+        r#""rating":1e308,"deviation":80"#,
+        r#""rating":"1500","deviation":80"#,
+        r#""rating":1500,"deviation":null"#,
+        r#""rating":[1500],"deviation":{}"#,
+        r#""rating":18446744073709551615,"deviation":80"#,
+    ] {
+        let player = format!(r#"{{"name":"Anna",{rating}}}"#);
+        assert_eq!(hello(&player), unrated, "{player}");
+    }
+    assert_eq!(
+        hello(r#"{"name":"Anna","rating":1500,"deviation":350,"title":"GM"}"#),
+        Some(card("Anna", Some((1500.0, 350.0))))
+    );
+    // JSON has no NaN or infinity: such a line is not JSON at all, as before.
+    let line = br#"{"type":"hello","protocol":1,"name":"D","code":"1","player":{"name":"A","rating":NaN,"deviation":80}}"#;
+    assert_eq!(decode(line).unwrap_err().code(), ErrorCode::BadMessage);
+    let line = br#"{"type":"welcome","protocol":1,"name":"H","game":"g","you":"white","start":"x","moves":[],"player":{"name":"A","rating":1e999,"deviation":80}}"#;
+    assert_eq!(decode(line).unwrap_err().code(), ErrorCode::BadMessage);
+    assert_eq!(PlayerRating::new(f64::NAN, 80.0), None);
+    assert_eq!(PlayerRating::new(1500.0, f64::INFINITY), None);
 }

@@ -1,7 +1,7 @@
 //! What a session tells the app and the network layer, and why a local action fails.
 
 use super::LanClock;
-use crate::lan::codec::{ErrorCode, Message, OfferKind};
+use crate::lan::codec::{ErrorCode, Message, OfferKind, PlayerRating};
 use chesspi_engine::game::{Game, Outcome};
 use chesspi_engine::{Color, Move};
 use std::fmt;
@@ -15,7 +15,11 @@ pub enum Event {
     Link(LinkState),
     /// A new game began with a partner: the app shows `game` with `local` at the bottom.
     Paired {
+        /// The partner's player's name when it sent one, else its device's.
         partner: String,
+        /// The partner's rating before the game (`None`: an older peer or a guest of its
+        /// device: the game is unrated).
+        partner_rating: Option<PlayerRating>,
         local: Color,
         /// What resumes the game: a [`crate::lan::secret::ResumeKey`] as a string, the game
         /// id and its secret. To save on the device, never to show or export.

@@ -1,9 +1,10 @@
 //! hello / welcome / error: pairing a new guest, and resuming a game on a new connection.
 
-use super::{
-    CodeChoice, ConnId, Event, LanClock, LinkState, MAX_WRONG_CODES, Role, Session, clean_name,
+use super::player::shown_name;
+use super::{CodeChoice, ConnId, Event, LanClock, LinkState, MAX_WRONG_CODES, Role, Session};
+use crate::lan::codec::{
+    ErrorCode, Hello, Message, PROTOCOL_VERSION, PlayerRating, Resume, Welcome,
 };
-use crate::lan::codec::{ErrorCode, Hello, Message, PROTOCOL_VERSION, Resume, Welcome};
 use crate::lan::random;
 use crate::lan::secret;
 use chesspi_engine::game::{Game, Outcome, Termination};
@@ -23,6 +24,7 @@ impl Session {
             name: self.name.clone(),
             code: self.pairing.code.clone(),
             resume,
+            player: self.player.clone(),
         };
         self.send(id, Message::Hello(hello));
     }
@@ -52,12 +54,14 @@ impl Session {
                 .map(str::to_string),
             // Only ever to the partner: a guest that gave the code or the secret itself.
             secret: self.secret.clone(),
+            player: self.player.clone(),
         }
     }
 
     /// Host: a guest greets us.
     pub(super) fn on_hello(&mut self, id: ConnId, hello: Hello, now: Instant) {
-        let name = clean_name(&hello.name);
+        let name = shown_name(&hello.name, hello.player.as_ref());
+        let rating = hello.player.and_then(|p| p.rating);
         match hello.resume {
             Some(resume) => {
                 // The secret is the partner's credential (the code may have changed since);
@@ -74,13 +78,14 @@ impl Session {
                 // Judged before the guest counts as connected again.
                 self.take_forfeit_claim(&resume, now);
                 self.partner = Some(name);
+                self.partner_rating = rating;
                 self.mark_playing(id, now);
                 // The welcome carries every move: our move in flight is delivered by it.
                 self.unacked = None;
                 self.send(id, Message::Welcome(self.welcome()));
             }
             None if self.is_paired() => self.refuse(id, ErrorCode::Busy, "already playing"),
-            None => self.pair_by_code(id, &hello.code, name, now),
+            None => self.pair_by_code(id, &hello.code, (name, rating), now),
         }
     }
 
@@ -98,7 +103,14 @@ impl Session {
 
     /// Host: a new guest gives the pairing code, unless its address must wait after wrong
     /// codes (then the code is not even looked at, so waiting out the answer tells nothing).
-    fn pair_by_code(&mut self, id: ConnId, code: &str, name: String, now: Instant) {
+    /// `partner`: the guest's name to show and its player's rating.
+    fn pair_by_code(
+        &mut self,
+        id: ConnId,
+        code: &str,
+        (name, rating): (String, Option<PlayerRating>),
+        now: Instant,
+    ) {
         let from = self.conns.get(&id).and_then(|c| c.origin);
         if let Some(left) = self.strikes.locked(from, now) {
             let secs = left.as_millis().div_ceil(1000);
@@ -113,10 +125,12 @@ impl Session {
         }
         self.pairing.wrong = 0;
         self.partner = Some(name.clone());
+        self.partner_rating = rating;
         self.mark_playing(id, now);
         self.send(id, Message::Welcome(self.welcome()));
         self.event(Event::Paired {
             partner: name,
+            partner_rating: rating,
             local: self.local,
             game_id: self.resume_key().to_string(),
             game: self.game.clone(),
@@ -168,7 +182,8 @@ impl Session {
                 return;
             }
         };
-        let name = clean_name(&w.name);
+        let name = shown_name(&w.name, w.player.as_ref());
+        let rating = w.player.as_ref().and_then(|p| p.rating);
         if !self.is_paired() {
             self.game_id = w.game;
             // A secret of a form we do not keep is left out: the game resumes by its id.
@@ -176,10 +191,12 @@ impl Session {
             self.game = host_game;
             self.local = w.you.into();
             self.partner = Some(name.clone());
+            self.partner_rating = rating;
             self.clock = clock;
             self.mark_playing(id, now);
             self.event(Event::Paired {
                 partner: name,
+                partner_rating: rating,
                 local: self.local,
                 game_id: self.resume_key().to_string(),
                 game: self.game.clone(),
@@ -199,6 +216,7 @@ impl Session {
             return;
         }
         self.partner = Some(name);
+        self.partner_rating = rating;
         self.mark_playing(id, now);
         // The host decides the clocks; ours stood still while the link was down.
         self.clock = clock;

@@ -11,11 +11,12 @@ mod forfeit;
 mod handshake;
 mod lan_clock;
 mod play;
+mod player;
 mod setup;
 #[cfg(test)]
 mod tests;
 
-use super::codec::{DecodeError, ErrorCode, Message, OfferKind};
+use super::codec::{DecodeError, ErrorCode, Message, OfferKind, PlayerCard, PlayerRating};
 use super::random;
 use super::secret::{self, ResumeKey};
 use chesspi_engine::Color;
@@ -27,10 +28,8 @@ pub use door::{MAX_CONNECTIONS, UNPAIRED_PER_ADDRESS};
 pub use events::{Event, LinkState, LocalError, Output};
 pub use forfeit::DEFAULT_FORFEIT_AFTER;
 pub use lan_clock::{LanClock, MAX_CLOCK};
+pub use player::{MAX_NAME_CHARS, clean_name};
 pub use setup::{CodeChoice, Role, Timing};
-
-/// Longest partner name kept (characters); longer ones are cut.
-pub const MAX_NAME_CHARS: usize = 32;
 
 /// Names one transport connection; given by the network layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -95,6 +94,10 @@ pub struct Session {
     game: Game,
     local: Color,
     partner: Option<String>,
+    /// The player at this device, announced to the partner (`None`: a guest, unrated).
+    player: Option<PlayerCard>,
+    /// The partner's rating as its latest handshake gave it (`None`: unrated).
+    partner_rating: Option<PlayerRating>,
     /// Our last move, sent but not yet acknowledged.
     unacked: Option<u32>,
     /// We resigned while the link was down (guest): tell the host after the welcome.
@@ -136,6 +139,8 @@ impl Session {
             game: saved.game,
             local: saved.local,
             partner: None,
+            player: None,
+            partner_rating: None,
             unacked: None,
             resign_unsent: false,
             flag_unsent: false,
@@ -598,9 +603,3 @@ impl Session {
 
 /// The most characters of a peer's error text kept (the screen shows one line of it).
 const PEER_TEXT_CHARS: usize = 160;
-
-/// A peer-supplied name made safe to show ([`crate::text::shown`]): one line, no control or
-/// invisible format characters, at most [`MAX_NAME_CHARS`] characters.
-pub fn clean_name(name: &str) -> String {
-    crate::text::shown(name, MAX_NAME_CHARS)
-}

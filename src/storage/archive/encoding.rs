@@ -8,6 +8,7 @@ use chesspi_engine::pgn::{self, GameResult, PgnGame};
 use chesspi_engine::{Color, IllegalMoveError};
 
 use crate::storage::autosave::{Clocks, GameMode, LanLink, SavedGame, TERMINATIONS, color_name};
+use crate::storage::peer_rating::PeerRating;
 use crate::storage::seats::{MAX_NAME_CHARS, Seat, Seats, Who, player_tag};
 use crate::storage::timestamp::UtcDateTime;
 
@@ -133,6 +134,9 @@ pub fn pgn_tags(game: &SavedGame) -> Vec<(String, String)> {
                 push("ChessPILanGame", link.game_id.clone());
                 if let Some(host) = &link.host {
                     push("ChessPILanHost", host.clone());
+                }
+                if let Some(rating) = link.peer_rating {
+                    push("ChessPILanRating", rating.to_string());
                 }
             }
         }
@@ -268,6 +272,8 @@ pub(super) fn mode_from_tags(game: &PgnGame) -> Result<GameMode, String> {
             link: game.tag("ChessPILanGame").map(|id| LanLink {
                 game_id: id.to_string(),
                 host: game.tag("ChessPILanHost").map(str::to_string),
+                // One that does not read leaves the game unrated.
+                peer_rating: game.tag("ChessPILanRating").and_then(PeerRating::parse),
             }),
         },
         Some(other) => return Err(format!("unknown ChessPIMode \"{other}\"")),

@@ -7,9 +7,11 @@ use chesspi_engine::analysis::GameAnalysis;
 
 use super::super::{PlayerNews, RatingNews, Report, SavingError};
 use super::SaverState;
+use crate::storage::glicko::Rating;
+use crate::storage::peer_rating::PeerRating;
 use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who, player_tag};
 use crate::storage::puzzles::PuzzleBook;
-use crate::storage::stats::{PlayerResult, Stats, player_moved};
+use crate::storage::stats::{INITIAL_VOLATILITY, PlayerResult, Stats, player_moved};
 use crate::storage::{GameId, GameMode, SavedGame};
 use crate::tr;
 
@@ -71,10 +73,43 @@ pub fn two_player_results(game: &SavedGame) -> Option<[(PlayerId, PlayerResult);
     ])
 }
 
+/// A finished network game, rated: the player of this device who played it, the partner's
+/// rating before the game, and the player's result. `None` unless the game is rated, started
+/// from the start position, finished, each side moved, the local side is a player (not a
+/// guest) and the partner's device sent its player's rating (not an older peer, nor a guest
+/// there).
+pub fn network_result(game: &SavedGame) -> Option<(PlayerId, PeerRating, PlayerResult)> {
+    let GameMode::Lan {
+        local,
+        link: Some(link),
+        ..
+    } = &game.mode
+    else {
+        return None;
+    };
+    let opponent = link.peer_rating?;
+    if !game.rated
+        || game.game.initial_position().to_fen() != chesspi_engine::fen::STARTPOS
+        || !player_moved(&game.game, Color::White)
+        || !player_moved(&game.game, Color::Black)
+    {
+        return None;
+    }
+    let id = game.seats.get(*local)?.who.player()?;
+    let result = match game.game.outcome()?.winner {
+        None => PlayerResult::Draw,
+        Some(c) if c == *local => PlayerResult::Win,
+        Some(_) => PlayerResult::Loss,
+    };
+    Some((id, opponent, result))
+}
+
 impl SaverState {
     /// Rates a finished game for each player of this device who played it: against the
     /// computer the level's label is the opponent's rating; between two players each is
-    /// rated against the other's rating before the game.
+    /// rated against the other's rating before the game; over the network this device's
+    /// player is rated against the partner's rating before the game (its device rates its
+    /// own player).
     pub(super) fn rate(&mut self, game: &SavedGame) -> Vec<RatingNews> {
         let name_of = |color: Color| {
             game.seats
@@ -119,7 +154,28 @@ impl SaverState {
                 self.put_stats(black, bs);
                 news
             }
-            GameMode::ComputerVsComputer { .. } | GameMode::Lan { .. } => Vec::new(),
+            GameMode::ComputerVsComputer { .. } => Vec::new(),
+            GameMode::Lan { local, .. } => {
+                let Some((id, opponent, result)) = network_result(game) else {
+                    return Vec::new();
+                };
+                let mut stats = self.stats_of(id);
+                if !stats.first_count_of(game.id) {
+                    return Vec::new();
+                }
+                // `record_against` reads the opponent's rating and deviation only.
+                let opponent = Rating {
+                    rating: opponent.rating(),
+                    deviation: opponent.deviation(),
+                    volatility: INITIAL_VOLATILITY,
+                };
+                let change = stats.record_against(opponent, result);
+                self.put_stats(id, stats);
+                vec![RatingNews {
+                    name: name_of(*local),
+                    change,
+                }]
+            }
         }
     }
 
@@ -237,9 +293,9 @@ mod tests {
     use super::*;
     use crate::app::saving::{Job, Stores};
     use crate::storage::Seat;
-    use crate::storage::glicko::{self, Rating};
+    use crate::storage::glicko;
     use crate::storage::players::Seats;
-    use crate::storage::stats::{INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY};
+    use crate::storage::stats::{INITIAL_DEVIATION, INITIAL_RATING};
     use chesspi_engine::game::Game;
     use chesspi_engine::level::Level;
     use chesspi_engine::san::parse_san;
@@ -331,6 +387,117 @@ mod tests {
         assert_eq!(news[0].change.after, loser.rating.round() as i32);
         assert_eq!(news[1].change.after, winner.rating.round() as i32);
         assert!(winner.rating > 1000.0 && loser.rating < 1000.0);
+    }
+
+    /// A network game as this device saves it: `local` played by `who`, the partner's rating
+    /// kept from the pairing.
+    fn network_game(local: Color, who: Who, partner: Option<PeerRating>) -> SavedGame {
+        let link = crate::storage::LanLink {
+            game_id: "g".into(),
+            host: None,
+            peer_rating: partner,
+        };
+        let mode = GameMode::Lan {
+            local,
+            peer: "Ben".into(),
+            link: Some(link),
+        };
+        let mut saved = SavedGame::new(mode, fools_mate());
+        saved.seats = Seats::none().with(local, seat(who, "Anna"));
+        saved
+    }
+
+    /// Anna (Black) mates the partner over the network: she alone is rated, against the
+    /// partner's rating and deviation before the game, as Glicko-2 says; saved again (a
+    /// restart), it counts once.
+    #[test]
+    fn a_network_game_rates_the_local_player_against_the_partner() {
+        let dir = tempfile::tempdir().expect("dir");
+        let partner = PeerRating::new(1400.0, 120.0).expect("in bounds");
+        let saved = network_game(Color::Black, ANNA, Some(partner));
+        let save = |seq| Job::Save {
+            seq,
+            game: Box::new(saved.clone()),
+        };
+        let news = news_of(&run(dir.path(), vec![save(1), save(2)]));
+        assert_eq!(news.len(), 1, "{news:?}");
+        let new = Stats::new().glicko();
+        let expected = new.after(
+            &[glicko::Game {
+                opponent: 1400.0,
+                opponent_deviation: 120.0,
+                score: 1.0,
+            }],
+            glicko::TAU,
+        );
+        let anna = PlayerFiles::new(dir.path())
+            .load_stats(ANNA.player().expect("id"))
+            .value;
+        assert_eq!(anna.glicko(), expected);
+        assert_eq!(anna.summary().people.wins, 1);
+        assert_eq!(anna.summary().rated_games, 1, "counted once");
+        assert_eq!(news[0].name, "Anna");
+        assert_eq!(news[0].change.after, expected.rating.round() as i32);
+        // Beating a 1400 moves her further than beating a new player would.
+        let vs_new = new.after(
+            &[glicko::Game {
+                opponent: INITIAL_RATING,
+                opponent_deviation: INITIAL_DEVIATION,
+                score: 1.0,
+            }],
+            glicko::TAU,
+        );
+        assert!(expected.rating > vs_new.rating);
+    }
+
+    /// Against an older peer or a guest there (no rating), as a guest here, from a set-up
+    /// position, unfinished, or unrated: no rating moves.
+    #[test]
+    fn a_network_game_without_both_ratings_is_not_rated() {
+        let partner = PeerRating::new(1400.0, 120.0);
+        let win = network_game(Color::Black, ANNA, partner);
+        assert!(network_result(&win).is_some());
+        assert_eq!(
+            network_result(&network_game(Color::Black, ANNA, None)),
+            None
+        );
+        assert_eq!(
+            network_result(&network_game(Color::Black, Who::Guest, partner)),
+            None
+        );
+        let mut unrated = win.clone();
+        unrated.rated = false;
+        assert_eq!(network_result(&unrated), None);
+        let mut unfinished = win.clone();
+        unfinished.game.undo();
+        assert_eq!(network_result(&unfinished), None);
+        let mut set_up = win.clone();
+        set_up.game = Game::from_position(
+            chesspi_engine::Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").expect("fen"),
+        );
+        assert_eq!(network_result(&set_up), None);
+        let mut no_link = win.clone();
+        no_link.mode = GameMode::Lan {
+            local: Color::Black,
+            peer: "Ben".into(),
+            link: None,
+        };
+        assert_eq!(network_result(&no_link), None);
+        let dir = tempfile::tempdir().expect("dir");
+        let older = network_game(Color::Black, ANNA, None);
+        let news = news_of(&run(
+            dir.path(),
+            vec![Job::Save {
+                seq: 1,
+                game: Box::new(older),
+            }],
+        ));
+        assert!(news.is_empty(), "{news:?}");
+        let files = PlayerFiles::new(dir.path());
+        assert_eq!(
+            files.load_stats(ANNA.player().expect("id")).value,
+            Stats::new()
+        );
     }
 
     /// A player against a guest, or the same player at both sides, is no rated game.

@@ -209,6 +209,7 @@ fn every_menu_entry_keeps_its_place_whatever_else_the_menu_offers() {
     let link = crate::storage::LanLink {
         game_id: "g".into(),
         host: None,
+        peer_rating: None,
     };
     network.part(|p: &mut network::partner::PartnerGame, cx| {
         p.paired(cx, "Kitchen", Color::White, Game::new(), link, None)

@@ -48,6 +48,7 @@ mod game_tests {
         let link = LanLink {
             game_id: "g".into(),
             host: None,
+            peer_rating: None,
         };
         c.part(|p: &mut PartnerGame, cx| {
             p.paired(

@@ -413,6 +413,7 @@ mod tests {
         let link = LanLink {
             game_id: "g".into(),
             host: None,
+            peer_rating: None,
         };
         c.part(|p: &mut PartnerGame, cx| {
             p.paired(cx, "Kitchen", Color::White, Game::new(), link, None)

@@ -337,6 +337,7 @@ mod tests {
         let link = LanLink {
             game_id: "g".into(),
             host: None,
+            peer_rating: None,
         };
         c.part(|p: &mut PartnerGame, cx| p.paired(cx, "Kitchen", local, Game::new(), link, None));
         c.part(|p: &mut PartnerGame, _| p.set_adjourn_after(Duration::from_secs(60)));

@@ -20,6 +20,7 @@ fn paired(name: &str, local: Color) -> Controller {
     let link = crate::storage::LanLink {
         game_id: "g".into(),
         host: None,
+        peer_rating: None,
     };
     c.part(|p: &mut PartnerGame, cx| p.paired(cx, name, local, Game::new(), link, None));
     c

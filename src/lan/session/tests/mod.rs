@@ -5,6 +5,7 @@ mod clock;
 mod door;
 mod forfeit;
 mod link;
+mod player;
 mod robust;
 
 use super::*;
@@ -167,6 +168,7 @@ fn hello(code: &str, resume: Option<Resume>) -> Vec<u8> {
         name: "Raw".into(),
         code: code.into(),
         resume,
+        player: None,
     }))
     .unwrap();
     line[..line.len() - 1].to_vec()
