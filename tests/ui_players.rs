@@ -36,6 +36,27 @@ fn ui_players() {
     headless::install().expect("headless");
     another_player_comes_to_the_device();
     a_game_between_two_seated_players_rates_both();
+    a_device_set_to_ask_asks_who_plays_at_start();
+}
+
+/// With "Ask at start" on, the device opens "Who is playing?" when it starts.
+fn a_device_set_to_ask_asks_who_plays_at_start() {
+    let state = tempfile::tempdir().expect("state");
+    let files = PlayerFiles::new(state.path());
+    let mut roster = Roster::default();
+    roster.add("Anna").expect("added");
+    roster.set_ask_at_start(true);
+    files.roster_store().save(&roster).expect("roster");
+    let app = start_app(state.path(), against_the_computer(3), PATIENCE);
+    let dialog = app.window().global::<DialogAdapter>();
+    assert!(dialog.get_visible());
+    assert_eq!(dialog.get_title(), "Who is playing?");
+    assert_eq!(options(&dialog), ["Close", "Player 1", "Anna", "Guest"]);
+
+    // Without it, the game comes first.
+    let state = tempfile::tempdir().expect("state");
+    let app = start_app(state.path(), against_the_computer(3), PATIENCE);
+    assert!(!app.window().global::<DialogAdapter>().get_visible());
 }
 
 fn another_player_comes_to_the_device() {

@@ -421,6 +421,10 @@ impl App {
             let s = &mut *shell;
             // Before the first save: it names the game's players.
             s.controller.player_mut().set_roster(saver.roster().clone());
+            // A device several people share may ask who plays each time it starts.
+            if saver.roster().ask_at_start() {
+                s.controller.go(crate::app::screens::Go::Players);
+            }
             let seq = saver.submit_current(&s.controller);
             s.controller
                 .player_mut()

@@ -83,6 +83,8 @@ pub struct PlayersView {
     pub can_change: bool,
     /// "Add a player…": fewer than [`MAX_PLAYERS`].
     pub can_add: bool,
+    /// "Ask at start": the device asks "Who is playing?" when it starts.
+    pub ask_at_start: bool,
     /// The name as typed.
     pub name: String,
     pub keys: Vec<Vec<Key>>,
@@ -160,8 +162,8 @@ impl PlayersScreen {
         }
     }
 
-    /// A button: `close`, `play`, `add`, `rename`, `remove` on the list; `cancel`, `ok` on
-    /// the name page.
+    /// A button: `close`, `play`, `add`, `rename`, `remove`, `ask` (at start, on or off) on
+    /// the list; `cancel`, `ok` on the name page.
     pub fn button(&mut self, cx: &mut Ctx, id: &str) {
         match (&self.page, id) {
             // Back to Settings, where the screen was opened from.
@@ -195,6 +197,11 @@ impl PlayersScreen {
                         name: player.name.as_str().to_string(),
                     }));
                 }
+            }
+            (Page::List, "ask") => {
+                let ask = !self.roster.ask_at_start();
+                self.roster.set_ask_at_start(ask);
+                self.keep(cx, None);
             }
             (Page::Name { .. }, "cancel") => self.page = Page::List,
             (Page::Name { .. }, "ok") => self.submit(cx),
@@ -290,6 +297,7 @@ impl PlayersScreen {
             can_play: self.selected != self.current,
             can_change: self.selected.player().is_some(),
             can_add: self.roster.players().len() < MAX_PLAYERS,
+            ask_at_start: self.roster.ask_at_start(),
             name: String::new(),
             keys: Vec::new(),
             units: 0,

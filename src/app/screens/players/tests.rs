@@ -273,3 +273,23 @@ fn close_goes_back_to_settings() {
     assert_eq!(c.screen(), ScreenKind::Game);
     assert_eq!(c.dialog(), Some(&Dialog::Settings));
 }
+
+/// "Ask at start" goes on and off, and each change is kept.
+#[test]
+fn ask_at_start_is_a_toggle_kept_at_once() {
+    let mut c = opened();
+    assert!(!view(&c).ask_at_start);
+    button(&mut c, "ask");
+    assert!(view(&c).ask_at_start);
+    assert!(
+        c.player().roster().ask_at_start(),
+        "the controller's copy too"
+    );
+    let kept = c.take_effects().into_iter().find_map(|e| match e {
+        Effect::KeepPlayers { roster, .. } => Some(roster.ask_at_start()),
+        _ => None,
+    });
+    assert_eq!(kept, Some(true), "written");
+    button(&mut c, "ask");
+    assert!(!view(&c).ask_at_start);
+}

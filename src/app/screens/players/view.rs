@@ -36,6 +36,7 @@ pub fn refresh(window: &AppWindow, c: &Controller) {
     adapter.set_can_play(view.can_play);
     adapter.set_can_change(view.can_change);
     adapter.set_can_add(view.can_add);
+    adapter.set_ask_at_start(view.ask_at_start);
     adapter.set_name(view.name.into());
     adapter.set_units(i32::from(view.units));
     if let Some(keys) = key_models(&adapter.get_keys(), &view.keys) {
