@@ -310,8 +310,7 @@ impl NewGameForm {
     /// the roster's players in order, then the guest, round again. Between two people a
     /// player already at the other side is skipped (one person is not both sides).
     pub fn cycle_player(&mut self, index: usize, roster: &Roster) {
-        let mut choices: Vec<Who> = roster.players().iter().map(|p| Who::Player(p.id)).collect();
-        choices.push(Who::Guest);
+        let choices: Vec<Who> = roster.people().collect();
         let friend = self.mode == ModeChoice::Friend;
         let (seat, other) = match index {
             1 if friend => (self.players.black, self.players.white),

@@ -309,32 +309,20 @@ impl Controller {
             Go::Coach(CoachAnswer::ShowMe) => self.session.coach.show_me(),
             Go::Players => {
                 let player = &self.player;
-                let mut names: Vec<String> = player
-                    .roster()
-                    .players()
+                let people: Vec<Who> = player.roster().people().collect();
+                let names = people.iter().map(|&who| player.name_of(who)).collect();
+                // A player removed meanwhile reads as the guest, last.
+                let current = people
                     .iter()
-                    .map(|p| p.name.as_str().to_string())
-                    .collect();
-                names.push(player.name_of(Who::Guest));
-                let current = match player.current() {
-                    Who::Player(id) => player
-                        .roster()
-                        .players()
-                        .iter()
-                        .position(|p| p.id == id)
-                        .unwrap_or(names.len() - 1),
-                    Who::Guest => names.len() - 1,
-                };
+                    .position(|&who| who == player.current())
+                    .unwrap_or(people.len() - 1);
                 self.dialog = Some(Dialog::Players { names, current });
             }
             Go::ChoosePlayer(index) => {
-                let roster = self.player.roster();
-                // The guest is last, after the players.
-                let who = roster
-                    .players()
-                    .get(index)
-                    .map_or(Who::Guest, |p| Who::Player(p.id));
-                self.go(Go::PlayAs(who));
+                let who = self.player.roster().people().nth(index);
+                if let Some(who) = who {
+                    self.go(Go::PlayAs(who));
+                }
             }
             Go::PlayAs(who) => {
                 if self.player.current() == who {

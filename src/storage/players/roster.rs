@@ -85,6 +85,14 @@ impl Roster {
         &self.players
     }
 
+    /// Who may play, in the order lists show them: the players as added, then the guest.
+    pub fn people(&self) -> impl Iterator<Item = Who> + '_ {
+        self.players
+            .iter()
+            .map(|p| Who::Player(p.id))
+            .chain(std::iter::once(Who::Guest))
+    }
+
     /// Player `id`, if they are still on the device.
     pub fn get(&self, id: PlayerId) -> Option<&Player> {
         self.players.iter().find(|p| p.id == id)

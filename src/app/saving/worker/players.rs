@@ -56,10 +56,10 @@ pub fn two_player_results(game: &SavedGame) -> Option<[(PlayerId, PlayerResult);
     }
     let white = game.seats.get(Color::White)?.who.player()?;
     let black = game.seats.get(Color::Black)?.who.player()?;
-    if white == black || !player_moved(&game.game, Color::White) {
-        return None;
-    }
-    if !player_moved(&game.game, Color::Black) {
+    if white == black
+        || !player_moved(&game.game, Color::White)
+        || !player_moved(&game.game, Color::Black)
+    {
         return None;
     }
     let result = |color: Color| match game.game.outcome()?.winner {
@@ -136,7 +136,9 @@ impl SaverState {
                     return Vec::new();
                 };
                 let (mut ws, mut bs) = (self.stats_of(white), self.stats_of(black));
-                if !ws.first_count_of(game.id) | !bs.first_count_of(game.id) {
+                // Both remember the game, so a save after a restart counts it for neither.
+                let (first_w, first_b) = (ws.first_count_of(game.id), bs.first_count_of(game.id));
+                if !(first_w && first_b) {
                     return Vec::new();
                 }
                 let (before_w, before_b) = (ws.glicko(), bs.glicko());

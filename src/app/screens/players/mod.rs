@@ -126,11 +126,7 @@ impl PlayersScreen {
 
     /// The rows' people in order: the players, then the guest.
     fn people(&self) -> impl Iterator<Item = Who> + '_ {
-        self.roster
-            .players()
-            .iter()
-            .map(|p| Who::Player(p.id))
-            .chain(std::iter::once(Who::Guest))
+        self.roster.people()
     }
 
     /// The controller is handed the roster as it is now; `removed`'s files go.
