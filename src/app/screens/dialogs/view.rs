@@ -234,19 +234,21 @@ impl DialogFacts<'_> {
             option(MenuChoice::Close, &tr!("Close"), true, false),
             option(MenuChoice::New, &tr!("New game"), false, false),
             option(MenuChoice::Setup, &tr!("Set up position"), false, false),
-            option(MenuChoice::Analyse, &tr!("Analysis board"), false, false),
+            // The game's own row: the level (or the network's two) and the sides.
             fifth,
             sixth,
             when(computer_on, MenuChoice::Switch, &tr!("Switch sides")),
+            option(MenuChoice::Analyse, &tr!("Analysis board"), false, false),
             when(
                 self.can_ask_threat,
                 MenuChoice::Threat,
                 &tr!("What is threatened?"),
             ),
             option(MenuChoice::Games, &tr!("Saved games"), false, false),
+            // Learning, one row in the Menu's three columns.
+            option(MenuChoice::Train, &train, false, false),
             option(MenuChoice::Stats, &tr!("Your record"), false, false),
             option(MenuChoice::Settings, &tr!("Settings"), false, false),
-            option(MenuChoice::Train, &train, false, false),
             option(MenuChoice::Help, &tr!("Help"), false, false),
         ];
         // Last: a desktop without it has nothing after it to move.
