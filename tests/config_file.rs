@@ -198,6 +198,19 @@ fn enumerated_strings_are_checked() {
 }
 
 #[test]
+fn search_threads_are_every_core_unless_set_within_1_to_64() {
+    assert_eq!(Config::default().engine.threads, None);
+    let c = parse("[engine]\nthreads = 4\n").expect("four threads");
+    assert_eq!(c.engine.threads, Some(4));
+    for bad in ["0", "65", "-1", "2.5", "\"four\""] {
+        assert!(
+            parse(&format!("[engine]\nthreads = {bad}\n")).is_err(),
+            "threads = {bad} was taken"
+        );
+    }
+}
+
+#[test]
 fn integers_are_accepted_for_float_keys() {
     let c = parse("[engine]\nmax_think_seconds = 2\n").expect("integer seconds");
     assert_eq!(c.engine.max_think_time, Duration::from_secs(2));

@@ -138,7 +138,19 @@ impl Searcher {
             return None;
         }
         let seed = self.next_seed();
-        self.game_move(game, level.limits(seed), stop)
+        let limits = self.level_limits(level, seed);
+        self.game_move(game, limits, stop)
+    }
+
+    /// The limits of one move at `level`: full strength thinks on every thread it was given
+    /// ([`Searcher::set_threads`]), each spending the budget; levels 1-9 stay as measured.
+    fn level_limits(&self, level: Level, seed: u64) -> SearchLimits {
+        let limits = level.limits(seed);
+        if level == Level::MAX {
+            self.on_all_threads(limits)
+        } else {
+            limits
+        }
     }
 }
 
@@ -177,5 +189,22 @@ mod tests {
         // Level 1 stays a beginner's level; level 10 is full strength.
         assert!(Level::MIN.elo() < 900);
         assert_eq!(Level::MAX.budget().temperature, 0);
+    }
+
+    #[test]
+    fn only_level_10_thinks_on_the_threads_given() {
+        let four = crate::search::Threads::new(4).expect("4 threads");
+        let mut searcher = Searcher::new(1);
+        for level in Level::all() {
+            assert_eq!(searcher.level_limits(level, 1), level.limits(1));
+        }
+        searcher.set_threads(four);
+        for level in Level::all().filter(|&l| l != Level::MAX) {
+            assert_eq!(searcher.level_limits(level, 1), level.limits(1));
+        }
+        let full = searcher.level_limits(Level::MAX, 1);
+        assert_eq!(full.threads, four);
+        assert_eq!(full.nodes, Some(4 * Level::MAX.budget().nodes));
+        assert_eq!(full.movetime, Some(Level::MAX.budget().time));
     }
 }

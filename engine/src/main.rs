@@ -43,7 +43,7 @@ struct Options {
     own_book: bool,
     /// `MultiPV`: how many best lines to search and report (1..=16).
     multipv: usize,
-    /// `Threads`: how many threads search (Lazy SMP); levels always use one.
+    /// `Threads`: how many threads search (Lazy SMP); levels 1-9 always use one.
     threads: Threads,
 }
 
@@ -288,14 +288,19 @@ impl Engine {
         }
         limits.threads = self.options.threads;
         if let Some(level) = self.options.playing_level() {
-            // The levels' strength was measured on one thread (their node budgets would be
-            // spent sooner, and their labels wrong, on more).
-            limits.threads = Threads::ONE;
+            // Levels 1-9 were measured on one thread (their labels would be wrong on more);
+            // level 10 thinks on `Threads`, each thread spending its budget, as in the app.
+            let threads = if level == Level::MAX {
+                self.options.threads
+            } else {
+                Threads::ONE
+            };
+            limits.threads = threads;
             self.seed = self
                 .seed
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1);
-            let level_limits = level.limits(self.seed);
+            let level_limits = level.limits(self.seed).on_threads(threads);
             limits.depth = min_some(limits.depth, level_limits.depth);
             limits.nodes = min_some(limits.nodes, level_limits.nodes);
             limits.movetime = min_some(limits.movetime, level_limits.movetime);

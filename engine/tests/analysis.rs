@@ -7,6 +7,7 @@ use chesspi_engine::analysis::{
     PositionAnalysis, RECHECK_FACTOR, VERIFY_FACTOR, positions_to_recheck, positions_to_verify,
 };
 use chesspi_engine::pgn::{self, GameResult, PgnGame};
+use chesspi_engine::search::Threads;
 use chesspi_engine::{Color, Position};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +20,7 @@ fn limits() -> AnalysisLimits {
         nodes: Some(TEST_NODES),
         movetime: None,
         depth: None,
+        threads: Threads::ONE,
     }
 }
 
@@ -369,6 +371,7 @@ fn cancelled_and_unbounded_and_illegal() {
         nodes: None,
         movetime: None,
         depth: Some(0),
+        threads: Threads::ONE,
     };
     assert!(matches!(
         Analyzer::new(unbounded),

@@ -172,3 +172,28 @@ fn one_thread_is_deterministic() {
     assert_eq!(first.nodes, second.nodes);
     assert_eq!(first.pv, second.pv);
 }
+
+#[test]
+fn the_coach_on_two_threads_spends_twice_the_budget_and_still_warns() {
+    use chesspi_engine::analysis::MoveClass;
+    use chesspi_engine::coach::Coach;
+    // 1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6?? 4.Qxf7#: Nf6 allows mate in one.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3";
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let mv = pos.parse_uci_move("g8f6").expect("legal");
+    let stop = AtomicBool::new(false);
+    let mut one = Coach::new(20_000);
+    let alone = one.judge(&pos, &[], mv, &stop).expect("judged");
+    let mut two = Coach::new(20_000);
+    two.set_threads(threads(2));
+    let together = two.judge(&pos, &[], mv, &stop).expect("judged");
+    assert_eq!(alone.verdict, MoveClass::Blunder);
+    assert_eq!(together.verdict, MoveClass::Blunder);
+    // Each thread spends the one-thread budget: about twice the nodes in all.
+    assert!(
+        together.nodes > alone.nodes * 3 / 2,
+        "{} against {}",
+        together.nodes,
+        alone.nodes
+    );
+}

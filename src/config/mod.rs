@@ -101,6 +101,9 @@ pub struct EngineConfig {
     pub max_think_time: Duration,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// Threads of the searches the player waits for (the coach, Hint, analysis, level 10),
+    /// 1..=64; `None`: as many as the device has cores.
+    pub threads: Option<usize>,
 }
 
 /// Which battery source to read.
@@ -493,10 +496,19 @@ fn validate_engine(e: raw::RawEngine) -> Result<EngineConfig, Violation> {
             format!("must be 1..=1024, got {}", e.hash_mb),
         ));
     }
+    if let Some(threads) = e.threads
+        && !(1..=64).contains(&threads)
+    {
+        return Err(violation(
+            "engine.threads",
+            format!("must be 1..=64, got {threads}"),
+        ));
+    }
     Ok(EngineConfig {
         default_level: e.default_level,
         max_think_time: Duration::from_secs_f64(e.max_think_seconds),
         hash_mb: e.hash_mb as usize,
+        threads: e.threads.map(|t| t as usize),
     })
 }
 

@@ -50,6 +50,8 @@ pub(super) struct RawEngine {
     pub default_level: u8,
     pub max_think_seconds: f64,
     pub hash_mb: u32,
+    /// Absent: every core the device has.
+    pub threads: Option<u32>,
 }
 
 impl Default for RawEngine {
@@ -58,6 +60,7 @@ impl Default for RawEngine {
             default_level: 4,
             max_think_seconds: 3.0,
             hash_mb: 16,
+            threads: None,
         }
     }
 }

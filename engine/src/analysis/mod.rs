@@ -55,7 +55,7 @@ pub use report::{GameAnalysis, MoveAnalysis, SideSummary, accuracy_tag};
 use crate::moves::Move;
 use crate::pgn::PgnGame;
 use crate::position::Position;
-use crate::search::{DEFAULT_HASH_MB, SearchLimits, Searcher};
+use crate::search::{DEFAULT_HASH_MB, SearchLimits, Searcher, Threads};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -86,6 +86,9 @@ pub struct AnalysisLimits {
     pub movetime: Option<Duration>,
     /// Deepest iteration per position.
     pub depth: Option<u32>,
+    /// Threads searching each position, each spending `nodes`
+    /// ([`SearchLimits::on_threads`]); one (deterministic) by default.
+    pub threads: Threads,
 }
 
 impl Default for AnalysisLimits {
@@ -95,6 +98,7 @@ impl Default for AnalysisLimits {
             nodes: Some(PI_NODES),
             movetime: None,
             depth: None,
+            threads: Threads::ONE,
         }
     }
 }
@@ -107,6 +111,7 @@ impl AnalysisLimits {
             depth: self.depth,
             ..SearchLimits::default()
         }
+        .on_threads(self.threads)
     }
 
     /// Half the budget (a ply less for a depth limit).
@@ -115,6 +120,7 @@ impl AnalysisLimits {
             nodes: self.nodes.map(|n| (n / 2).max(1)),
             movetime: self.movetime.map(|t| (t / 2).max(Duration::from_millis(1))),
             depth: self.depth.map(|d| d.saturating_sub(1).max(1)),
+            threads: self.threads,
         }
     }
 
@@ -124,6 +130,7 @@ impl AnalysisLimits {
             nodes: self.nodes.map(|n| n.saturating_mul(u64::from(factor))),
             movetime: self.movetime.map(|t| t.saturating_mul(factor)),
             depth: self.depth.map(|d| d + 2),
+            threads: self.threads,
         }
     }
 
@@ -248,7 +255,7 @@ impl Analyzer {
 
     /// Analyses the game played from `start` with `moves`. Blocks until done; `progress` is
     /// called after each position. The searcher is cleared first, so with a node limit the
-    /// result depends on the game only.
+    /// result depends on the game only (on one thread; more are not deterministic).
     ///
     /// # Errors
     /// [`AnalysisError::IllegalMove`] for a move not legal where it is played (nothing is

@@ -1,5 +1,6 @@
-//! `chesspi-engine analyze [--movetime MS | --nodes N] [--depth D] [--threads N] [--hash MB]
-//! FILE.pgn`: every game of the file written back on stdout as PGN annotated by
+//! `chesspi-engine analyze [--movetime MS | --nodes N] [--depth D] [--threads N]
+//! [--search-threads N] [--hash MB] FILE.pgn`: `--threads` games at once, each position
+//! searched by `--search-threads` (each spending `--nodes`); every game of the file written back on stdout as PGN annotated by
 //! [`chesspi_engine::analysis`]. A game that cannot be read or analysed is reported on stderr
 //! (naming the game and the line) and left out; the others are still analysed, and the exit
 //! status is then 1. Usage errors exit with 2.
@@ -7,7 +8,7 @@
 use chesspi_engine::analysis::{AnalysisLimits, Analyzer};
 use chesspi_engine::game::GameError;
 use chesspi_engine::pgn::{self, PgnError, PgnGame};
-use chesspi_engine::search::DEFAULT_HASH_MB;
+use chesspi_engine::search::{DEFAULT_HASH_MB, Threads};
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::sync::Mutex;
@@ -15,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: chesspi-engine analyze [--movetime MS | --nodes N] [--depth D] \
-                     [--threads N] [--hash MB] FILE.pgn (- for stdin)";
+                     [--threads N] [--search-threads N] [--hash MB] FILE.pgn (- for stdin)";
 
 /// Parsed command line.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +32,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         nodes: None,
         movetime: None,
         depth: None,
+        threads: Threads::ONE,
     };
     let mut threads = 1;
     let mut hash_mb = DEFAULT_HASH_MB;
@@ -50,6 +52,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--nodes" => limits.nodes = Some(number(u64::MAX)?),
             "--depth" => limits.depth = Some(number(100)? as u32),
             "--threads" => threads = number(256)? as usize,
+            "--search-threads" => limits.threads = Threads::clamped(number(64)? as usize),
             "--hash" => hash_mb = number(1024)? as usize,
             "-h" | "--help" => return Err(String::new()),
             other if other.starts_with("--") => return Err(format!("unknown option '{other}'")),
@@ -64,7 +67,10 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         return Err("give --movetime or --nodes, not both".into());
     }
     if limits.movetime.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
-        limits = AnalysisLimits::default();
+        limits = AnalysisLimits {
+            threads: limits.threads,
+            ..AnalysisLimits::default()
+        };
     }
     let file = file.ok_or("no PGN file given")?;
     Ok(Args {
@@ -221,5 +227,10 @@ mod tests {
         assert!(args("--eval classic x.pgn").is_err());
         assert!(args("a.pgn b.pgn").is_err());
         assert!(args("--threads 2").is_err());
+        let parsed = args("--search-threads 4 x.pgn").unwrap();
+        assert_eq!(parsed.limits.threads.get(), 4);
+        assert_eq!(parsed.limits.nodes, AnalysisLimits::default().nodes);
+        assert!(args("--search-threads 65 x.pgn").is_err());
+        assert!(args("--search-threads 0 x.pgn").is_err());
     }
 }

@@ -1,5 +1,5 @@
-//! `chesspi-engine explain --fen FEN --move UCI [--nodes N]`: the coach's judgement of one
-//! move as one JSON line (see [`chesspi_engine::coach`]):
+//! `chesspi-engine explain --fen FEN --move UCI [--nodes N] [--threads N]`: the coach's
+//! judgement of one move (each of `--threads` threads spending `--nodes`) as one JSON line (see [`chesspi_engine::coach`]):
 //!
 //! ```text
 //! {"verdict": "blunder", "loss": 38.1, "best": "d2d4",
@@ -15,20 +15,23 @@
 use chesspi_engine::Position;
 use chesspi_engine::coach::words::{self, Language};
 use chesspi_engine::coach::{COACH_NODES, Coach, Judgement, Reason};
+use chesspi_engine::search::{Threads, ThreadsError};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chesspi-engine explain --fen FEN --move UCI [--nodes N]";
+const USAGE: &str =
+    "usage: chesspi-engine explain --fen FEN --move UCI [--nodes N] [--threads 1..64]";
 
 #[derive(Debug, PartialEq)]
 struct Args {
     position: Position,
     mv: String,
     nodes: u64,
+    threads: Threads,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
-    let (mut fen, mut mv, mut nodes) = (None, None, COACH_NODES);
+    let (mut fen, mut mv, mut nodes, mut threads) = (None, None, COACH_NODES, Threads::ONE);
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = || {
@@ -47,6 +50,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     .filter(|n| (1..=1_000_000_000).contains(n))
                     .ok_or_else(|| format!("--nodes: '{text}' is not a number from 1 to 10^9"))?;
             }
+            "--threads" => {
+                threads = value()?
+                    .parse()
+                    .map_err(|e: ThreadsError| format!("--threads: {e}"))?;
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument '{other}'")),
         }
@@ -57,6 +65,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         position,
         mv: mv.ok_or("--move is missing")?,
         nodes,
+        threads,
     })
 }
 
@@ -80,7 +89,9 @@ pub fn run(args: &[String]) -> i32 {
         }
     };
     let started = Instant::now();
-    let judged = Coach::new(args.nodes).judge(&args.position, &[], mv, &AtomicBool::new(false));
+    let mut coach = Coach::new(args.nodes);
+    coach.set_threads(args.threads);
+    let judged = coach.judge(&args.position, &[], mv, &AtomicBool::new(false));
     match judged {
         Ok(judgement) => {
             println!("{}", to_json(&judgement, started.elapsed().as_micros()));
@@ -157,6 +168,14 @@ mod tests {
         assert!(parse_args(&args(&["--fen", start, "--move", "e2e4", "--nodes", "0"])).is_err());
         assert!(parse_args(&args(&["--fen", start, "--move", "e2e4", "--frob"])).is_err());
         assert!(parse_args(&args(&["--fen"])).is_err());
+        let threads = |n: &str| {
+            parse_args(&args(&["--fen", start, "--move", "e2e4", "--threads", n]))
+                .map(|a| a.threads.get())
+        };
+        assert_eq!(threads("4"), Ok(4));
+        assert!(threads("0").is_err());
+        assert!(threads("65").is_err());
+        assert!(threads("two").is_err());
     }
 
     #[test]

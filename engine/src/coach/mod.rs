@@ -27,7 +27,7 @@ pub use threat::{Threat, threat};
 use crate::analysis::{Eval, MoveClass, classify};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{SearchLimits, Searcher};
+use crate::search::{SearchLimits, Searcher, Threads};
 use crate::types::Color;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -157,6 +157,8 @@ impl Judgement {
 pub struct Coach {
     searcher: Searcher,
     nodes: u64,
+    /// Threads for each search, each spending `nodes` ([`SearchLimits::on_threads`]).
+    threads: Threads,
 }
 
 impl Default for Coach {
@@ -178,7 +180,24 @@ impl Coach {
         Coach {
             searcher: Searcher::new(COACH_HASH_MB),
             nodes: nodes.max(1),
+            threads: Threads::ONE,
         }
+    }
+
+    /// Searches with `threads` threads from now on, each spending the coach's node budget: a
+    /// judgement takes about as long on as many free cores and looks deeper. One thread (the
+    /// default) is deterministic; more are not.
+    pub fn set_threads(&mut self, threads: Threads) {
+        self.threads = threads;
+    }
+
+    /// The limits of one look with `nodes` per thread.
+    fn limits(&self, nodes: u64) -> SearchLimits {
+        SearchLimits {
+            nodes: Some(nodes.max(1)),
+            ..SearchLimits::default()
+        }
+        .on_threads(self.threads)
     }
 
     /// Judges `mv` played in `position`. `history` holds the hashes of the game's positions
@@ -288,7 +307,8 @@ impl Coach {
 
     /// What the side not on move in `position` threatens (see [`threat()`]).
     pub fn threat(&mut self, position: &Position, stop: &AtomicBool) -> Option<Threat> {
-        threat(&mut self.searcher, position, self.nodes, stop)
+        let limits = self.limits(self.nodes);
+        threat(&mut self.searcher, position, &limits, stop)
     }
 
     /// Searches `pos` (or reads the verdict of a finished game).
@@ -309,10 +329,7 @@ impl Coach {
                 nodes: 0,
             });
         }
-        let limits = SearchLimits {
-            nodes: Some(nodes),
-            ..SearchLimits::default()
-        };
+        let limits = self.limits(nodes);
         let found = self
             .searcher
             .search(pos, history, &limits, stop, &mut |_| {});

@@ -66,13 +66,14 @@ impl Threat {
     }
 }
 
-/// What the side not on move in `position` threatens, searched with `nodes`; `None` when it
+/// What the side not on move in `position` threatens, searched within `limits` (a node
+/// budget, and the threads that spend it); `None` when it
 /// threatens nothing the coach would name, when the side on move is in check (it must
 /// answer the check, there is no "if it were the other's turn"), or when `stop` is set.
 pub fn threat(
     searcher: &mut Searcher,
     position: &Position,
-    nodes: u64,
+    limits: &SearchLimits,
     stop: &AtomicBool,
 ) -> Option<Threat> {
     if position.is_check() || !position.has_legal_moves() {
@@ -83,12 +84,8 @@ pub fn threat(
     if !passed.has_legal_moves() {
         return None;
     }
-    let limits = SearchLimits {
-        nodes: Some(nodes.max(1)),
-        ..SearchLimits::default()
-    };
     // The passed position is not part of the game: repetitions are not looked for.
-    let found = searcher.search(&passed, &[], &limits, stop, &mut |_| {});
+    let found = searcher.search(&passed, &[], limits, stop, &mut |_| {});
     if stop.load(Ordering::Relaxed) {
         return None;
     }

@@ -48,6 +48,16 @@ const ASSUMED_MOVES_TO_GO: u32 = 30;
 const MAX_MOVES_TO_GO: u32 = 50;
 
 impl SearchLimits {
+    /// These limits searched by `threads` threads, each spending the node budget one thread
+    /// would (the budget counts every thread's nodes, so it grows with them): about the same
+    /// wall time on as many free cores, a deeper search. Where the user waits for an answer
+    /// (the coach, Hint, analysis, level 10), more cores buy a better one, not a quicker one.
+    pub fn on_threads(mut self, threads: Threads) -> SearchLimits {
+        self.threads = threads;
+        self.nodes = self.nodes.map(|n| n.saturating_mul(threads.get() as u64));
+        self
+    }
+
     /// Soft and hard time for one move from the clock, after the GUI's `overhead` per move.
     pub fn from_clock(clock: Clock, overhead: Duration) -> SearchLimits {
         let remaining = clock.remaining.saturating_sub(overhead);
@@ -75,6 +85,28 @@ impl SearchLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threads_multiply_the_node_budget_and_nothing_else() {
+        let one = SearchLimits {
+            nodes: Some(40_000),
+            depth: Some(9),
+            ..SearchLimits::default()
+        };
+        let four = Threads::new(4).expect("4 threads");
+        let on_four = one.clone().on_threads(four);
+        assert_eq!(on_four.threads, four);
+        assert_eq!(on_four.nodes, Some(160_000));
+        assert_eq!(on_four.depth, Some(9));
+        assert_eq!(one.clone().on_threads(Threads::ONE), one);
+        let unbudgeted = SearchLimits::default().on_threads(four);
+        assert_eq!(unbudgeted.nodes, None);
+        let huge = SearchLimits {
+            nodes: Some(u64::MAX),
+            ..SearchLimits::default()
+        };
+        assert_eq!(huge.on_threads(four).nodes, Some(u64::MAX));
+    }
 
     #[test]
     fn clock_budget_is_sane() {

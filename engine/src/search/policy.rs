@@ -26,12 +26,18 @@ impl Searcher {
         self.time_cap = cap;
     }
 
-    /// Threads for [`Searcher::game_move`] (and so the clock games of the strong levels) when
-    /// its limits carry neither a node budget nor a weakness: a budget is spent by all threads
-    /// together, so more threads would not make those searches stronger, and the weak levels
-    /// stay as they were measured. One by default; explicit `SearchLimits::threads` elsewhere.
+    /// Threads for the searches where the player waits for the best answer: the clock games
+    /// of the strong levels ([`Searcher::game_move`] with neither a node budget nor a
+    /// weakness), Hint and level 10 (their node budgets spent by each thread:
+    /// [`SearchLimits::on_threads`]). Levels 1–9 stay on one thread, as they were measured.
+    /// One by default; explicit `SearchLimits::threads` elsewhere.
     pub fn set_threads(&mut self, threads: Threads) {
         self.kiosk_threads = threads;
+    }
+
+    /// `limits` on every thread [`Searcher::set_threads`] gave, each spending the budget.
+    pub(crate) fn on_all_threads(&self, limits: SearchLimits) -> SearchLimits {
+        limits.on_threads(self.kiosk_threads)
     }
 
     fn capped(&self, mut limits: SearchLimits) -> SearchLimits {
@@ -54,12 +60,16 @@ impl Searcher {
         if game.is_over() {
             return None;
         }
-        let limits = SearchLimits {
+        self.game_move(game, self.hint_limits(), stop)
+    }
+
+    /// Hint's budget, on every thread given, each spending it.
+    fn hint_limits(&self) -> SearchLimits {
+        self.on_all_threads(SearchLimits {
             nodes: Some(HINT_NODES),
             movetime: Some(HINT_TIME),
             ..SearchLimits::default()
-        };
-        self.game_move(game, limits, stop)
+        })
     }
 
     /// The best move for the side to move in `game` within `limits`, shortened by the time
@@ -227,6 +237,19 @@ mod tests {
         };
         let mv = searcher.game_move(&game, limits, &stop).expect("a move");
         assert!(game.position().is_legal(mv));
+    }
+
+    #[test]
+    fn hint_thinks_on_the_threads_given_each_spending_its_budget() {
+        let mut searcher = Searcher::new(1);
+        assert_eq!(searcher.hint_limits().threads, Threads::ONE);
+        assert_eq!(searcher.hint_limits().nodes, Some(HINT_NODES));
+        let four = Threads::new(4).expect("4 threads");
+        searcher.set_threads(four);
+        let limits = searcher.hint_limits();
+        assert_eq!(limits.threads, four);
+        assert_eq!(limits.nodes, Some(4 * HINT_NODES));
+        assert_eq!(limits.movetime, Some(HINT_TIME));
     }
 
     #[test]

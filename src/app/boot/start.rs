@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
+use chesspi_engine::search::Threads;
 use slint::ComponentHandle;
 
 use super::options::{LanStart, RunOptions};
@@ -123,6 +124,13 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         (None, None) => (Game::new(), first_start, None, None),
     };
 
+    // The searches the player waits for think on every core unless the config says less.
+    let threads = config
+        .engine
+        .threads
+        .map_or_else(Threads::available, Threads::clamped);
+    log::info!("searches the player waits for use {threads} thread(s)");
+    crate::app::workers::set_search_threads(threads);
     let engine = crate::app::workers::computer::EngineSettings {
         hash_mb: config.engine.hash_mb,
         max_think_time: Some(config.engine.max_think_time),

@@ -118,7 +118,9 @@ pub fn found(s: &mut Shell, window: &AppWindow, game: Option<Box<UnanalysedGame>
     let weak = window.as_weak();
     let game_id = game.game_id;
     log::info!("analysing saved game {game_id:016x} in the background");
-    match AnalysisWorker::start(game_id, game.start, game.moves, move |report| {
+    // One thread: nobody waits for it, and the device is idle on its battery.
+    let threads = chesspi_engine::search::Threads::ONE;
+    match AnalysisWorker::start(game_id, game.start, game.moves, threads, move |report| {
         if tx.send(report).is_ok() {
             let _ = weak.upgrade_in_event_loop(|w| {
                 w.global::<AnalysisAdapter>().invoke_report_ready();

@@ -174,7 +174,8 @@ fn search(
     let limits = SearchLimits {
         nodes: Some(BOARD_NODES),
         ..SearchLimits::default()
-    };
+    }
+    .on_threads(super::search_threads());
     let mut depth_lines: Vec<(Score, u32, Vec<Move>)> = Vec::new();
     let mut last: Vec<(Score, u32, Vec<Move>)> = Vec::new();
     search_lines(

@@ -136,11 +136,13 @@ fn cancel(current: &Mutex<Option<Flags>>) {
 fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answer)) {
     let mut searcher = Searcher::new(settings.hash_mb);
     searcher.set_time_cap(settings.max_think_time);
-    // Every core thinks in the strong levels' clock games (the Pi 3 has four); searches
-    // with a node budget stay on one thread, as the engine decides.
-    searcher.set_threads(chesspi_engine::search::Threads::available());
+    // The cores the device gives (the Pi 3 has four) think in the strong levels' clock
+    // games, Hint, level 10 and the coach; levels 1-9 stay on one thread, as the engine decides.
+    let threads = super::search_threads();
+    searcher.set_threads(threads);
     // Its own small table: a judgement must not disturb the computer's.
     let mut coach = Coach::default();
+    coach.set_threads(threads);
     while let Ok(mut job) = inbox.recv() {
         // Only the newest request matters; earlier ones were cancelled by it.
         while let Ok(newer) = inbox.try_recv() {

@@ -179,8 +179,7 @@ fn puzzles_come_from_the_players_blunders() {
     let nodes = Some(2000);
     let limits = AnalysisLimits {
         nodes,
-        movetime: None,
-        depth: None,
+        ..AnalysisLimits::default()
     };
     let mut analyzer = Analyzer::new(limits).expect("analyzer");
     let analysis = analyzer

@@ -44,7 +44,8 @@ impl AnalysisLink {
         self.cancel();
         let tx = self.tx.clone();
         let weak = window.as_weak();
-        match AnalysisWorker::start(id, start, moves, move |report| {
+        let threads = crate::app::workers::search_threads();
+        match AnalysisWorker::start(id, start, moves, threads, move |report| {
             if tx.send(report).is_ok() {
                 let _ = weak.upgrade_in_event_loop(|w| {
                     w.global::<AnalysisAdapter>().invoke_report_ready();

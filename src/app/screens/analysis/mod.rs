@@ -318,8 +318,7 @@ pub(crate) fn quick_analysis(
 ) -> chesspi_engine::analysis::GameAnalysis {
     let limits = chesspi_engine::analysis::AnalysisLimits {
         nodes: Some(2_000),
-        movetime: None,
-        depth: None,
+        ..chesspi_engine::analysis::AnalysisLimits::default()
     };
     chesspi_engine::analysis::Analyzer::new(limits)
         .expect("bounded")

@@ -3,6 +3,7 @@
 //! dark and the device runs on battery) and a cancel flag that ends it at once.
 
 use chesspi_engine::analysis::{AnalysisLimits, Analyzer, GameAnalysis, Progress};
+use chesspi_engine::search::Threads;
 use chesspi_engine::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -60,6 +61,7 @@ impl AnalysisWorker {
         id: u64,
         start: Position,
         moves: Vec<Move>,
+        threads: Threads,
         on_report: impl Fn(AnalysisReport) + Send + 'static,
     ) -> std::io::Result<AnalysisWorker> {
         let flags = Arc::new(Flags {
@@ -70,7 +72,7 @@ impl AnalysisWorker {
         let shared = flags.clone();
         let thread = std::thread::Builder::new()
             .name("analysis".to_string())
-            .spawn(move || run(id, &start, &moves, &shared, &on_report))?;
+            .spawn(move || run(id, &start, &moves, threads, &shared, &on_report))?;
         Ok(AnalysisWorker {
             flags,
             thread: Some(thread),
@@ -108,6 +110,7 @@ fn run(
     id: u64,
     start: &Position,
     moves: &[Move],
+    threads: Threads,
     flags: &Flags,
     on_report: &dyn Fn(AnalysisReport),
 ) {
@@ -116,6 +119,7 @@ fn run(
             nodes: Some(nodes),
             movetime: None,
             depth: None,
+            threads,
         };
         let mut analyzer = match Analyzer::with_hash(limits, HASH_MB) {
             Ok(a) => a,
@@ -192,7 +196,7 @@ mod tests {
     fn a_cancelled_analysis_stops_within_100_ms() {
         let (start, moves) = game();
         let (tx, rx) = mpsc::channel();
-        let w = AnalysisWorker::start(7, start, moves, move |r| {
+        let w = AnalysisWorker::start(7, start, moves, Threads::ONE, move |r| {
             let _ = tx.send(r);
         })
         .unwrap();
@@ -213,7 +217,7 @@ mod tests {
     fn a_paused_analysis_waits_and_a_cancel_still_ends_it() {
         let (start, moves) = game();
         let (tx, rx) = mpsc::channel();
-        let w = AnalysisWorker::start(1, start, moves, move |r| {
+        let w = AnalysisWorker::start(1, start, moves, Threads::ONE, move |r| {
             let _ = tx.send(r);
         })
         .unwrap();
@@ -232,7 +236,7 @@ mod tests {
     fn both_passes_report_a_whole_analysis() {
         let (start, moves) = game();
         let (tx, rx) = mpsc::channel();
-        let _w = AnalysisWorker::start(3, start, moves.clone(), move |r| {
+        let _w = AnalysisWorker::start(3, start, moves.clone(), Threads::ONE, move |r| {
             let _ = tx.send(r);
         })
         .unwrap();
