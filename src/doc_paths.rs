@@ -5,11 +5,12 @@
 
 use std::path::Path;
 
-const DOCS: [&str; 5] = [
+const DOCS: [&str; 6] = [
     "README.md",
     "docs/UI.md",
     "docs/ARCHITECTURE.md",
     "docs/BENCHMARKS.md",
+    "docs/benchmarks/history.md",
     "docs/PROTOCOL.md",
 ];
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How often a player misses a mate in one, and how often it allows one, in a PGN file.
 
-Used to check that level 1 stays a beginner's level (docs/BENCHMARKS.md, "The network
+Used to check that level 1 stays a beginner's level (docs/benchmarks/history.md, "The network
 plays"): it should miss and allow mates in one at least as often as before.
 
     python3 tools/mate_in_one.py games.pgn [--player NAME]

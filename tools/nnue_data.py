@@ -123,7 +123,7 @@ def main():
                          "(about 45 times faster; positions chosen as with the search)")
     ap.add_argument("--static-scale", type=float, default=1.15,
                     help="static labels multiplied by this: Stockfish's static evaluation is on a "
-                         "smaller scale than its search's centipawns (docs/BENCHMARKS.md)")
+                         "smaller scale than its search's centipawns (docs/benchmarks/history.md)")
     ap.add_argument("--sample", type=float, default=0.25,
                     help="the share of positions labelled (positions of a game are alike)")
     ap.add_argument("--random-move", type=float, default=0.08)

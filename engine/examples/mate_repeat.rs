@@ -1,5 +1,6 @@
 //! Searches one position many times with several threads and counts the runs whose move is
-//! not the expected one (how often a multi-threaded search misses a tactic, docs/BENCHMARKS.md).
+//! not the expected one (how often a multi-threaded search misses a tactic,
+//! docs/benchmarks/history.md, "Threads: Lazy SMP").
 //!
 //! `cargo run --release -p chesspi-engine --example mate_repeat -- RUNS THREADS DEPTH FEN MOVE`
 //! (defaults: 20 runs, 4 threads, depth 8, the mate in two 1.Qd8+ Bxd8 2.Re8#, d5d8). The

@@ -43,7 +43,7 @@ const fn budget(nodes: u64, depth: u32, temperature: i32, max_loss: i32) -> Budg
 const MOVE_TIME_CAP: Duration = Duration::from_secs(3);
 
 /// Budgets of levels 1..=10, on the network's evaluation. Level 10's node budget is what
-/// about 0.25 s buys on an idle core of the development machine (docs/BENCHMARKS.md, "The
+/// about 0.25 s buys on an idle core of the development machine (docs/benchmarks/history.md, "The
 /// network plays"), i.e. about 2 s on a Pi 3 at the 8x estimate, under the 3 s cap. Levels 1-7
 /// add imprecision; they also search every root move with an open window (to score them all),
 /// which costs depth, so level 8 (no imprecision, fewer nodes) is still stronger than level 7.
@@ -63,7 +63,7 @@ const BUDGETS: [Budget; 10] = [
     budget(400_000, 64, 0, 0),
 ];
 
-/// Elo of each level, measured on 2026-11-26/27 with the network (docs/BENCHMARKS.md, "The
+/// Elo of each level, measured on 2026-11-26/27 with the network (docs/benchmarks/history.md, "The
 /// network plays"; 40 games each at 10+0.1 for the opponent, the level within its node
 /// budget; ±100-200 at 95 %): levels 2, 3 and 4 against Stockfish `UCI_Elo` 1350, 5 against
 /// 1500, 6 against 1700 (Stockfish's limited levels: a rough scale at this control), 7 against

@@ -1,7 +1,7 @@
 //! The playing levels on the network's scale: what each one spends and how far its moves fall
 //! short of a deeper search's best (in the network's centipawns). The staircase's order is
 //! `level.rs`'s own test.
-//! The numbers behind the table are in docs/BENCHMARKS.md, "The network plays".
+//! The numbers behind the table are in docs/benchmarks/history.md, "The network plays".
 
 use chesspi_engine::level::Level;
 use chesspi_engine::search::bench::BENCH_POSITIONS;
@@ -88,7 +88,8 @@ type Row = (u64, u32, i32, i32, (f64, f64));
 /// network's centipawns), and the band its moves' mean loss must fall in. The imprecision was
 /// re-derived for the network: root moves' scores spread about 0.8 times as widely as with
 /// the hand-written evaluation, so the former temperatures and largest losses were scaled by
-/// 0.8 (docs/BENCHMARKS.md), and level 1's raised to keep it below 900. A band that fails means the imprecision no longer fits the
+/// 0.8 (docs/benchmarks/history.md, "The network plays"), and level 1's raised to keep it
+/// below 900. A band that fails means the imprecision no longer fits the
 /// evaluation's scale: levels would play randomly, or all alike.
 const TABLE: [Row; 10] = [
     // Measured on 2026-11-27: 45.9, 39.9, 31.1, 26.0, 19.9, 20.8, 12.5, 5.1, 2.4, 4.8 cp; the

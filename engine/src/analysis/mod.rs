@@ -9,7 +9,7 @@
 //! - **Evaluation**: the search score of each position, turned to White's side
 //!   ([`Eval`]): centipawns, or mate in N (`#N` when White mates, `#-N` when Black does). The
 //!   searches use the engine's one evaluation, the network (`eval::network`) trained on
-//!   Stockfish's scores, as play does (docs/BENCHMARKS.md, "The analysis network").
+//!   Stockfish's scores, as play does (docs/benchmarks/history.md, "The analysis network").
 //! - **Win probability** of a side with `cp` centipawns on lichess's scale (clamped to
 //!   ±1000, a mate counting as ±1000): `W(cp) = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) -
 //!   1)` percent. Lichess fitted it to Stockfish's centipawns; the engine's are smaller, so
@@ -37,8 +37,8 @@
 //! searches, and a blunder's refutation is found earlier. Then the other half goes where a
 //! deeper look changes verdicts: the positions around the moves that stage judged worst are
 //! searched again with [`RECHECK_FACTOR`] times the budget ([`positions_to_recheck`]; on the
-//! agreement games of docs/BENCHMARKS.md more blunders found and fewer false alarms than the
-//! whole budget spread evenly). Last, each position between two bad moves in a row is
+//! agreement games more blunders found and fewer false alarms than the whole budget spread
+//! evenly: docs/benchmarks/history.md, "Two stages: where the budget goes"). Last, each position between two bad moves in a row is
 //! searched again with [`VERIFY_FACTOR`] times the budget and those moves judged anew
 //! ([`positions_to_verify`]): this removed a third of the false alarms.
 

@@ -8,7 +8,7 @@
 //! The hand-written evaluation that came before (tapered piece-square tables, pawn structure,
 //! mobility, king safety, tuned by Texel's method) was removed when the network took over
 //! play: measured at the same time control the network is about 400 Elo stronger
-//! (docs/BENCHMARKS.md, "The network plays").
+//! (docs/benchmarks/history.md, "The network plays").
 
 use crate::position::Position;
 use crate::types::Role;

@@ -1,7 +1,7 @@
 //! The engine's evaluation: a small neural network (768 inputs per side → [`HIDDEN`] → 1 of
 //! [`BUCKETS`] outputs, chosen by the number of pieces on the board),
 //! trained on positions labelled by Stockfish's static evaluation (`engine/examples/nnue.rs`,
-//! docs/BENCHMARKS.md "The analysis network" and "A network learned from Stockfish's static
+//! docs/benchmarks/history.md "The analysis network" and "A network learned from Stockfish's static
 //! evaluation"). Play, hints and analysis all search with it.
 //!
 //! Inputs: one per (piece colour relative to the perspective, role, square seen from that
