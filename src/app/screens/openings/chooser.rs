@@ -41,8 +41,9 @@ pub fn openings_of(family: &Family) -> Vec<&'static str> {
 fn variation(line: &'static Line) -> Option<&'static str> {
     let name = line.name();
     let (family, rest) = name.split_once(": ")?;
-    let end = rest.find(", ").unwrap_or(rest.len());
-    Some(&name[..family.len() + 2 + end])
+    let end = family.len() + 2 + rest.find(", ").unwrap_or(rest.len());
+    // `end` is at ", " or the end: a character boundary.
+    name.get(..end)
 }
 
 /// The lines of the opening called `name` (a family's or a variation's name).
