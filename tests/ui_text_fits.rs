@@ -54,7 +54,10 @@
 //! - notices: the critical battery countdown, a battery fault, a failed shutdown, a
 //!   shutdown that did not happen, low battery, a notice over the New game screen;
 //! - opening: the longest opening name of the data set in each language (after the side
-//!   panel's shortening).
+//!   panel's shortening);
+//! - Openings: every page of the families, every page of the openings of the family with the
+//!   longest variation name, that variation's colours, its drill (the user's move, a miss
+//!   with the book's moves, the line complete after a miss and passed, the computer's move).
 //!
 //! Known overflows in files another change owns are listed in [`KNOWN`]; the test fails on
 //! any other. Slint allows one platform per process: one test runs the states in order.
@@ -1459,6 +1462,142 @@ fn opening_states(fits: &mut Fits) {
     assert_eq!(done, 3, "no long opening shown");
 }
 
+/// The variation shown longest in the current language: its family's English name, its shown
+/// name, its full name.
+fn longest_variation(lang: Language) -> (&'static str, String, &'static str) {
+    use chesspi_engine::openings::lines;
+    let mut best: Option<(&'static str, String, &'static str)> = None;
+    for line in lines::lines() {
+        let name = line.name();
+        let Some((family, rest)) = name.split_once(": ") else {
+            continue;
+        };
+        let variation = &name[..family.len() + 2 + rest.find(", ").unwrap_or(rest.len())];
+        let full = match lang {
+            Language::German => {
+                chesspi_engine::openings::german::german_name(variation).into_owned()
+            }
+            _ => variation.to_string(),
+        };
+        let shown = full
+            .split_once(": ")
+            .map_or(full.clone(), |(_, v)| v.to_string());
+        if best
+            .as_ref()
+            .is_none_or(|(_, b, _)| shown.chars().count() > b.chars().count())
+        {
+            best = Some((line.family(), shown, variation));
+        }
+    }
+    best.expect("a variation")
+}
+
+fn openings_screen_states(fits: &mut Fits) {
+    use chesspi::app::screens::openings::OpeningsScreen;
+    use chesspi::app::ui::OpeningsAdapter;
+    let lang = fits.language;
+    let app = open(Game::new(), you(Color::White, 4), lang);
+    let button =
+        |id: &str| app.update_controller(|c| c.on(|o: &mut OpeningsScreen, cx| o.button(cx, id)));
+    let rows = || -> Vec<String> {
+        let adapter = app.window().global::<OpeningsAdapter>();
+        adapter
+            .get_rows()
+            .iter()
+            .map(|r| r.name.to_string())
+            .collect()
+    };
+    let can_next = || app.window().global::<OpeningsAdapter>().get_can_next();
+    app.update_controller(|c| c.go(Go::Openings));
+    let (family, shown, variation) = longest_variation(lang);
+    let family_shown = chesspi_engine::openings::lines::family(family)
+        .expect("the family")
+        .display_name(lang == Language::German);
+    let mut page = 1;
+    let mut found = None;
+    loop {
+        fits.check(&app, &format!("openings: families, page {page}"));
+        if let Some(i) = rows().iter().position(|n| n == family_shown) {
+            found = found.or(Some((page, i)));
+        }
+        if !can_next() {
+            break;
+        }
+        button("next");
+        page += 1;
+    }
+    let (family_page, i) = found.expect("the family listed");
+    for _ in family_page..page {
+        button("previous");
+    }
+    app.update_controller(|c| c.on(|o: &mut OpeningsScreen, _| o.tap_row(i)));
+    let mut page = 1;
+    let i = loop {
+        fits.check(&app, &format!("openings: {family}, page {page}"));
+        if let Some(i) = rows().iter().position(|n| *n == shown) {
+            break i;
+        }
+        assert!(can_next(), "{variation} listed");
+        button("next");
+        page += 1;
+    };
+    app.update_controller(|c| c.on(|o: &mut OpeningsScreen, _| o.tap_row(i)));
+    fits.check(&app, &format!("openings: {variation}, the colours"));
+    button("white");
+    fits.check(&app, "openings: the drill, your move");
+    // A legal move off the lines.
+    let off = app.with_controller(|c| {
+        let d = c
+            .shown::<OpeningsScreen>()
+            .and_then(|o| o.drill())
+            .expect("a drill");
+        let book: Vec<_> = d.book_moves().iter().map(|b| b.mv).collect();
+        d.position()
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| !book.contains(m))
+            .expect("a move off the lines")
+    });
+    let tap = |mv: chesspi_engine::Move| {
+        for sq in [mv.from(), mv.to()] {
+            let (x, y) = square_center(sq, false);
+            headless::tap(x, y).expect("tap");
+        }
+    };
+    tap(off);
+    fits.check(&app, "openings: the drill, a miss");
+    let play_through = || {
+        for _ in 0..80 {
+            let (waits, next) = app.with_controller(|c| {
+                let o = c.shown::<OpeningsScreen>().expect("open");
+                let d = o.drill().expect("a drill");
+                let next = o
+                    .followed_line()
+                    .and_then(|l| l.moves().get(d.played().len()).copied())
+                    .filter(|_| d.users_turn());
+                (o.computer_waits(), next)
+            });
+            if waits {
+                app.update_controller(|c| c.on(|o: &mut OpeningsScreen, cx| o.computer_plays(cx)));
+            } else if let Some(mv) = next {
+                tap(mv);
+            } else {
+                return;
+            }
+        }
+    };
+    button("book");
+    play_through();
+    fits.check(&app, "openings: the drill, complete after a miss");
+    button("next-line");
+    play_through();
+    fits.check(&app, "openings: the drill, complete");
+    button("back");
+    button("black");
+    fits.check(&app, "openings: the drill, the computer's move");
+}
+
 #[test]
 fn no_text_is_clipped() {
     headless::install().expect("headless");
@@ -1486,6 +1625,7 @@ fn no_text_is_clipped() {
         players_states(&mut fits);
         notice_states(&mut fits);
         opening_states(&mut fits);
+        openings_screen_states(&mut fits);
     }
     println!("{} states measured:", fits.states.len());
     for state in &fits.states {

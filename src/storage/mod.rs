@@ -6,6 +6,8 @@ pub mod autosave;
 pub mod dirs;
 pub mod export;
 pub mod glicko;
+pub mod leitner;
+pub mod openings;
 pub mod peer_rating;
 pub mod players;
 pub mod puzzles;

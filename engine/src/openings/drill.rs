@@ -29,6 +29,8 @@ pub enum DrillError {
     NotComputersTurn,
     /// The move is not legal in the drill's position.
     Illegal(Move),
+    /// The computer was asked to play a move that is none of the lines' moves here.
+    NotOnLines(Move),
 }
 
 impl fmt::Display for DrillError {
@@ -39,6 +41,7 @@ impl fmt::Display for DrillError {
             DrillError::NotUsersTurn => f.write_str("it is the computer's move"),
             DrillError::NotComputersTurn => f.write_str("it is the user's move"),
             DrillError::Illegal(mv) => write!(f, "{mv} is not legal here"),
+            DrillError::NotOnLines(mv) => write!(f, "{mv} is none of the lines' moves here"),
         }
     }
 }
@@ -218,6 +221,29 @@ impl Drill {
     /// As [`Drill::computer_move`].
     pub fn reply(&mut self, seed: u64) -> Result<Progress, DrillError> {
         let mv = self.computer_move(seed)?;
+        let mut next = self.position;
+        next.play_unchecked(mv);
+        let here = self.on_lines(&next);
+        Ok(self.advance(mv, next, here))
+    }
+
+    /// Plays `mv` for the computer, one of the lines' moves here chosen by the caller (the
+    /// app follows the line whose card is due, rather than [`Drill::computer_move`]'s pick).
+    ///
+    /// # Errors
+    /// [`DrillError::NotComputersTurn`], [`DrillError::Finished`] or
+    /// [`DrillError::NotOnLines`]; nothing is played then.
+    pub fn reply_move(&mut self, mv: Move) -> Result<Progress, DrillError> {
+        if self.users_turn() {
+            return Err(DrillError::NotComputersTurn);
+        }
+        let moves = self.book_moves();
+        if moves.is_empty() {
+            return Err(DrillError::Finished);
+        }
+        if !moves.iter().any(|b| b.mv == mv) {
+            return Err(DrillError::NotOnLines(mv));
+        }
         let mut next = self.position;
         next.play_unchecked(mv);
         let here = self.on_lines(&next);

@@ -357,6 +357,52 @@ fn errors_leave_the_drill_as_it_was() {
 }
 
 #[test]
+fn the_computer_plays_a_chosen_line_move_and_nothing_else() {
+    let ruy: Vec<&Line> = lines::family("Ruy Lopez").unwrap().lines().collect();
+    let breyer = line(
+        "Ruy Lopez: Closed, Breyer Defense",
+        "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8",
+    );
+    let mut drill = Drill::new(ruy.iter().copied(), Color::Black).unwrap();
+    let (e4, d4) = (mv(&drill, "e4"), mv(&drill, "d4"));
+    assert_eq!(drill.reply_move(d4), Err(DrillError::NotOnLines(d4)));
+    assert!(drill.played().is_empty(), "nothing played");
+    // The Breyer's moves, the computer's chosen each time.
+    for (ply, &m) in breyer.moves().iter().enumerate() {
+        let p = if drill.users_turn() {
+            match drill.play(m).unwrap() {
+                Verdict::Book(p) => p,
+                miss => panic!("{miss:?}"),
+            }
+        } else {
+            assert_eq!(drill.play(m), Err(DrillError::NotUsersTurn));
+            drill.reply_move(m).unwrap()
+        };
+        assert_eq!(p.mv, m);
+        if ply == 0 {
+            assert_eq!(m, e4);
+        }
+    }
+    assert_eq!(drill.played(), breyer.moves());
+    assert!(drill.lines_here().contains(&breyer));
+    let mut white = Drill::new([breyer], Color::White).unwrap();
+    assert_eq!(white.reply_move(e4), Err(DrillError::NotComputersTurn));
+    let amar = line("Amar Opening", "Nh3");
+    let mut done = Drill::new([amar, breyer], Color::Black).unwrap();
+    done.reply_move(e4).unwrap();
+    let e5 = mv(&done, "e5");
+    done.play(e5).unwrap();
+    for &m in &breyer.moves()[2..] {
+        if done.users_turn() {
+            done.play(m).unwrap();
+        } else {
+            done.reply_move(m).unwrap();
+        }
+    }
+    assert_eq!(done.reply_move(e4), Err(DrillError::Finished));
+}
+
+#[test]
 fn a_transposition_between_the_lines_is_book() {
     // 1. Nf3 d5 2. g3 leaves the Réti's order but reaches the Hungarian line's position.
     let reti = line("Réti Opening", "Nf3 d5 c4");

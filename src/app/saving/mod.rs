@@ -23,6 +23,7 @@ use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
 use crate::storage::archive::ArchiveError;
 use crate::storage::export::{ExportError, ExportReport, UsbFile};
+use crate::storage::openings::OpeningCards;
 use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who};
 use crate::storage::puzzles::PuzzleBook;
 use crate::storage::settings::SettingsError;
@@ -75,6 +76,8 @@ pub enum SavingError {
     Puzzles(std::io::Error),
     /// The players file or a player's folder could not be written.
     Players(std::io::Error),
+    /// The opening cards could not be written.
+    Openings(std::io::Error),
 }
 
 impl fmt::Display for SavingError {
@@ -92,6 +95,7 @@ impl fmt::Display for SavingError {
             SavingError::Settings(e) => e.fmt(f),
             SavingError::Puzzles(e) => write!(f, "cannot save the puzzles: {e}"),
             SavingError::Players(e) => write!(f, "cannot save the players: {e}"),
+            SavingError::Openings(e) => write!(f, "cannot save the opening cards: {e}"),
         }
     }
 }
@@ -132,6 +136,7 @@ pub struct PlayerNews {
     pub who: Who,
     pub stats: StatsSummary,
     pub puzzles: PuzzleBook,
+    pub openings: OpeningCards,
     pub refused: Vec<String>,
 }
 
@@ -188,6 +193,9 @@ pub enum Report {
     /// A saved game to analyse in the background: its game id, start position and moves;
     /// `None` when every one is analysed.
     Unanalysed(Option<Box<UnanalysedGame>>),
+    /// The player's opening cards changed (a line tried): all of them, and whether they
+    /// reached the disk.
+    Openings(Box<OpeningCards>, Result<(), SavingError>),
 }
 
 /// A saved game without an analysis ([`Report::Unanalysed`]).
@@ -241,6 +249,11 @@ enum Job {
         removed: Option<PlayerId>,
     },
     Stop,
+    OpeningTried {
+        line: chesspi_engine::openings::lines::LineId,
+        passed: bool,
+        now: u64,
+    },
 }
 
 /// What is saved with a game besides its moves and players.
@@ -281,6 +294,8 @@ pub struct Saver {
     puzzles: PuzzleBook,
     /// The players as read at the start (the controller keeps them since).
     roster: Roster,
+    /// The player's opening cards as read at the start (later ones come in reports).
+    openings: OpeningCards,
 }
 
 /// The files the saver keeps, all in one state directory.
@@ -297,6 +312,8 @@ pub struct Stores {
     pub stats: Stats,
     /// The current player's puzzles.
     pub puzzles: PuzzleBook,
+    /// The current player's opening cards (a guest's kept here only, never written).
+    pub openings: OpeningCards,
     pub settings: SettingsStore,
     /// Where USB sticks are mounted.
     pub usb: UsbMedia,
@@ -362,7 +379,7 @@ impl Stores {
         }
         let roster = roster.value;
         let current = roster.last();
-        let (stats, puzzles, refused) = worker::players::load_player(&players, current);
+        let (stats, puzzles, openings, refused) = worker::players::load_player(&players, current);
         notices.extend(refused);
         (
             Stores {
@@ -373,6 +390,7 @@ impl Stores {
                 current,
                 stats,
                 puzzles,
+                openings,
                 settings: SettingsStore::new(state_dir),
                 usb: UsbMedia::default(),
                 import_limits: crate::storage::archive::ImportLimits::DEFAULT,
@@ -397,6 +415,7 @@ impl Saver {
         let stats = stores.stats.summary();
         let puzzles = stores.puzzles.clone();
         let roster = stores.roster.clone();
+        let openings = stores.openings.clone();
         let thread = std::thread::Builder::new()
             .name("saver".into())
             .spawn(move || save_loop(stores, &rx, on_report))?;
@@ -410,6 +429,7 @@ impl Saver {
             stats,
             puzzles,
             roster,
+            openings,
         })
     }
 
@@ -615,6 +635,22 @@ impl Saver {
         self.send(Job::PuzzleTried { id, solved, now });
     }
 
+    /// The player's opening cards as read at the start; each change comes as
+    /// [`Report::Openings`].
+    pub fn openings(&self) -> &OpeningCards {
+        &self.openings
+    }
+
+    /// Records a try at an opening line (the schedule is kept on disk by the saver thread).
+    pub fn opening_tried(
+        &self,
+        line: chesspi_engine::openings::lines::LineId,
+        passed: bool,
+        now: u64,
+    ) {
+        self.send(Job::OpeningTried { line, passed, now });
+    }
+
     /// `who` comes to the device: their record and puzzles are read ([`Report::Player`]).
     pub fn choose(&self, who: Who) {
         self.send(Job::Choose(who));
@@ -645,6 +681,7 @@ impl Saver {
     pub fn note_player(&mut self, news: &PlayerNews) {
         self.stats = news.stats.clone();
         self.puzzles = news.puzzles.clone();
+        self.openings = news.openings.clone();
     }
 
     /// Finishes the queued saves and stops the thread.

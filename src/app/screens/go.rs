@@ -4,8 +4,8 @@
 use super::analysis::{self, Analysis};
 use super::saved_games::viewing::{SavedGame, Viewing};
 use super::{
-    Controller, Dialog, Editor, Effect, Lobby, Purpose, Screen, ScreenKind, help, network, players,
-    train,
+    Controller, Dialog, Editor, Effect, Lobby, Purpose, Screen, ScreenKind, help, network,
+    openings, players, train,
 };
 use crate::app::model::mode::{GameSetup, NewGameForm};
 use crate::app::session::coach::CoachAnswer;
@@ -140,6 +140,8 @@ pub enum Go {
     },
     /// Player `id`'s removal confirmed: the Players screen removes them.
     RemovePlayer(PlayerId),
+    /// Openings.
+    Openings,
 }
 
 impl Controller {
@@ -349,6 +351,12 @@ impl Controller {
             }
             Go::RemovePlayer(id) => {
                 self.on(|p: &mut players::PlayersScreen, cx| p.remove(cx, id));
+            }
+            Go::Openings => {
+                self.dialog = None;
+                self.session.cancel_hint();
+                let screen = openings::OpeningsScreen::open(crate::storage::timestamp::unix_now());
+                self.screen = Screen::Openings(Box::new(screen));
             }
         }
     }

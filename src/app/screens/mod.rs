@@ -42,6 +42,7 @@ pub mod help;
 pub mod keyboard;
 pub mod network;
 pub mod new_game;
+pub mod openings;
 pub mod play;
 pub mod players;
 pub mod saved_games;
@@ -111,6 +112,8 @@ pub enum Screen {
     Wifi(Box<wifi::WifiScreen>),
     /// Settings → Players: adding, renaming and removing the device's players.
     Players(Box<players::PlayersScreen>),
+    /// Openings: an opening's lines drilled as cards.
+    Openings(Box<openings::OpeningsScreen>),
 }
 
 /// Which screen is open, without its state: what the window shows.
@@ -126,6 +129,7 @@ pub enum ScreenKind {
     Train,
     Wifi,
     Players,
+    Openings,
 }
 
 impl Screen {
@@ -141,6 +145,7 @@ impl Screen {
             Screen::Train(_) => ScreenKind::Train,
             Screen::Wifi(_) => ScreenKind::Wifi,
             Screen::Players(_) => ScreenKind::Players,
+            Screen::Openings(_) => ScreenKind::Openings,
         }
     }
 
@@ -168,6 +173,9 @@ pub struct Ctx<'a> {
     /// keeps the book, not Train, because it outlives the screen (the menu counts the due
     /// ones, the saver's reports replace it).
     pub(in crate::app::screens) puzzles: &'a mut crate::storage::puzzles::PuzzleBook,
+    /// The player's opening cards: Openings prefers the due lines and records its tries
+    /// (kept by the controller for the same reasons as the puzzles).
+    pub(in crate::app::screens) openings: &'a mut crate::storage::openings::OpeningCards,
     /// Whether this device has Wi-Fi (the lobby offers and looks for hotspots).
     pub(in crate::app::screens) wifi_allowed: bool,
     /// The device's players (New game seats them).
@@ -231,6 +239,7 @@ screen_state! {
     Train(train::Training),
     Wifi(wifi::WifiScreen),
     Players(players::PlayersScreen),
+    Openings(openings::OpeningsScreen),
 }
 
 /// What the controller holds beside the game session and the open screen: each field a
@@ -361,6 +370,7 @@ impl Controller {
         let mut cx = Ctx {
             session: &mut self.session,
             puzzles: &mut self.player.puzzles,
+            openings: &mut self.player.openings,
             wifi_allowed: self.allowed.wifi,
             roster: &self.player.roster,
             dialog: &mut self.dialog,

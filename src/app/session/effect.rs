@@ -79,4 +79,11 @@ pub enum Effect {
         roster: Box<crate::storage::players::Roster>,
         removed: Option<crate::storage::players::PlayerId>,
     },
+    /// An opening line was tried: the saver records the card's try (and keeps the schedule
+    /// on disk).
+    OpeningTried {
+        line: chesspi_engine::openings::lines::LineId,
+        passed: bool,
+        now: u64,
+    },
 }

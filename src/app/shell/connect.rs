@@ -12,8 +12,8 @@ use crate::app::screens::analysis::board::Session;
 use crate::app::screens::board_view::promotion_role;
 use crate::app::screens::play::view::action_of;
 use crate::app::screens::{
-    Analysis, Controller, Dialog, Dispatch, Go, Lobby, Viewing, analysis, editor, help, players,
-    train, wifi,
+    Analysis, Controller, Dialog, Dispatch, Go, Lobby, Viewing, analysis, editor, help, openings,
+    players, train, wifi,
 };
 use crate::app::ui::{
     AnalysisAdapter, AnalysisBoardAdapter, DialogAdapter, GameAdapter, GamesAdapter, KeypadAdapter,
@@ -43,6 +43,7 @@ impl App {
         train::view::connect(&self.window, &dispatch);
         wifi::view::connect(&self.window, &dispatch);
         players::view::connect(&self.window, &dispatch);
+        openings::view::connect(&self.window, &dispatch);
     }
 
     /// Runs a change from a screen's callback (see [`Dispatch`]).

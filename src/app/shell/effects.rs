@@ -180,6 +180,11 @@ pub(super) fn run_effects(
                     saving.saver.keep_players(&roster, removed);
                 }
             }
+            Effect::OpeningTried { line, passed, now } => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.opening_tried(line, passed, now);
+                }
+            }
         }
     }
 }
@@ -269,6 +274,7 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
         .sync_clock(std::time::Instant::now(), s.device.power.asleep);
     schedule_clock(s, shell, window);
     schedule_adjourn(s, shell, window);
+    schedule_opening_move(s, shell, window);
     if let Some(link) = &s.workers.wifi {
         // The Wi-Fi screen, or the Join list (for hotspots nearby).
         let watched = s.controller.screen() == ScreenKind::Wifi
@@ -324,6 +330,33 @@ fn schedule_adjourn(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindo
         }
         None => s.timers.adjourn.stop(),
     }
+}
+
+/// Plays the computer's move in the Openings drill once it has waited its pause (the drill
+/// picks from data at once: the pause is only so the move does not feel instant).
+fn schedule_opening_move(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &AppWindow) {
+    let waits = s
+        .controller
+        .shown::<screens::openings::OpeningsScreen>()
+        .is_some_and(screens::openings::OpeningsScreen::computer_waits);
+    if !waits {
+        s.timers.opening.stop();
+        return;
+    }
+    if s.timers.opening.running() {
+        return;
+    }
+    let weak_shell = Rc::downgrade(shell);
+    let weak_window = window.as_weak();
+    s.timers.opening.start(
+        slint::TimerMode::SingleShot,
+        screens::openings::COMPUTER_PAUSE,
+        move || {
+            with_shell(&weak_shell, &weak_window, |c| {
+                c.on(|o: &mut screens::openings::OpeningsScreen, cx| o.computer_plays(cx));
+            });
+        },
+    );
 }
 
 /// Wakes the screen for the running clock's next change (and its flag).

@@ -118,6 +118,8 @@ struct Timers {
     clock: slint::Timer,
     /// Offers to adjourn a network game once the partner has been away long enough.
     adjourn: slint::Timer,
+    /// Plays the computer's move in the Openings drill after a short pause.
+    opening: slint::Timer,
 }
 
 /// The device around the window (a desktop has none of it but the power state).
@@ -432,6 +434,9 @@ impl App {
             s.controller
                 .player_mut()
                 .set_puzzles(saver.puzzles().clone());
+            s.controller
+                .player_mut()
+                .set_openings(saver.openings().clone());
             s.saving = Some(Saving {
                 saver,
                 reports,

@@ -6,7 +6,8 @@ use crate::app::model::mode::{ModeChoice, NetworkRole, NewGameForm};
 use crate::app::screens::board_view::arrow_path;
 use crate::app::screens::play::view::GameModels;
 use crate::app::screens::{
-    Analysis, Controller, Lobby, ScreenKind, analysis, coach, editor, players, train, wifi,
+    Analysis, Controller, Lobby, ScreenKind, analysis, coach, editor, openings, players, train,
+    wifi,
 };
 use crate::app::session::marks::area_path;
 use crate::app::ui::{
@@ -110,6 +111,7 @@ impl ViewModels {
         train::view::refresh(window, c);
         wifi::view::refresh(window, c);
         players::view::refresh(window, c);
+        openings::view::refresh(window, c);
     }
 }
 
@@ -295,5 +297,6 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::Train => Screen::Train,
         ScreenKind::Wifi => Screen::Wifi,
         ScreenKind::Players => Screen::Players,
+        ScreenKind::Openings => Screen::Openings,
     }
 }

@@ -1,6 +1,6 @@
 //! The players of one device and each one's own files: `<state>/players.toml` names them,
-//! `<state>/players/<id>/` holds a player's record and rating (`stats.toml`) and Train
-//! puzzles (`puzzles.toml`). Saved games stay shared: each names its players.
+//! `<state>/players/<id>/` holds a player's record and rating (`stats.toml`), Train
+//! puzzles (`puzzles.toml`) and opening cards (`openings.toml`). Saved games stay shared: each names its players.
 //!
 //! Versions before players kept one record in `<state>/stats.toml` and `<state>/puzzles.toml`;
 //! on the first start without a players file they move, unchanged, into player 1's folder
@@ -19,6 +19,7 @@ pub use name::{MAX_NAME_CHARS, NameError, PlayerName};
 pub use roster::{MAX_PLAYERS, Player, PlayerId, Roster, RosterError, RosterStore, Who};
 
 use super::atomic::sync_dir;
+use super::openings::{OpeningCards, OpeningStore};
 use super::puzzles::{PUZZLES_FILE, PuzzleBook, PuzzleStore};
 use super::stats::{STATS_FILE, Stats, StatsStore};
 use super::store::Load;
@@ -80,6 +81,20 @@ impl PlayerFiles {
         PuzzleStore::new(&self.dir(id)).load()
     }
 
+    /// Player `id`'s opening cards.
+    pub fn load_openings(&self, id: PlayerId) -> Load<OpeningCards> {
+        OpeningStore::new(&self.dir(id)).load()
+    }
+
+    /// Writes player `id`'s opening cards atomically.
+    ///
+    /// # Errors
+    /// Any I/O error; the previous file is then unchanged.
+    pub fn save_openings(&self, id: PlayerId, cards: &OpeningCards) -> io::Result<()> {
+        self.ensure_dir(id)?;
+        OpeningStore::new(&self.dir(id)).save(cards)
+    }
+
     /// Writes player `id`'s record and rating atomically.
     ///
     /// # Errors
@@ -98,7 +113,7 @@ impl PlayerFiles {
         PuzzleStore::new(&self.dir(id)).save(puzzles)
     }
 
-    /// Deletes a removed player's record and puzzles (their saved games stay).
+    /// Deletes a removed player's record, puzzles and opening cards (their saved games stay).
     ///
     /// # Errors
     /// Any I/O error but the folder's absence.

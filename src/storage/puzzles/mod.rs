@@ -1,10 +1,9 @@
 //! The player's puzzles: "find the better move" in the positions where the player made a
 //! mistake or a blunder in an analysed game, brought back on a spaced-repetition schedule.
 //!
-//! Schedule: a Leitner system. A new puzzle is in box 0 and due at once. Solved, it moves up a
-//! box (at most to the last) and comes back after [`INTERVAL_DAYS`] of its new box; failed, it
-//! goes back to box 0 and comes back [`RETRY_SECONDS`] later, in the same sitting, so the
-//! right move is practised while the lesson is fresh.
+//! Schedule: the Leitner system of [`super::leitner`], shared with the opening cards. Solved,
+//! a puzzle moves up a box and comes back after [`INTERVAL_DAYS`] of its new box; failed, it
+//! goes back to box 0 and comes back [`RETRY_SECONDS`] later, in the same sitting.
 //!
 //! Stored in `<state>/puzzles.toml` with a checksum line; a damaged file is set aside and the
 //! puzzles restart (reported once), as the statistics do.
@@ -22,11 +21,7 @@ use super::store::{Sealable, SealedStore, StoreError};
 /// The puzzles file's name in the state directory.
 pub const PUZZLES_FILE: &str = "puzzles.toml";
 
-/// Days until a puzzle solved in box i (0-based, after moving up) comes back.
-pub const INTERVAL_DAYS: [u64; 6] = [1, 3, 7, 16, 35, 90];
-
-/// A failed puzzle comes back this soon (seconds): in the same sitting, later.
-pub const RETRY_SECONDS: u64 = 600;
+pub use super::leitner::{INTERVAL_DAYS, RETRY_SECONDS};
 
 /// At most this many puzzles are kept; the oldest solved-most ones go first when full.
 pub const MAX_PUZZLES: usize = 500;
@@ -35,8 +30,6 @@ pub const MAX_PUZZLES: usize = 500;
 /// is `YYYY.MM.DD`. Free text from other files is cut, so one odd game cannot bloat the file.
 const MAX_GAME_CHARS: usize = 64;
 const MAX_DATE_CHARS: usize = 10;
-
-const SECONDS_PER_DAY: u64 = 86_400;
 
 /// One position to solve: the player's move there was a mistake, the analysis knew better.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,9 +185,8 @@ impl PuzzleBook {
         self.puzzles.iter().find(|p| p.id == id)
     }
 
-    /// One try at puzzle `id`. Solved: it moves up a box (at most to the last) and comes back
-    /// [`INTERVAL_DAYS`]`[box_index - 1]` days later. Failed: back to box 0, and it comes back
-    /// [`RETRY_SECONDS`] later. Counts the try, the solve, the streak (solved tries in a row;
+    /// One try at puzzle `id`, scheduled by [`super::leitner::after_try`]: solved, up a box;
+    /// failed, back to box 0 and due again [`RETRY_SECONDS`] later. Counts the try, the solve, the streak (solved tries in a row;
     /// a failure ends it) and the best streak. False (and no change) for an unknown id.
     pub fn record(&mut self, id: &str, solved: bool, now_unix: u64) -> bool {
         let Some(puzzle) = self.puzzles.iter_mut().find(|p| p.id == id) else {
@@ -202,19 +194,14 @@ impl PuzzleBook {
         };
         puzzle.tries = puzzle.tries.saturating_add(1);
         self.tries = self.tries.saturating_add(1);
+        (puzzle.box_index, puzzle.due_unix) =
+            super::leitner::after_try(puzzle.box_index, solved, now_unix);
         if solved {
-            let last = INTERVAL_DAYS.len();
-            let next = (usize::from(puzzle.box_index) + 1).min(last);
-            puzzle.box_index = u8::try_from(next).unwrap_or(u8::MAX);
-            let days = INTERVAL_DAYS[next - 1];
-            puzzle.due_unix = now_unix.saturating_add(days.saturating_mul(SECONDS_PER_DAY));
             puzzle.solved = puzzle.solved.saturating_add(1);
             self.solved = self.solved.saturating_add(1);
             self.streak = self.streak.saturating_add(1);
             self.best_streak = self.best_streak.max(self.streak);
         } else {
-            puzzle.box_index = 0;
-            puzzle.due_unix = now_unix.saturating_add(RETRY_SECONDS);
             self.streak = 0;
         }
         true

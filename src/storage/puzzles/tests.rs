@@ -5,7 +5,7 @@ use chesspi_engine::analysis::{AnalysisLimits, Analyzer};
 use std::sync::atomic::AtomicBool;
 
 const NOW: u64 = 1_700_000_000;
-const DAY: u64 = SECONDS_PER_DAY;
+const DAY: u64 = 86_400;
 
 /// The puzzle after 1. e4: the mistake `mistake`, the better move `best` (both Black's).
 fn puzzle(mistake: &str, best: &str) -> Puzzle {

@@ -114,6 +114,7 @@ impl SaverState {
                     .map_err(SavingError::Settings),
             ),
             Job::Stop => return ControlFlow::Break(()),
+            Job::OpeningTried { line, passed, now } => state.opening_tried(line, passed, now),
         };
         on_report(report);
         ControlFlow::Continue(())

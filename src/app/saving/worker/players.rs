@@ -8,6 +8,7 @@ use chesspi_engine::analysis::GameAnalysis;
 use super::super::{PlayerNews, RatingNews, Report, SavingError};
 use super::SaverState;
 use crate::storage::glicko::Rating;
+use crate::storage::openings::OpeningCards;
 use crate::storage::peer_rating::PeerRating;
 use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who, player_tag};
 use crate::storage::puzzles::PuzzleBook;
@@ -15,14 +16,19 @@ use crate::storage::stats::{INITIAL_VOLATILITY, PlayerResult, Stats, player_move
 use crate::storage::{GameId, GameMode, SavedGame};
 use crate::tr;
 
-/// `who`'s record and puzzles, and what could not be read (in the user's words); a guest
-/// has none.
+/// `who`'s record, puzzles and opening cards, and what could not be read (in the user's
+/// words); a guest has none.
 pub(in crate::app::saving) fn load_player(
     files: &PlayerFiles,
     who: Who,
-) -> (Stats, PuzzleBook, Vec<String>) {
+) -> (Stats, PuzzleBook, OpeningCards, Vec<String>) {
     let Some(id) = who.player() else {
-        return (Stats::new(), PuzzleBook::default(), Vec::new());
+        return (
+            Stats::new(),
+            PuzzleBook::default(),
+            OpeningCards::new(),
+            Vec::new(),
+        );
     };
     let mut refused = Vec::new();
     let stats = files.load_stats(id);
@@ -41,7 +47,15 @@ pub(in crate::app::saving) fn load_player(
             r
         ));
     }
-    (stats.value, puzzles.value, refused)
+    let openings = files.load_openings(id);
+    if let Some(r) = &openings.recovered {
+        log::error!("player {id}'s opening cards refused: {r}");
+        refused.push(tr!(
+            "Your opening cards could not be read and start again: {}.",
+            r
+        ));
+    }
+    (stats.value, puzzles.value, openings.value, refused)
 }
 
 /// A finished game between two players of this device at one board, both rated: each
@@ -260,16 +274,38 @@ impl SaverState {
         Report::Puzzles(Box::new(self.stores.puzzles.clone()), written)
     }
 
+    /// A try at one of the current player's opening lines: kept in memory, and written to
+    /// the player's folder (a guest's only in memory).
+    pub(super) fn opening_tried(
+        &mut self,
+        line: chesspi_engine::openings::lines::LineId,
+        passed: bool,
+        now: u64,
+    ) -> Report {
+        self.stores.openings.record(line, passed, now);
+        let written = match self.stores.current.player() {
+            Some(player) => self
+                .stores
+                .players
+                .save_openings(player, &self.stores.openings)
+                .map_err(SavingError::Openings),
+            None => Ok(()),
+        };
+        Report::Openings(Box::new(self.stores.openings.clone()), written)
+    }
+
     /// Another player (or a guest) comes to the device: their record and puzzles.
     pub(super) fn choose(&mut self, who: Who) -> Report {
-        let (stats, puzzles, refused) = load_player(&self.stores.players, who);
+        let (stats, puzzles, openings, refused) = load_player(&self.stores.players, who);
         self.stores.current = who;
         self.stores.stats = stats;
         self.stores.puzzles = puzzles;
+        self.stores.openings = openings;
         Report::Player(Box::new(PlayerNews {
             who,
             stats: self.stores.stats.summary(),
             puzzles: self.stores.puzzles.clone(),
+            openings: self.stores.openings.clone(),
             refused,
         }))
     }

@@ -101,6 +101,7 @@ impl MenuChoice {
             MenuChoice::Train => cx.go(Go::Train),
             MenuChoice::Help => cx.go(Go::Help),
             MenuChoice::Shutdown => *cx.dialog = Some(Dialog::ConfirmShutdown),
+            MenuChoice::Openings => cx.go(Go::Openings),
         }
     }
 }

@@ -64,6 +64,7 @@ choices! {
         Train = "train",
         Help = "help",
         Shutdown = "shutdown",
+        Openings = "openings",
     }
 
     /// What to do with a game picked from the saved games list.

@@ -247,6 +247,7 @@ impl DialogFacts<'_> {
             option(MenuChoice::Games, &tr!("Saved games"), false, false),
             // Learning, one row in the Menu's three columns.
             option(MenuChoice::Train, &train, false, false),
+            option(MenuChoice::Openings, &tr!("Openings"), false, false),
             option(MenuChoice::Stats, &tr!("Your record"), false, false),
             option(MenuChoice::Settings, &tr!("Settings"), false, false),
             option(MenuChoice::Help, &tr!("Help"), false, false),
