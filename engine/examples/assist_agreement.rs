@@ -80,7 +80,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn main() {
-    let (mut pieces, mut nodes, mut seed) = (200usize, ASSIST_NODES, 0xA551_57u64);
+    let (mut pieces, mut nodes, mut seed) = (200usize, ASSIST_NODES, 0x00A5_5157_u64);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = args.next().and_then(|v| v.parse::<u64>().ok());
@@ -107,6 +107,7 @@ fn main() {
     let mut confusion = [[0u32; 3]; 3];
     let (mut first_ms, mut all_ms, mut depths) = (Vec::new(), Vec::new(), Vec::new());
     let mut done = 0;
+    let (mut milder, mut earlier) = ([0u32; 2], [0u32; 2]);
     while done < pieces {
         let record = &games[rng.below(games.len())];
         let ply = rng.below(record.moves.len());
@@ -123,8 +124,10 @@ fn main() {
         let touched = from[rng.below(from.len())];
         let start = thread_cpu_ns();
         let mut first = None;
-        let Ok(grades) = assist.grade(&pos, game.history_hashes(), &stop, &mut |_| {
+        let mut reports: Vec<chesspi_engine::coach::Grades> = Vec::new();
+        let Ok(grades) = assist.grade(&pos, game.history_hashes(), &stop, &mut |g| {
             first.get_or_insert_with(|| thread_cpu_ns() - start);
+            reports.push(g.clone());
         }) else {
             continue;
         };
@@ -140,6 +143,14 @@ fn main() {
             let row = Grade::of(judgement.verdict) as usize;
             let column = grades.of(mv).map_or(0, |g| g as usize);
             confusion[row][column] += 1;
+            // The milder of the last two iterations' grades.
+            let previous = reports
+                .len()
+                .checked_sub(2)
+                .and_then(|i| reports[i].of(mv))
+                .map_or(column, |g| g as usize);
+            milder[usize::from(row == column.min(previous))] += 1;
+            earlier[usize::from(row == previous)] += 1;
         }
         done += 1;
     }
@@ -155,6 +166,11 @@ fn main() {
     println!(
         "agreement with the coach: {agree} of {total} = {:.1} %",
         100.0 * f64::from(agree) / f64::from(total.max(1))
+    );
+    println!(
+        "the iteration before the last: {:.1} %; the milder of the last two: {:.1} %",
+        100.0 * f64::from(earlier[1]) / f64::from(total.max(1)),
+        100.0 * f64::from(milder[1]) / f64::from(total.max(1))
     );
     println!("coach \\ assist | good | inaccuracy | bad");
     for (name, row) in ["good", "inaccuracy", "bad"].iter().zip(confusion) {
