@@ -2,67 +2,13 @@
 //! setting's limit), the one search of the position they ask for, and its grades as they come.
 //! The search runs on the Assist worker (`workers/assist.rs`), which the shell keeps in step
 //! with [`GameSession::assist_request`]; its grades come back through
-//! [`GameSession::assist_graded`].
+//! [`GameSession::assist_graded`]. The state itself is `assisting.rs`.
 
+use super::assisting::{AssistRequest, Assisting};
 use super::game::{GameSession, Unrated};
 use crate::app::model::mode::Mode;
 use chesspi_engine::coach::{AssistLimit, Grade, Grades};
-use chesspi_engine::{Move, Position, Square};
-
-/// Assist's state in one game.
-#[derive(Debug, Clone, Default)]
-pub struct Assisting {
-    limit: AssistLimit,
-    /// The position the touches and grades belong to: its ply and hash.
-    at: (usize, u64),
-    /// The pieces touched at that ply, in order, at most the limit.
-    touched: Vec<Square>,
-    /// A touch past the limit at that ply (the status line says so).
-    refused: bool,
-    /// Counts the searches asked for: a report of an older one is dropped.
-    generation: u64,
-    /// The latest grades of the position at `ply`.
-    grades: Option<Grades>,
-    /// Assist coloured a square in this game (it stays unrated).
-    helped: bool,
-}
-
-/// The search the shell should have the Assist worker run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AssistRequest {
-    pub generation: u64,
-    pub position: Position,
-    /// The game's positions' hashes up to and including `position`.
-    pub history: Vec<u64>,
-}
-
-impl Assisting {
-    /// The touches a move allowed now.
-    pub fn limit(&self) -> AssistLimit {
-        self.limit
-    }
-
-    /// The pieces touched this turn.
-    pub fn touched(&self) -> &[Square] {
-        &self.touched
-    }
-
-    /// Whether the last touch this turn was past the limit.
-    pub fn refused(&self) -> bool {
-        self.refused
-    }
-
-    /// Starts over when the position changed.
-    fn move_to(&mut self, at: (usize, u64)) {
-        if self.at != at {
-            self.at = at;
-            self.touched.clear();
-            self.refused = false;
-            self.grades = None;
-            self.generation += 1;
-        }
-    }
-}
+use chesspi_engine::{Move, Square};
 
 /// Whether Assist takes part in this kind of game: a person against the computer.
 fn applies(mode: Mode) -> bool {

@@ -4,7 +4,7 @@
 //! controller; screens read it and change it through its methods (how the game goes on
 //! after a change is `turns.rs`).
 
-use super::assist::Assisting;
+use super::assisting::Assisting;
 use super::clocks::Clocks;
 use super::coach::Coaching;
 use super::effect::Effect;

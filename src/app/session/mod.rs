@@ -6,6 +6,7 @@
 
 pub mod actions;
 pub mod assist;
+pub mod assisting;
 pub mod clocks;
 pub mod coach;
 pub mod effect;

@@ -5,7 +5,7 @@
 //! [`GameSession::assist_request`]: a new position replaces the search, none stops it.
 
 use super::thread::{OnDrop, Thread};
-use crate::app::session::assist::AssistRequest;
+use crate::app::session::assisting::AssistRequest;
 use crate::app::session::game::GameSession;
 use crate::app::ui::{AppWindow, GameAdapter};
 use chesspi_engine::coach::{Assist, Grades};
