@@ -400,6 +400,7 @@ fn menu_states(fits: &mut Fits) {
             Unrated::PlayedOn,
             Unrated::SetUp,
             Unrated::Changed,
+            Unrated::Assist,
         ] {
             app.update_controller(|c| {
                 c.start(you(Color::White, 4), Game::new());
@@ -416,12 +417,26 @@ fn menu_states(fits: &mut Fits) {
             volume: chesspi::sound::Volume::nearest(100),
             speak_moves: chesspi::sound::SpeakMoves::Opponent,
             speaker: chesspi::sound::SpeakerState::Ready,
+            assist: chesspi_engine::coach::AssistLimit::new(6).expect("6 touches"),
             ..SettingsView::default()
         });
         c.action(Action::Menu);
         c.dialog_option("settings");
     });
-    fits.check(&app, "settings (as on the device)");
+    fits.check(&app, "settings (as on the device, Assist: 6 touches)");
+    // Assist's other values: one touch, and off (below).
+    app.update_controller(|c| {
+        c.set_settings_view(SettingsView {
+            brightness_percent: Some(100),
+            dim_after: Some(Some(Duration::from_secs(600))),
+            language: lang,
+            assist: chesspi_engine::coach::AssistLimit::new(1).expect("1 touch"),
+            ..SettingsView::default()
+        });
+        c.action(Action::Menu);
+        c.dialog_option("settings");
+    });
+    fits.check(&app, "settings (Assist: 1 touch)");
     app.update_controller(|c| {
         c.set_settings_view(SettingsView {
             brightness_percent: None,

@@ -12,7 +12,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::sound::{SpeakMoves, Volume};
-use chesspi_engine::coach::CoachLevel;
+use chesspi_engine::coach::{AssistLimit, CoachLevel};
 use chesspi_engine::level::Level;
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +81,8 @@ pub struct DeviceSettings {
     pub volume: Option<Volume>,
     /// Which moves are spoken; `None`: none.
     pub speak_moves: Option<SpeakMoves>,
+    /// Assist's touches a move in games against the computer; `None`: off.
+    pub assist: Option<AssistLimit>,
 }
 
 /// A device setting out of range, or settings that contradict each other or the config.
@@ -128,6 +130,11 @@ impl DeviceSettings {
     /// How loud ChessPI plays (modest unless set).
     pub fn volume(&self) -> Volume {
         self.volume.unwrap_or_default()
+    }
+
+    /// Assist's touches a move (off unless set).
+    pub fn assist(&self) -> AssistLimit {
+        self.assist.unwrap_or_default()
     }
 
     /// Which moves are spoken (none unless set).
@@ -237,6 +244,8 @@ pub struct RawSettings {
     volume_percent: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     speak_moves: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    assist_touches: Option<u8>,
 }
 
 impl Sealable for DeviceSettings {
@@ -264,6 +273,7 @@ impl Sealable for DeviceSettings {
             fitting_level: self.fitting_level,
             volume_percent: self.volume.map(Volume::percent),
             speak_moves: self.speak_moves.map(|s| s.key().to_string()),
+            assist_touches: self.assist.map(AssistLimit::touches),
         }
     }
 
@@ -326,7 +336,17 @@ impl Sealable for DeviceSettings {
                 })
             })
             .transpose()?;
+        let assist = raw
+            .assist_touches
+            .map(|n| {
+                AssistLimit::new(n).ok_or(InvalidSetting {
+                    key: "assist_touches",
+                    message: format!("must be 0..={}, got {n}", AssistLimit::MAX),
+                })
+            })
+            .transpose()?;
         Ok(DeviceSettings {
+            assist,
             language,
             coach,
             volume,
@@ -363,8 +383,11 @@ mod tests {
             fitting_level: Some(true),
             volume: Some(Volume::nearest(80)),
             speak_moves: Some(SpeakMoves::Opponent),
+            assist: AssistLimit::new(3),
         };
         let text = encode(&all);
+        assert!(text.contains("assist_touches = 3"), "{text}");
+        assert!(!DeviceSettings::default().assist().is_on());
         assert!(text.contains("volume_percent = 80"), "{text}");
         assert!(text.contains("speak_moves = \"opponent\""), "{text}");
         assert_eq!(DeviceSettings::default().volume(), Volume::DEFAULT);
@@ -390,6 +413,10 @@ mod tests {
             (
                 body.replace("default_level = 5", "default_level = 0"),
                 "default_level",
+            ),
+            (
+                body.replace("assist_touches = 3", "assist_touches = 7"),
+                "assist_touches",
             ),
             (
                 body.replace("brightness_percent = 80", "brightness_percent = 101"),

@@ -14,6 +14,7 @@
 //! otherwise it only names the better move. [`words`] turns a judgement into an English and
 //! a German sentence.
 
+pub mod assist;
 mod reason;
 mod threat;
 pub mod words;
@@ -21,6 +22,7 @@ pub mod words;
 #[cfg(test)]
 mod tests;
 
+pub use assist::{Assist, AssistLimit, Grade, Grades};
 pub use reason::{DrawKind, Placed, Reason, ReasonKind, material, material_value};
 pub use threat::{Threat, threat};
 

@@ -57,7 +57,7 @@ impl Worker<'_> {
         };
         root_moves.sort_by_key(|r| picker_order.iter().position(|m| *m == r.mv));
 
-        let exact_all = self.limits.weakness.is_some();
+        let exact_all = self.limits.weakness.is_some() || self.limits.score_all;
         let max_depth = self
             .limits
             .depth
@@ -119,6 +119,14 @@ impl Worker<'_> {
             result.score = Score::from_internal(root_moves[0].score);
             result.depth = depth;
             result.pv = pv.clone();
+            let root_scores = if self.limits.score_all {
+                root_moves
+                    .iter()
+                    .map(|r| (r.mv, Score::from_internal(r.score)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             info(&SearchInfo {
                 depth,
                 seldepth: self.seldepth as u32,
@@ -127,6 +135,7 @@ impl Worker<'_> {
                 time: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv,
+                root_scores,
             });
             if self.should_stop_after_iteration(root_moves[0].score) {
                 break;
@@ -177,7 +186,7 @@ impl Worker<'_> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        let exact_all = self.limits.weakness.is_some();
+        let exact_all = self.limits.weakness.is_some() || self.limits.score_all;
         // Best-first: last iteration's scores (stable, so ties keep their order).
         root_moves.sort_by_key(|r| std::cmp::Reverse(r.previous));
         for r in root_moves.iter_mut() {

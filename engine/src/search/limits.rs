@@ -28,6 +28,10 @@ pub struct SearchLimits {
     pub searchmoves: Vec<Move>,
     /// Deliberate imprecision of the weak levels.
     pub weakness: Option<Weakness>,
+    /// Search every root move with an open window and report each one's score after every
+    /// iteration ([`super::SearchInfo::root_scores`]), as the weak levels do for their choice:
+    /// Assist grades every move of a position from one search.
+    pub score_all: bool,
     /// Threads searching together (Lazy SMP); one by default, which is deterministic. With
     /// more, `nodes` counts the nodes of all threads and the main thread's move is played.
     pub threads: Threads,

@@ -88,6 +88,9 @@ pub struct SearchInfo {
     pub time: Duration,
     pub hashfull: usize,
     pub pv: Vec<Move>,
+    /// Every root move's score in this iteration, from the side to move's view, best first;
+    /// only with [`SearchLimits::score_all`] (empty otherwise).
+    pub root_scores: Vec<(Move, Score)>,
 }
 
 impl SearchInfo {

@@ -8,7 +8,7 @@ use crate::i18n::Language;
 use crate::sound::{SpeakMoves, SpeakerState, Volume};
 use crate::storage::DeviceSettings;
 use crate::tr;
-use chesspi_engine::coach::CoachLevel;
+use chesspi_engine::coach::{AssistLimit, CoachLevel};
 use std::time::Duration;
 
 /// A setting the Settings dialog steps through: its row (the label with its value) is
@@ -29,6 +29,8 @@ pub enum Setting {
     Volume,
     /// Spoken moves: off, the opponent's, all.
     SpeakMoves,
+    /// Assist: off, or 1 to 6 touched pieces a move graded.
+    Assist,
 }
 
 /// The device settings as the Settings dialog shows them and the game follows them
@@ -50,6 +52,8 @@ pub struct SettingsView {
     pub turn_board: bool,
     /// The coach a new game starts with.
     pub coach: CoachLevel,
+    /// Assist's touches a move in games against the computer.
+    pub assist: AssistLimit,
 }
 
 impl Default for SettingsView {
@@ -64,6 +68,7 @@ impl Default for SettingsView {
             book: true,
             turn_board: false,
             coach: CoachLevel::Off,
+            assist: AssistLimit::OFF,
         }
     }
 }
@@ -80,6 +85,7 @@ impl SettingsView {
             book: stored.book(),
             turn_board: stored.turn_board(),
             coach: stored.coach(),
+            assist: stored.assist(),
             ..SettingsView::default()
         }
     }
@@ -87,7 +93,7 @@ impl SettingsView {
 
 impl Setting {
     /// The rows of the Settings dialog, in order.
-    pub const ALL: [Setting; 8] = [
+    pub const ALL: [Setting; 9] = [
         Setting::Brightness,
         Setting::DimAfter,
         Setting::Language,
@@ -96,6 +102,7 @@ impl Setting {
         Setting::Coach,
         Setting::Volume,
         Setting::SpeakMoves,
+        Setting::Assist,
     ];
 
     /// The row's id in the dialog.
@@ -109,6 +116,7 @@ impl Setting {
             Setting::Coach => "coach",
             Setting::Volume => "sound",
             Setting::SpeakMoves => "speak",
+            Setting::Assist => "assist",
         }
     }
 
@@ -127,6 +135,7 @@ impl Setting {
             Setting::Coach => stored.coach = Some(stored.coach().next()),
             Setting::Volume => stored.volume = Some(stored.volume().next()),
             Setting::SpeakMoves => stored.speak_moves = Some(stored.speak_moves().next()),
+            Setting::Assist => stored.assist = Some(stored.assist().next()),
         }
         true
     }
@@ -165,6 +174,11 @@ impl Setting {
                 SpeakMoves::Off => tr!("Speak moves: off"),
                 SpeakMoves::Opponent => tr!("Speak moves: opponent's"),
                 SpeakMoves::All => tr!("Speak moves: all"),
+            },
+            Setting::Assist => match view.assist.touches() {
+                0 => tr!("Assist: off"),
+                1 => tr!("Assist: 1 touch a move"),
+                n => tr!("Assist: {} touches a move", n),
             },
         })
     }

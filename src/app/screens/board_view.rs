@@ -2,7 +2,8 @@
 //! analysis board: the plain cells, and their Slint models (changing only what changed, so
 //! the software renderer repaints as little as possible).
 
-use crate::app::ui::{BoardPiece, PromotionRole, SquareView};
+use crate::app::ui::{AssistGrade, BoardPiece, PromotionRole, SquareView};
+use chesspi_engine::coach::Grade;
 use chesspi_engine::{Color, Move, Piece, Position, Role, Square};
 use slint::{Model, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -20,6 +21,8 @@ pub struct CellView {
     pub warned: bool,
     pub target: bool,
     pub capture: bool,
+    /// Assist's grade of the selected piece's move here.
+    pub assist: Option<Grade>,
     pub file_label: Option<char>,
     pub rank_label: Option<char>,
 }
@@ -33,6 +36,8 @@ pub struct BoardMarks<'a> {
     pub hint: Option<Move>,
     /// The squares the coach's warning is about.
     pub warned: &'a [Square],
+    /// Assist's grades of the selected piece's moves (empty: none to show).
+    pub assist: &'a [(Move, Grade)],
 }
 
 /// The 64 cells of `pos` in display order (row-major from the top-left); `square_at` maps a
@@ -66,6 +71,13 @@ pub fn board_cells(
                         .targets
                         .iter()
                         .any(|m| m.to() == sq && m.is_en_passant())),
+            // A promotion's four moves share a square: the best of them shows.
+            assist: marks
+                .assist
+                .iter()
+                .filter(|(m, _)| m.to() == sq)
+                .map(|&(_, g)| g)
+                .min(),
             file_label: (cell / 8 == 7).then(|| sq.file().char()),
             rank_label: (cell % 8 == 0).then(|| sq.rank().char()),
         };
@@ -175,6 +187,12 @@ pub fn square_view(cell: &CellView) -> SquareView {
         warned: cell.warned,
         target: cell.target,
         capture: cell.capture,
+        assist: match cell.assist {
+            None => AssistGrade::None,
+            Some(Grade::Good) => AssistGrade::Good,
+            Some(Grade::Inaccuracy) => AssistGrade::Inaccuracy,
+            Some(Grade::Bad) => AssistGrade::Bad,
+        },
         file_label: label(cell.file_label),
         rank_label: label(cell.rank_label),
     }

@@ -444,6 +444,7 @@ impl Controller {
         self.screen.close(ScreenKind::NewGame);
         self.screen.close(ScreenKind::Lobby);
         self.session.replace(setup, game, self.settings.coach);
+        self.session.set_assist(self.settings.assist);
         // The person at the device plays; between two people the other one is a guest until
         // New game seats them.
         let current = self.player.current();

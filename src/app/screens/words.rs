@@ -187,6 +187,7 @@ pub fn rating_words(unrated: Option<crate::app::session::game::Unrated>) -> Stri
         Some(Unrated::SetUp) => tr!("Not rated: a set-up position"),
         Some(Unrated::Changed) => tr!("Not rated: changed during the game"),
         Some(Unrated::Guest) => tr!("Not rated: a guest's games count for no one"),
+        Some(Unrated::Assist) => tr!("Not rated: Assist is on"),
     }
 }
 
@@ -202,6 +203,7 @@ pub fn rating_short(unrated: Option<crate::app::session::game::Unrated>) -> Stri
         Some(Unrated::SetUp) => tr!("Not rated: set-up position"),
         Some(Unrated::Changed) => tr!("Not rated: changed"),
         Some(Unrated::Guest) => tr!("Not rated: guest"),
+        Some(Unrated::Assist) => tr!("Not rated: assist"),
     }
 }
 

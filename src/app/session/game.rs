@@ -4,6 +4,7 @@
 //! controller; screens read it and change it through its methods (how the game goes on
 //! after a change is `turns.rs`).
 
+use super::assisting::Assisting;
 use super::clocks::Clocks;
 use super::coach::Coaching;
 use super::effect::Effect;
@@ -41,6 +42,8 @@ pub struct GameSession {
     pub(in crate::app) coach: Coaching,
     /// What the shell is asked to do, oldest first: emptied after each change.
     outbox: Vec<Effect>,
+    /// Assist: the pieces touched this turn and their moves' grades.
+    pub(super) assist: Assisting,
 }
 
 /// How the game on the board counts: which game it is (saving tells a new game from a changed
@@ -103,6 +106,8 @@ pub enum Unrated {
     /// A guest plays a side: their games count for no one (and between two people only two
     /// players count).
     Guest,
+    /// Assist is on: its colours are help a rated game does not get.
+    Assist,
 }
 
 impl GameSession {
@@ -121,6 +126,7 @@ impl GameSession {
             partner: None,
             coach: Coaching::default(),
             outbox: Vec::new(),
+            assist: Assisting::default(),
         }
     }
 
@@ -284,6 +290,7 @@ impl GameSession {
         self.record.unrated = None;
         self.coach.forget(&self.game);
         self.set_coach_level(coach);
+        self.forget_assist();
         self.set_clock(None);
     }
 }

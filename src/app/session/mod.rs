@@ -5,6 +5,8 @@
 //! ([`player`]), the analysis's marks. Screens use it; it knows no screen.
 
 pub mod actions;
+pub mod assist;
+pub mod assisting;
 pub mod clocks;
 pub mod coach;
 pub mod effect;

@@ -34,6 +34,7 @@ impl App {
         self.connect_games();
         self.connect_analysis_workers();
         self.connect_wifi_worker();
+        self.connect_assist_worker();
         self.connect_power();
         let dispatch = self.dispatch();
         editor::view::connect(&self.window, &dispatch);
@@ -102,6 +103,24 @@ impl App {
                 with_shell(&shell, &window, |c| {
                     for report in reports {
                         c.on(|s: &mut Session, _| s.report(report));
+                    }
+                });
+            }
+        });
+    }
+
+    /// Assist's wake-ups: its grades go to the game.
+    fn connect_assist_worker(&self) {
+        let adapter = self.window.global::<GameAdapter>();
+        let (shell, window) = (Rc::downgrade(&self.shell), self.window.as_weak());
+        adapter.on_assist_ready(move || {
+            let Some(rc) = shell.upgrade() else { return };
+            let reports = rc.borrow().workers.assist.take_reports();
+            if !reports.is_empty() {
+                with_shell(&shell, &window, |c| {
+                    for report in reports {
+                        c.session_mut()
+                            .assist_graded(report.generation, report.grades);
                     }
                 });
             }

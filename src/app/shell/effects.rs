@@ -286,6 +286,7 @@ pub(super) fn after_effects(s: &mut Shell, shell: &Rc<RefCell<Shell>>, window: &
     s.workers
         .board_link
         .sync(&s.controller, window, s.device.power.pauses_work());
+    s.workers.assist.sync(s.controller.session(), window);
     if s.controller.session().setup().mode == Mode::Demo
         && s.controller.session().game().is_over()
         && !s.timers.demo.running()

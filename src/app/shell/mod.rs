@@ -104,6 +104,8 @@ struct Workers {
     wifi: Option<WifiLink>,
     /// Network games; `None` until [`App::enable_network`].
     network: Option<Network>,
+    /// Assist's search thread, once a touch first asks for grades.
+    assist: crate::app::workers::assist::AssistLink,
 }
 
 /// The shell's timers: each runs only while there is something to wait for.
@@ -350,6 +352,7 @@ impl App {
                 background: background::Background::default(),
                 wifi: None,
                 network: None,
+                assist: crate::app::workers::assist::AssistLink::default(),
             },
             timers: Timers::default(),
             device: Device::default(),

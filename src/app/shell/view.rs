@@ -207,6 +207,11 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
                             form.coach
                                 .is_on()
                                 .then_some(crate::app::session::game::Unrated::Coach)
+                                .or(c
+                                    .settings()
+                                    .assist
+                                    .is_on()
+                                    .then_some(crate::app::session::game::Unrated::Assist))
                         },
                     ),
                     // Rated for both when two players (not guests) play without the coach.

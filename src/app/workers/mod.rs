@@ -3,6 +3,7 @@
 //! which tells it to stop when dropped. A worker serves the screens: it takes their requests
 //! and hands back their report types; the shell starts it and carries its reports in.
 
+pub mod assist;
 pub mod board;
 pub mod board_link;
 pub mod computer;

@@ -22,6 +22,7 @@ impl Controller {
     /// The device settings to show in the Settings dialog.
     pub fn set_settings_view(&mut self, settings: SettingsView) {
         self.settings = settings;
+        self.session.set_assist(settings.assist);
         // A two-player board turns at once.
         self.turn_to_mover();
     }

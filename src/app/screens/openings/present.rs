@@ -205,6 +205,7 @@ impl OpeningsScreen {
             last: drill.played().last().copied(),
             hint: None,
             warned: &[],
+            assist: &[],
         };
         view.cells = board_view::board_cells(pos, &marks, |col, row| {
             board_view::display_square(flipped, col, row)

@@ -63,7 +63,15 @@ impl Play {
         match touch {
             Touch::Move(mv) => self.play(cx, mv),
             Touch::Missed => cx.effect(Effect::Sound(crate::sound::Cue::Illegal)),
-            Touch::Nothing | Touch::Selection | Touch::Promotion => {}
+            Touch::Selection => {
+                // A piece with moves counts as a touch for Assist.
+                if let Some(from) = self.input.selected()
+                    && !self.input.targets(cx.session.game.position()).is_empty()
+                {
+                    cx.session.assist_touch(from);
+                }
+            }
+            Touch::Nothing | Touch::Promotion => {}
         }
     }
 

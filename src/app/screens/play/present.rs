@@ -171,15 +171,17 @@ impl GameView<'_> {
             }
             _ => Vec::new(),
         };
+        let selected = self
+            .input
+            .selected()
+            .filter(|_| self.session.review.is_none());
         let marks = BoardMarks {
-            selected: self
-                .input
-                .selected()
-                .filter(|_| self.session.review.is_none()),
+            selected,
             targets: &targets,
             last,
             hint: self.session.thinking.hint(),
             warned: &self.session.coach().marks(self.session.shown_threat()),
+            assist: &self.session.assist_grades(selected),
         };
         board_cells(pos, &marks, |col, row| self.square_at(col, row))
     }

@@ -374,6 +374,7 @@ fn train_cells(
         last: None,
         hint: None,
         warned: &[],
+        assist: &[],
     };
     super::board_view::board_cells(pos, &marks, |col, row| {
         super::board_view::display_square(flipped, col, row)

@@ -142,6 +142,7 @@ impl Session {
             last,
             hint: None,
             warned: &[],
+            assist: &[],
         };
         let cells = board_cells(&pos, &marks, |col, row| {
             display_square(self.flipped, col, row)
