@@ -39,6 +39,8 @@ Needs python-chess and Debian's stockfish (`apt-get install stockfish`, `pip ins
     python3 tools/coach_agreement.py --sets glaurung-seed41 --limit 60 \\
         --engine-arg=--nodes --engine-arg=60000
     python3 tools/coach_agreement.py --selftest     # the reason checkers on handmade positions
+    python3 tools/coach_agreement.py --jsonl docs/benchmarks/natural/tuning.jsonl \\
+        --engine-arg=--threads --engine-arg=2    # natural blunders (tools/natural_blunders.py)
 """
 
 import argparse
@@ -89,6 +91,25 @@ def reference_eval(ref, board, depth):
     if over is None:
         sys.exit(f"no Stockfish depth {depth} verdict for {board.fen()}")
     return over, None
+
+
+def load_jsonl(paths):
+    """The moves of tools/natural_blunders.py's sets: Stockfish's blunders and good moves,
+    classed there (a set's family is its file's name)."""
+    moves = []
+    for path in paths:
+        family = os.path.splitext(os.path.basename(path))[0]
+        with open(path) as f:
+            for row in map(json.loads, filter(str.strip, f)):
+                blunder = row["kind"] == "blunder"
+                moves.append({
+                    "set": family, "family": family,
+                    "where": f"{family}: {row['game']} ply {row['ply']}",
+                    "fen": row["fen"], "move": row["move"], "sf_best": row["sf_best"],
+                    "sf_class": aa.BLUNDER if blunder else
+                    aa.BEST if row["sf_best"] == row["move"] else aa.GOOD,
+                    "sf_loss": row["loss"], "good": not blunder})
+    return moves
 
 
 def load_moves(sets, depth):
@@ -478,6 +499,9 @@ def main():
                              "--engine-arg=--nodes --engine-arg=60000)")
     parser.add_argument("--sets", default=",".join(SETS), help="comma-separated, of: " +
                         ", ".join(SETS))
+    parser.add_argument("--jsonl", action="append", default=[], metavar="FILE",
+                        help="judge the moves of a set of tools/natural_blunders.py instead "
+                             "(repeatable, e.g. docs/benchmarks/natural/tuning.jsonl)")
     parser.add_argument("--limit", type=int, help="judge only the first N moves")
     parser.add_argument("--jobs", type=int, default=1, help="coach calls at once")
     parser.add_argument("--timeout", type=float, default=120, help="seconds per coach call")
@@ -496,7 +520,8 @@ def main():
         sys.exit(f"unknown sets {unknown}; there are {', '.join(SETS)}")
     if not os.access(args.engine, os.X_OK):
         sys.exit(f"{args.engine} is not an executable (cargo build --release, or --engine)")
-    rows = load_moves(sets, args.ref_depth)[:args.limit]
+    rows = load_jsonl(args.jsonl) if args.jsonl else load_moves(sets, args.ref_depth)
+    rows = rows[:args.limit]
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         answers = pool.map(lambda r: ask_coach(args, r["fen"], r["move"]), rows)

@@ -383,54 +383,35 @@ fn tactic(
         role: moved,
         square: first.to(),
     };
-    if let Some(victim) = captured(after, first) {
+    let hangs = captured(after, first).and_then(|victim| {
         let recapture = captured(position, played).is_some() && played.to() == first.to();
         let free = see_ge(after, first, crate::eval::SEE_VALUE[victim.index()]);
         // The piece stays lost in the whole line, not only in the exchange.
         let lost = material_value(victim).min(PATTERN_GAIN);
-        if free && !recapture && gain >= lost && net >= lost {
-            let taker = Placed {
+        (free && !recapture && gain >= lost && net >= lost).then(|| Reason::Hangs {
+            piece: Placed {
+                role: victim,
+                square: first.to(),
+            },
+            taker: Placed {
                 role: after.role_at(first.from()).unwrap_or(Role::Pawn),
                 square: first.from(),
-            };
-            return Some(Reason::Hangs {
-                piece: Placed {
-                    role: victim,
-                    square: first.to(),
-                },
-                taker,
-            });
-        }
-    }
-    if gain >= PATTERN_GAIN {
-        if let Some(targets) = fork_targets(&next, forker, opponent) {
-            return Some(Reason::Fork {
-                first,
-                san,
-                forker,
-                targets,
-            });
-        }
-        if let Some((front, back)) = pinned_line(&next, forker, opponent) {
-            let skewer = front.role == Role::King || worth(front.role) > worth(back.role);
-            return Some(if skewer {
-                Reason::Skewer {
-                    first,
-                    san,
-                    pinner: forker,
-                    front,
-                    back,
-                }
-            } else {
-                Reason::Pin {
-                    first,
-                    san,
-                    pinner: forker,
-                    front,
-                    back,
-                }
-            });
-        }
+            },
+        })
+    });
+    let pattern = if gain >= PATTERN_GAIN {
+        line_pattern(&next, forker, opponent, first, san)
+    } else {
+        None
+    };
+    // The reason names the largest loss the line shows: a capture that forks, pins or
+    // skewers on its way and wins more than the piece it takes is named by its pattern.
+    let taken = captured(after, first).map_or(0, material_value);
+    match (hangs, pattern) {
+        (Some(_), Some(pattern)) if gain > taken => return Some(pattern),
+        (Some(hangs), _) => return Some(hangs),
+        (None, Some(pattern)) => return Some(pattern),
+        (None, None) => {}
     }
     if captured(after, first).is_some() && net >= 1 && gain >= 1 {
         return Some(Reason::Exchange {
@@ -439,6 +420,43 @@ fn tactic(
         });
     }
     None
+}
+
+/// A fork, or a pin or skewer, made by `first` (which put `forker` on its square in `next`).
+fn line_pattern(
+    next: &Position,
+    forker: Placed,
+    side: Color,
+    first: Move,
+    san: String,
+) -> Option<Reason> {
+    if let Some(targets) = fork_targets(next, forker, side) {
+        return Some(Reason::Fork {
+            first,
+            san,
+            forker,
+            targets,
+        });
+    }
+    let (front, back) = pinned_line(next, forker, side)?;
+    let skewer = front.role == Role::King || worth(front.role) > worth(back.role);
+    Some(if skewer {
+        Reason::Skewer {
+            first,
+            san,
+            pinner: forker,
+            front,
+            back,
+        }
+    } else {
+        Reason::Pin {
+            first,
+            san,
+            pinner: forker,
+            front,
+            back,
+        }
+    })
 }
 
 /// Two of the victim's pieces (not pawns) that `forker` attacks in `pos` and that it could

@@ -255,7 +255,9 @@ fn the_threat_of_mate_is_named() {
 
 #[test]
 fn the_threat_to_win_a_rook_is_named() {
-    let threat = threat_in("4k3/pp6/8/8/8/2n5/1P5P/1R2K3 w - - 0 1").expect("a threat");
+    // Without a pawn on b2 the knight gets out again after Nxb1 (with one there, Kd1 traps
+    // it: a rook for a knight, no rook won; Stockfish 0.00).
+    let threat = threat_in("4k3/pp6/8/8/8/2n5/7P/1R2K3 w - - 0 1").expect("a threat");
     assert_eq!(threat.first().to_string(), "c3b1", "{threat:?}");
     assert_eq!(
         threat.sentence(Language::English),
@@ -275,4 +277,53 @@ fn no_threat_no_words() {
     );
     // In check there is no "if it were the other side's turn".
     assert_eq!(threat_in("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"), None);
+}
+
+#[test]
+fn a_reason_names_the_largest_loss_of_the_line() {
+    // 1. e4 e6 2. Qg4 Nc6 3. Bc4 Nb4 4. Nf3??: Nxc2+ takes a pawn, but with check, and the
+    // knight then takes the rook on a1. The fork is what is lost, not the pawn.
+    let j = judge(
+        "r1bqkbnr/pppp1ppp/4p3/8/1nB1P1Q1/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "g1f3",
+    );
+    assert_eq!(j.verdict, MoveClass::Blunder, "{j:?}");
+    assert_eq!(j.reason.kind(), ReasonKind::Fork, "{j:?}");
+    assert_eq!(squares(&j), ["c2", "e1", "a1"]);
+    assert_eq!(
+        sentence(&j, Language::English),
+        "This allows a fork: Nxc2+ attacks your king on e1 and your rook on a1."
+    );
+}
+
+#[test]
+fn a_threat_is_claimed_only_as_far_as_a_deeper_search_confirms_it() {
+    // 1. e4 c5 2. h4 Nc6 3. Rh3 Nf6 4. Nc3 a6, White to move: ...d5 opens the bishop's
+    // diagonal to h3, but after exd5 Nxd5 the rook steps away (Rh1), and after exd5 Bxh3
+    // dxc6 the rook costs Black a knight: no rook is won.
+    let position =
+        Position::from_fen("r1bqkb1r/1p1ppppp/p1n2n2/2p5/4P2P/2N4R/PPPP1PP1/R1BQKBN1 w Qkq - 0 5")
+            .expect("fen");
+    let no_rook = |threat: Option<Threat>| {
+        assert!(
+            !matches!(threat, Some(Threat::Wins { wins, .. }) if wins.role == Role::Rook),
+            "{threat:?}"
+        );
+    };
+    no_rook(Coach::default().threat(&position, &AtomicBool::new(false)));
+    // As in a game: the coach judged 4. Nc3 first, in the same table.
+    let before =
+        Position::from_fen("r1bqkb1r/pp1ppppp/2n2n2/2p5/4P2P/7R/PPPP1PP1/RNBQKBN1 w Qkq - 2 4")
+            .expect("fen");
+    let nc3 = before.parse_uci_move("b1c3").expect("move");
+    let mut coach = Coach::default();
+    coach
+        .judge(&before, &[], nc3, &AtomicBool::new(false))
+        .expect("judged");
+    no_rook(coach.threat(&position, &AtomicBool::new(false)));
+    for threads in [2, 4] {
+        let mut coach = Coach::default();
+        coach.set_threads(crate::search::Threads::new(threads).expect("threads"));
+        no_rook(coach.threat(&position, &AtomicBool::new(false)));
+    }
 }
