@@ -10,6 +10,9 @@ mod lan;
 mod logging;
 mod raw;
 mod sound;
+mod threads;
+
+pub use threads::{search_threads, set_search_threads};
 
 use crate::i18n::Language;
 use std::path::{Path, PathBuf};

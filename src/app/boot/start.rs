@@ -130,7 +130,7 @@ pub fn run(options: &RunOptions) -> Result<(), AppError> {
         .threads
         .map_or_else(Threads::available, Threads::clamped);
     log::info!("searches the player waits for use {threads} thread(s)");
-    crate::app::workers::set_search_threads(threads);
+    crate::config::set_search_threads(threads);
     let engine = crate::app::workers::computer::EngineSettings {
         hash_mb: config.engine.hash_mb,
         max_think_time: Some(config.engine.max_think_time),

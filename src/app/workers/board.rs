@@ -175,7 +175,7 @@ fn search(
         nodes: Some(BOARD_NODES),
         ..SearchLimits::default()
     }
-    .on_threads(super::search_threads());
+    .on_threads(crate::config::search_threads());
     let mut depth_lines: Vec<(Score, u32, Vec<Move>)> = Vec::new();
     let mut last: Vec<(Score, u32, Vec<Move>)> = Vec::new();
     search_lines(

@@ -138,7 +138,7 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
     searcher.set_time_cap(settings.max_think_time);
     // The cores the device gives (the Pi 3 has four) think in the strong levels' clock
     // games, Hint, level 10 and the coach; levels 1-9 stay on one thread, as the engine decides.
-    let threads = super::search_threads();
+    let threads = crate::config::search_threads();
     searcher.set_threads(threads);
     // Its own small table: a judgement must not disturb the computer's.
     let mut coach = Coach::default();

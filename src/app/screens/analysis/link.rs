@@ -44,7 +44,7 @@ impl AnalysisLink {
         self.cancel();
         let tx = self.tx.clone();
         let weak = window.as_weak();
-        let threads = crate::app::workers::search_threads();
+        let threads = crate::config::search_threads();
         match AnalysisWorker::start(id, start, moves, threads, move |report| {
             if tx.send(report).is_ok() {
                 let _ = weak.upgrade_in_event_loop(|w| {
