@@ -22,6 +22,7 @@ use chesspi_engine::game::{Game, GameError};
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
 use crate::storage::archive::ArchiveError;
+use crate::storage::endgames::EndgameProgress;
 use crate::storage::export::{ExportError, ExportReport, UsbFile};
 use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who};
 use crate::storage::puzzles::PuzzleBook;
@@ -75,6 +76,8 @@ pub enum SavingError {
     Puzzles(std::io::Error),
     /// The players file or a player's folder could not be written.
     Players(std::io::Error),
+    /// The endgame lessons' progress could not be written.
+    Endgames(std::io::Error),
 }
 
 impl fmt::Display for SavingError {
@@ -92,6 +95,7 @@ impl fmt::Display for SavingError {
             SavingError::Settings(e) => e.fmt(f),
             SavingError::Puzzles(e) => write!(f, "cannot save the puzzles: {e}"),
             SavingError::Players(e) => write!(f, "cannot save the players: {e}"),
+            SavingError::Endgames(e) => write!(f, "cannot save the endgame lessons: {e}"),
         }
     }
 }
@@ -132,6 +136,8 @@ pub struct PlayerNews {
     pub who: Who,
     pub stats: StatsSummary,
     pub puzzles: PuzzleBook,
+    /// Their progress in the endgame lessons.
+    pub endgames: EndgameProgress,
     pub refused: Vec<String>,
 }
 
@@ -188,6 +194,9 @@ pub enum Report {
     /// A saved game to analyse in the background: its game id, start position and moves;
     /// `None` when every one is analysed.
     Unanalysed(Option<Box<UnanalysedGame>>),
+    /// The player's progress in the endgame lessons after a try: all of it, and whether it
+    /// reached the disk.
+    Endgames(Box<EndgameProgress>, Result<(), SavingError>),
 }
 
 /// A saved game without an analysis ([`Report::Unanalysed`]).
@@ -240,6 +249,12 @@ enum Job {
         roster: Box<Roster>,
         removed: Option<PlayerId>,
     },
+    /// A try at an endgame lesson ended.
+    EndgameTried {
+        id: String,
+        passed: bool,
+        moves: u32,
+    },
     Stop,
 }
 
@@ -281,6 +296,8 @@ pub struct Saver {
     puzzles: PuzzleBook,
     /// The players as read at the start (the controller keeps them since).
     roster: Roster,
+    /// The player's endgame progress as read at the start (later in reports).
+    endgames: EndgameProgress,
 }
 
 /// The files the saver keeps, all in one state directory.
@@ -297,6 +314,8 @@ pub struct Stores {
     pub stats: Stats,
     /// The current player's puzzles.
     pub puzzles: PuzzleBook,
+    /// The current player's progress in the endgame lessons.
+    pub endgames: EndgameProgress,
     pub settings: SettingsStore,
     /// Where USB sticks are mounted.
     pub usb: UsbMedia,
@@ -364,6 +383,8 @@ impl Stores {
         let current = roster.last();
         let (stats, puzzles, refused) = worker::players::load_player(&players, current);
         notices.extend(refused);
+        let (endgames, refused) = worker::endgames::load_endgames(&players, current);
+        notices.extend(refused);
         (
             Stores {
                 autosave: AutosaveStore::new(state_dir),
@@ -373,6 +394,7 @@ impl Stores {
                 current,
                 stats,
                 puzzles,
+                endgames,
                 settings: SettingsStore::new(state_dir),
                 usb: UsbMedia::default(),
                 import_limits: crate::storage::archive::ImportLimits::DEFAULT,
@@ -397,6 +419,7 @@ impl Saver {
         let stats = stores.stats.summary();
         let puzzles = stores.puzzles.clone();
         let roster = stores.roster.clone();
+        let endgames = stores.endgames.clone();
         let thread = std::thread::Builder::new()
             .name("saver".into())
             .spawn(move || save_loop(stores, &rx, on_report))?;
@@ -410,6 +433,7 @@ impl Saver {
             stats,
             puzzles,
             roster,
+            endgames,
         })
     }
 
@@ -629,6 +653,17 @@ impl Saver {
         });
     }
 
+    /// The player's endgame progress as read at the start; each change comes as
+    /// [`Report::Endgames`].
+    pub fn endgames(&self) -> &EndgameProgress {
+        &self.endgames
+    }
+
+    /// Records a try at an endgame lesson ([`Report::Endgames`]).
+    pub fn endgame_tried(&self, id: String, passed: bool, moves: u32) {
+        self.send(Job::EndgameTried { id, passed, moves });
+    }
+
     /// Asks for the newest saved game that has no analysis yet ([`Report::Unanalysed`]).
     pub fn find_unanalysed(&self, skip: Vec<u64>) {
         self.send(Job::FindUnanalysed { skip });
@@ -645,6 +680,7 @@ impl Saver {
     pub fn note_player(&mut self, news: &PlayerNews) {
         self.stats = news.stats.clone();
         self.puzzles = news.puzzles.clone();
+        self.endgames = news.endgames.clone();
     }
 
     /// Finishes the queued saves and stops the thread.

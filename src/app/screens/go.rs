@@ -140,6 +140,8 @@ pub enum Go {
     },
     /// Player `id`'s removal confirmed: the Players screen removes them.
     RemovePlayer(PlayerId),
+    /// Endgames: the lessons' list.
+    Endgames,
 }
 
 impl Controller {
@@ -349,6 +351,11 @@ impl Controller {
             }
             Go::RemovePlayer(id) => {
                 self.on(|p: &mut players::PlayersScreen, cx| p.remove(cx, id));
+            }
+            Go::Endgames => {
+                self.dialog = None;
+                self.session.cancel_hint();
+                self.screen = Screen::Endgames(Box::default());
             }
         }
     }

@@ -36,6 +36,7 @@ pub mod coach;
 pub mod dialog;
 pub mod dialogs;
 pub mod editor;
+pub mod endgames;
 mod go;
 pub use go::Go;
 pub mod help;
@@ -56,7 +57,7 @@ pub use crate::app::session::effect::Effect;
 pub use crate::app::session::marks::AnalysisMarks;
 pub use crate::app::session::partner::NetworkEffect;
 pub use crate::app::session::partner::{LanRequest, Partner};
-pub use crate::app::session::thinking::{Purpose, Reply, ThinkRequest};
+pub use crate::app::session::thinking::{EndgameReply, Purpose, Reply, ThinkRequest};
 pub use analysis::board::{AnalysisBoardView, LineView};
 pub use analysis::{Analysis, AnalysisView};
 pub use board_view::CellView;
@@ -111,6 +112,8 @@ pub enum Screen {
     Wifi(Box<wifi::WifiScreen>),
     /// Settings → Players: adding, renaming and removing the device's players.
     Players(Box<players::PlayersScreen>),
+    /// Endgames: lessons in the endgames every player must know, played against the computer.
+    Endgames(Box<endgames::Endgames>),
 }
 
 /// Which screen is open, without its state: what the window shows.
@@ -126,6 +129,7 @@ pub enum ScreenKind {
     Train,
     Wifi,
     Players,
+    Endgames,
 }
 
 impl Screen {
@@ -141,6 +145,7 @@ impl Screen {
             Screen::Train(_) => ScreenKind::Train,
             Screen::Wifi(_) => ScreenKind::Wifi,
             Screen::Players(_) => ScreenKind::Players,
+            Screen::Endgames(_) => ScreenKind::Endgames,
         }
     }
 
@@ -175,6 +180,9 @@ pub struct Ctx<'a> {
     /// The dialog over the screen: a part or screen may open or close one.
     pub dialog: &'a mut Option<Dialog>,
     next: Vec<Go>,
+    /// The player's progress in the endgame lessons: Endgames records its tries (kept by the
+    /// controller, as the puzzles are, for the saver's reports to replace).
+    pub(in crate::app::screens) endgames: &'a mut crate::storage::endgames::EndgameProgress,
 }
 
 impl Ctx<'_> {
@@ -231,6 +239,7 @@ screen_state! {
     Train(train::Training),
     Wifi(wifi::WifiScreen),
     Players(players::PlayersScreen),
+    Endgames(endgames::Endgames),
 }
 
 /// What the controller holds beside the game session and the open screen: each field a
@@ -365,6 +374,7 @@ impl Controller {
             roster: &self.player.roster,
             dialog: &mut self.dialog,
             next: Vec::new(),
+            endgames: &mut self.player.endgames,
         };
         let answer = f(&mut self.screen, &mut self.parts, &mut cx);
         for go in cx.next {

@@ -79,4 +79,10 @@ pub enum Effect {
         roster: Box<crate::storage::players::Roster>,
         removed: Option<crate::storage::players::PlayerId>,
     },
+    /// A try at endgame lesson `id` ended after the player's `moves`: the saver records it.
+    EndgameTried {
+        id: String,
+        passed: bool,
+        moves: u32,
+    },
 }

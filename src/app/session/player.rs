@@ -2,6 +2,7 @@
 //! who plays now, their puzzles and the level that fits their rating. The saver keeps them
 //! on disk; this is the controller's copy, kept current by the saver's reports.
 
+use crate::storage::endgames::EndgameProgress;
 use crate::storage::players::{Roster, Who};
 use crate::storage::puzzles::PuzzleBook;
 use crate::tr;
@@ -16,6 +17,8 @@ pub struct Player {
     current: Who,
     /// Train picks from them and records its tries.
     pub(in crate::app) puzzles: PuzzleBook,
+    /// Their progress in the endgame lessons (Endgames records its tries).
+    pub(in crate::app) endgames: EndgameProgress,
     /// The level that fits the player's rating (none before a rated game).
     fitting_level: Option<Level>,
     /// New game starts at the fitting level (it was chosen last time).
@@ -29,6 +32,7 @@ impl Default for Player {
             current: roster.last(),
             roster,
             puzzles: PuzzleBook::default(),
+            endgames: EndgameProgress::default(),
             fitting_level: None,
             follow_fitting_level: false,
         }
@@ -78,6 +82,16 @@ impl Player {
     /// The saver's copy of the puzzles, after each change it reports.
     pub fn set_puzzles(&mut self, book: PuzzleBook) {
         self.puzzles = book;
+    }
+
+    /// Their progress in the endgame lessons.
+    pub fn endgames(&self) -> &EndgameProgress {
+        &self.endgames
+    }
+
+    /// The saver's copy of the endgame progress, after each change it reports.
+    pub fn set_endgames(&mut self, progress: EndgameProgress) {
+        self.endgames = progress;
     }
 
     /// How many puzzles are due now.

@@ -43,6 +43,7 @@ impl App {
         train::view::connect(&self.window, &dispatch);
         wifi::view::connect(&self.window, &dispatch);
         players::view::connect(&self.window, &dispatch);
+        crate::app::screens::endgames::view::connect(&self.window, &dispatch);
     }
 
     /// Runs a change from a screen's callback (see [`Dispatch`]).

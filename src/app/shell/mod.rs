@@ -432,6 +432,9 @@ impl App {
             s.controller
                 .player_mut()
                 .set_puzzles(saver.puzzles().clone());
+            s.controller
+                .player_mut()
+                .set_endgames(saver.endgames().clone());
             s.saving = Some(Saving {
                 saver,
                 reports,

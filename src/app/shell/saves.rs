@@ -187,6 +187,7 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
             update(rc, win, |c| {
                 let player = c.player_mut();
                 player.set_puzzles(news.puzzles);
+                player.set_endgames(news.endgames);
                 player.set_fitting_level(news.stats.fitting_level());
             });
         }
@@ -216,6 +217,13 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
             if let Some(saving) = &rc.borrow().saving {
                 saving.saver.list_games();
             }
+        }
+        Report::Endgames(progress, written) => {
+            if let Err(e) = written {
+                log::error!("endgame lessons not saved: {e}");
+                notices.raise(Topic::Error, saving_error_text(&e));
+            }
+            update(rc, win, |c| c.player_mut().set_endgames(*progress));
         }
     }
 }
@@ -381,5 +389,6 @@ fn saving_error_text(e: &SavingError) -> String {
         SavingError::Settings(e) => e.to_string(),
         SavingError::Puzzles(e) => tr!("Your puzzles could not be saved: {}", e),
         SavingError::Players(e) => tr!("The players could not be saved: {}", e),
+        SavingError::Endgames(e) => tr!("Your endgame lessons could not be saved: {}", e),
     }
 }

@@ -110,6 +110,7 @@ impl ViewModels {
         train::view::refresh(window, c);
         wifi::view::refresh(window, c);
         players::view::refresh(window, c);
+        crate::app::screens::endgames::view::refresh(window, c);
     }
 }
 
@@ -295,5 +296,6 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::Train => Screen::Train,
         ScreenKind::Wifi => Screen::Wifi,
         ScreenKind::Players => Screen::Players,
+        ScreenKind::Endgames => Screen::Endgames,
     }
 }

@@ -247,6 +247,7 @@ impl DialogFacts<'_> {
             option(MenuChoice::Stats, &tr!("Your record"), false, false),
             option(MenuChoice::Settings, &tr!("Settings"), false, false),
             option(MenuChoice::Train, &train, false, false),
+            option(MenuChoice::Endgames, &tr!("Endgames"), false, false),
             option(MenuChoice::Help, &tr!("Help"), false, false),
         ];
         // Last: a desktop without it has nothing after it to move.
