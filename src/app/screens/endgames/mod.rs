@@ -230,6 +230,11 @@ impl Endgames {
         cx.effect(Effect::EndgameTried { id, passed, moves });
     }
 
+    /// The position on the lesson's board (`None` on the list).
+    pub fn position(&self) -> Option<Position> {
+        self.attempt.as_ref().map(|a| *a.game.position())
+    }
+
     /// The screen as the window shows it, with the player's `progress`.
     pub fn view(&self, progress: &EndgameProgress) -> EndgamesView {
         match &self.attempt {
@@ -257,18 +262,13 @@ impl Endgames {
                 list::Item::Lesson(index) => {
                     let lesson = &LESSONS[index];
                     let record = progress.get(lesson.id);
+                    let tries = trn!("{} try", "{} tries", record.tries);
                     let detail = match (record.passed, record.best_moves) {
-                        (true, Some(best)) => trn!(
-                            "Passed in {} move · {} tries",
-                            "Passed in {} moves · {} tries",
-                            best,
-                            record.tries
+                        (true, Some(best)) => format!(
+                            "{} · {tries}",
+                            trn!("Passed in {} move", "Passed in {} moves", best)
                         ),
-                        _ if record.tries > 0 => trn!(
-                            "Not passed yet · {} try",
-                            "Not passed yet · {} tries",
-                            record.tries
-                        ),
+                        _ if record.tries > 0 => format!("{} · {tries}", tr!("Not passed yet")),
                         _ => tr!("Not tried yet"),
                     };
                     ItemView {
