@@ -49,6 +49,9 @@
 //! - Train: no puzzles yet, a blunder to find, solved, failed;
 //! - the coach: a hanging piece and a skewer (the longest sentence), each with "Show me";
 //!   Settings with the coach warning of mistakes; New game with the coach on and off;
+//! - Endgames: the list's two pages with progress, every lesson at its start, a lesson under
+//!   way, passed (mate with the count judged, a pawn queened) and failed (stalemate, a move
+//!   that throws the win away);
 //! - Settings → Players: eight players with names of 24 wide letters, a name refused (taken,
 //!   empty), the accented capitals, the removal's confirmation;
 //! - notices: the critical battery countdown, a battery fault, a failed shutdown, a
@@ -1395,6 +1398,101 @@ fn players_states(fits: &mut Fits) {
     fits.check(&app, "players: one removed, the guest chosen");
 }
 
+/// Endgames: the list's pages (with a lesson passed and one tried), every lesson's start, and
+/// the verdicts, the longest ones played out against the real computer.
+fn endgames_states(fits: &mut Fits) {
+    use chesspi::app::screens::endgames::{Endgames, EndgamesView};
+    use chesspi_engine::endgame::{best_move, lessons::LESSONS};
+    let lang = fits.language;
+    let app = open(Game::new(), you(Color::White, 4), lang);
+    let mut progress = chesspi::storage::endgames::EndgameProgress::default();
+    progress.record("krk-2", true, 14);
+    progress.record("kpk-1", false, 3);
+    progress.record("kpk-1", false, 3);
+    app.update_controller(|c| {
+        c.player_mut().set_endgames(progress);
+        c.go(Go::Endgames);
+    });
+    fits.check(&app, "endgames: the list");
+    app.update_controller(|c| c.on(|e: &mut Endgames, cx| e.button(cx, "next")));
+    fits.check(&app, "endgames: the list's second page");
+    let lesson_done = |app: &App| {
+        app.with_controller(|c| {
+            c.shown::<Endgames>()
+                .map(|e| e.view(c.player().endgames()))
+                .is_some_and(|v| matches!(v, EndgamesView::Lesson(l) if !l.thinking))
+        })
+    };
+    let index = |id: &str| LESSONS.iter().position(|l| l.id == id).expect("a lesson");
+    let choose = |app: &App, i: usize| {
+        app.update_controller(|c| {
+            c.on(|e: &mut Endgames, cx| e.button(cx, "lessons"));
+            c.on(|e: &mut Endgames, cx| e.choose(cx, i));
+        });
+        pump_until("the tables", || lesson_done(app));
+    };
+    for (i, lesson) in LESSONS.iter().enumerate() {
+        choose(&app, i);
+        fits.check(&app, &format!("endgames: {}", lesson.id));
+    }
+    // Plays `uci` (or the tables' move when empty) on the lesson's board and waits.
+    let play = |app: &App, uci: &str| {
+        app.update_controller(|c| {
+            let e = c.shown::<Endgames>().expect("open");
+            let pos = e.position().expect("a lesson");
+            let mv = if uci.is_empty() {
+                best_move(&pos).expect("a move")
+            } else {
+                pos.parse_uci_move(uci).expect("legal")
+            };
+            let flipped = pos.turn() == Color::Black;
+            for sq in [mv.from(), mv.to()] {
+                let cell = chesspi::app::screens::board_view::display_cell(flipped, sq);
+                c.on(|e: &mut Endgames, cx| e.tap(cx, cell % 8, cell / 8));
+            }
+        });
+        pump_until("the answer", || lesson_done(app));
+    };
+    let result = |app: &App| {
+        app.with_controller(|c| {
+            match c.shown::<Endgames>().map(|e| e.view(c.player().endgames())) {
+                Some(EndgamesView::Lesson(l)) => l.result,
+                _ => None,
+            }
+        })
+    };
+    choose(&app, index("krk-2"));
+    play(&app, "a1a4");
+    fits.check(&app, "endgames: under way");
+    while result(&app).is_none() {
+        play(&app, "");
+    }
+    fits.check(&app, "endgames: mated, the count judged");
+    choose(&app, index("kqk-3"));
+    play(&app, "b5b6");
+    assert_eq!(result(&app), Some(false));
+    fits.check(&app, "endgames: stalemate");
+    choose(&app, index("kpk-3"));
+    while result(&app).is_none() {
+        play(&app, "");
+    }
+    assert_eq!(result(&app), Some(true));
+    fits.check(&app, "endgames: the pawn queened");
+    choose(&app, index("kpk-8"));
+    let start = LESSONS[index("kpk-8")].position().expect("fen");
+    let drawing = start
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&mv| {
+            chesspi_engine::endgame::probe(&start.play(mv).expect("legal"))
+                == Some(chesspi_engine::endgame::Verdict::Draw)
+        })
+        .expect("a move that draws");
+    play(&app, &drawing.to_uci());
+    fits.check(&app, "endgames: the win thrown away");
+}
+
 fn notice_states(fits: &mut Fits) {
     let lang = fits.language;
     let app = open(
@@ -1638,6 +1736,7 @@ fn no_text_is_clipped() {
         train_states(&mut fits);
         wifi_states(&mut fits);
         players_states(&mut fits);
+        endgames_states(&mut fits);
         notice_states(&mut fits);
         opening_states(&mut fits);
         openings_screen_states(&mut fits);

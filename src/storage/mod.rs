@@ -4,6 +4,7 @@ pub mod archive;
 pub mod atomic;
 pub mod autosave;
 pub mod dirs;
+pub mod endgames;
 pub mod export;
 pub mod glicko;
 pub mod leitner;

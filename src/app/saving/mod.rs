@@ -22,6 +22,7 @@ use chesspi_engine::game::{Game, GameError};
 use crate::app::model::mode::{GameSetup, Mode};
 use crate::config::Config;
 use crate::storage::archive::ArchiveError;
+use crate::storage::endgames::EndgameProgress;
 use crate::storage::export::{ExportError, ExportReport, UsbFile};
 use crate::storage::openings::OpeningCards;
 use crate::storage::players::{PlayerFiles, PlayerId, Roster, Who};
@@ -78,6 +79,8 @@ pub enum SavingError {
     Players(std::io::Error),
     /// The opening cards could not be written.
     Openings(std::io::Error),
+    /// The endgame lessons' progress could not be written.
+    Endgames(std::io::Error),
 }
 
 impl fmt::Display for SavingError {
@@ -96,6 +99,7 @@ impl fmt::Display for SavingError {
             SavingError::Puzzles(e) => write!(f, "cannot save the puzzles: {e}"),
             SavingError::Players(e) => write!(f, "cannot save the players: {e}"),
             SavingError::Openings(e) => write!(f, "cannot save the opening cards: {e}"),
+            SavingError::Endgames(e) => write!(f, "cannot save the endgame lessons: {e}"),
         }
     }
 }
@@ -137,6 +141,8 @@ pub struct PlayerNews {
     pub stats: StatsSummary,
     pub puzzles: PuzzleBook,
     pub openings: OpeningCards,
+    /// Their progress in the endgame lessons.
+    pub endgames: EndgameProgress,
     pub refused: Vec<String>,
 }
 
@@ -196,6 +202,9 @@ pub enum Report {
     /// The player's opening cards changed (a line tried): all of them, and whether they
     /// reached the disk.
     Openings(Box<OpeningCards>, Result<(), SavingError>),
+    /// The player's progress in the endgame lessons after a try: all of it, and whether it
+    /// reached the disk.
+    Endgames(Box<EndgameProgress>, Result<(), SavingError>),
 }
 
 /// A saved game without an analysis ([`Report::Unanalysed`]).
@@ -248,6 +257,12 @@ enum Job {
         roster: Box<Roster>,
         removed: Option<PlayerId>,
     },
+    /// A try at an endgame lesson ended.
+    EndgameTried {
+        id: String,
+        passed: bool,
+        moves: u32,
+    },
     Stop,
     OpeningTried {
         line: chesspi_engine::openings::lines::LineId,
@@ -296,6 +311,8 @@ pub struct Saver {
     roster: Roster,
     /// The player's opening cards as read at the start (later ones come in reports).
     openings: OpeningCards,
+    /// The player's endgame progress as read at the start (later in reports).
+    endgames: EndgameProgress,
 }
 
 /// The files the saver keeps, all in one state directory.
@@ -314,6 +331,8 @@ pub struct Stores {
     pub puzzles: PuzzleBook,
     /// The current player's opening cards (a guest's kept here only, never written).
     pub openings: OpeningCards,
+    /// The current player's progress in the endgame lessons.
+    pub endgames: EndgameProgress,
     pub settings: SettingsStore,
     /// Where USB sticks are mounted.
     pub usb: UsbMedia,
@@ -381,6 +400,8 @@ impl Stores {
         let current = roster.last();
         let (stats, puzzles, openings, refused) = worker::players::load_player(&players, current);
         notices.extend(refused);
+        let (endgames, refused) = worker::endgames::load_endgames(&players, current);
+        notices.extend(refused);
         (
             Stores {
                 autosave: AutosaveStore::new(state_dir),
@@ -391,6 +412,7 @@ impl Stores {
                 stats,
                 puzzles,
                 openings,
+                endgames,
                 settings: SettingsStore::new(state_dir),
                 usb: UsbMedia::default(),
                 import_limits: crate::storage::archive::ImportLimits::DEFAULT,
@@ -416,6 +438,7 @@ impl Saver {
         let puzzles = stores.puzzles.clone();
         let roster = stores.roster.clone();
         let openings = stores.openings.clone();
+        let endgames = stores.endgames.clone();
         let thread = std::thread::Builder::new()
             .name("saver".into())
             .spawn(move || save_loop(stores, &rx, on_report))?;
@@ -430,6 +453,7 @@ impl Saver {
             puzzles,
             roster,
             openings,
+            endgames,
         })
     }
 
@@ -665,6 +689,17 @@ impl Saver {
         });
     }
 
+    /// The player's endgame progress as read at the start; each change comes as
+    /// [`Report::Endgames`].
+    pub fn endgames(&self) -> &EndgameProgress {
+        &self.endgames
+    }
+
+    /// Records a try at an endgame lesson ([`Report::Endgames`]).
+    pub fn endgame_tried(&self, id: String, passed: bool, moves: u32) {
+        self.send(Job::EndgameTried { id, passed, moves });
+    }
+
     /// Asks for the newest saved game that has no analysis yet ([`Report::Unanalysed`]).
     pub fn find_unanalysed(&self, skip: Vec<u64>) {
         self.send(Job::FindUnanalysed { skip });
@@ -682,6 +717,7 @@ impl Saver {
         self.stats = news.stats.clone();
         self.puzzles = news.puzzles.clone();
         self.openings = news.openings.clone();
+        self.endgames = news.endgames.clone();
     }
 
     /// Finishes the queued saves and stops the thread.

@@ -142,6 +142,8 @@ pub enum Go {
     RemovePlayer(PlayerId),
     /// Openings.
     Openings,
+    /// Endgames: the lessons' list.
+    Endgames,
 }
 
 impl Controller {
@@ -357,6 +359,11 @@ impl Controller {
                 self.session.cancel_hint();
                 let screen = openings::OpeningsScreen::open(crate::storage::timestamp::unix_now());
                 self.screen = Screen::Openings(Box::new(screen));
+            }
+            Go::Endgames => {
+                self.dialog = None;
+                self.session.cancel_hint();
+                self.screen = Screen::Endgames(Box::default());
             }
         }
     }

@@ -36,6 +36,7 @@ pub mod coach;
 pub mod dialog;
 pub mod dialogs;
 pub mod editor;
+pub mod endgames;
 mod go;
 pub use go::Go;
 pub mod help;
@@ -57,7 +58,7 @@ pub use crate::app::session::effect::Effect;
 pub use crate::app::session::marks::AnalysisMarks;
 pub use crate::app::session::partner::NetworkEffect;
 pub use crate::app::session::partner::{LanRequest, Partner};
-pub use crate::app::session::thinking::{Purpose, Reply, ThinkRequest};
+pub use crate::app::session::thinking::{EndgameReply, Purpose, Reply, ThinkRequest};
 pub use analysis::board::{AnalysisBoardView, LineView};
 pub use analysis::{Analysis, AnalysisView};
 pub use board_view::CellView;
@@ -114,6 +115,8 @@ pub enum Screen {
     Players(Box<players::PlayersScreen>),
     /// Openings: an opening's lines drilled as cards.
     Openings(Box<openings::OpeningsScreen>),
+    /// Endgames: lessons in the endgames every player must know, played against the computer.
+    Endgames(Box<endgames::Endgames>),
 }
 
 /// Which screen is open, without its state: what the window shows.
@@ -130,6 +133,7 @@ pub enum ScreenKind {
     Wifi,
     Players,
     Openings,
+    Endgames,
 }
 
 impl Screen {
@@ -146,6 +150,7 @@ impl Screen {
             Screen::Wifi(_) => ScreenKind::Wifi,
             Screen::Players(_) => ScreenKind::Players,
             Screen::Openings(_) => ScreenKind::Openings,
+            Screen::Endgames(_) => ScreenKind::Endgames,
         }
     }
 
@@ -183,6 +188,9 @@ pub struct Ctx<'a> {
     /// The dialog over the screen: a part or screen may open or close one.
     pub dialog: &'a mut Option<Dialog>,
     next: Vec<Go>,
+    /// The player's progress in the endgame lessons: Endgames records its tries (kept by the
+    /// controller, as the puzzles are, for the saver's reports to replace).
+    pub(in crate::app::screens) endgames: &'a mut crate::storage::endgames::EndgameProgress,
 }
 
 impl Ctx<'_> {
@@ -240,6 +248,7 @@ screen_state! {
     Wifi(wifi::WifiScreen),
     Players(players::PlayersScreen),
     Openings(openings::OpeningsScreen),
+    Endgames(endgames::Endgames),
 }
 
 /// What the controller holds beside the game session and the open screen: each field a
@@ -375,6 +384,7 @@ impl Controller {
             roster: &self.player.roster,
             dialog: &mut self.dialog,
             next: Vec::new(),
+            endgames: &mut self.player.endgames,
         };
         let answer = f(&mut self.screen, &mut self.parts, &mut cx);
         for go in cx.next {

@@ -86,4 +86,10 @@ pub enum Effect {
         passed: bool,
         now: u64,
     },
+    /// A try at endgame lesson `id` ended after the player's `moves`: the saver records it.
+    EndgameTried {
+        id: String,
+        passed: bool,
+        moves: u32,
+    },
 }

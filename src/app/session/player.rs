@@ -2,6 +2,7 @@
 //! who plays now, their puzzles and the level that fits their rating. The saver keeps them
 //! on disk; this is the controller's copy, kept current by the saver's reports.
 
+use crate::storage::endgames::EndgameProgress;
 use crate::storage::openings::OpeningCards;
 use crate::storage::players::{Roster, Who};
 use crate::storage::puzzles::PuzzleBook;
@@ -19,6 +20,8 @@ pub struct Player {
     pub(in crate::app) puzzles: PuzzleBook,
     /// The opening cards: Openings prefers the due lines and records its tries.
     pub(in crate::app) openings: OpeningCards,
+    /// Their progress in the endgame lessons (Endgames records its tries).
+    pub(in crate::app) endgames: EndgameProgress,
     /// The level that fits the player's rating (none before a rated game).
     fitting_level: Option<Level>,
     /// New game starts at the fitting level (it was chosen last time).
@@ -33,6 +36,7 @@ impl Default for Player {
             roster,
             puzzles: PuzzleBook::default(),
             openings: OpeningCards::default(),
+            endgames: EndgameProgress::default(),
             fitting_level: None,
             follow_fitting_level: false,
         }
@@ -92,6 +96,16 @@ impl Player {
     /// The saver's copy of the opening cards, after each change it reports.
     pub fn set_openings(&mut self, cards: OpeningCards) {
         self.openings = cards;
+    }
+
+    /// Their progress in the endgame lessons.
+    pub fn endgames(&self) -> &EndgameProgress {
+        &self.endgames
+    }
+
+    /// The saver's copy of the endgame progress, after each change it reports.
+    pub fn set_endgames(&mut self, progress: EndgameProgress) {
+        self.endgames = progress;
     }
 
     /// How many puzzles are due now.

@@ -4,6 +4,7 @@
 
 use chesspi_engine::Move;
 use chesspi_engine::coach::{Judgement, Threat};
+use chesspi_engine::endgame::Verdict;
 use chesspi_engine::game::Game;
 use chesspi_engine::level::Level;
 
@@ -22,6 +23,12 @@ pub enum Purpose {
     Threat,
     /// The coach's judgement of a move tried on a puzzle (Train).
     TrainJudge,
+    /// What the endgame tables say of an endgame lesson's positions (and, the first time,
+    /// the tables built).
+    EndgameProbe,
+    /// The computer's answer in an endgame lesson at full strength (the tables' move where
+    /// they cover the position), with what the tables say of the positions.
+    EndgameMove,
 }
 
 /// The worker's answer.
@@ -35,6 +42,18 @@ pub enum Reply {
     Judged(Option<Box<Judgement>>),
     /// What the side not on move threatens; `None`: nothing worth naming.
     Threat(Option<Threat>),
+    /// For an endgame lesson ([`Purpose::EndgameProbe`], [`Purpose::EndgameMove`]).
+    Endgame(EndgameReply),
+}
+
+/// The worker's answer in an endgame lesson.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndgameReply {
+    /// The computer's move; `None` when it was not asked for one or the game is over.
+    pub reply: Option<Move>,
+    /// What the tables say of each position of the lesson's game, from the start to the last
+    /// (the reply's included), for the side to move there; `None` where they do not cover it.
+    pub values: Vec<Option<Verdict>>,
 }
 
 /// A search for the worker thread.

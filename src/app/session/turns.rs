@@ -6,7 +6,7 @@
 use super::coach::applies;
 use super::effect::Effect;
 use super::game::{GameSession, Unrated};
-use super::thinking::{Purpose, Reply, ThinkRequest};
+use super::thinking::{EndgameReply, Purpose, Reply, ThinkRequest};
 use crate::app::model::mode::Mode;
 use crate::tr;
 use chesspi_engine::Color;
@@ -28,6 +28,8 @@ pub enum Answered {
     Warned,
     /// A move tried in Train was judged: for Train.
     Train(Option<Box<Judgement>>),
+    /// The worker's answer in an endgame lesson: for Endgames.
+    Endgame(EndgameReply),
 }
 
 impl GameSession {
@@ -99,7 +101,9 @@ impl GameSession {
             | Purpose::DrawOffer
             | Purpose::Judge
             | Purpose::Threat
-            | Purpose::TrainJudge => None,
+            | Purpose::TrainJudge
+            | Purpose::EndgameProbe
+            | Purpose::EndgameMove => None,
         };
         self.effect(Effect::Think(ThinkRequest {
             id,
@@ -167,6 +171,9 @@ impl GameSession {
                 }
             }
             (Purpose::TrainJudge, Reply::Judged(judgement)) => return Answered::Train(judgement),
+            (Purpose::EndgameProbe | Purpose::EndgameMove, Reply::Endgame(reply)) => {
+                return Answered::Endgame(reply);
+            }
             _ => {}
         }
         Answered::Taken

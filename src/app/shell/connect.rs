@@ -45,6 +45,7 @@ impl App {
         wifi::view::connect(&self.window, &dispatch);
         players::view::connect(&self.window, &dispatch);
         openings::view::connect(&self.window, &dispatch);
+        crate::app::screens::endgames::view::connect(&self.window, &dispatch);
     }
 
     /// Runs a change from a screen's callback (see [`Dispatch`]).

@@ -136,6 +136,11 @@ pub(super) fn run_effects(
                     saving.saver.puzzle_tried(id, solved, now);
                 }
             }
+            Effect::EndgameTried { id, passed, moves } => {
+                if let Some(saving) = &s.saving {
+                    saving.saver.endgame_tried(id, passed, moves);
+                }
+            }
             Effect::Analyse { id, start, moves } => {
                 let paused = s.device.power.pauses_work();
                 s.workers

@@ -440,6 +440,9 @@ impl App {
             s.controller
                 .player_mut()
                 .set_openings(saver.openings().clone());
+            s.controller
+                .player_mut()
+                .set_endgames(saver.endgames().clone());
             s.saving = Some(Saving {
                 saver,
                 reports,

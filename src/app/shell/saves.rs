@@ -188,6 +188,7 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 let player = c.player_mut();
                 player.set_puzzles(news.puzzles);
                 player.set_openings(news.openings);
+                player.set_endgames(news.endgames);
                 player.set_fitting_level(news.stats.fitting_level());
             });
         }
@@ -224,6 +225,13 @@ fn handle_report(rc: &Rc<RefCell<Shell>>, win: &AppWindow, report: Report) {
                 notices.raise(Topic::Error, saving_error_text(&e));
             }
             update(rc, win, |c| c.player_mut().set_openings(*cards));
+        }
+        Report::Endgames(progress, written) => {
+            if let Err(e) = written {
+                log::error!("endgame lessons not saved: {e}");
+                notices.raise(Topic::Error, saving_error_text(&e));
+            }
+            update(rc, win, |c| c.player_mut().set_endgames(*progress));
         }
     }
 }
@@ -390,5 +398,6 @@ fn saving_error_text(e: &SavingError) -> String {
         SavingError::Puzzles(e) => tr!("Your puzzles could not be saved: {}", e),
         SavingError::Players(e) => tr!("The players could not be saved: {}", e),
         SavingError::Openings(e) => tr!("Your opening cards could not be saved: {}", e),
+        SavingError::Endgames(e) => tr!("Your endgame lessons could not be saved: {}", e),
     }
 }

@@ -112,6 +112,7 @@ impl ViewModels {
         wifi::view::refresh(window, c);
         players::view::refresh(window, c);
         openings::view::refresh(window, c);
+        crate::app::screens::endgames::view::refresh(window, c);
     }
 }
 
@@ -303,5 +304,6 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::Wifi => Screen::Wifi,
         ScreenKind::Players => Screen::Players,
         ScreenKind::Openings => Screen::Openings,
+        ScreenKind::Endgames => Screen::Endgames,
     }
 }

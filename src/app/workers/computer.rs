@@ -2,7 +2,7 @@
 //! requests one at a time, so the UI thread never waits for a search.
 
 use super::thread::{OnDrop, Thread};
-use crate::app::screens::{Purpose, Reply, ThinkRequest};
+use crate::app::screens::{EndgameReply, Purpose, Reply, ThinkRequest};
 use chesspi_engine::coach::{Coach, Judgement};
 use chesspi_engine::game::Game;
 use chesspi_engine::search::{Score, SearchLimits, Searcher};
@@ -177,6 +177,9 @@ fn work(settings: EngineSettings, inbox: &Receiver<Job>, on_answer: &dyn Fn(Answ
                 Reply::Judged(judge_last_move(&mut coach, &request.game, &job.stop))
             }
             Purpose::Threat => Reply::Threat(coach.threat(request.game.position(), &job.stop)),
+            Purpose::EndgameProbe | Purpose::EndgameMove => {
+                Reply::Endgame(endgame_reply(&mut searcher, request, &job.stop))
+            }
         };
         if job.discard.load(Ordering::Relaxed) {
             continue;
@@ -202,6 +205,28 @@ fn judge_last_move(coach: &mut Coach, game: &Game, stop: &AtomicBool) -> Option<
             None
         }
     }
+}
+
+/// The answer in an endgame lesson: for [`Purpose::EndgameMove`] the computer's move at full
+/// strength — the tables' where they cover the position (the quickest mate, the longest
+/// defence), else the search at the request's level — and what the tables say of every
+/// position, the reply's included. The tables are built here the first time, off the UI
+/// thread.
+fn endgame_reply(
+    searcher: &mut Searcher,
+    request: &ThinkRequest,
+    stop: &AtomicBool,
+) -> EndgameReply {
+    use chesspi_engine::endgame::{best_move, probe};
+    let mut game = request.game.clone();
+    let mut reply = None;
+    if request.purpose == Purpose::EndgameMove && !game.is_over() {
+        let mv = best_move(game.position())
+            .or_else(|| searcher.choose_move_with_book(&game, request.level, stop, false));
+        reply = mv.filter(|&mv| game.play(mv).is_ok());
+    }
+    let values = game.positions().iter().map(probe).collect();
+    EndgameReply { reply, values }
 }
 
 /// The time the computer keeps back per move for the UI thread and the pacing.

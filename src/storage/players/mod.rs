@@ -1,6 +1,7 @@
 //! The players of one device and each one's own files: `<state>/players.toml` names them,
 //! `<state>/players/<id>/` holds a player's record and rating (`stats.toml`), Train
-//! puzzles (`puzzles.toml`) and opening cards (`openings.toml`). Saved games stay shared: each names its players.
+//! puzzles (`puzzles.toml`), opening cards (`openings.toml`) and endgame lessons
+//! (`endgames.toml`). Saved games stay shared: each names its players.
 //!
 //! Versions before players kept one record in `<state>/stats.toml` and `<state>/puzzles.toml`;
 //! on the first start without a players file they move, unchanged, into player 1's folder
@@ -19,6 +20,7 @@ pub use name::{MAX_NAME_CHARS, NameError, PlayerName};
 pub use roster::{MAX_PLAYERS, Player, PlayerId, Roster, RosterError, RosterStore, Who};
 
 use super::atomic::sync_dir;
+use super::endgames::{EndgameProgress, EndgamesStore};
 use super::openings::{OpeningCards, OpeningStore};
 use super::puzzles::{PUZZLES_FILE, PuzzleBook, PuzzleStore};
 use super::stats::{STATS_FILE, Stats, StatsStore};
@@ -93,6 +95,20 @@ impl PlayerFiles {
     pub fn save_openings(&self, id: PlayerId, cards: &OpeningCards) -> io::Result<()> {
         self.ensure_dir(id)?;
         OpeningStore::new(&self.dir(id)).save(cards)
+    }
+
+    /// Player `id`'s progress in the endgame lessons.
+    pub fn load_endgames(&self, id: PlayerId) -> Load<EndgameProgress> {
+        EndgamesStore::new(&self.dir(id)).load()
+    }
+
+    /// Writes player `id`'s progress in the endgame lessons atomically.
+    ///
+    /// # Errors
+    /// Any I/O error; the previous file is then unchanged.
+    pub fn save_endgames(&self, id: PlayerId, progress: &EndgameProgress) -> io::Result<()> {
+        self.ensure_dir(id)?;
+        EndgamesStore::new(&self.dir(id)).save(progress)
     }
 
     /// Writes player `id`'s record and rating atomically.

@@ -105,6 +105,7 @@ impl SaverState {
             Job::PuzzleTried { id, solved, now } => state.puzzle_tried(&id, solved, now),
             Job::Choose(who) => state.choose(who),
             Job::Players { roster, removed } => state.keep_roster(&roster, removed),
+            Job::EndgameTried { id, passed, moves } => state.endgame_tried(&id, passed, moves),
             Job::Settings { settings, admin } => Report::SettingsSaved(
                 state
                     .stores
@@ -411,6 +412,7 @@ impl SaverState {
     }
 }
 
+pub(super) mod endgames;
 pub(super) mod players;
 
 #[cfg(test)]

@@ -296,16 +296,21 @@ impl SaverState {
 
     /// Another player (or a guest) comes to the device: their record and puzzles.
     pub(super) fn choose(&mut self, who: Who) -> Report {
-        let (stats, puzzles, openings, refused) = load_player(&self.stores.players, who);
+        let (stats, puzzles, openings, mut refused) = load_player(&self.stores.players, who);
+        let (endgames, endgames_refused) =
+            super::endgames::load_endgames(&self.stores.players, who);
+        refused.extend(endgames_refused);
         self.stores.current = who;
         self.stores.stats = stats;
         self.stores.puzzles = puzzles;
         self.stores.openings = openings;
+        self.stores.endgames = endgames;
         Report::Player(Box::new(PlayerNews {
             who,
             stats: self.stores.stats.summary(),
             puzzles: self.stores.puzzles.clone(),
             openings: self.stores.openings.clone(),
+            endgames: self.stores.endgames.clone(),
             refused,
         }))
     }

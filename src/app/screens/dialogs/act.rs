@@ -99,6 +99,7 @@ impl MenuChoice {
             MenuChoice::Games => cx.go(Go::SavedGames),
             MenuChoice::Stats => cx.effect(Effect::ShowStatistics),
             MenuChoice::Train => cx.go(Go::Train),
+            MenuChoice::Endgames => cx.go(Go::Endgames),
             MenuChoice::Help => cx.go(Go::Help),
             MenuChoice::Shutdown => *cx.dialog = Some(Dialog::ConfirmShutdown),
             MenuChoice::Openings => cx.go(Go::Openings),

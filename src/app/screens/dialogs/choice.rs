@@ -63,6 +63,7 @@ choices! {
         Stats = "stats",
         Train = "train",
         Help = "help",
+        Endgames = "endgames",
         Shutdown = "shutdown",
         Openings = "openings",
     }

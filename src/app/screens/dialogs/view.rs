@@ -248,6 +248,7 @@ impl DialogFacts<'_> {
             // Learning, one row in the Menu's three columns.
             option(MenuChoice::Train, &train, false, false),
             option(MenuChoice::Openings, &tr!("Openings"), false, false),
+            option(MenuChoice::Endgames, &tr!("Endgames"), false, false),
             option(MenuChoice::Stats, &tr!("Your record"), false, false),
             option(MenuChoice::Settings, &tr!("Settings"), false, false),
             option(MenuChoice::Help, &tr!("Help"), false, false),

@@ -17,6 +17,7 @@ impl Controller {
             Answered::GoesOn => self.next_turn(),
             Answered::Warned => self.parts.play.input.deselect(),
             Answered::Train(judgement) => self.train_judged(judgement),
+            Answered::Endgame(reply) => self.endgame_answered(reply),
         }
     }
 }
