@@ -1450,6 +1450,10 @@ fn endgames_states(fits: &mut Fits) {
                 let cell = chesspi::app::screens::board_view::display_cell(flipped, sq);
                 c.on(|e: &mut Endgames, cx| e.tap(cx, cell % 8, cell / 8));
             }
+            // A pawn reaching the last rank waits for the picker's piece.
+            if let Some(role) = mv.promotion() {
+                c.on(|e: &mut Endgames, cx| e.choose_promotion(cx, Some(role)));
+            }
         });
         pump_until("the answer", || lesson_done(app));
     };

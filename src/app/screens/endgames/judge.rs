@@ -98,8 +98,8 @@ pub fn judge(lesson: &Lesson, game: &Game, values: &[Option<Verdict>]) -> Standi
             _ => Standing::Failed(Fail::Ended(outcome)),
         };
     }
-    for ply in 0..game.moves().len() {
-        if positions[ply].turn() != player {
+    for (ply, before) in positions.iter().take(game.moves().len()).enumerate() {
+        if before.turn() != player {
             continue;
         }
         let (Some(Some(before)), Some(Some(after))) = (values.get(ply), values.get(ply + 1)) else {
