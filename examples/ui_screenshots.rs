@@ -110,6 +110,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     analysis(&dir)?;
     coach(&dir)?;
     train(&dir)?;
+    learning(&dir)?;
 
     // Playing Black against the computer, in check: the board is flipped.
     let you_black = GameSetup {
@@ -501,6 +502,16 @@ fn train(dir: &Path) -> Result<(), Box<dyn Error>> {
         })
     });
     shoot(&app, dir, "train-tried.png")?;
+    Ok(())
+}
+
+/// Menu → Openings' first page (the families) and Menu → Endgames' list of lessons.
+fn learning(dir: &Path) -> Result<(), Box<dyn Error>> {
+    let app = open(Game::new(), GameSetup::FIRST_START)?;
+    app.update_controller(|c| c.go(Go::Openings));
+    shoot(&app, dir, "openings.png")?;
+    app.update_controller(|c| c.go(Go::Endgames));
+    shoot(&app, dir, "endgames.png")?;
     Ok(())
 }
 

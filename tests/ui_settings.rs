@@ -69,7 +69,8 @@ fn settings_change_the_backlight_and_are_stored() {
     assert_eq!(
         ids,
         [
-            "close", "language", "book", "turn", "coach", "sound", "speak", "players", "about"
+            "close", "language", "book", "turn", "coach", "sound", "speak", "assist", "players",
+            "about"
         ]
     );
     drop(app);

@@ -105,27 +105,33 @@ pub fn press_action(app: &App, action: Action) {
     headless::tap(x, y).expect("tap");
 }
 
-/// The centre of option `id` of the open two-column menu (more than five options), title
-/// only: the card starts 16 px from the top, 18 px padding, a 26 px title line, then rows of
-/// 52 px buttons 62 px apart.
+/// The centre of option `id` of the open menu of two columns (more than five options) or
+/// three (more than 14), title only: the card starts 16 px from the top, 18 px padding, a
+/// 26 px title line, then rows of buttons 62 px apart (58 from seven rows).
 pub fn menu_option_point(app: &App, id: &str) -> (f32, f32) {
     let dialog = app.window().global::<DialogAdapter>();
     assert!(dialog.get_visible(), "the menu is open");
     let options = dialog.get_options();
     let count = options.row_count();
-    assert!(count > 5, "a two-column menu");
+    assert!(count > 5, "a menu of two or three columns");
     let i = options
         .iter()
         .position(|o| o.id == id)
         .unwrap_or_else(|| panic!("no '{id}' in the menu"));
     let title = 30.0;
+    // More than 14 choices (the Menu) take three columns of a 768 px card, else two of 600.
+    let columns = if count > 14 { 3 } else { 2 };
+    let card = if columns == 3 { 768.0 } else { 600.0 };
+    let inner = card - 36.0;
+    let width = (inner - (columns - 1) as f32 * 10.0) / columns as f32;
     // Seven rows sit closer (ui/dialogs.slint), and a card that tall starts above 16 px.
-    let rows = count.div_ceil(2) as f32;
+    let rows = count.div_ceil(columns) as f32;
     let pitch = if rows > 6.0 { 58.0 } else { 62.0 };
     let height = 18.0 + title + 10.0 + rows * pitch - 10.0 + 18.0;
     let top = f32::min(16.0, 480.0 - height) + 18.0 + title + 10.0;
-    let x = 100.0 + 18.0 + (i % 2) as f32 * 287.0 + 277.0 / 2.0;
-    let y = top + (i / 2) as f32 * pitch + (pitch - 10.0) / 2.0;
+    let left = (800.0 - card) / 2.0 + 18.0;
+    let x = left + (i % columns) as f32 * (inner + 10.0) / columns as f32 + width / 2.0;
+    let y = top + (i / columns) as f32 * pitch + (pitch - 10.0) / 2.0;
     (x, y)
 }
 
