@@ -118,6 +118,52 @@ pub fn opening_at(game: &Game, ply: usize) -> Option<Opening> {
     found
 }
 
+/// Where a game left the named lines while they still went on: the move that did and what
+/// the lines had there (see [`left_lines`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftLines {
+    /// The half-move that left, 1-based (ply 1 is White's first move).
+    pub ply: usize,
+    /// The opening named before that move, if one was.
+    pub opening: Option<Opening>,
+    /// The moves that stayed on the lines, the book's best supported first.
+    pub book: Vec<Move>,
+}
+
+/// The first move of `game` that left the named lines, when some line still went on from
+/// the position before it (a game whose lines simply ended left nothing); `None` for a game
+/// that never entered them or never left them.
+pub fn left_lines(game: &Game) -> Option<LeftLines> {
+    let positions = game.positions();
+    if !positions.first().is_some_and(in_book_territory) {
+        return None;
+    }
+    let (index, before) = positions
+        .iter()
+        .enumerate()
+        .take_while(|(_, pos)| in_book_territory(pos))
+        .last()?;
+    // The game ended on the lines: nothing was left.
+    game.moves().get(index)?;
+    let mut book: Vec<Move> = before
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|&mv| before.play(mv).is_ok_and(|after| in_book_territory(&after)))
+        .collect();
+    if book.is_empty() {
+        return None;
+    }
+    let weights = book_moves(before);
+    let weight = |mv: &Move| weights.iter().find(|b| b.mv == *mv).map_or(0, |b| b.weight);
+    book.sort_by_key(|mv| std::cmp::Reverse(weight(mv)));
+    Some(LeftLines {
+        ply: index + 1,
+        opening: opening_at(game, index),
+        book,
+    })
+}
+
 /// The opening of the game so far (see [`opening_at`]), for the side panel and PGN headers.
 pub fn classify(game: &Game) -> Option<Opening> {
     opening_at(game, game.moves().len())

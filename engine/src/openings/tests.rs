@@ -499,3 +499,24 @@ fn german_coverage() {
         german::FAMILIES.len()
     );
 }
+
+#[test]
+fn a_game_leaves_the_lines_where_its_move_is_in_none_of_them() {
+    // 1.e4 e5 2.Nf3 Nc6 3.Bc4 are named lines; 3...a5 is in none of them here.
+    let g = game("e4 e5 Nf3 Nc6 Bc4 a5");
+    let left = left_lines(&g).expect("left the lines");
+    assert_eq!(left.ply, 6);
+    assert_eq!(left.opening.map(|o| o.name), Some("Italian Game"));
+    let before = &g.positions()[5];
+    let book: Vec<String> = left
+        .book
+        .iter()
+        .map(|&m| crate::san::to_san(before, m))
+        .collect();
+    assert!(book.contains(&"Bc5".to_string()), "{book:?}");
+    assert!(book.contains(&"Nf6".to_string()), "{book:?}");
+    assert!(!book.contains(&"a5".to_string()));
+    // Still on the lines, or never on them: nothing left.
+    assert_eq!(left_lines(&game("e4 e5 Nf3 Nc6 Bc4")), None);
+    assert_eq!(left_lines(&Game::new()), None);
+}
