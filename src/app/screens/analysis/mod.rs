@@ -184,6 +184,9 @@ impl Analysis {
                 a.review = Some(AnalysisMarks::from_analysis(&analysis));
                 if last {
                     a.progress = None;
+                    if let Some(words) = left_the_book(&cx.session.game) {
+                        cx.session.note = Some(words);
+                    }
                     // Stored with the saved game looked through, if it is one.
                     cx.go(Go::StoreAnalysis(analysis));
                 }
@@ -284,6 +287,41 @@ impl Analysis {
     }
 }
 
+/// Where the game left the named lines while they went on, in words for the status line:
+/// "3…a5 left the Italian Game; the book had Bc5, Nf6" (the opening's family, at most three
+/// of the book's moves).
+pub(crate) fn left_the_book(game: &chesspi_engine::game::Game) -> Option<String> {
+    let left = chesspi_engine::openings::left_lines(game)?;
+    let before = &game.positions()[left.ply - 1];
+    let number = left.ply.div_ceil(2);
+    let played = crate::i18n::san(&to_san(before, game.moves()[left.ply - 1]));
+    let played = if left.ply % 2 == 1 {
+        format!("{number}.{played}")
+    } else {
+        format!("{number}…{played}")
+    };
+    let book: Vec<String> = left
+        .book
+        .iter()
+        .take(3)
+        .map(|&mv| crate::i18n::san(&to_san(before, mv)))
+        .collect();
+    let book = book.join(", ");
+    Some(match left.opening {
+        Some(opening) => {
+            let name = match crate::i18n::language() {
+                crate::i18n::Language::German => opening.german_name().into_owned(),
+                _ => opening.name.to_string(),
+            };
+            // The family alone: the side panel names the whole line, and the status card
+            // holds three short lines.
+            let name = name.split_once(": ").map_or(name.as_str(), |(f, _)| f);
+            tr!("{} left the {}; the book had {}", played, name, book)
+        }
+        None => tr!("{} left the book; it had {}", played, book),
+    })
+}
+
 /// The words on the move shown: its class and the better move.
 fn verdict(session: &GameSession, r: &AnalysisMarks, ply: usize) -> String {
     let Some(class) = r.class_at(ply) else {
@@ -377,6 +415,39 @@ mod tests {
             analysis: Box::new(quick_analysis(c.session().game())),
             last: true,
         }
+    }
+
+    #[test]
+    fn the_analysis_says_where_the_game_left_its_opening() {
+        let mut game = Game::new();
+        for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "a7a5"] {
+            let mv = game.position().parse_uci_move(uci).expect("legal");
+            game.play(mv).expect("played");
+        }
+        let words = super::left_the_book(&game).expect("left the lines");
+        assert!(
+            words.starts_with("3…a5 left the Italian Game; the book had "),
+            "{words}"
+        );
+        assert!(words.contains("Bc5"), "{words}");
+        // Said in the status line once the analysis of the finished game is done.
+        game.resign(chesspi_engine::Color::White).expect("resigned");
+        let mut c = Controller::with_game(game, FRIEND);
+        c.take_effects();
+        c.action(super::super::Action::Analyse);
+        let id = c.take_effects().iter().find_map(|e| match e {
+            Effect::Analyse { id, .. } => Some(*id),
+            _ => None,
+        });
+        let report = finished(id.expect("an Analyse effect"), &c);
+        c.part(|a: &mut Analysis, cx| a.report(cx, report));
+        assert_eq!(c.session().note.as_deref(), Some(words.as_str()));
+        // A game whose moves stay on the lines (fool's mate is one) says nothing.
+        let mut c = fools_mate();
+        let id = analyse(&mut c);
+        let report = finished(id, &c);
+        c.part(|a: &mut Analysis, cx| a.report(cx, report));
+        assert_eq!(c.session().note, None);
     }
 
     #[test]
