@@ -32,14 +32,10 @@ impl SaverState {
     /// folder (a guest's is kept only until another player comes).
     pub(super) fn endgame_tried(&mut self, id: &str, passed: bool, moves: u32) -> Report {
         self.stores.endgames.record(id, passed, moves);
-        let written = match self.stores.current.player() {
-            Some(player) => self
-                .stores
-                .players
-                .save_endgames(player, &self.stores.endgames)
-                .map_err(SavingError::Endgames),
-            None => Ok(()),
-        };
+        let written = self.write_for_player(
+            |files, player| files.save_endgames(player, &self.stores.endgames),
+            SavingError::Endgames,
+        );
         Report::Endgames(Box::new(self.stores.endgames.clone()), written)
     }
 }

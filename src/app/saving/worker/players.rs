@@ -260,17 +260,25 @@ impl SaverState {
         report
     }
 
+    /// Writes with `save` into the current player's folder; a guest's stays in memory only.
+    pub(super) fn write_for_player(
+        &self,
+        save: impl FnOnce(&PlayerFiles, PlayerId) -> std::io::Result<()>,
+        error: fn(std::io::Error) -> SavingError,
+    ) -> Result<(), SavingError> {
+        match self.stores.current.player() {
+            Some(player) => save(&self.stores.players, player).map_err(error),
+            None => Ok(()),
+        }
+    }
+
     /// A try at one of the current player's puzzles.
     pub(super) fn puzzle_tried(&mut self, id: &str, solved: bool, now: u64) -> Report {
         self.stores.puzzles.record(id, solved, now);
-        let written = match self.stores.current.player() {
-            Some(player) => self
-                .stores
-                .players
-                .save_puzzles(player, &self.stores.puzzles)
-                .map_err(SavingError::Puzzles),
-            None => Ok(()),
-        };
+        let written = self.write_for_player(
+            |files, player| files.save_puzzles(player, &self.stores.puzzles),
+            SavingError::Puzzles,
+        );
         Report::Puzzles(Box::new(self.stores.puzzles.clone()), written)
     }
 
@@ -283,14 +291,10 @@ impl SaverState {
         now: u64,
     ) -> Report {
         self.stores.openings.record(line, passed, now);
-        let written = match self.stores.current.player() {
-            Some(player) => self
-                .stores
-                .players
-                .save_openings(player, &self.stores.openings)
-                .map_err(SavingError::Openings),
-            None => Ok(()),
-        };
+        let written = self.write_for_player(
+            |files, player| files.save_openings(player, &self.stores.openings),
+            SavingError::Openings,
+        );
         Report::Openings(Box::new(self.stores.openings.clone()), written)
     }
 
