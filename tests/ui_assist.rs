@@ -72,16 +72,32 @@ fn ui_assist() {
         Some(Unrated::Assist)
     );
 
-    // What the engine says of the start position, searched as the worker searches it.
+    // What the engine says of the start position, searched as the worker searches it: the
+    // knight touched first, its moves near an edge judged by the coach, then the pawn's.
     let start = Position::startpos();
-    let grades = Assist::default()
+    let (mut assist, stop) = (Assist::default(), AtomicBool::new(false));
+    let threads = chesspi::config::search_threads();
+    let mut grades = assist
         .grade(
             &start,
             &[start.hash()],
-            &AtomicBool::new(false),
+            &[sq("g1")],
+            threads,
+            &stop,
             &mut |_| {},
         )
         .expect("graded");
+    assist
+        .settle(
+            &start,
+            &[start.hash()],
+            &mut grades,
+            sq("e2"),
+            threads,
+            &stop,
+            &mut |_| {},
+        )
+        .expect("settled");
 
     // The knight: its two squares coloured as the engine grades them, the board's dots kept.
     tap_square(&app, "g1");

@@ -7,14 +7,21 @@
 //! thresholds and mate rules). Grades are reported after every iteration from
 //! [`FIRST_DEPTH`] on, so a board can colour squares early and correct them as the search
 //! deepens.
+//!
+//! One search and the coach's two per move disagree most on moves that lose about as much as
+//! a band's edge: [`Assist::settle`] has the coach judge those few moves of a touched piece
+//! (within [`SETTLE_MARGIN`] of an edge; about one move in six), as `explain` would, on as
+//! many threads as it is given.
 
-use super::CoachError;
-use crate::analysis::{Eval, MoveClass, classify};
+use super::judges::{Queue, Work, start_lane};
+use super::{Coach, CoachError};
+use crate::analysis::{Eval, INACCURACY_LOSS, MISTAKE_LOSS, MoveClass, classify};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{Score, SearchLimits, Searcher};
+use crate::search::{Score, SearchLimits, Searcher, Threads};
 use crate::types::Square;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 
 /// Nodes of one Assist search: at most 0.31 s of CPU here on a loaded machine, 2.5 s on a
 /// Raspberry Pi 3 at the 8x estimate (docs/BENCHMARKS.md, "Assist"), within its 3 s for all
@@ -31,6 +38,11 @@ pub const MIN_NODES: u64 = 2_000;
 
 /// Hash table of Assist's searcher.
 pub const ASSIST_HASH_MB: usize = 8;
+
+/// A move whose loss lies within this many points of the coach's inaccuracy or mistake edge
+/// is judged by the coach itself ([`Assist::settle`]). Chosen on the tuning half of the
+/// agreement games (`tools/fit_assist_thresholds.py`, docs/BENCHMARKS.md "Assist").
+pub const SETTLE_MARGIN: f64 = 1.0;
 
 /// The Assist setting: off, or how many pieces a player may touch per move and see their
 /// moves graded (1 to [`AssistLimit::MAX`]).
@@ -89,10 +101,15 @@ impl Grade {
 }
 
 /// One move with its class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GradedMove {
     pub mv: Move,
     pub class: MoveClass,
+    /// Win probability the move gives away against the best, in percentage points (0 for
+    /// the best; mates are classed by the coach's mate rules, not by this).
+    pub loss: f64,
+    /// The class is the coach's own verdict on the move ([`Assist::settle`]).
+    pub judged: bool,
 }
 
 impl GradedMove {
@@ -102,7 +119,7 @@ impl GradedMove {
 }
 
 /// Every legal move of a position graded by one completed iteration.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Grades {
     /// The iteration's depth.
     pub depth: u32,
@@ -140,9 +157,15 @@ impl Grades {
         let before = Eval::from_score(best, mover);
         let moves = scores
             .iter()
-            .map(|&(mv, score)| GradedMove {
-                mv,
-                class: classify(before, after_move(score, mover), mover, mv == best_move),
+            .map(|&(mv, score)| {
+                let after = after_move(score, mover);
+                let loss = (before.win_percent(mover) - after.win_percent(mover)).max(0.0);
+                GradedMove {
+                    mv,
+                    class: classify(before, after, mover, mv == best_move),
+                    loss,
+                    judged: false,
+                }
             })
             .collect();
         Grades {
@@ -169,10 +192,40 @@ fn after_move(score: Score, mover: crate::types::Color) -> Eval {
     Eval::from_score(score, mover)
 }
 
+impl GradedMove {
+    /// Near enough a band's edge for one search to class it otherwise than the coach.
+    pub fn near_an_edge(&self) -> bool {
+        self.class != MoveClass::Best
+            && [INACCURACY_LOSS, MISTAKE_LOSS]
+                .iter()
+                .any(|edge| (self.loss - edge).abs() < SETTLE_MARGIN)
+    }
+}
+
+impl Grades {
+    /// Puts the coach's `verdict` on `mv`.
+    fn judged(&mut self, mv: Move, verdict: MoveClass) {
+        if let Some(g) = self.moves.iter_mut().find(|g| g.mv == mv) {
+            g.class = verdict;
+            g.judged = true;
+        }
+    }
+
+    /// The moves of the pieces on `from` that the coach should judge.
+    fn to_judge<'a>(&'a self, from: &'a [Square]) -> impl Iterator<Item = Move> + 'a {
+        self.moves
+            .iter()
+            .filter(|g| from.contains(&g.mv.from()) && !g.judged && g.near_an_edge())
+            .map(|g| g.mv)
+    }
+}
+
 /// Grades moves with its own searcher; keep one per thread.
 pub struct Assist {
     searcher: Searcher,
     nodes: u64,
+    /// One coach per thread judging moves, made when first needed.
+    coaches: Vec<Coach>,
 }
 
 impl Default for Assist {
@@ -187,21 +240,38 @@ impl Assist {
         Assist {
             searcher: Searcher::new(ASSIST_HASH_MB),
             nodes: nodes.max(MIN_NODES),
+            coaches: Vec::new(),
         }
     }
 
-    /// Grades every legal move of `position`. `history` holds the hashes of the game's
-    /// positions up to and including `position` (for repetitions); it may be empty.
-    /// `progress` is called with the grades of every iteration from [`FIRST_DEPTH`] on (the
-    /// last call's are the ones returned). Blocks for the search: run it off the UI thread.
+    fn coaches(&mut self, count: usize) -> &mut [Coach] {
+        while self.coaches.len() < count {
+            self.coaches.push(Coach::default());
+        }
+        &mut self.coaches[..count]
+    }
+
+    /// Grades every legal move of `position`, and has the coach judge the moves of the
+    /// pieces on `touched` that lie near a band's edge ([`GradedMove::near_an_edge`]), as
+    /// `explain` judges a move (one thread each, the coach's budget). The search runs on this
+    /// thread; with `threads` above one, the others judge the moves near an edge in any
+    /// iteration while it runs, and all of them the ones still to judge after it.
+    ///
+    /// `history` holds the hashes of the game's positions up to and including `position`
+    /// (for repetitions); it may be empty. `progress` is called with the grades of every
+    /// iteration from [`FIRST_DEPTH`] on and after every verdict (the last call's are the
+    /// ones returned). Blocks: run it off the UI thread.
     ///
     /// # Errors
     /// [`CoachError::GameOver`] when there is no legal move (nothing is searched), or
     /// [`CoachError::Cancelled`] as soon as `stop` is set.
+    #[allow(clippy::too_many_arguments)]
     pub fn grade(
         &mut self,
         position: &Position,
         history: &[u64],
+        touched: &[Square],
+        threads: Threads,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Grades),
     ) -> Result<Grades, CoachError> {
@@ -209,34 +279,155 @@ impl Assist {
             return Err(CoachError::GameOver);
         }
         self.searcher.clear();
-        let limits = SearchLimits {
-            nodes: Some(self.nodes),
-            score_all: true,
-            ..SearchLimits::default()
+        let nodes = self.nodes;
+        let lanes = threads.get();
+        self.coaches(lanes);
+        let Assist {
+            searcher, coaches, ..
+        } = self;
+        let queue = Queue::default();
+        let work = Work {
+            position,
+            history,
+            queue: &queue,
+            stop,
         };
-        let mut last: Option<Grades> = None;
-        self.searcher
-            .search(position, history, &limits, stop, &mut |info| {
-                if stop.load(Ordering::Relaxed) {
-                    return;
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|scope| {
+            let (during, after) = coaches.split_at_mut(lanes - 1);
+            for coach in during {
+                start_lane(scope, coach, work, tx.clone());
+            }
+            let mut verdicts: Vec<(Move, MoveClass)> = Vec::new();
+            let searched = search(searcher, position, history, nodes, stop, &mut |grades| {
+                verdicts.extend(rx.try_iter());
+                let mut grades = grades.clone();
+                for &(mv, verdict) in &verdicts {
+                    grades.judged(mv, verdict);
                 }
-                let grades = Grades::classify(position, info.depth, info.nodes, &info.root_scores);
-                if info.depth >= FIRST_DEPTH {
-                    progress(&grades);
+                // One thread judges after the search only, the moves near an edge then.
+                if lanes > 1 {
+                    grades.to_judge(touched).for_each(|mv| queue.push(mv));
                 }
-                last = Some(grades);
+                progress(&grades);
             });
+            let mut grades = match searched {
+                Ok(grades) => grades,
+                Err(e) => {
+                    queue.close();
+                    return Err(e);
+                }
+            };
+            verdicts.extend(rx.try_iter());
+            for &(mv, verdict) in &verdicts {
+                grades.judged(mv, verdict);
+            }
+            grades.to_judge(touched).for_each(|mv| queue.push(mv));
+            queue.close();
+            match after.first_mut() {
+                Some(coach) => start_lane(scope, coach, work, tx),
+                None => drop(tx),
+            }
+            for (mv, verdict) in rx {
+                grades.judged(mv, verdict);
+                progress(&grades);
+            }
+            if stop.load(Ordering::Relaxed) {
+                return Err(CoachError::Cancelled);
+            }
+            Ok(grades)
+        })
+    }
+
+    /// Has the coach judge the moves of the piece on `from` near a band's edge that are not
+    /// judged yet, on up to `threads` threads at once, and puts its verdicts in `grades` (the
+    /// grades [`Assist::grade`] gave for this position): for a piece touched after the
+    /// search. `progress` is called with the grades after each verdict. Returns how many
+    /// moves were judged.
+    ///
+    /// # Errors
+    /// [`CoachError::Cancelled`] as soon as `stop` is set (the verdicts so far are kept).
+    #[allow(clippy::too_many_arguments)]
+    pub fn settle(
+        &mut self,
+        position: &Position,
+        history: &[u64],
+        grades: &mut Grades,
+        from: Square,
+        threads: Threads,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Grades),
+    ) -> Result<usize, CoachError> {
+        let moves: Vec<Move> = grades.to_judge(&[from]).collect();
+        if moves.is_empty() {
+            return Ok(0);
+        }
+        let queue = Queue::default();
+        moves.iter().for_each(|&mv| queue.push(mv));
+        queue.close();
+        let work = Work {
+            position,
+            history,
+            queue: &queue,
+            stop,
+        };
+        let coaches = self.coaches(threads.get().min(moves.len()));
+        let (tx, rx) = mpsc::channel();
+        let mut judged = 0;
+        std::thread::scope(|scope| {
+            for coach in coaches {
+                start_lane(scope, coach, work, tx.clone());
+            }
+            drop(tx);
+            for (mv, verdict) in rx {
+                grades.judged(mv, verdict);
+                judged += 1;
+                progress(grades);
+            }
+        });
         if stop.load(Ordering::Relaxed) {
             return Err(CoachError::Cancelled);
         }
-        // A budget too small for FIRST_DEPTH still answers with what it reached (with no
-        // iteration complete, no move graded).
-        let grades = last.unwrap_or_else(|| Grades::classify(position, 0, 0, &[]));
-        if grades.depth < FIRST_DEPTH {
+        Ok(judged)
+    }
+}
+
+/// One search of `position` with every root move scored, its grades reported after every
+/// iteration from [`FIRST_DEPTH`] on.
+fn search(
+    searcher: &mut Searcher,
+    position: &Position,
+    history: &[u64],
+    nodes: u64,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Grades),
+) -> Result<Grades, CoachError> {
+    let limits = SearchLimits {
+        nodes: Some(nodes.max(MIN_NODES)),
+        score_all: true,
+        ..SearchLimits::default()
+    };
+    let mut last: Option<Grades> = None;
+    searcher.search(position, history, &limits, stop, &mut |info| {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let grades = Grades::classify(position, info.depth, info.nodes, &info.root_scores);
+        if info.depth >= FIRST_DEPTH {
             progress(&grades);
         }
-        Ok(grades)
+        last = Some(grades);
+    });
+    if stop.load(Ordering::Relaxed) {
+        return Err(CoachError::Cancelled);
     }
+    // A budget too small for FIRST_DEPTH still answers with what it reached (with no
+    // iteration complete, no move graded).
+    let grades = last.unwrap_or_else(|| Grades::classify(position, 0, 0, &[]));
+    if grades.depth < FIRST_DEPTH {
+        progress(&grades);
+    }
+    Ok(grades)
 }
 
 #[cfg(test)]
@@ -282,7 +473,9 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut reports = Vec::new();
         let grades = assist
-            .grade(&pos, &[], &stop, &mut |g| reports.push(g.clone()))
+            .grade(&pos, &[], &[], Threads::ONE, &stop, &mut |g| {
+                reports.push(g.clone())
+            })
             .expect("graded");
         assert_eq!(grades.moves.len(), pos.legal_moves().len());
         assert!(!reports.is_empty());
@@ -307,7 +500,9 @@ mod tests {
         let pos = position("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
         let mut assist = Assist::new(20_000);
         let stop = AtomicBool::new(false);
-        let grades = assist.grade(&pos, &[], &stop, &mut |_| {}).expect("graded");
+        let grades = assist
+            .grade(&pos, &[], &[], Threads::ONE, &stop, &mut |_| {})
+            .expect("graded");
         let mate = pos.parse_uci_move("a1a8").expect("Ra8#");
         assert_eq!(grades.moves[0].mv, mate);
         assert_eq!(grades.moves[0].class, MoveClass::Best);
@@ -325,16 +520,120 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut assist = Assist::new(1_000);
         assert_eq!(
-            assist.grade(&mated, &[], &stop, &mut |_| {}),
+            assist.grade(&mated, &[], &[], Threads::ONE, &stop, &mut |_| {}),
             Err(CoachError::GameOver)
         );
         let stopped = AtomicBool::new(true);
         let mut called = false;
         assert_eq!(
-            assist.grade(&Position::startpos(), &[], &stopped, &mut |_| called = true),
+            assist.grade(
+                &Position::startpos(),
+                &[],
+                &[],
+                Threads::ONE,
+                &stopped,
+                &mut |_| called = true
+            ),
             Err(CoachError::Cancelled)
         );
         assert!(!called);
+    }
+
+    #[test]
+    fn settle_puts_the_coach_verdict_on_the_moves_near_an_edge_only() {
+        let pos = position("rnb1kbnr/pppp1ppp/8/4p3/3PP2q/5N2/PPP2PPP/RNBQKB1R w KQkq - 1 4");
+        let mut assist = Assist::new(20_000);
+        let stop = AtomicBool::new(false);
+        let mut grades = assist
+            .grade(&pos, &[], &[], Threads::ONE, &stop, &mut |_| {})
+            .expect("graded");
+        // Put two knight moves at an edge, whatever the search said of them; the others are
+        // far from both edges.
+        let near: Vec<Move> = ["f3g5", "f3e5"]
+            .iter()
+            .map(|m| pos.parse_uci_move(m).expect("legal"))
+            .collect();
+        for g in &mut grades.moves {
+            g.class = MoveClass::Good;
+            g.loss = if near.contains(&g.mv) { 4.6 } else { 30.0 };
+        }
+        let mut reports = 0;
+        let judged = assist
+            .settle(
+                &pos,
+                &[],
+                &mut grades,
+                Square::F3,
+                Threads::clamped(2),
+                &stop,
+                &mut |_| {
+                    reports += 1;
+                },
+            )
+            .expect("settled");
+        assert_eq!((judged, reports), (2, 2));
+        let mut coach = Coach::default();
+        for g in grades.from_square(Square::F3) {
+            assert_eq!(g.judged, near.contains(&g.mv), "{:?}", g.mv);
+            if g.judged {
+                let verdict = coach.judge(&pos, &[], g.mv, &stop).expect("judged").verdict;
+                assert_eq!(g.class, verdict);
+            } else {
+                assert_eq!(g.class, MoveClass::Good);
+            }
+        }
+        // Nothing is judged twice.
+        let again = assist.settle(
+            &pos,
+            &[],
+            &mut grades,
+            Square::F3,
+            Threads::ONE,
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(again, Ok(0));
+    }
+
+    #[test]
+    fn a_touched_piece_moves_near_an_edge_take_the_coach_verdict_on_any_threads() {
+        // The Italian Game before 4.c3: the bishop on c4 has moves of every kind.
+        let pos = position("r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let stop = AtomicBool::new(false);
+        let mut coach = Coach::default();
+        for threads in [1, 3] {
+            let mut assist = Assist::new(40_000);
+            let mut last = None;
+            let grades = assist
+                .grade(
+                    &pos,
+                    &[],
+                    &[Square::C4],
+                    Threads::clamped(threads),
+                    &stop,
+                    &mut |g| last = Some(g.clone()),
+                )
+                .expect("graded");
+            assert_eq!(last.as_ref(), Some(&grades));
+            // Bb3, Bb5 and Be2 lie near an edge at this budget.
+            assert!(grades.from_square(Square::C4).filter(|g| g.judged).count() >= 2);
+            for g in &grades.moves {
+                if g.mv.from() != Square::C4 {
+                    assert!(!g.judged, "{:?} is not the touched piece's", g.mv);
+                    continue;
+                }
+                // Judged or not, a move's class came from the coach once it is near an edge.
+                assert!(
+                    g.judged || !g.near_an_edge(),
+                    "{:?} ({threads} threads)",
+                    g.mv
+                );
+                if g.judged {
+                    let verdict = coach.judge(&pos, &[], g.mv, &stop).expect("judged");
+                    assert_eq!(g.class, verdict.verdict, "{:?} ({threads} threads)", g.mv);
+                }
+            }
+        }
     }
 
     #[test]
@@ -343,7 +642,14 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut reported = 0;
         let grades = assist
-            .grade(&Position::startpos(), &[], &stop, &mut |_| reported += 1)
+            .grade(
+                &Position::startpos(),
+                &[],
+                &[],
+                Threads::ONE,
+                &stop,
+                &mut |_| reported += 1,
+            )
             .expect("graded");
         assert_eq!(grades.moves.len(), 20);
         assert_eq!(reported, 1);

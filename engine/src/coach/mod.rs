@@ -15,6 +15,7 @@
 //! a German sentence.
 
 pub mod assist;
+mod judges;
 mod reason;
 mod threat;
 pub mod words;

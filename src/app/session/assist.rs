@@ -81,6 +81,7 @@ impl GameSession {
             generation: self.assist.generation,
             position: *self.game.position(),
             history: self.game.history_hashes().to_vec(),
+            touched: self.assist.touched.clone(),
         })
     }
 

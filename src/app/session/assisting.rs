@@ -30,6 +30,9 @@ pub struct AssistRequest {
     pub position: Position,
     /// The game's positions' hashes up to and including `position`.
     pub history: Vec<u64>,
+    /// The pieces touched there, in order: their moves near a band's edge are judged by the
+    /// coach once the search is done.
+    pub touched: Vec<Square>,
 }
 
 impl Assisting {

@@ -1,13 +1,16 @@
 //! Assist's search, off the UI thread: one thread, started at the first touch Assist grades,
 //! that searches the position it is given once (every move scored), hands back the grades of
-//! each iteration, and then sleeps on a condition variable until the next position or the
-//! end. The link on the UI thread keeps it in step with the game's
-//! [`GameSession::assist_request`]: a new position replaces the search, none stops it.
+//! each iteration, has the coach judge the touched pieces' moves near a band's edge (on as
+//! many threads as the engine setting gives), and then sleeps on a condition variable until
+//! the next touch, position or the end. The link on the UI thread keeps it in step with the
+//! game's [`GameSession::assist_request`]: a new position replaces the search, a new touch in
+//! the same position only adds its piece's judgements, none stops it.
 
 use super::thread::{OnDrop, Thread};
 use crate::app::session::assisting::AssistRequest;
 use crate::app::session::game::GameSession;
 use crate::app::ui::{AppWindow, GameAdapter};
+use chesspi_engine::Square;
 use chesspi_engine::coach::{Assist, Grades};
 use slint::ComponentHandle;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +27,8 @@ pub struct AssistReport {
 #[derive(Default)]
 struct State {
     job: Option<AssistRequest>,
+    /// The generation of the job the worker took last.
+    taken: Option<u64>,
     quit: bool,
 }
 
@@ -35,11 +40,18 @@ struct Shared {
 }
 
 impl Shared {
-    /// Replaces the job (none: only stops the search under way).
+    /// Replaces the job (none: only stops the search under way). A job for the position
+    /// under way (another touch) lets the work on it go on and is taken after it.
     fn set_job(&self, job: Option<AssistRequest>) {
         if let Ok(mut state) = self.state.lock() {
+            let same = job
+                .as_ref()
+                .map(|j| j.generation)
+                .is_some_and(|g| Some(g) == state.taken);
             state.job = job;
-            self.stop.store(true, Ordering::Relaxed);
+            if !same {
+                self.stop.store(true, Ordering::Relaxed);
+            }
         }
         self.wake.notify_all();
     }
@@ -82,6 +94,9 @@ impl AssistWorker {
 
 fn run(shared: &Shared, on_report: &dyn Fn(AssistReport)) {
     let mut assist = Assist::default();
+    let threads = crate::config::search_threads();
+    // The position last graded: its generation, grades and the pieces settled there.
+    let mut graded: Option<(u64, Grades, Vec<Square>)> = None;
     loop {
         let job = {
             let Ok(mut state) = shared.state.lock() else {
@@ -94,6 +109,7 @@ fn run(shared: &Shared, on_report: &dyn Fn(AssistReport)) {
                 if let Some(job) = state.job.take() {
                     // Under the lock, so a newer position's stop is not lost.
                     shared.stop.store(false, Ordering::Relaxed);
+                    state.taken = Some(job.generation);
                     break job;
                 }
                 state = match shared.wake.wait(state) {
@@ -103,13 +119,50 @@ fn run(shared: &Shared, on_report: &dyn Fn(AssistReport)) {
             }
         };
         let generation = job.generation;
-        // A finished game or a cancelled search has nothing to show: the errors say no more.
-        let _ = assist.grade(&job.position, &job.history, &shared.stop, &mut |grades| {
+        let mut report = |grades: &Grades| {
             on_report(AssistReport {
                 generation,
                 grades: grades.clone(),
             });
-        });
+        };
+        if graded.as_ref().map(|g| g.0) != Some(generation) {
+            // A finished game or a cancelled search has nothing to show: the errors say no
+            // more.
+            graded = assist
+                .grade(
+                    &job.position,
+                    &job.history,
+                    &job.touched,
+                    threads,
+                    &shared.stop,
+                    &mut report,
+                )
+                .ok()
+                .map(|grades| (generation, grades, job.touched.clone()));
+        }
+        let Some((_, grades, settled)) = graded.as_mut() else {
+            continue;
+        };
+        // Pieces touched after the search: the coach judges their moves near an edge.
+        for &square in &job.touched {
+            if settled.contains(&square) {
+                continue;
+            }
+            // Cancelled, the verdicts so far stay in `grades` and the rest come with the job
+            // that stopped it, if it is for this position.
+            match assist.settle(
+                &job.position,
+                &job.history,
+                grades,
+                square,
+                threads,
+                &shared.stop,
+                &mut report,
+            ) {
+                Ok(_) => settled.push(square),
+                Err(_) => break,
+            }
+        }
     }
 }
 
@@ -117,8 +170,8 @@ fn run(shared: &Shared, on_report: &dyn Fn(AssistReport)) {
 /// for, and the channel of its grades.
 pub struct AssistLink {
     worker: Option<AssistWorker>,
-    /// The generation handed to the worker, while it is wanted.
-    sent: Option<u64>,
+    /// The generation and the count of touched pieces handed to the worker, while wanted.
+    sent: Option<(u64, usize)>,
     tx: Sender<AssistReport>,
     reports: Receiver<AssistReport>,
 }
@@ -140,7 +193,7 @@ impl AssistLink {
     /// the search once none is wanted (a move was made).
     pub fn sync(&mut self, session: &GameSession, window: &AppWindow) {
         let request = session.assist_request();
-        if request.as_ref().map(|r| r.generation) == self.sent {
+        if request.as_ref().map(|r| (r.generation, r.touched.len())) == self.sent {
             return;
         }
         let Some(request) = request else {
@@ -168,7 +221,7 @@ impl AssistLink {
             }
         }
         if let Some(worker) = &self.worker {
-            self.sent = Some(request.generation);
+            self.sent = Some((request.generation, request.touched.len()));
             worker.shared.set_job(Some(request));
         }
     }
@@ -199,6 +252,7 @@ mod tests {
             generation,
             history: vec![position.hash()],
             position,
+            touched: Vec::new(),
         }
     }
 
@@ -220,6 +274,25 @@ mod tests {
                 .iter()
                 .any(|g| g.grade() == chesspi_engine::coach::Grade::Good)
         );
+    }
+
+    #[test]
+    fn another_touch_in_the_same_position_does_not_search_again() {
+        let (w, rx) = worker();
+        let mut job = request(5, Position::startpos());
+        job.touched = vec![Square::G1];
+        w.shared.set_job(Some(job.clone()));
+        let mut last = rx.recv_timeout(Duration::from_secs(60)).expect("grades");
+        while let Ok(r) = rx.recv_timeout(Duration::from_secs(5)) {
+            last = r;
+        }
+        job.touched.push(Square::B1);
+        w.shared.set_job(Some(job));
+        // Only the coach's verdicts on b1's moves may follow: no new iterations.
+        while let Ok(r) = rx.recv_timeout(Duration::from_secs(5)) {
+            assert_eq!(r.generation, 5);
+            assert_eq!(r.grades.depth, last.grades.depth);
+        }
     }
 
     #[test]
