@@ -121,8 +121,8 @@ fn prepare(dir: &Path) -> Result<(), String> {
 #[test]
 fn gpio_source_reads_emulated_bcm2837() {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
-        // The pull latch steps over register writes with the x86 trap flag. Not a failure in
-        // CI: scripts/build-aarch64 runs the battery tests under qemu-aarch64 too.
+        // The pull latch steps over register writes with the x86 trap flag. Not a failure
+        // under `scripts/build-aarch64 --app-tests`, which runs the battery tests on aarch64.
         eprintln!("skipped: battery_gpio_rppal: the BCM2837 emulator's pull latch needs x86_64");
         return;
     }
