@@ -12,7 +12,7 @@ use chesspi::app::shell::device::DeviceControls;
 use chesspi::app::ui::{AssistGrade, GameAdapter};
 use chesspi::config::Config;
 use chesspi::storage::DeviceSettings;
-use chesspi_engine::coach::{Assist, AssistLimit, Grade, Grades};
+use chesspi_engine::coach::{Assist, AssistLimit, Grade, Grades, Judging};
 use chesspi_engine::{Position, Square};
 use slint::{ComponentHandle, Model};
 use std::sync::atomic::AtomicBool;
@@ -76,24 +76,24 @@ fn ui_assist() {
     // knight touched first, its moves near an edge judged by the coach, then the pawn's.
     let start = Position::startpos();
     let (mut assist, stop) = (Assist::default(), AtomicBool::new(false));
-    let threads = chesspi::config::search_threads();
+    let judging = Judging {
+        touched: &[sq("g1")],
+        threads: chesspi::config::search_threads(),
+        until: None,
+    };
     let mut grades = assist
-        .grade(
-            &start,
-            &[start.hash()],
-            &[sq("g1")],
-            threads,
-            &stop,
-            &mut |_| {},
-        )
+        .grade(&start, &[start.hash()], &judging, &stop, &mut |_| {})
         .expect("graded");
+    let pawn = Judging {
+        touched: &[sq("e2")],
+        ..judging
+    };
     assist
         .settle(
             &start,
             &[start.hash()],
             &mut grades,
-            sq("e2"),
-            threads,
+            &pawn,
             &stop,
             &mut |_| {},
         )

@@ -1,6 +1,7 @@
 //! `cargo run --release -p chesspi-engine --example assist_agreement [--pieces N] [--nodes N]
-//! [--threads N] [--seed S] [--half tuning|heldout|all] [--settle on|off] [--coach-nodes N]
-//! [--dump FILE]`: how often Assist's colour of a move agrees with the coach's verdict on it.
+//! [--threads N] [--deadline-ms N] [--seed S] [--half tuning|heldout|all] [--settle on|off]
+//! [--coach-nodes N] [--dump FILE]`: how often Assist's colour of a move agrees with the
+//! coach's verdict on it.
 //!
 //! Positions come from the agreement sets' games (docs/benchmarks/agreement/*/games.pgn): a
 //! seeded draw of a game, a ply in it and a piece of the side to move that has a legal move
@@ -11,7 +12,9 @@
 //! grade) for that choice.
 //!
 //! Each position is graded by [`Assist::grade`] with the piece touched, on `--threads`
-//! threads (default 1): the coach judges its moves near a band's edge (`--settle off`: none).
+//! threads (default 1): the coach judges its moves near a band's edge (`--settle off`: none)
+//! until the deadline, the app's 3 s on the Pi scaled by the Pi estimate (375 ms here;
+//! `--deadline-ms 0`: none).
 //! Each of the piece's moves is then judged by [`Coach::judge`] at the coach's own budget, as
 //! `explain` does, and both are put in Assist's three grades (best/good, inaccuracy,
 //! mistake/blunder) and compared. Times: the wall time to the first grades and to the last,
@@ -20,14 +23,14 @@
 //! thread.
 
 use chesspi_engine::coach::Coach;
-use chesspi_engine::coach::assist::{ASSIST_NODES, Assist, Grade};
+use chesspi_engine::coach::assist::{ASSIST_DEADLINE_MS, ASSIST_NODES, Assist, Grade, Judging};
 use chesspi_engine::game::Game;
 use chesspi_engine::pgn::read_games;
 use chesspi_engine::search::Threads;
 use chesspi_engine::{Move, Square};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[repr(C)]
 struct Timespec {
@@ -133,6 +136,8 @@ fn main() {
     let mut coach_nodes = chesspi_engine::coach::COACH_NODES;
     let mut settle = true;
     let mut threads = Threads::ONE;
+    // The app's 3 s on the Pi, 8 times faster here.
+    let mut deadline = Some(Duration::from_millis(ASSIST_DEADLINE_MS / PI_FACTOR as u64));
     let mut cpu_ms = Vec::new();
     let mut judged_per_piece = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -155,6 +160,7 @@ fn main() {
             ("--coach-nodes", Some(v)) => coach_nodes = v,
             ("--settle", _) => settle = value != "off",
             ("--threads", Some(v)) => threads = Threads::clamped(v as usize),
+            ("--deadline-ms", Some(v)) => deadline = (v > 0).then(|| Duration::from_millis(v)),
             _ => usage(),
         }
     }
@@ -194,16 +200,14 @@ fn main() {
         let (start, start_cpu) = (Instant::now(), cpu_ns());
         let mut first = None;
         let piece = if settle { vec![touched] } else { Vec::new() };
-        let Ok(grades) = assist.grade(
-            &pos,
-            game.history_hashes(),
-            &piece,
+        let judging = Judging {
+            touched: &piece,
             threads,
-            &stop,
-            &mut |_| {
-                first.get_or_insert_with(|| start.elapsed());
-            },
-        ) else {
+            until: deadline.map(|d| start + d),
+        };
+        let Ok(grades) = assist.grade(&pos, game.history_hashes(), &judging, &stop, &mut |_| {
+            first.get_or_insert_with(|| start.elapsed());
+        }) else {
             continue;
         };
         let all = start.elapsed();

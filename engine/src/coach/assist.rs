@@ -22,11 +22,16 @@ use crate::search::{Score, SearchLimits, Searcher, Threads};
 use crate::types::Square;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// Nodes of one Assist search: at most 0.31 s of CPU here on a loaded machine, 2.5 s on a
 /// Raspberry Pi 3 at the 8x estimate (docs/BENCHMARKS.md, "Assist"), within its 3 s for all
 /// grades.
 pub const ASSIST_NODES: u64 = 200_000;
+
+/// The app waits this long after a touch for the coach's verdicts ([`Judging::until`]): the
+/// goal for all of a piece's colours on a Raspberry Pi 3.
+pub const ASSIST_DEADLINE_MS: u64 = 3_000;
 
 /// The first iteration whose grades are reported: shallower ones grade too many moves wrongly
 /// to be worth showing, and this depth is reached within a tenth of the budget (about 0.1 s
@@ -252,10 +257,10 @@ impl Assist {
     }
 
     /// Grades every legal move of `position`, and has the coach judge the moves of the
-    /// pieces on `touched` that lie near a band's edge ([`GradedMove::near_an_edge`]), as
+    /// pieces `judging` names that lie near a band's edge ([`GradedMove::near_an_edge`]), as
     /// `explain` judges a move (one thread each, the coach's budget). The search runs on this
-    /// thread; with `threads` above one, the others judge the moves near an edge in any
-    /// iteration while it runs, and all of them the ones still to judge after it.
+    /// thread; with more threads, the others judge the moves near an edge in any iteration
+    /// while it runs, and all of them the ones still to judge after it, until the deadline.
     ///
     /// `history` holds the hashes of the game's positions up to and including `position`
     /// (for repetitions); it may be empty. `progress` is called with the grades of every
@@ -265,13 +270,11 @@ impl Assist {
     /// # Errors
     /// [`CoachError::GameOver`] when there is no legal move (nothing is searched), or
     /// [`CoachError::Cancelled`] as soon as `stop` is set.
-    #[allow(clippy::too_many_arguments)]
     pub fn grade(
         &mut self,
         position: &Position,
         history: &[u64],
-        touched: &[Square],
-        threads: Threads,
+        judging: &Judging<'_>,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Grades),
     ) -> Result<Grades, CoachError> {
@@ -280,17 +283,17 @@ impl Assist {
         }
         self.searcher.clear();
         let nodes = self.nodes;
-        let lanes = threads.get();
+        let lanes = judging.threads.get();
         self.coaches(lanes);
         let Assist {
             searcher, coaches, ..
         } = self;
-        let queue = Queue::default();
+        let (queue, judges_stop) = (Queue::default(), AtomicBool::new(false));
         let work = Work {
             position,
             history,
             queue: &queue,
-            stop,
+            stop: &judges_stop,
         };
         let (tx, rx) = mpsc::channel();
         std::thread::scope(|scope| {
@@ -307,13 +310,16 @@ impl Assist {
                 }
                 // One thread judges after the search only, the moves near an edge then.
                 if lanes > 1 {
-                    grades.to_judge(touched).for_each(|mv| queue.push(mv));
+                    grades
+                        .to_judge(judging.touched)
+                        .for_each(|mv| queue.push(mv));
                 }
                 progress(&grades);
             });
             let mut grades = match searched {
                 Ok(grades) => grades,
                 Err(e) => {
+                    judges_stop.store(true, Ordering::Relaxed);
                     queue.close();
                     return Err(e);
                 }
@@ -322,16 +328,24 @@ impl Assist {
             for &(mv, verdict) in &verdicts {
                 grades.judged(mv, verdict);
             }
-            grades.to_judge(touched).for_each(|mv| queue.push(mv));
+            grades
+                .to_judge(judging.touched)
+                .for_each(|mv| queue.push(mv));
             queue.close();
             match after.first_mut() {
                 Some(coach) => start_lane(scope, coach, work, tx),
                 None => drop(tx),
             }
-            for (mv, verdict) in rx {
-                grades.judged(mv, verdict);
-                progress(&grades);
-            }
+            collect(
+                &rx,
+                judging.until,
+                stop,
+                &judges_stop,
+                &mut |mv, verdict| {
+                    grades.judged(mv, verdict);
+                    progress(&grades);
+                },
+            );
             if stop.load(Ordering::Relaxed) {
                 return Err(CoachError::Cancelled);
             }
@@ -339,39 +353,37 @@ impl Assist {
         })
     }
 
-    /// Has the coach judge the moves of the piece on `from` near a band's edge that are not
-    /// judged yet, on up to `threads` threads at once, and puts its verdicts in `grades` (the
-    /// grades [`Assist::grade`] gave for this position): for a piece touched after the
-    /// search. `progress` is called with the grades after each verdict. Returns how many
-    /// moves were judged.
+    /// Has the coach judge the moves of the pieces `judging` names that lie near a band's
+    /// edge and are not judged yet, on up to `judging.threads` threads at once until its
+    /// deadline, and puts its verdicts in `grades` (the grades [`Assist::grade`] gave for this
+    /// position): for pieces touched after the search. `progress` is called with the grades
+    /// after each verdict. Returns how many moves were judged.
     ///
     /// # Errors
     /// [`CoachError::Cancelled`] as soon as `stop` is set (the verdicts so far are kept).
-    #[allow(clippy::too_many_arguments)]
     pub fn settle(
         &mut self,
         position: &Position,
         history: &[u64],
         grades: &mut Grades,
-        from: Square,
-        threads: Threads,
+        judging: &Judging<'_>,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Grades),
     ) -> Result<usize, CoachError> {
-        let moves: Vec<Move> = grades.to_judge(&[from]).collect();
+        let moves: Vec<Move> = grades.to_judge(judging.touched).collect();
         if moves.is_empty() {
             return Ok(0);
         }
-        let queue = Queue::default();
+        let (queue, judges_stop) = (Queue::default(), AtomicBool::new(false));
         moves.iter().for_each(|&mv| queue.push(mv));
         queue.close();
         let work = Work {
             position,
             history,
             queue: &queue,
-            stop,
+            stop: &judges_stop,
         };
-        let coaches = self.coaches(threads.get().min(moves.len()));
+        let coaches = self.coaches(judging.threads.get().min(moves.len()));
         let (tx, rx) = mpsc::channel();
         let mut judged = 0;
         std::thread::scope(|scope| {
@@ -379,16 +391,75 @@ impl Assist {
                 start_lane(scope, coach, work, tx.clone());
             }
             drop(tx);
-            for (mv, verdict) in rx {
-                grades.judged(mv, verdict);
-                judged += 1;
-                progress(grades);
-            }
+            collect(
+                &rx,
+                judging.until,
+                stop,
+                &judges_stop,
+                &mut |mv, verdict| {
+                    grades.judged(mv, verdict);
+                    judged += 1;
+                    progress(grades);
+                },
+            );
         });
         if stop.load(Ordering::Relaxed) {
             return Err(CoachError::Cancelled);
         }
         Ok(judged)
+    }
+}
+
+/// Which pieces' moves the coach judges for [`Assist::grade`], on how many threads, and until
+/// when.
+#[derive(Debug, Clone, Copy)]
+pub struct Judging<'a> {
+    /// The pieces touched.
+    pub touched: &'a [Square],
+    /// Threads: the search's and the judges' (one: the judges start after the search).
+    pub threads: Threads,
+    /// No verdict is waited for after this (a judgement under way is stopped): the colours
+    /// then stay as they are. `None`: every verdict comes.
+    pub until: Option<Instant>,
+}
+
+impl Judging<'_> {
+    /// No piece judged: the search's grades only.
+    pub const NONE: Judging<'static> = Judging {
+        touched: &[],
+        threads: Threads::ONE,
+        until: None,
+    };
+}
+
+/// How often waiting for verdicts looks at the stop flag and the deadline.
+const STOP_POLL: Duration = Duration::from_millis(5);
+
+/// Hands each verdict from `verdicts` to `apply` until the lanes are done, `until` passes or
+/// `stop` is set; then stops the judges (`judges_stop`).
+fn collect(
+    verdicts: &mpsc::Receiver<(Move, MoveClass)>,
+    until: Option<Instant>,
+    stop: &AtomicBool,
+    judges_stop: &AtomicBool,
+    apply: &mut dyn FnMut(Move, MoveClass),
+) {
+    loop {
+        if stop.load(Ordering::Relaxed) || until.is_some_and(|t| Instant::now() >= t) {
+            judges_stop.store(true, Ordering::Relaxed);
+        }
+        // A short wait: `stop` is set without a wake-up; none past the deadline.
+        let wait = match until {
+            Some(t) if !judges_stop.load(Ordering::Relaxed) => {
+                STOP_POLL.min(t.saturating_duration_since(Instant::now()))
+            }
+            _ => STOP_POLL,
+        };
+        match verdicts.recv_timeout(wait) {
+            Ok((mv, verdict)) if !judges_stop.load(Ordering::Relaxed) => apply(mv, verdict),
+            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        }
     }
 }
 
@@ -473,7 +544,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut reports = Vec::new();
         let grades = assist
-            .grade(&pos, &[], &[], Threads::ONE, &stop, &mut |g| {
+            .grade(&pos, &[], &Judging::NONE, &stop, &mut |g| {
                 reports.push(g.clone())
             })
             .expect("graded");
@@ -501,7 +572,7 @@ mod tests {
         let mut assist = Assist::new(20_000);
         let stop = AtomicBool::new(false);
         let grades = assist
-            .grade(&pos, &[], &[], Threads::ONE, &stop, &mut |_| {})
+            .grade(&pos, &[], &Judging::NONE, &stop, &mut |_| {})
             .expect("graded");
         let mate = pos.parse_uci_move("a1a8").expect("Ra8#");
         assert_eq!(grades.moves[0].mv, mate);
@@ -520,7 +591,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut assist = Assist::new(1_000);
         assert_eq!(
-            assist.grade(&mated, &[], &[], Threads::ONE, &stop, &mut |_| {}),
+            assist.grade(&mated, &[], &Judging::NONE, &stop, &mut |_| {}),
             Err(CoachError::GameOver)
         );
         let stopped = AtomicBool::new(true);
@@ -529,8 +600,7 @@ mod tests {
             assist.grade(
                 &Position::startpos(),
                 &[],
-                &[],
-                Threads::ONE,
+                &Judging::NONE,
                 &stopped,
                 &mut |_| called = true
             ),
@@ -545,7 +615,7 @@ mod tests {
         let mut assist = Assist::new(20_000);
         let stop = AtomicBool::new(false);
         let mut grades = assist
-            .grade(&pos, &[], &[], Threads::ONE, &stop, &mut |_| {})
+            .grade(&pos, &[], &Judging::NONE, &stop, &mut |_| {})
             .expect("graded");
         // Put two knight moves at an edge, whatever the search said of them; the others are
         // far from both edges.
@@ -557,19 +627,16 @@ mod tests {
             g.class = MoveClass::Good;
             g.loss = if near.contains(&g.mv) { 4.6 } else { 30.0 };
         }
+        let two = Judging {
+            touched: &[Square::F3],
+            threads: Threads::clamped(2),
+            until: None,
+        };
         let mut reports = 0;
         let judged = assist
-            .settle(
-                &pos,
-                &[],
-                &mut grades,
-                Square::F3,
-                Threads::clamped(2),
-                &stop,
-                &mut |_| {
-                    reports += 1;
-                },
-            )
+            .settle(&pos, &[], &mut grades, &two, &stop, &mut |_| {
+                reports += 1;
+            })
             .expect("settled");
         assert_eq!((judged, reports), (2, 2));
         let mut coach = Coach::default();
@@ -587,8 +654,10 @@ mod tests {
             &pos,
             &[],
             &mut grades,
-            Square::F3,
-            Threads::ONE,
+            &Judging {
+                threads: Threads::ONE,
+                ..two
+            },
             &stop,
             &mut |_| {},
         );
@@ -603,16 +672,14 @@ mod tests {
         let mut coach = Coach::default();
         for threads in [1, 3] {
             let mut assist = Assist::new(40_000);
+            let judging = Judging {
+                touched: &[Square::C4],
+                threads: Threads::clamped(threads),
+                until: None,
+            };
             let mut last = None;
             let grades = assist
-                .grade(
-                    &pos,
-                    &[],
-                    &[Square::C4],
-                    Threads::clamped(threads),
-                    &stop,
-                    &mut |g| last = Some(g.clone()),
-                )
+                .grade(&pos, &[], &judging, &stop, &mut |g| last = Some(g.clone()))
                 .expect("graded");
             assert_eq!(last.as_ref(), Some(&grades));
             // Bb3, Bb5 and Be2 lie near an edge at this budget.
@@ -637,6 +704,24 @@ mod tests {
     }
 
     #[test]
+    fn no_verdict_is_taken_after_the_deadline() {
+        let pos = position("r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let stop = AtomicBool::new(false);
+        let mut assist = Assist::new(40_000);
+        let passed = Judging {
+            touched: &[Square::C4],
+            threads: Threads::clamped(2),
+            until: Some(Instant::now()),
+        };
+        let grades = assist
+            .grade(&pos, &[], &passed, &stop, &mut |_| {})
+            .expect("graded");
+        assert!(grades.moves.iter().all(|g| !g.judged));
+        // The search's grades are all there.
+        assert_eq!(grades.moves.len(), pos.legal_moves().len());
+    }
+
+    #[test]
     fn a_tiny_budget_still_grades_every_move() {
         let mut assist = Assist::new(1);
         let stop = AtomicBool::new(false);
@@ -645,8 +730,7 @@ mod tests {
             .grade(
                 &Position::startpos(),
                 &[],
-                &[],
-                Threads::ONE,
+                &Judging::NONE,
                 &stop,
                 &mut |_| reported += 1,
             )

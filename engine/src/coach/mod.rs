@@ -23,7 +23,7 @@ pub mod words;
 #[cfg(test)]
 mod tests;
 
-pub use assist::{Assist, AssistLimit, Grade, Grades};
+pub use assist::{Assist, AssistLimit, Grade, Grades, Judging};
 pub use reason::{DrawKind, Placed, Reason, ReasonKind, material, material_value};
 pub use threat::{Threat, threat};
 

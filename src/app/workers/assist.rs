@@ -11,11 +11,17 @@ use crate::app::session::assisting::AssistRequest;
 use crate::app::session::game::GameSession;
 use crate::app::ui::{AppWindow, GameAdapter};
 use chesspi_engine::Square;
-use chesspi_engine::coach::{Assist, Grades};
+use chesspi_engine::coach::assist::ASSIST_DEADLINE_MS;
+use chesspi_engine::coach::{Assist, Grades, Judging};
 use slint::ComponentHandle;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long after a touch the coach's verdicts on its piece are taken: the colours are still
+/// after that.
+const DEADLINE: Duration = Duration::from_millis(ASSIST_DEADLINE_MS);
 
 /// Grades of one of Assist's searches.
 #[derive(Debug, Clone)]
@@ -128,12 +134,16 @@ fn run(shared: &Shared, on_report: &dyn Fn(AssistReport)) {
         if graded.as_ref().map(|g| g.0) != Some(generation) {
             // A finished game or a cancelled search has nothing to show: the errors say no
             // more.
+            let judging = Judging {
+                touched: &job.touched,
+                threads,
+                until: Some(Instant::now() + DEADLINE),
+            };
             graded = assist
                 .grade(
                     &job.position,
                     &job.history,
-                    &job.touched,
-                    threads,
+                    &judging,
                     &shared.stop,
                     &mut report,
                 )
@@ -150,12 +160,16 @@ fn run(shared: &Shared, on_report: &dyn Fn(AssistReport)) {
             }
             // Cancelled, the verdicts so far stay in `grades` and the rest come with the job
             // that stopped it, if it is for this position.
+            let judging = Judging {
+                touched: &[square],
+                threads,
+                until: Some(Instant::now() + DEADLINE),
+            };
             match assist.settle(
                 &job.position,
                 &job.history,
                 grades,
-                square,
-                threads,
+                &judging,
                 &shared.stop,
                 &mut report,
             ) {
