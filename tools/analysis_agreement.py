@@ -209,7 +209,7 @@ def make_games(args, path):
 def run_ours(args, games_path, out_path):
     budget = ["--movetime", str(args.movetime)] if args.movetime else ["--nodes", str(args.nodes)]
     command = ["nice", "-n", "10", args.engine, "analyze", *budget,
-               "--threads", "1", games_path]
+               "--threads", "1", "--search-threads", str(args.search_threads), games_path]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     with open(out_path, "w") as out:
@@ -405,6 +405,9 @@ def main():
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--nodes", type=int, default=60000, help="analysis nodes per position")
     parser.add_argument("--movetime", type=int, help="analysis ms per position (not --nodes)")
+    parser.add_argument("--search-threads", type=int, default=1,
+                        help="threads of each analysis search (each spends the budget; with "
+                             "--movetime, the same wall time on more cores)")
     parser.add_argument("--sf-depth", type=int, default=18)
     parser.add_argument("--baseline-depth", type=int, metavar="D",
                         help="also judge Stockfish at depth D against the reference, as if it "
@@ -434,6 +437,8 @@ def main():
         while (game := chess.pgn.read_game(f)) is not None:
             games.append(game)
     budget = f"movetime{args.movetime}" if args.movetime else f"nodes{args.nodes}"
+    if args.search_threads > 1:
+        budget += f"-threads{args.search_threads}"
     ours_path = os.path.join(args.out, f"analysed-{budget}.pgn")
     command, wall, cpu = run_ours(args, games_path, ours_path)
     ours, our_evals = read_ours(ours_path)

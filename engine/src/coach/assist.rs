@@ -9,9 +9,10 @@
 //! deepens.
 //!
 //! One search and the coach's two per move disagree most on moves that lose about as much as
-//! a band's edge: [`Assist::settle`] has the coach judge those few moves of a touched piece
-//! (within [`SETTLE_MARGIN`] of an edge; about one move in six), as `explain` would, on as
-//! many threads as it is given.
+//! a band's edge, so the coach judges those few moves of a touched piece itself (within
+//! [`SETTLE_MARGIN`] of an edge; about one move in six), as `explain` would, on the threads
+//! it is given and until a deadline ([`Judging`]): during the search on the spare threads, on
+//! all after it ([`Assist::grade`]), and for a piece touched later ([`Assist::settle`]).
 
 use super::judges::{Queue, Work, start_lane};
 use super::{Coach, CoachError};
@@ -24,9 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Nodes of one Assist search: at most 0.31 s of CPU here on a loaded machine, 2.5 s on a
-/// Raspberry Pi 3 at the 8x estimate (docs/BENCHMARKS.md, "Assist"), within its 3 s for all
-/// grades.
+/// Nodes of one Assist search: about 2.1 s on a Raspberry Pi 3 at the 8x estimate (median;
+/// docs/BENCHMARKS.md, "Assist"), leaving the rest of its 3 s to the coach's verdicts.
 pub const ASSIST_NODES: u64 = 200_000;
 
 /// The app waits this long after a touch for the coach's verdicts ([`Judging::until`]): the
@@ -45,8 +45,8 @@ pub const MIN_NODES: u64 = 2_000;
 pub const ASSIST_HASH_MB: usize = 8;
 
 /// A move whose loss lies within this many points of the coach's inaccuracy or mistake edge
-/// is judged by the coach itself ([`Assist::settle`]). Chosen on the tuning half of the
-/// agreement games (`tools/fit_assist_thresholds.py`, docs/BENCHMARKS.md "Assist").
+/// is judged by the coach itself. Chosen on the tuning half of the agreement games
+/// (`tools/assist_margin.py`, docs/BENCHMARKS.md "Assist").
 pub const SETTLE_MARGIN: f64 = 1.0;
 
 /// The Assist setting: off, or how many pieces a player may touch per move and see their
@@ -113,7 +113,7 @@ pub struct GradedMove {
     /// Win probability the move gives away against the best, in percentage points (0 for
     /// the best; mates are classed by the coach's mate rules, not by this).
     pub loss: f64,
-    /// The class is the coach's own verdict on the move ([`Assist::settle`]).
+    /// The class is the coach's own verdict on the move, not the search's.
     pub judged: bool,
 }
 

@@ -19,8 +19,8 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long after a touch the coach's verdicts on its piece are taken: the colours are still
-/// after that.
+/// How long after a touch the coach's verdicts on its piece are taken; after that the colours
+/// stay as they are.
 const DEADLINE: Duration = Duration::from_millis(ASSIST_DEADLINE_MS);
 
 /// Grades of one of Assist's searches.
