@@ -46,6 +46,7 @@ Needs python-chess and Debian's stockfish (`apt-get install stockfish`, `pip ins
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -400,7 +401,8 @@ def pct(x):
 def report(args, rows, stats, wall):
     print(f"coach: {' '.join([args.engine, 'explain', *args.engine_arg])}, --jobs {args.jobs}")
     print(f"  {len(rows)} moves of {', '.join(dict.fromkeys(r['set'] for r in rows))}, "
-          f"{wall:.0f} s")
+          f"{wall:.0f} s; the coach's CPU (all threads) {args.cpu_per_move:.3f} s a move on "
+          f"average")
     for r in [r for r in rows if "error" in r][:5]:
         print(f"  error: {r['where']}: {r['fen']} {r['move']}: {r['error']}")
     print("Stockfish's class (rows) against the coach's verdict (columns):")
@@ -435,6 +437,7 @@ def report(args, rows, stats, wall):
                              "unverifiable": s["unverifiable"]} for k, s in stats.items()}
     result["reasons_true"] = share(sum(s["true"] for s in stats.values()), stated)
     result["engine_args"] = args.engine_arg
+    result["cpu_s_per_move"] = round(args.cpu_per_move, 4)
     print("JSON " + json.dumps(result))
 
 
@@ -523,6 +526,8 @@ def main():
     rows = load_jsonl(args.jsonl) if args.jsonl else load_moves(sets, args.ref_depth)
     rows = rows[:args.limit]
     start = time.monotonic()
+    # The coach's CPU (all its threads; Stockfish is started only after this phase).
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         answers = pool.map(lambda r: ask_coach(args, r["fen"], r["move"]), rows)
         for i, (row, (answer, error, wall)) in enumerate(zip(rows, answers), start=1):
@@ -533,6 +538,9 @@ def main():
                 print(f"coach: {i}/{len(rows)} moves, {time.monotonic() - start:.0f} s",
                       file=sys.stderr)
     wall = time.monotonic() - start
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime - cpu_before.ru_utime - cpu_before.ru_stime)
+    args.cpu_per_move = cpu / len(rows) if rows else 0.0
     if rows and all("error" in r for r in rows):
         sys.exit(f"the coach failed on every move, e.g. {rows[0]['error']}")
     stats = check_all(args, rows)

@@ -173,9 +173,11 @@ def opening_from_epd(line):
     return (fen, [])
 
 
-def play_game(engines, white, opening, tc):
-    """One game; `engines` = (first, second) open engines, `white` = index of white's.
+def play_game(engines, white, opening, tcs):
+    """One game; `engines` = (first, second) open engines, `white` = index of white's, `tcs`
+    their limits (a clock only when both play on the same one).
     Returns (result from first's view: 1, 0.5, 0; termination; pgn game)."""
+    tc = tcs[0]
     start_fen, start_moves = opening
     board = chess.Board(start_fen)
     for move in start_moves:
@@ -195,6 +197,7 @@ def play_game(engines, white, opening, tc):
         side = 0 if board.turn == chess.WHITE else 1
         mover = white if side == 0 else 1 - white
         engine = engines[mover]
+        tc = tcs[mover]
         if tc[0] == "nodes":
             limit = chess.engine.Limit(nodes=tc[1]) if tc[1] > 0 else chess.engine.Limit()
         elif tc[0] == "movetime":
@@ -264,6 +267,8 @@ def main():
     ap.add_argument("--opponent-opt", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--games", type=int, default=20, help="games per opponent (even)")
     ap.add_argument("--tc", default="tc=10+0.1")
+    ap.add_argument("--opponent-tc", help="the opponent's own limit, as --tc (nodes, movetime "
+                    "or depth; the default: --tc), to chain levels through a node budget")
     ap.add_argument("--openings")
     ap.add_argument("--seed", type=int, default=1, help="order of the openings")
     ap.add_argument("--concurrency", type=int, default=1)
@@ -274,6 +279,9 @@ def main():
     first = engine_spec(args.engine, table, args.engine_opt)
     opponents = [engine_spec(o, table, args.opponent_opt) for o in args.opponent.split(",")]
     tc = parse_tc(args.tc)
+    tcs = (tc, parse_tc(args.opponent_tc) if args.opponent_tc else tc)
+    if args.opponent_tc and "tc" in (tcs[0][0], tcs[1][0]):
+        sys.exit("match.py: with --opponent-tc, both limits are nodes=N, movetime=MS or depth=D")
     openings = read_openings(args.openings)
     random.Random(args.seed).shuffle(openings)
     pairs = max(1, args.games // 2)
@@ -284,6 +292,16 @@ def main():
             jobs.extend([(o, p, 0), (o, p, 1)])
 
     local = threading.local()
+    opened = []  # every engine started, to quit them all at the end
+    opened_lock = threading.Lock()
+    loads = []  # the 1-minute load average every 30 s while the games run
+    finished = threading.Event()
+
+    def sample_load():
+        while not finished.wait(30):
+            loads.append(os.getloadavg()[0])
+
+    threading.Thread(target=sample_load, daemon=True).start()
     results = {}
     faults = {}
     games_out = []
@@ -298,6 +316,8 @@ def main():
             cache = local.engines = {}
         if o not in cache:
             cache[o] = (open_engine(first), open_engine(opponents[o]))
+            with opened_lock:
+                opened.extend(cache[o])
         return cache[o]
 
     def run(job):
@@ -305,7 +325,7 @@ def main():
         opening = openings[p % len(openings)]
         pair = engines_for(o)
         try:
-            score, termination, board = play_game(pair, colour, opening, tc)
+            score, termination, board = play_game(pair, colour, opening, tcs)
         except Fault as fault:
             for engine in pair:
                 try:
@@ -339,6 +359,13 @@ def main():
                                      "Black": names[1], "Result": text,
                                      "Termination": termination, "Round": str(done)})
                 games_out.append(game)
+    finished.set()
+    # The engines' reader threads keep the interpreter alive until every engine has quit.
+    for engine in opened:
+        try:
+            engine.quit()
+        except Exception:
+            pass
 
     if args.pgn:
         with open(args.pgn, "w", encoding="utf-8") as f:
@@ -346,6 +373,8 @@ def main():
                 print(game, file=f, end="\n\n")
 
     summary = {"engine": first[0], "tc": args.tc, "opponents": {}}
+    if args.opponent_tc:
+        summary["opponent_tc"] = args.opponent_tc
     for o, spec in enumerate(opponents):
         scores = [results[j] for j in jobs if j[0] == o and j in results]
         wins, draws = scores.count(1.0), scores.count(0.5)
@@ -364,7 +393,12 @@ def main():
     load_end = os.getloadavg()
     summary["faults"] = faults
     summary["load_average"] = [round(load_start[0], 2), round(load_end[0], 2)]
-    print(f"faults: {faults or 'none'}; load average {load_end[0]:.2f} at the end")
+    during = ""
+    if loads:
+        summary["load_during"] = {"mean": round(sum(loads) / len(loads), 2),
+                                  "max": round(max(loads), 2)}
+        during = f", during the games mean {sum(loads) / len(loads):.2f} max {max(loads):.2f}"
+    print(f"faults: {faults or 'none'}; load average {load_end[0]:.2f} at the end{during}")
     print("JSON " + json.dumps(summary))
 
 

@@ -4,8 +4,11 @@
 //! ```text
 //! {"verdict": "blunder", "loss": 38.1, "best": "d2d4",
 //!  "reason": {"kind": "hangs", "squares": ["f3", "g4"]}, "en": "...", "de": "...",
-//!  "nodes": 151000, "micros": 160000}
+//!  "before": {"cp": 35}, "after": {"cp": -480}, "nodes": 151000, "micros": 160000}
 //! ```
+//!
+//! `before` and `after` are the coach's evaluations from the mover's side, in centipawns on
+//! lichess's scale (the win-% model's) or as `{"mate": n}` (negative: the mover is mated).
 //!
 //! `reason.kind` is one of hangs, mate, fork, pin, skewer, exchange, missed_mate, missed_win,
 //! stalemate, draw, none; `squares` as [`Reason::squares`] orders them; `mate_in` comes with
@@ -13,9 +16,11 @@
 //! status 2.
 
 use chesspi_engine::Position;
+use chesspi_engine::analysis::Eval;
 use chesspi_engine::coach::words::{self, Language};
 use chesspi_engine::coach::{COACH_NODES, Coach, Judgement, Reason};
 use chesspi_engine::search::{Threads, ThreadsError};
+use chesspi_engine::types::Color;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -121,7 +126,8 @@ fn to_json(judgement: &Judgement, micros: u128) -> String {
     };
     format!(
         "{{\"verdict\": \"{}\", \"loss\": {:.1}, \"best\": \"{}\", \"reason\": {{\"kind\": \"{}\", \
-         \"squares\": [{}]{extra}}}, \"en\": {}, \"de\": {}, \"nodes\": {}, \"micros\": {micros}}}",
+         \"squares\": [{}]{extra}}}, \"en\": {}, \"de\": {}, \"before\": {}, \"after\": {}, \
+         \"nodes\": {}, \"micros\": {micros}}}",
         judgement.verdict.code(),
         judgement.loss,
         judgement.best,
@@ -129,8 +135,18 @@ fn to_json(judgement: &Judgement, micros: u128) -> String {
         squares.join(", "),
         json_string(&words::sentence(judgement, Language::English)),
         json_string(&words::sentence(judgement, Language::German)),
+        eval_json(judgement.before, judgement.mover()),
+        eval_json(judgement.after, judgement.mover()),
         judgement.nodes,
     )
+}
+
+/// An evaluation from `side`'s view as a JSON object: `{"cp": n}` or `{"mate": n}`.
+fn eval_json(eval: Eval, side: Color) -> String {
+    match eval.mate_for(side) {
+        Some(moves) => format!("{{\"mate\": {moves}}}"),
+        None => format!("{{\"cp\": {}}}", eval.cp_for(side)),
+    }
 }
 
 /// A JSON string literal.

@@ -194,7 +194,7 @@ fn refresh_new_game(window: &AppWindow, c: &Controller) {
                     "Level {} — plays at about {} Elo{}",
                     form.level.number(),
                     form.level.elo(),
-                    level_words(form.level.number())
+                    level_words(form.level.elo())
                 )
                 .into(),
             );
@@ -279,14 +279,16 @@ fn refresh_network_status(window: &AppWindow, c: &Controller) {
     }
 }
 
-/// A few words about the strength, for people who do not know what Elo means.
-fn level_words(level: u8) -> String {
-    match level {
-        1..=2 => tr!(" (beginner)"),
-        3..=4 => tr!(" (casual player)"),
-        5..=6 => tr!(" (club player)"),
-        7..=8 => tr!(" (strong club player)"),
-        _ => tr!(" (expert)"),
+/// A few words about the strength, for people who do not know what Elo means. They follow
+/// the level's measured rating (docs/BENCHMARKS.md, "Levels"), not its number.
+fn level_words(elo: u32) -> String {
+    match elo {
+        ..1200 => tr!(" (beginner)"),
+        1200..1600 => tr!(" (casual player)"),
+        1600..2000 => tr!(" (club player)"),
+        2000..2300 => tr!(" (strong club player)"),
+        2300..2600 => tr!(" (master)"),
+        _ => tr!(" (grandmaster)"),
     }
 }
 
