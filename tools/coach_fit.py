@@ -57,14 +57,16 @@ def load(set_path, judged_path):
 def fit_scale(rows):
     pairs = []
     for sf, ours in rows:
+        # The set's scores are White's (a mate is {"winner", "moves"}); the coach's the mover's.
+        sign = 1 if sf["fen"].split()[1] == "w" else -1
         for s, c in ((sf["sf_before"], ours["before"]), (sf["sf_after"], ours["after"])):
             if "cp" in s and "cp" in c and abs(s["cp"]) < 1000 and abs(c["cp"]) < 1000:
-                pairs.append((c["cp"], s["cp"]))
+                pairs.append((c["cp"], sign * s["cp"]))
 
     def error(m):
         return sum((win(m * c) - win(s)) ** 2 for c, s in pairs) / max(1, len(pairs))
 
-    best = min((m / 100 for m in range(50, 301, 2)), key=error)
+    best = min((m / 100 for m in range(20, 401, 2)), key=error)
     return best, error(1.0), error(best), len(pairs)
 
 

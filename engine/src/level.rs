@@ -63,13 +63,14 @@ const BUDGETS: [Budget; 10] = [
     budget(400_000, 64, 0, 0),
 ];
 
-/// Elo of each level, measured on 2026-11-26/27 with the network (docs/benchmarks/history.md, "The
-/// network plays"; 40 games each at 10+0.1 for the opponent, the level within its node
-/// budget; ±100-200 at 95 %): levels 2, 3 and 4 against Stockfish `UCI_Elo` 1350, 5 against
-/// 1500, 6 against 1700 (Stockfish's limited levels: a rough scale at this control), 7 against
-/// hoichess (≈1915), 8 and 9 against phalanx (≈2240), 10 against Toga II 3.0 (≈2900); level 1
-/// on the neighbour chain from level 2 (100 games).
-const ELO: [u32; 10] = [820, 1170, 1250, 1350, 1500, 1640, 2020, 2150, 2470, 3310];
+/// Elo of each level on one scale, measured on 2026-11-29 (docs/BENCHMARKS.md, "Levels";
+/// `tools/level_labels.sh`): 60 games a level against an anchor on a 10+0.1 clock, the level
+/// within its node budget, nothing else on the machine; the anchors' ratings are the ladder's
+/// (hoichess 2000 for level 7, phalanx 2450 for levels 8 and 9) and, at the low end only,
+/// Stockfish's `UCI_Elo` (levels 2-6). Levels 1 and 10 hang on a chain of 100-game matches
+/// (level 1 below level 2; level 10 above level 9 through full strength at 130 000 nodes).
+/// ±70-130 at 95 % for an anchored level, more along the chain.
+const ELO: [u32; 10] = [880, 1180, 1250, 1420, 1500, 1610, 2090, 2510, 2750, 3310];
 
 impl Level {
     /// Level 4: a fair game for a casual player.

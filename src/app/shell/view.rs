@@ -309,3 +309,21 @@ fn screen_of(kind: ScreenKind) -> Screen {
         ScreenKind::Endgames => Screen::Endgames,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::level_words;
+    use chesspi_engine::level::Level;
+
+    #[test]
+    fn the_words_follow_the_measured_elo() {
+        assert_eq!(level_words(880), " (beginner)");
+        assert_eq!(level_words(1200), " (casual player)");
+        assert_eq!(level_words(2299), " (strong club player)");
+        assert_eq!(level_words(2300), " (master)");
+        assert_eq!(level_words(3310), " (grandmaster)");
+        // Level 1 stays a beginner's level and full strength reads as the strongest words.
+        assert_eq!(level_words(Level::MIN.elo()), " (beginner)");
+        assert_eq!(level_words(Level::MAX.elo()), " (grandmaster)");
+    }
+}
