@@ -70,7 +70,7 @@ const BUDGETS: [Budget; 10] = [
 /// Stockfish's `UCI_Elo` (levels 2-6). Levels 1 and 10 hang on a chain of 100-game matches
 /// (level 1 below level 2; level 10 above level 9 through full strength at 130 000 nodes).
 /// ±70-130 at 95 % for an anchored level, more along the chain.
-const ELO: [u32; 10] = [880, 1180, 1250, 1420, 1500, 1610, 2090, 2510, 2750, 3310];
+const ELO: [u32; 10] = [880, 1180, 1250, 1420, 1500, 1610, 2090, 2510, 2750, 3210];
 
 impl Level {
     /// Level 4: a fair game for a casual player.
