@@ -20,7 +20,7 @@ ANCHORS = {"hoichess": 2000, "phalanx": 2450, "sf1350": 1350, "sf1400": 1400,
 
 
 def read(path):
-    """(summary JSON, the first log line: start load) of one match log, or None."""
+    """The summary JSON of one match log, or None while the match has not finished."""
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as f:
