@@ -6,7 +6,10 @@
 //! model ([`crate::analysis::classify`]: lichess's win probability, the 5 / 10 / 15 point
 //! thresholds and mate rules), and a move the coach would warn about is searched again with
 //! [`VERIFY_TENTHS`] tenths of the budget before the warning stands: most false alarms of a
-//! shallow search are one evaluation that a deeper look takes back.
+//! shallow search are one evaluation that a deeper look takes back. A move it would not warn
+//! about but that still loses [`DOUBT_LOSS`] points is looked at again, deeper each time
+//! ([`DOUBT_TENTHS`]), until it is a warning or clear: most misses of a shallow search are a
+//! refutation found a little too late.
 //!
 //! [`Reason`] names the mechanism from the lines the searches found — a piece left hanging,
 //! a mate, a fork, a pin or skewer, an exchange that loses material, a mate or a win of
@@ -37,12 +40,22 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Nodes for each of the two searches of a judgement: about 0.2 s each on a Raspberry Pi 3
 /// (docs/BENCHMARKS.md, "The coach"), so a judgement with its verification stays within the
-/// coach's one-second budget there.
+/// coach's one-second budget there; a doubtful move's deeper looks take up to seven times as
+/// long, and on average a judgement costs about 1.6 first looks.
 pub const COACH_NODES: u64 = 40_000;
 
 /// A move the coach would warn about is searched again with this many nodes per 10 of the
 /// budget.
 pub const VERIFY_TENTHS: u64 = 13;
+
+/// A move that loses at least this many points of win probability without a warning is in
+/// doubt: engines' natural blunders mostly look like this to a 40 000-node search (a loss of
+/// 5-10 where Stockfish sees 15 or more), and so do few good moves (docs/BENCHMARKS.md,
+/// "Natural blunders").
+pub const DOUBT_LOSS: f64 = 3.0;
+
+/// The looks at a doubtful move, in tenths of the budget, each taken while it stays in doubt.
+pub const DOUBT_TENTHS: [u64; 2] = [20, 40];
 
 /// How far the coach follows a line (its principal variation lengthened from the table).
 const LINE_PLIES: usize = 12;
@@ -226,13 +239,36 @@ impl Coach {
             history.push(position.hash());
         }
         self.searcher.clear();
-        let mut judgement = self.judge_with(position, &after, &history, mv, self.nodes, stop)?;
-        if judgement.is_warning() {
-            let deeper = self.nodes.saturating_mul(VERIFY_TENTHS) / 10;
-            let spent = judgement.nodes;
-            judgement = self.judge_with(position, &after, &history, mv, deeper, stop)?;
-            judgement.nodes += spent;
+        let first = self.judge_with(position, &after, &history, mv, self.nodes, stop)?;
+        if first.is_warning() {
+            return self.again(position, &after, &history, first, VERIFY_TENTHS, stop);
         }
+        // A doubtful move: each deeper look either finds the refutation (a warning, from a
+        // search deeper than the verification's) or clears the move.
+        let mut judgement = first;
+        for tenths in DOUBT_TENTHS {
+            if judgement.is_warning() || judgement.loss < DOUBT_LOSS {
+                break;
+            }
+            judgement = self.again(position, &after, &history, judgement, tenths, stop)?;
+        }
+        Ok(judgement)
+    }
+
+    /// Judges `earlier`'s move again with `tenths` tenths of the budget, the table kept.
+    fn again(
+        &mut self,
+        position: &Position,
+        after: &Position,
+        history: &[u64],
+        earlier: Judgement,
+        tenths: u64,
+        stop: &AtomicBool,
+    ) -> Result<Judgement, CoachError> {
+        let nodes = self.nodes.saturating_mul(tenths) / 10;
+        let mut judgement =
+            self.judge_with(position, after, history, earlier.played, nodes, stop)?;
+        judgement.nodes += earlier.nodes;
         Ok(judgement)
     }
 

@@ -155,6 +155,18 @@ fn the_fiftieth_move_throws_the_win_away() {
 }
 
 #[test]
+fn a_doubtful_move_is_looked_at_again_until_the_refutation_shows() {
+    // Glaurung-sjeng, 5+0.05 (docs/benchmarks/natural, seed 4 game 49): 90.Kb6?? lets the
+    // black rook check from behind, and a won rook ending is a draw (Stockfish: 33 points of
+    // win probability). The first look calls it an inaccuracy (9.8 points); the second one,
+    // at twice the nodes, sees the blunder.
+    let j = judge("5k2/r4p2/5Pp1/1K4P1/4R2P/8/8/8 w - - 17 90", "b5b6");
+    assert!(j.is_warning(), "{j:?}");
+    let first_look = 2 * COACH_NODES;
+    assert!(j.nodes > first_look + 2 * first_look, "{}", j.nodes);
+}
+
+#[test]
 fn a_good_move_is_not_a_warning() {
     let j = judge(
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
