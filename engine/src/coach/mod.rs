@@ -40,8 +40,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Nodes for each of the two searches of a judgement: about 0.2 s each on a Raspberry Pi 3
 /// (docs/BENCHMARKS.md, "The coach"), so a judgement with its verification stays within the
-/// coach's one-second budget there; a doubtful move's deeper looks take up to seven times as
-/// long, and on average a judgement costs about 1.6 first looks.
+/// coach's one-second budget there. A doubtful move's deeper looks take up to seven times as
+/// long; on engines' games a judgement averages about 165 000 nodes.
 pub const COACH_NODES: u64 = 40_000;
 
 /// A move the coach would warn about is searched again with this many nodes per 10 of the
@@ -49,9 +49,9 @@ pub const COACH_NODES: u64 = 40_000;
 pub const VERIFY_TENTHS: u64 = 13;
 
 /// A move that loses at least this many points of win probability without a warning is in
-/// doubt: engines' natural blunders mostly look like this to a 40 000-node search (a loss of
-/// 5-10 where Stockfish sees 15 or more), and so do few good moves (docs/BENCHMARKS.md,
-/// "Natural blunders").
+/// doubt. Engines' natural blunders often look like this to a 40 000-node search (58 of 174:
+/// a loss of 3-10 where Stockfish sees 15 or more), good moves seldom (11 of 174;
+/// docs/BENCHMARKS.md, "Natural blunders").
 pub const DOUBT_LOSS: f64 = 3.0;
 
 /// The looks at a doubtful move, in tenths of the budget, each taken while it stays in doubt.
