@@ -156,14 +156,15 @@ fn the_fiftieth_move_throws_the_win_away() {
 
 #[test]
 fn a_doubtful_move_is_looked_at_again_until_the_refutation_shows() {
-    // Glaurung-sjeng, 5+0.05 (docs/benchmarks/natural, seed 4 game 49): 90.Kb6?? lets the
-    // black rook check from behind, and a won rook ending is a draw (Stockfish: 33 points of
-    // win probability). The first look calls it an inaccuracy (9.8 points); the second one,
-    // at twice the nodes, sees the blunder.
+    // Glaurung-Toga II, 5+0.05 (docs/benchmarks/natural, seed 4 game 49): after 90.Kb6??
+    // Ra1 the black rook checks from behind, and a won rook ending (Stockfish +5.55 after
+    // Ra4) is nearly level (+0.82): 33 points of win probability. The first look calls it
+    // an inaccuracy (9.8 points); the look at twice the nodes sees the blunder.
     let j = judge("5k2/r4p2/5Pp1/1K4P1/4R2P/8/8/8 w - - 17 90", "b5b6");
     assert!(j.is_warning(), "{j:?}");
+    // More than two first looks: the doubtful move was searched again.
     let first_look = 2 * COACH_NODES;
-    assert!(j.nodes > first_look + 2 * first_look, "{}", j.nodes);
+    assert!(j.nodes > 2 * first_look, "{}", j.nodes);
 }
 
 #[test]
