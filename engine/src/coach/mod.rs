@@ -239,13 +239,12 @@ impl Coach {
             history.push(position.hash());
         }
         self.searcher.clear();
-        let first = self.judge_with(position, &after, &history, mv, self.nodes, stop)?;
-        if first.is_warning() {
-            return self.again(position, &after, &history, first, VERIFY_TENTHS, stop);
+        let mut judgement = self.judge_with(position, &after, &history, mv, self.nodes, stop)?;
+        if judgement.is_warning() {
+            return self.again(position, &after, &history, judgement, VERIFY_TENTHS, stop);
         }
         // A doubtful move: each deeper look either finds the refutation (a warning, from a
         // search deeper than the verification's) or clears the move.
-        let mut judgement = first;
         for tenths in DOUBT_TENTHS {
             if judgement.is_warning() || judgement.loss < DOUBT_LOSS {
                 break;
